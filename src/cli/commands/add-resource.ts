@@ -1,0 +1,56 @@
+import { access, mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Command } from "commander";
+import { HashapiError } from "../../errors.js";
+import { toKebab } from "../../model/naming.js";
+import { parseFieldsFlag } from "../../scaffold/fields-flag.js";
+import { resourceClassName } from "../../scaffold/resource-name.js";
+import { resourceSpecFromFields, resourceSpecTemplate } from "../../scaffold/resource-spec.js";
+import type { ExitCode } from "../main.js";
+
+export function registerAddResource(program: Command, setExit: (code: ExitCode) => void): void {
+  program
+    .command("add-resource")
+    .description("Write a new resource spec file (from --fields, or a commented template).")
+    .argument("<name>", "resource name: patients, Patient or medical-records")
+    .option("-f, --fields <list>", "fields as name:type[:modifier…], comma-separated")
+    .option("-s, --specs <dir>", "specs folder", "specs")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ hashapi add-resource patients --fields name:string:max=120,cpf:string:unique:length=11,phone:string:nullable
+  $ hashapi add-resource medical-records          # commented template to fill in
+  $ hashapi add-resource Invoice --fields total:decimal:precision=10:scale=2,status:enum:values=open|paid
+
+Field types: string, text, integer, decimal, boolean, date, datetime, email, enum, json.
+Modifiers: unique, nullable, max=N, min=N, length=N, precision=N, scale=N, values=a|b|c (enum).
+An existing spec file is never overwritten.`,
+    )
+    .action(async (input: string, flags: { fields?: string; specs: string }) => {
+      const name = resourceClassName(input);
+      const fields = flags.fields === undefined ? undefined : parseFieldsFlag(flags.fields);
+      const file = join(flags.specs, `${toKebab(name)}.yaml`);
+      if (await exists(file)) {
+        throw new HashapiError(`${file} already exists; hashapi never overwrites a spec. Edit it, or choose another name.`);
+      }
+      const text = fields && fields.length > 0 ? resourceSpecFromFields(name, fields) : resourceSpecTemplate(name);
+      await mkdir(flags.specs, { recursive: true });
+      await writeFile(file, text, { flag: "wx" });
+      process.stdout.write(
+        `Created ${file} (resource ${name}).\n\nNext:\n` +
+          `  1. Review it${fields ? "" : " and fill in the fields"}: relations, rules, softDelete, auth.public.\n` +
+          `  2. hashapi validate ${flags.specs}\n` +
+          `  3. hashapi generate ${flags.specs}   (writes the code and the migration)\n` +
+          `  4. npm run db:migrate in the generated project\n`,
+      );
+      setExit(0);
+    });
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,88 @@
+import { Option, type Command } from "commander";
+import { readMigrationHistory } from "../../migrate/history.js";
+import { assertSameProvider, planMigration, schemaAheadOfMigrations } from "../../migrate/plan.js";
+import {
+  checkOutput,
+  createFileMap,
+  formatChangeSet,
+  formatDriftReport,
+  isClean,
+  previewOutput,
+  writeOutput,
+  type FileMap,
+} from "../../output/index.js";
+import { loadModel, renderModel } from "../../pipeline/generate.js";
+import type { ExitCode } from "../main.js";
+
+interface GenerateFlags {
+  out: string;
+  check?: boolean;
+  dryRun?: boolean;
+  migrationName?: string;
+  force?: boolean;
+}
+
+export function registerGenerate(program: Command, setExit: (code: ExitCode) => void): void {
+  program
+    .command("generate")
+    .description("Render the specs into a complete Express + Prisma project (and its next migration).")
+    .argument("[specs]", "specs folder", "specs")
+    .option("-o, --out <dir>", "output directory", "generated")
+    .addOption(new Option("--check", "regenerate in memory and fail (exit 1) on any drift").conflicts("dryRun"))
+    .option("--dry-run", "print what would change, write nothing")
+    .option("--migration-name <label>", "label of the migration written when the schema changed", "update")
+    .option("--force", "write into a non-empty directory that is not a hashapi output")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ hashapi generate                         # specs/ -> generated/
+  $ hashapi generate specs --out api         # another output directory
+  $ hashapi generate --dry-run               # list the changes, write nothing
+  $ hashapi generate --check                 # CI: exit 1 when generated/ is stale
+  $ hashapi generate --migration-name add_phone
+
+Only files whose bytes change are written; files generated before and no longer generated are
+deleted; user-owned files (src/custom/**) are created once and never touched again.
+Exit codes: 0 ok, 1 invalid specs or drift, 2 usage error.`,
+    )
+    .action(async (specsDir: string, flags: GenerateFlags) => {
+      const model = await loadModel(specsDir);
+      const map = await renderModel(model);
+      const history = await readMigrationHistory(flags.out);
+      assertSameProvider(history, model.database.provider);
+      const schema = map.get("prisma/schema.prisma")?.content ?? "";
+
+      if (flags.check) {
+        const report = await checkOutput(flags.out, map);
+        const migrationsStale = schemaAheadOfMigrations(history, schema);
+        if (isClean(report) && !migrationsStale) {
+          process.stdout.write(`${flags.out} is up to date with ${specsDir}.\n`);
+          return setExit(0);
+        }
+        if (!isClean(report)) process.stdout.write(formatDriftReport(report));
+        if (migrationsStale)
+          process.stdout.write(
+            "stale     prisma/schema.prisma has changes that no migration covers; run `hashapi generate` to write one\n",
+          );
+        return setExit(1);
+      }
+
+      const migration = await planMigration({
+        history,
+        schema,
+        provider: model.database.provider,
+        label: flags.migrationName,
+        source: model.source,
+      });
+      const full: FileMap = createFileMap([...map.values(), ...migration]);
+      if (flags.dryRun) {
+        process.stdout.write(formatChangeSet(await previewOutput(flags.out, full, { force: flags.force ?? false })));
+        return setExit(0);
+      }
+      const changes = await writeOutput(flags.out, full, { force: flags.force ?? false });
+      process.stdout.write(formatChangeSet(changes, { onlyChanges: true }));
+      setExit(0);
+    });
+}
+

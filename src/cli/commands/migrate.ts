@@ -1,0 +1,43 @@
+import type { Command } from "commander";
+import { readMigrationHistory } from "../../migrate/history.js";
+import { planMigration } from "../../migrate/plan.js";
+import { writeMigrationFiles } from "../../migrate/write.js";
+import { loadModel, renderModel } from "../../pipeline/generate.js";
+import type { ExitCode } from "../main.js";
+
+export function registerMigrate(program: Command, setExit: (code: ExitCode) => void): void {
+  program
+    .command("migrate")
+    .description("Write the next migration only: the difference between the last migrated schema and the specs.")
+    .option("-n, --name <label>", "label of the new migration", "update")
+    .option("-s, --specs <dir>", "specs folder", "specs")
+    .option("-o, --out <dir>", "output directory", "generated")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ hashapi migrate --name add_phone
+  $ hashapi migrate --specs specs --out generated
+
+No database is needed: the SQL comes from Prisma's schema engine (WebAssembly, no download).
+Existing migrations are never rewritten. \`hashapi generate\` does the same as part of a full run.`,
+    )
+    .action(async (flags: { name: string; specs: string; out: string }) => {
+      const model = await loadModel(flags.specs);
+      const map = await renderModel(model);
+      const files = await planMigration({
+        history: await readMigrationHistory(flags.out),
+        schema: map.get("prisma/schema.prisma")?.content ?? "",
+        provider: model.database.provider,
+        label: flags.name,
+        source: model.source,
+      });
+      if (files.length === 0) {
+        process.stdout.write("The migrations already cover the schema; nothing to write.\n");
+        return setExit(0);
+      }
+      await writeMigrationFiles(flags.out, files);
+      for (const file of files) process.stdout.write(`create ${file.path}\n`);
+      setExit(0);
+    });
+}

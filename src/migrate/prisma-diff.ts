@@ -1,0 +1,88 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { HashapiError } from "../errors.js";
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+
+export type Provider = "sqlite" | "postgresql";
+
+/**
+ * SQL that takes a database from `fromSchema` (or from nothing) to `toSchema`, computed by Prisma's
+ * WebAssembly schema engine with no database and no download. Prisma 6.19 needs a config file with
+ * `engine: "js"`, an adapter, and `schema`: without `schema` its CLI fetches a query-engine binary.
+ * The in-memory SQLite adapter is never queried by `migrate diff`, for either provider.
+ */
+export async function prismaMigrateDiff(
+  fromSchema: string | null,
+  toSchema: string,
+  provider: Provider,
+): Promise<string> {
+  const workDir = await mkdtemp(join(tmpdir(), "hashapi-diff-"));
+  try {
+    const toPath = join(workDir, "to.prisma");
+    await writeFile(toPath, toSchema);
+    await writeFile(join(workDir, "prisma.config.mjs"), configSource());
+    const fromArgs = fromSchema === null ? ["--from-empty"] : ["--from-schema-datamodel", "from.prisma"];
+    if (fromSchema !== null) await writeFile(join(workDir, "from.prisma"), fromSchema);
+    const args = [
+      prismaCliPath(),
+      "migrate",
+      "diff",
+      "--config",
+      "prisma.config.mjs",
+      ...fromArgs,
+      "--to-schema-datamodel",
+      "to.prisma",
+      "--script",
+    ];
+    const { stdout } = await run(process.execPath, args, {
+      cwd: workDir,
+      env: { ...process.env, DATABASE_URL: placeholderUrl[provider], PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+      maxBuffer: 64 * 1024 * 1024,
+    }).catch((error: { stderr?: string; stdout?: string }) => {
+      const detail = `${error.stderr ?? ""}${error.stdout ?? ""}`.trim();
+      throw new HashapiError(`prisma migrate diff failed:\n${detail}`);
+    });
+    return normalizeSql(stdout);
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+const placeholderUrl: Record<Provider, string> = {
+  sqlite: "file:./unused.db",
+  postgresql: "postgresql://localhost:5432/unused",
+};
+
+function prismaCliPath(): string {
+  return join(dirname(require.resolve("prisma/package.json")), "build", "index.js");
+}
+
+function configSource(): string {
+  const config = pathToFileURL(require.resolve("prisma/config")).href;
+  const adapter = pathToFileURL(require.resolve("@prisma/adapter-better-sqlite3")).href;
+  return [
+    `import { defineConfig } from ${JSON.stringify(config)};`,
+    `import { PrismaBetterSQLite3 } from ${JSON.stringify(adapter)};`,
+    "export default defineConfig({",
+    "  experimental: { adapter: true },",
+    '  engine: "js",',
+    '  schema: "to.prisma",',
+    '  async adapter() { return new PrismaBetterSQLite3({ url: ":memory:" }); },',
+    "});",
+    "",
+  ].join("\n");
+}
+
+/** Prisma prints a config banner on some versions and pads with blank lines; keep only the SQL. */
+function normalizeSql(output: string): string {
+  const lines = output.split("\n").filter((line) => !line.startsWith("Loaded Prisma config"));
+  const text = lines.join("\n").trim();
+  return text === "" || /^-- This is an empty migration\.?$/.test(text) ? "" : `${text}\n`;
+}

@@ -1,0 +1,321 @@
+import type { FieldSpec, ProjectSpec, ResourceSpec, ValidSpecs } from "../spec/types.js";
+import { parseRule } from "../spec/rules.js";
+import { defaultCollection, derivePrefix, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
+import { buildPrismaSchema, type PrismaFieldInput } from "./prisma-schema.js";
+import { exampleHash } from "./hash-format.js";
+import { buildOutputSchema, fieldOutputSchema, tsTypeOf } from "./output-schema.js";
+import {
+  buildActionValidation,
+  deriveRules,
+  type Action,
+  type ParsedRule,
+  type PayloadField,
+  type PayloadRelation,
+} from "./validation.js";
+import type {
+  ActionModel,
+  ActionName,
+  BelongsToModel,
+  FieldModel,
+  HasManyModel,
+  Names,
+  ProjectModel,
+  ReferenceModel,
+  ResourceModel,
+  ResourceRef,
+  SerializedKey,
+  UserModel,
+  ValueKind,
+} from "./types.js";
+
+const actionNames: ActionName[] = ["index", "store", "show", "update", "destroy", "restore"];
+
+/**
+ * Builds the one normalized model from validated specs. Validation has already guaranteed that every
+ * reference resolves, so this stage never reports user errors: a failure here is a hashapi bug.
+ */
+export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel {
+  const refs = new Map(specs.resources.map((spec) => [spec.name, resourceRef(spec)]));
+  const resources = specs.resources.map((spec) => buildResource(spec, refs, specsLabel));
+  linkReferences(resources);
+  for (const resource of resources) resource.outputSchema = buildOutputSchema(resource, resources);
+
+  const database = databaseModel(specs.project);
+  const user: UserModel = { prefix: "USR", extraFields: specs.project.auth.user.fields.map(fieldModel) };
+  const fieldInputs = new Map(
+    resources.map((resource, index) => [resource, prismaInputs(specs.resources[index]!.fields, resource.fields)]),
+  );
+  const prismaSchema = buildPrismaSchema(
+    database,
+    resources,
+    fieldInputs,
+    user,
+    prismaInputs(specs.project.auth.user.fields, user.extraFields),
+  );
+
+  return {
+    name: specs.project.name,
+    source: specsLabel,
+    database,
+    auth: { ttl: specs.project.auth.ttl, refreshTtl: specs.project.auth.refreshTtl },
+    pagination: { ...specs.project.pagination },
+    resources,
+    user,
+    prismaSchema,
+  };
+}
+
+export function namesOf(name: string): Names {
+  const plural = pluralize(name);
+  return {
+    pascal: toPascal(name),
+    camel: toCamel(name),
+    kebab: toKebab(name),
+    snake: toSnake(name),
+    label: splitWords(name).join(" ").toLowerCase(),
+    pluralPascal: toPascal(plural),
+    pluralCamel: toCamel(plural),
+    pluralKebab: toKebab(plural),
+    pluralSnake: toSnake(plural),
+    pluralLabel: splitWords(plural).join(" ").toLowerCase(),
+  };
+}
+
+function resourceRef(spec: ResourceSpec): ResourceRef {
+  const names = namesOf(spec.name);
+  return {
+    name: spec.name,
+    names,
+    prefix: spec.prefix ?? derivePrefix(spec.name)!,
+    collection: spec.collection ?? defaultCollection(spec.name),
+    delegate: names.camel,
+    publicIdKey: spec.serializer?.publicId ?? "hash",
+    softDelete: spec.softDelete ?? false,
+  };
+}
+
+function databaseModel(project: ProjectSpec): ProjectModel["database"] {
+  const provider = project.database;
+  return {
+    provider,
+    isSqlite: provider === "sqlite",
+    isPostgresql: provider === "postgresql",
+    defaultUrl: provider === "sqlite" ? "file:./data/app.db" : "postgresql://localhost:5432/app",
+  };
+}
+
+const kindOfType: Record<FieldSpec["type"], ValueKind> = {
+  string: "string",
+  text: "string",
+  email: "string",
+  enum: "string",
+  integer: "integer",
+  decimal: "decimal",
+  boolean: "boolean",
+  date: "date",
+  datetime: "datetime",
+  json: "json",
+};
+
+function fieldModel(spec: FieldSpec): FieldModel {
+  const field: FieldModel = {
+    name: spec.name,
+    type: spec.type,
+    kind: kindOfType[spec.type],
+    nullable: spec.nullable ?? false,
+    unique: spec.unique ?? false,
+    hasDefault: spec.default !== undefined,
+    tsType: "",
+    outputSchema: {},
+    values: spec.values ?? [],
+    filterable: spec.type !== "json" && spec.type !== "text",
+    sortable: spec.type !== "json",
+    serialized: true,
+  };
+  field.tsType = tsTypeOf(field);
+  field.outputSchema = fieldOutputSchema(field, spec);
+  return field;
+}
+
+function payloadField(spec: FieldSpec): PayloadField {
+  return {
+    name: spec.name,
+    type: spec.type,
+    nullable: spec.nullable ?? false,
+    hasDefault: spec.default !== undefined,
+    unique: spec.unique ?? false,
+    ...(spec.max !== undefined ? { max: spec.max } : {}),
+    ...(spec.min !== undefined ? { min: spec.min } : {}),
+    ...(spec.length !== undefined ? { length: spec.length } : {}),
+    ...(spec.pattern !== undefined ? { pattern: spec.pattern } : {}),
+    ...(spec.values !== undefined ? { values: spec.values } : {}),
+    ...(spec.precision !== undefined ? { precision: spec.precision } : {}),
+    ...(spec.scale !== undefined ? { scale: spec.scale } : {}),
+  };
+}
+
+function prismaInputs(specs: FieldSpec[], fields: FieldModel[]): PrismaFieldInput[] {
+  return specs.map((spec, index) => ({
+    field: fields[index]!,
+    ...(spec.max !== undefined ? { max: spec.max } : {}),
+    ...(spec.precision !== undefined ? { precision: spec.precision } : {}),
+    ...(spec.scale !== undefined ? { scale: spec.scale } : {}),
+    ...(spec.default !== undefined ? { default: spec.default } : {}),
+  }));
+}
+
+function buildResource(spec: ResourceSpec, refs: Map<string, ResourceRef>, specsLabel: string): ResourceModel {
+  const ref = refs.get(spec.name)!;
+  const eagerLoad = spec.eagerLoad ?? [];
+  const fields = spec.fields.map(fieldModel);
+  const relations = spec.relations ?? [];
+
+  const belongsTo: BelongsToModel[] = relations
+    .filter((relation) => relation.type === "belongsTo")
+    .map((relation) => ({
+      name: relation.name,
+      foreignKey: `${relation.name}_id`,
+      target: refs.get(relation.resource)!,
+      required: relation.required ?? false,
+      onDelete: relation.onDelete ?? "restrict",
+      eager: eagerLoad.includes(relation.name),
+      serialized: true,
+    }));
+  const hasMany: HasManyModel[] = relations
+    .filter((relation) => relation.type === "hasMany")
+    .map((relation) => {
+      const inverse = inverseOf(spec.name, relation.resource, refs, relation.inverse);
+      return {
+        name: relation.name,
+        target: refs.get(relation.resource)!,
+        inverse,
+        inverseForeignKey: `${inverse}_id`,
+        eager: eagerLoad.includes(relation.name),
+        serialized: eagerLoad.includes(relation.name),
+      };
+    });
+
+  const publicActions = new Set(spec.auth?.public ?? []);
+  const actions = Object.fromEntries(
+    actionNames.map((name): [ActionName, ActionModel] => [
+      name,
+      { name, enabled: name !== "restore" || ref.softDelete, public: publicActions.has(name) },
+    ]),
+  ) as Record<ActionName, ActionModel>;
+
+  const payloadFields = spec.fields.map(payloadField);
+  const payloadRelations: PayloadRelation[] = belongsTo.map((relation) => ({
+    name: relation.name,
+    targetResource: relation.target.name,
+    targetPrefix: relation.target.prefix,
+    required: relation.required,
+  }));
+  const validationFor = (action: Action) =>
+    buildActionValidation(action, payloadFields, payloadRelations, rulesFor(spec, action, payloadFields, payloadRelations));
+
+  const resource: ResourceModel = {
+    name: spec.name,
+    names: ref.names,
+    source: `${specsLabel}${spec.file.slice(spec.file.lastIndexOf("/") + 1)}`,
+    collection: ref.collection,
+    table: ref.names.pluralSnake,
+    prefix: ref.prefix,
+    delegate: ref.delegate,
+    softDelete: ref.softDelete,
+    fields,
+    belongsTo,
+    hasMany,
+    referencedBy: [],
+    eagerLoad,
+    withable: [...belongsTo.map((relation) => relation.name), ...hasMany.map((relation) => relation.name)],
+    sortable: [...fields.filter((field) => field.sortable).map((field) => field.name), "created_at", "updated_at"],
+    filterable: [
+      ...fields.filter((field) => field.filterable).map((field) => field.name),
+      ...belongsTo.map((relation) => relation.name),
+    ],
+    publicIdKey: ref.publicIdKey,
+    serializer: [],
+    actions,
+    anyPublicAction: publicActions.size > 0,
+    validation: { create: validationFor("create"), update: validationFor("update") },
+    outputSchema: {},
+    exampleHash: exampleHash(ref.prefix),
+  };
+  resource.serializer = serializerKeys(spec, resource);
+  applySerializerVisibility(resource);
+  return resource;
+}
+
+function rulesFor(
+  spec: ResourceSpec,
+  action: Action,
+  fields: PayloadField[],
+  relations: PayloadRelation[],
+): Map<string, ParsedRule[]> {
+  const explicit = spec.rules?.[action];
+  if (explicit === undefined) return deriveRules(action, fields, relations);
+  return new Map(Object.entries(explicit).map(([key, rules]) => [key, rules.map(parseRule)]));
+}
+
+function inverseOf(owner: string, target: string, refs: Map<string, ResourceRef>, declared?: string): string {
+  if (declared) return declared;
+  void refs;
+  return toSnake(owner);
+}
+
+/** Output keys in the order the serializer writes them: identifier, fields, relations, timestamps. */
+function serializerKeys(spec: ResourceSpec, resource: ResourceModel): SerializedKey[] {
+  const all: SerializedKey[] = [
+    { kind: "publicId", key: resource.publicIdKey },
+    ...resource.fields.map((field): SerializedKey => ({ kind: "field", key: field.name, field })),
+    ...resource.belongsTo.map((relation): SerializedKey => ({ kind: "belongsTo", key: relation.name, relation })),
+    ...resource.hasMany
+      .filter((relation) => relation.eager)
+      .map((relation): SerializedKey => ({ kind: "hasMany", key: relation.name, relation })),
+    { kind: "timestamp", key: "created_at" },
+    { kind: "timestamp", key: "updated_at" },
+    // Laravel's SoftDeletes outputs deleted_at (null while live); `?with_trashed=true` relies on it.
+    ...(resource.softDelete ? [{ kind: "timestamp", key: "deleted_at" } as const] : []),
+  ];
+  const hidden = new Set(spec.serializer?.hidden ?? []);
+  const listed = spec.serializer?.fields;
+  const chosen =
+    listed === undefined
+      ? all
+      : [all[0]!, ...listed.flatMap((key) => all.filter((entry) => entry.kind !== "publicId" && entry.key === key))];
+  return chosen.filter((entry) => !hidden.has(entry.key));
+}
+
+function applySerializerVisibility(resource: ResourceModel): void {
+  const shown = new Set(resource.serializer.map((entry) => entry.key));
+  for (const field of resource.fields) field.serialized = shown.has(field.name);
+  for (const relation of resource.belongsTo) relation.serialized = shown.has(relation.name);
+  for (const relation of resource.hasMany) relation.serialized = shown.has(relation.name);
+}
+
+function linkReferences(resources: ResourceModel[]): void {
+  for (const source of resources) {
+    for (const relation of source.belongsTo) {
+      const target = resources.find((candidate) => candidate.name === relation.target.name)!;
+      const reference: ReferenceModel = {
+        resource: resourceRefOf(source),
+        relation: relation.name,
+        foreignKey: relation.foreignKey,
+        onDelete: relation.onDelete,
+      };
+      target.referencedBy.push(reference);
+    }
+  }
+}
+
+function resourceRefOf(resource: ResourceModel): ResourceRef {
+  return {
+    name: resource.name,
+    names: resource.names,
+    prefix: resource.prefix,
+    collection: resource.collection,
+    delegate: resource.delegate,
+    publicIdKey: resource.publicIdKey,
+    softDelete: resource.softDelete,
+  };
+}

@@ -1,0 +1,21 @@
+/**
+ * Public identifiers (api-contract.md §2): `<PREFIX>_<CODE>`, CODE being 8 symbols of an alphabet
+ * without the look-alikes O, 0, I and 1.
+ */
+export const hashAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+export const hashCodeLength = 8;
+
+export function hashPattern(prefix: string): string {
+  return `^${prefix}_[A-HJ-NP-Z2-9]{${hashCodeLength}}$`;
+}
+
+/** A deterministic, realistic-looking example hash for documentation, derived from the prefix. */
+export function exampleHash(prefix: string, seed = 0): string {
+  let state = [...prefix].reduce((sum, char) => sum * 31 + char.charCodeAt(0), 7 + seed) >>> 0;
+  let code = "";
+  for (let index = 0; index < hashCodeLength; index += 1) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    code += hashAlphabet[(state >>> 16) % hashAlphabet.length];
+  }
+  return `${prefix}_${code}`;
+}

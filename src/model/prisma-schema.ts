@@ -1,0 +1,243 @@
+import type { BelongsToModel, DatabaseModel, FieldModel, ResourceModel, UserModel } from "./types.js";
+
+/**
+ * The Prisma schema of the generated project. Field names stay snake_case as in the specs (they are
+ * the JSON keys too), model names are the resources' class names, tables their snake plural.
+ * Every relation is named, so two belongsTo to the same target never confuse Prisma.
+ */
+
+export interface FieldDefault {
+  type: FieldModel["type"];
+  value: unknown;
+}
+
+export interface PrismaFieldInput {
+  field: FieldModel;
+  max?: number;
+  precision?: number;
+  scale?: number;
+  default?: unknown;
+}
+
+export function buildPrismaSchema(
+  database: DatabaseModel,
+  resources: ResourceModel[],
+  fieldInputs: Map<ResourceModel, PrismaFieldInput[]>,
+  user: UserModel,
+  userInputs: PrismaFieldInput[],
+): string {
+  const blocks = [generatorBlock(database), ...resources.map((resource) => resourceModel(database, resource, resources, fieldInputs.get(resource) ?? [])), ...authModels(database, user, userInputs)];
+  return `${blocks.join("\n\n")}\n`;
+}
+
+function generatorBlock(database: DatabaseModel): string {
+  return [
+    "generator client {",
+    '  provider            = "prisma-client"',
+    '  output              = "../src/prisma-client"',
+    '  engineType          = "client"',
+    '  moduleFormat        = "esm"',
+    '  importFileExtension = "js"',
+    "}",
+    "",
+    "datasource db {",
+    `  provider = "${database.provider}"`,
+    '  url      = env("DATABASE_URL")',
+    "}",
+  ].join("\n");
+}
+
+function resourceModel(
+  database: DatabaseModel,
+  resource: ResourceModel,
+  resources: ResourceModel[],
+  inputs: PrismaFieldInput[],
+): string {
+  const lines: string[][] = [
+    ["id", "Int", "@id @default(autoincrement())"],
+    ["hash", "String", `@unique${pg(database, "@db.VarChar(20)")}`],
+  ];
+  for (const input of inputs) lines.push(scalarLine(database, input));
+  for (const relation of resource.belongsTo) lines.push(...belongsToLines(resource, relation));
+  for (const inverse of inverseRelations(resource, resources)) lines.push(inverse);
+  lines.push(...timestampLines(database, resource.softDelete));
+
+  const indexes = [
+    ...resource.belongsTo.map((relation) => `@@index([${relation.foreignKey}])`),
+    resource.softDelete ? "@@index([deleted_at, created_at, id])" : "@@index([created_at, id])",
+    `@@map("${resource.table}")`,
+  ];
+  return modelBlock(resource.names.pascal, lines, indexes);
+}
+
+function belongsToLines(resource: ResourceModel, relation: BelongsToModel): string[][] {
+  const optional = relation.required ? "" : "?";
+  const onDelete = { restrict: "Restrict", cascade: "Cascade", setNull: "SetNull" }[relation.onDelete];
+  return [
+    [relation.foreignKey, `Int${optional}`, ""],
+    [
+      relation.name,
+      `${relation.target.names.pascal}${optional}`,
+      `@relation("${relationName(resource.names.pascal, relation.name)}", fields: [${relation.foreignKey}], references: [id], onDelete: ${onDelete})`,
+    ],
+  ];
+}
+
+/** The list side of every belongsTo that points here; Prisma requires both sides. */
+function inverseRelations(target: ResourceModel, resources: ResourceModel[]): string[][] {
+  const lines: string[][] = [];
+  for (const source of resources) {
+    for (const relation of source.belongsTo) {
+      if (relation.target.name !== target.name) continue;
+      const declared = target.hasMany.find(
+        (hasMany) => hasMany.target.name === source.name && hasMany.inverse === relation.name,
+      );
+      lines.push([
+        declared?.name ?? inverseFieldName(source, relation.name),
+        `${source.names.pascal}[]`,
+        `@relation("${relationName(source.names.pascal, relation.name)}")`,
+      ]);
+    }
+  }
+  return lines;
+}
+
+export function inverseFieldName(source: ResourceModel, relation: string): string {
+  return `${source.names.pluralSnake}_by_${relation}`;
+}
+
+function relationName(model: string, relation: string): string {
+  return `${model}_${relation}`;
+}
+
+function scalarLine(database: DatabaseModel, input: PrismaFieldInput): string[] {
+  const { field } = input;
+  const optional = field.nullable ? "?" : "";
+  const attributes = [
+    field.unique ? "@unique" : "",
+    input.default !== undefined ? `@default(${prismaDefault(field, input.default)})` : "",
+    database.isPostgresql ? nativeType(input) : "",
+  ].filter(Boolean);
+  return [field.name, `${prismaType(field)}${optional}`, attributes.join(" ")];
+}
+
+function prismaType(field: FieldModel): string {
+  switch (field.type) {
+    case "integer":
+      return "Int";
+    case "decimal":
+      return "Decimal";
+    case "boolean":
+      return "Boolean";
+    case "date":
+    case "datetime":
+      return "DateTime";
+    case "json":
+      return "Json";
+    default:
+      return "String";
+  }
+}
+
+function nativeType(input: PrismaFieldInput): string {
+  const { field } = input;
+  switch (field.type) {
+    case "string":
+      return input.max !== undefined ? `@db.VarChar(${input.max})` : "@db.Text";
+    case "email":
+      return `@db.VarChar(${input.max ?? 255})`;
+    case "enum":
+      return `@db.VarChar(${Math.max(...field.values.map((value) => value.length), 1)})`;
+    case "text":
+      return "@db.Text";
+    case "decimal":
+      return `@db.Decimal(${input.precision ?? 10}, ${input.scale ?? 2})`;
+    case "date":
+      return "@db.Date";
+    case "datetime":
+      return "@db.Timestamptz(3)";
+    case "json":
+      return "@db.JsonB";
+    default:
+      return "";
+  }
+}
+
+function prismaDefault(field: FieldModel, value: unknown): string {
+  switch (field.type) {
+    case "integer":
+    case "decimal":
+    case "boolean":
+      return String(value);
+    case "date":
+    case "datetime":
+      return value === "now" ? "now()" : JSON.stringify(new Date(String(value)).toISOString());
+    case "json":
+      return JSON.stringify(JSON.stringify(value));
+    default:
+      return JSON.stringify(String(value));
+  }
+}
+
+function timestampLines(database: DatabaseModel, softDelete: boolean): string[][] {
+  const timestamp = pg(database, "@db.Timestamptz(3)");
+  const lines = [
+    ["created_at", "DateTime", `@default(now())${timestamp}`],
+    ["updated_at", "DateTime", `@updatedAt${timestamp}`],
+  ];
+  if (softDelete) lines.push(["deleted_at", "DateTime?", timestamp.trim()]);
+  return lines;
+}
+
+function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFieldInput[]): string[] {
+  const timestamp = pg(database, "@db.Timestamptz(3)");
+  const userModel = modelBlock(
+    "User",
+    [
+      ["id", "Int", "@id @default(autoincrement())"],
+      ["hash", "String", `@unique${pg(database, "@db.VarChar(20)")}`],
+      ["name", "String", pg(database, "@db.VarChar(255)").trim()],
+      ["email", "String", `@unique${pg(database, "@db.VarChar(255)")}`],
+      ["password", "String", pg(database, "@db.VarChar(255)").trim()],
+      ...inputs.map((input) => scalarLine(database, input)),
+      ["created_at", "DateTime", `@default(now())${timestamp}`],
+      ["updated_at", "DateTime", `@updatedAt${timestamp}`],
+    ],
+    ['@@map("users")'],
+  );
+  void user;
+  const revokedTokens = modelBlock(
+    "RevokedToken",
+    [
+      ["id", "Int", "@id @default(autoincrement())"],
+      ["jti", "String", `@unique${pg(database, "@db.VarChar(64)")}`],
+      ["expires_at", "DateTime", timestamp.trim()],
+    ],
+    ["@@index([expires_at])", '@@map("revoked_tokens")'],
+  );
+  const loginThrottles = modelBlock(
+    "LoginThrottle",
+    [
+      ["id", "Int", "@id @default(autoincrement())"],
+      ["key", "String", `@unique${pg(database, "@db.VarChar(320)")}`],
+      ["attempts", "Int", ""],
+      ["reset_at", "DateTime", timestamp.trim()],
+    ],
+    ["@@index([reset_at])", '@@map("login_throttles")'],
+  );
+  return [userModel, revokedTokens, loginThrottles];
+}
+
+function pg(database: DatabaseModel, attribute: string): string {
+  return database.isPostgresql ? ` ${attribute}` : "";
+}
+
+/** Aligns columns the way `prisma format` does, so the file reads like a hand-kept schema. */
+function modelBlock(name: string, lines: string[][], blockAttributes: string[]): string {
+  const nameWidth = Math.max(...lines.map(([field]) => field!.length));
+  const typeWidth = Math.max(...lines.map(([, type]) => type!.length));
+  const body = lines.map(([field, type, attributes]) =>
+    `  ${field!.padEnd(nameWidth)} ${attributes ? type!.padEnd(typeWidth) + " " + attributes : type}`.trimEnd(),
+  );
+  return [`model ${name} {`, ...body, "", ...blockAttributes.map((line) => `  ${line}`), "}"].join("\n");
+}

@@ -1,0 +1,169 @@
+import type { ActionValidation } from "./validation.js";
+import type { JsonSchema } from "./json-schema.js";
+
+/**
+ * The normalized, fully resolved representation of a specs folder. Templates receive only this: every
+ * name in every case, every decision (types, rules, schemas, relation sides) is made here, so that a
+ * template only lays values out.
+ */
+export interface ProjectModel {
+  name: string;
+  /** Spec label that headers of project-wide files name, e.g. `specs/`. */
+  source: string;
+  database: DatabaseModel;
+  auth: AuthModel;
+  pagination: { defaultPerPage: number; maxPerPage: number };
+  resources: ResourceModel[];
+  user: UserModel;
+  /** Prisma schema text, complete. */
+  prismaSchema: string;
+}
+
+export interface DatabaseModel {
+  provider: "sqlite" | "postgresql";
+  isSqlite: boolean;
+  isPostgresql: boolean;
+  defaultUrl: string;
+}
+
+export interface AuthModel {
+  ttl: number;
+  refreshTtl: number;
+}
+
+export interface Names {
+  pascal: string;
+  camel: string;
+  kebab: string;
+  snake: string;
+  /** Lowercase words, for messages: "medical record". */
+  label: string;
+  pluralPascal: string;
+  pluralCamel: string;
+  pluralKebab: string;
+  pluralSnake: string;
+  pluralLabel: string;
+}
+
+export type FieldType =
+  | "string"
+  | "text"
+  | "integer"
+  | "decimal"
+  | "boolean"
+  | "date"
+  | "datetime"
+  | "email"
+  | "enum"
+  | "json";
+
+/** How a value travels between JSON and the Prisma client. */
+export type ValueKind = "string" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "json";
+
+export interface FieldModel {
+  name: string;
+  type: FieldType;
+  kind: ValueKind;
+  nullable: boolean;
+  unique: boolean;
+  hasDefault: boolean;
+  /** TypeScript type of the value in JSON output, e.g. `string | null`. */
+  tsType: string;
+  /** JSON Schema of the value as output. */
+  outputSchema: JsonSchema;
+  values: string[];
+  filterable: boolean;
+  sortable: boolean;
+  /** Shown in output unless the serializer hides it. */
+  serialized: boolean;
+}
+
+export interface ResourceRef {
+  name: string;
+  names: Names;
+  prefix: string;
+  collection: string;
+  /** Property of the Prisma client: `prisma.medicalRecord`. */
+  delegate: string;
+  publicIdKey: "hash" | "public_id";
+  softDelete: boolean;
+}
+
+export interface BelongsToModel {
+  name: string;
+  /** Internal column, never output: `doctor_id`. */
+  foreignKey: string;
+  target: ResourceRef;
+  required: boolean;
+  onDelete: "restrict" | "cascade" | "setNull";
+  eager: boolean;
+  serialized: boolean;
+}
+
+export interface HasManyModel {
+  name: string;
+  target: ResourceRef;
+  /** The belongsTo on the target that points back here. */
+  inverse: string;
+  inverseForeignKey: string;
+  eager: boolean;
+  serialized: boolean;
+}
+
+/** Someone else's belongsTo that points at this resource: what a delete must respect. */
+export interface ReferenceModel {
+  resource: ResourceRef;
+  relation: string;
+  foreignKey: string;
+  onDelete: "restrict" | "cascade" | "setNull";
+}
+
+export type ActionName = "index" | "store" | "show" | "update" | "destroy" | "restore";
+
+export interface ActionModel {
+  name: ActionName;
+  enabled: boolean;
+  public: boolean;
+}
+
+export interface ResourceModel {
+  name: string;
+  names: Names;
+  /** Spec file label, e.g. `specs/patient.yaml`. */
+  source: string;
+  collection: string;
+  table: string;
+  prefix: string;
+  delegate: string;
+  softDelete: boolean;
+  fields: FieldModel[];
+  belongsTo: BelongsToModel[];
+  hasMany: HasManyModel[];
+  referencedBy: ReferenceModel[];
+  eagerLoad: string[];
+  /** Relations a client may ask for with `?with=` (all declared relations). */
+  withable: string[];
+  sortable: string[];
+  filterable: string[];
+  publicIdKey: "hash" | "public_id";
+  /** Output keys in order, as the serializer writes them. */
+  serializer: SerializedKey[];
+  actions: Record<ActionName, ActionModel>;
+  anyPublicAction: boolean;
+  validation: { create: ActionValidation; update: ActionValidation };
+  /** JSON Schema of one serialized record (eager relations nested). */
+  outputSchema: JsonSchema;
+  exampleHash: string;
+}
+
+export type SerializedKey =
+  | { kind: "publicId"; key: string }
+  | { kind: "field"; key: string; field: FieldModel }
+  | { kind: "belongsTo"; key: string; relation: BelongsToModel }
+  | { kind: "hasMany"; key: string; relation: HasManyModel }
+  | { kind: "timestamp"; key: "created_at" | "updated_at" | "deleted_at" };
+
+export interface UserModel {
+  prefix: "USR";
+  extraFields: FieldModel[];
+}

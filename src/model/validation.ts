@@ -1,0 +1,355 @@
+import { hashPattern } from "./hash-format.js";
+import { laravelMessage } from "./laravel-messages.js";
+import type { JsonSchema } from "./json-schema.js";
+
+/**
+ * Turns Laravel rule lists into one JSON Schema per action plus the Laravel message for every way the
+ * schema can fail. The schema is what ajv compiles in the generated service and what the OpenAPI
+ * document publishes, so the two can never disagree.
+ */
+
+export type Action = "create" | "update";
+
+export interface ParsedRule {
+  name: string;
+  args: string[];
+}
+
+export interface PayloadField {
+  name: string;
+  type: "string" | "text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "email" | "enum" | "json";
+  nullable: boolean;
+  hasDefault: boolean;
+  max?: number;
+  min?: number;
+  length?: number;
+  pattern?: string;
+  values?: string[];
+  precision?: number;
+  scale?: number;
+  unique: boolean;
+}
+
+export interface PayloadRelation {
+  name: string;
+  targetResource: string;
+  targetPrefix: string;
+  required: boolean;
+}
+
+/** What a generated validator needs beyond the schema: checks that need the database. */
+export interface ActionValidation {
+  action: Action;
+  schema: JsonSchema;
+  /** field → failing JSON Schema keyword (or `null` for a null value) → Laravel message */
+  messages: Record<string, Record<string, string>>;
+  /** accepted payload keys, in declaration order */
+  keys: string[];
+  unique: string[];
+  exists: { key: string; resource: string }[];
+  confirmed: string[];
+}
+
+const numericTypes = new Set(["integer", "decimal"]);
+
+export function deriveRules(
+  action: Action,
+  fields: PayloadField[],
+  relations: PayloadRelation[],
+): Map<string, ParsedRule[]> {
+  const rules = new Map<string, ParsedRule[]>();
+  for (const field of fields) {
+    const presence =
+      action === "update" ? "sometimes" : field.nullable || field.hasDefault ? "sometimes" : "required";
+    const list: ParsedRule[] = [{ name: presence, args: [] }];
+    if (field.nullable) list.push({ name: "nullable", args: [] });
+    list.push(...typeRules(field));
+    if (field.unique) list.push({ name: "unique", args: [] });
+    rules.set(field.name, list);
+  }
+  for (const relation of relations) {
+    const presence = action === "create" && relation.required ? "required" : "sometimes";
+    const list: ParsedRule[] = [{ name: presence, args: [] }];
+    if (!relation.required) list.push({ name: "nullable", args: [] });
+    list.push({ name: "exists", args: [] });
+    rules.set(relation.name, list);
+  }
+  return rules;
+}
+
+function typeRules(field: PayloadField): ParsedRule[] {
+  const rules: ParsedRule[] = [];
+  const typeRule: Record<PayloadField["type"], string | undefined> = {
+    string: "string",
+    text: "string",
+    email: "email",
+    integer: "integer",
+    decimal: "numeric",
+    boolean: "boolean",
+    date: "date",
+    datetime: "date",
+    enum: undefined,
+    json: undefined,
+  };
+  const name = typeRule[field.type];
+  if (name) rules.push({ name, args: [] });
+  if (field.type === "enum" && field.values) rules.push({ name: "in", args: field.values });
+  if (field.length !== undefined) rules.push({ name: "size", args: [String(field.length)] });
+  if (field.min !== undefined) rules.push({ name: "min", args: [String(field.min)] });
+  if (field.max !== undefined) rules.push({ name: "max", args: [String(field.max)] });
+  if (field.pattern !== undefined) rules.push({ name: "regex", args: [`/${field.pattern}/`] });
+  return rules;
+}
+
+export function buildActionValidation(
+  action: Action,
+  fields: PayloadField[],
+  relations: PayloadRelation[],
+  rules: Map<string, ParsedRule[]>,
+): ActionValidation {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  const messages: Record<string, Record<string, string>> = {};
+  const result: ActionValidation = {
+    action,
+    schema: {},
+    messages,
+    keys: [],
+    unique: [],
+    exists: [],
+    confirmed: [],
+  };
+
+  for (const [key, keyRules] of rules) {
+    const field = fields.find((candidate) => candidate.name === key);
+    const relation = relations.find((candidate) => candidate.name === key);
+    const has = (name: string) => keyRules.some((rule) => rule.name === name);
+    const isRequired = has("required");
+    const isNullable = has("nullable");
+    const built = field
+      ? fieldSchema(field, keyRules, isRequired)
+      : relationSchema(relation!);
+    if (isNullable) built.schema = allowNull(built.schema);
+    built.messages.null = isRequired
+      ? laravelMessage("required", key)
+      : (built.messages.type ?? laravelMessage("string", key));
+    if (isRequired) {
+      required.push(key);
+      built.messages.required = laravelMessage("required", key);
+    }
+    properties[key] = built.schema;
+    messages[key] = built.messages;
+    result.keys.push(key);
+    if (has("unique")) result.unique.push(key);
+    if (has("exists") && relation) result.exists.push({ key, resource: relation.targetResource });
+    if (has("confirmed")) {
+      const confirmation = `${key}_confirmation`;
+      properties[confirmation] = { ...built.schema };
+      messages[confirmation] = { ...built.messages };
+      result.confirmed.push(key);
+    }
+  }
+
+  result.schema = {
+    type: "object",
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+  };
+  return result;
+}
+
+interface BuiltProperty {
+  schema: JsonSchema;
+  messages: Record<string, string>;
+}
+
+function relationSchema(relation: PayloadRelation): BuiltProperty {
+  const invalid = laravelMessage("exists", relation.name);
+  return {
+    schema: { type: "string", pattern: hashPattern(relation.targetPrefix) },
+    messages: { type: invalid, pattern: invalid },
+  };
+}
+
+function fieldSchema(field: PayloadField, rules: ParsedRule[], isRequired: boolean): BuiltProperty {
+  const key = field.name;
+  const numeric = numericTypes.has(field.type);
+  const schema: JsonSchema = baseSchema(field);
+  const messages: Record<string, string> = { type: baseTypeMessage(field), ...baseFormatMessages(field) };
+
+  for (const rule of rules) {
+    const [first, second] = rule.args;
+    switch (rule.name) {
+      case "max":
+        setUpperBound(schema, messages, key, numeric, Number(first));
+        break;
+      case "min":
+        setLowerBound(schema, messages, key, numeric, Number(first));
+        break;
+      case "between":
+        setLowerBound(schema, messages, key, numeric, Number(first));
+        setUpperBound(schema, messages, key, numeric, Number(second));
+        break;
+      case "size":
+        if (numeric) {
+          schema.minimum = schema.maximum = Number(first);
+          messages.minimum = messages.maximum = laravelMessage("sizeNumeric", key, { size: Number(first) });
+        } else {
+          schema.minLength = schema.maxLength = Number(first);
+          messages.minLength = messages.maxLength = laravelMessage("sizeString", key, { size: Number(first) });
+        }
+        break;
+      case "digits":
+        if (field.type === "integer") {
+          schema.minimum = 10 ** (Number(first) - 1);
+          schema.maximum = 10 ** Number(first) - 1;
+          messages.minimum = messages.maximum = laravelMessage("digits", key, { digits: Number(first) });
+        } else {
+          schema.pattern = `^[0-9]{${Number(first)}}$`;
+          messages.pattern = laravelMessage("digits", key, { digits: Number(first) });
+        }
+        break;
+      case "in":
+        schema.enum = [...rule.args];
+        delete schema.type;
+        messages.enum = laravelMessage("in", key);
+        messages.type = laravelMessage("in", key);
+        break;
+      case "regex":
+        schema.pattern = stripRegexDelimiters(rule.args.join(","));
+        messages.pattern = laravelMessage("regex", key);
+        break;
+      case "email":
+        schema.format = "email";
+        messages.format = laravelMessage("email", key);
+        break;
+      case "uuid":
+        schema.format = "uuid";
+        messages.format = laravelMessage("uuid", key);
+        break;
+      case "url":
+        schema.format = "uri";
+        messages.format = laravelMessage("url", key);
+        break;
+      default:
+        // presence rules, type rules (already in baseSchema), unique/exists/confirmed (database or
+        // cross-field checks made by the generated validator).
+        break;
+    }
+  }
+
+  if (isRequired && schema.type === "string" && (schema.minLength ?? 0) < 1) {
+    // Laravel's `required` rejects the empty string; say so in its own words.
+    schema.minLength = 1;
+    messages.minLength = laravelMessage("required", key);
+  }
+  return { schema, messages };
+}
+
+function baseSchema(field: PayloadField): JsonSchema {
+  switch (field.type) {
+    case "string":
+    case "text":
+      return { type: "string" };
+    case "email":
+      return { type: "string", format: "email" };
+    case "integer":
+      return { type: "integer" };
+    case "decimal":
+      return { type: ["string", "number"], pattern: decimalPattern(field) };
+    case "boolean":
+      return { type: "boolean" };
+    case "date":
+      return { type: "string", format: "date" };
+    case "datetime":
+      return { type: "string", format: "date-time" };
+    case "enum":
+      return { enum: [...(field.values ?? [])] };
+    case "json":
+      return {};
+  }
+}
+
+function baseTypeMessage(field: PayloadField): string {
+  const key = field.name;
+  switch (field.type) {
+    case "string":
+    case "text":
+      return laravelMessage("string", key);
+    case "email":
+      return laravelMessage("email", key);
+    case "integer":
+      return laravelMessage("integer", key);
+    case "decimal":
+      return laravelMessage("numeric", key);
+    case "boolean":
+      return laravelMessage("boolean", key);
+    case "date":
+    case "datetime":
+      return laravelMessage("date", key);
+    case "enum":
+      return laravelMessage("in", key);
+    case "json":
+      return laravelMessage("json", key);
+  }
+}
+
+function baseFormatMessages(field: PayloadField): Record<string, string> {
+  const key = field.name;
+  if (field.type === "email") return { format: laravelMessage("email", key) };
+  if (field.type === "date" || field.type === "datetime") return { format: laravelMessage("date", key) };
+  if (field.type === "enum") return { enum: laravelMessage("in", key) };
+  if (field.type === "decimal") return { pattern: laravelMessage("decimal", key, { decimal: `0-${field.scale ?? 2}` }) };
+  return {};
+}
+
+function decimalPattern(field: PayloadField): string {
+  const scale = field.scale ?? 2;
+  const integerDigits = Math.max((field.precision ?? 10) - scale, 1);
+  const fraction = scale > 0 ? `(\\.[0-9]{1,${scale}})?` : "";
+  return `^-?[0-9]{1,${integerDigits}}${fraction}$`;
+}
+
+function setUpperBound(
+  schema: JsonSchema,
+  messages: Record<string, string>,
+  key: string,
+  numeric: boolean,
+  max: number,
+): void {
+  if (numeric) {
+    schema.maximum = max;
+    messages.maximum = laravelMessage("maxNumeric", key, { max });
+  } else {
+    schema.maxLength = max;
+    messages.maxLength = laravelMessage("maxString", key, { max });
+  }
+}
+
+function setLowerBound(
+  schema: JsonSchema,
+  messages: Record<string, string>,
+  key: string,
+  numeric: boolean,
+  min: number,
+): void {
+  if (numeric) {
+    schema.minimum = min;
+    messages.minimum = laravelMessage("minNumeric", key, { min });
+  } else {
+    schema.minLength = min;
+    messages.minLength = laravelMessage("minString", key, { min });
+  }
+}
+
+function allowNull(schema: JsonSchema): JsonSchema {
+  if (schema.enum) return { ...schema, enum: [...schema.enum, null] };
+  if (schema.type === undefined) return schema;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return { ...schema, type: [...types, "null"] };
+}
+
+function stripRegexDelimiters(regex: string): string {
+  return regex.startsWith("/") && regex.lastIndexOf("/") > 0 ? regex.slice(1, regex.lastIndexOf("/")) : regex;
+}

@@ -1,0 +1,55 @@
+import { basename, resolve } from "node:path";
+import { SpecError } from "../errors.js";
+import { buildModel } from "../model/build.js";
+import type { ProjectModel } from "../model/types.js";
+import { addManifest, createFileMap, formatFiles, type FileMap } from "../output/index.js";
+import { planArtifacts } from "../render/plan.js";
+import { renderArtifacts } from "../render/render.js";
+import { loadTemplates } from "../render/templates.js";
+import { formatProblem, loadSpecsDir, validateSpecs } from "../spec/index.js";
+import type { ValidSpecs } from "../spec/types.js";
+
+export interface GenerateOptions {
+  /** Folder of `.hbs` templates; defaults to the ones shipped with hashapi. */
+  templatesDir?: string;
+}
+
+/**
+ * Reads and validates a specs folder. Throws SpecError with every problem found, each formatted as
+ * `specs/patient.yaml:7:5 fields.name.type: …`.
+ */
+export async function loadValidSpecs(specsDir: string): Promise<ValidSpecs> {
+  const loaded = await loadSpecsDir(specsDir, displayPath(specsDir));
+  const { problems, specs } = validateSpecs(loaded);
+  if (problems.length > 0 || !specs) throw new SpecError(problems.map(formatProblem));
+  return specs;
+}
+
+/** The model of a specs folder, labelled by the folder's own name so output never depends on cwd. */
+export async function loadModel(specsDir: string): Promise<ProjectModel> {
+  return buildModel(await loadValidSpecs(specsDir), specsLabel(specsDir));
+}
+
+/**
+ * The public API: specs folder in, complete file map out (formatted, with the manifest). Touches no
+ * output directory; migrations, which depend on what was written before, are added by `planOutput`.
+ */
+export async function generate(specsDir: string, options: GenerateOptions = {}): Promise<FileMap> {
+  return renderModel(await loadModel(specsDir), options);
+}
+
+export async function renderModel(model: ProjectModel, options: GenerateOptions = {}): Promise<FileMap> {
+  const templates = await loadTemplates(options.templatesDir);
+  const files = renderArtifacts(planArtifacts(model, templates));
+  const formatted = await formatFiles(createFileMap(files));
+  return addManifest(formatted);
+}
+
+export function specsLabel(specsDir: string): string {
+  return `${basename(resolve(specsDir))}/`;
+}
+
+/** The specs folder as the user typed it, with forward slashes, for error messages. */
+function displayPath(specsDir: string): string {
+  return specsDir.split("\\").join("/").replace(/\/+$/, "") || ".";
+}

@@ -1,0 +1,42 @@
+import { UsageError } from "../errors.js";
+
+export interface FieldFlag {
+  name: string;
+  type: string;
+  options: Record<string, string | number | boolean>;
+}
+
+const fieldTypes = new Set(["string", "text", "integer", "decimal", "boolean", "date", "datetime", "email", "enum", "json"]);
+const flagOptions = new Set(["unique", "nullable"]);
+const numericOptions = new Set(["max", "min", "length", "precision", "scale"]);
+
+/**
+ * Parses `--fields name:string,cpf:string:unique,phone:string:nullable:max=20,status:enum:values=a|b`.
+ * Every mistake is a usage error naming the piece that is wrong.
+ */
+export function parseFieldsFlag(text: string): FieldFlag[] {
+  const seen = new Set<string>();
+  return text
+    .split(",")
+    .map((piece) => piece.trim())
+    .filter(Boolean)
+    .map((piece) => {
+      const [name = "", type = "string", ...modifiers] = piece.split(":");
+      if (!/^[a-z][a-z0-9_]*$/.test(name)) throw new UsageError(`--fields: "${name}" in "${piece}" must be a snake_case name`);
+      if (seen.has(name)) throw new UsageError(`--fields: "${name}" appears twice`);
+      seen.add(name);
+      if (!fieldTypes.has(type))
+        throw new UsageError(`--fields: unknown type "${type}" in "${piece}"; expected one of ${[...fieldTypes].join(", ")}`);
+      const options: FieldFlag["options"] = {};
+      for (const modifier of modifiers) {
+        const [key = "", value] = modifier.split("=");
+        if (value === undefined && flagOptions.has(key)) options[key] = true;
+        else if (value !== undefined && numericOptions.has(key) && /^\d+$/.test(value)) options[key] = Number(value);
+        else if (value !== undefined && key === "values" && type === "enum") options.values = value;
+        else throw new UsageError(`--fields: unknown modifier "${modifier}" in "${piece}"; expected unique, nullable, max=N, min=N, length=N, precision=N, scale=N or values=a|b (enum)`);
+      }
+      if (type === "enum" && options.values === undefined)
+        throw new UsageError(`--fields: enum "${name}" needs its values, e.g. ${name}:enum:values=active|inactive`);
+      return { name, type, options };
+    });
+}

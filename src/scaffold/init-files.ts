@@ -1,0 +1,27 @@
+export function projectFileTemplate(name: string): string {
+  return `# yaml-language-server: $schema=../node_modules/hashapi/schema/project.schema.json
+# Project settings. Every key is optional; the values below are the defaults.
+name: ${name}
+database: sqlite            # sqlite (embedded file) | postgresql
+auth:
+  ttl: 3600                 # access token lifetime, seconds
+  refreshTtl: 1209600       # how long after the first login a token may be refreshed, seconds
+pagination:
+  defaultPerPage: 15
+  maxPerPage: 100
+`;
+}
+
+export function exampleResourceSpec(): string {
+  return `# yaml-language-server: $schema=../node_modules/hashapi/schema/spec.schema.json
+# An example resource: replace it with your own (hashapi add-resource <name>).
+name: Note
+softDelete: true
+fields:
+  title: { type: string, max: 120 }
+  body: { type: text, nullable: true }
+  pinned: { type: boolean, default: false }
+auth:
+  public: [index, show]
+`;
+}

@@ -1,0 +1,62 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
+import { DiagnosticCategory, Project, ts } from "ts-morph";
+import type { FileMap } from "../output/types.js";
+
+export interface TypeProblem {
+  /** Path relative to the output directory. */
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+  userOwned: boolean;
+}
+
+/**
+ * Type-checks a generated project without writing it: the file map's TypeScript is laid over the
+ * output directory in memory, so what is checked is exactly what `generate` would write, next to the
+ * user-owned files already on disk and the project's installed dependencies (node_modules and the
+ * Prisma client that `prisma generate` wrote under src/prisma-client).
+ */
+export function typecheckProject(outDir: string, map: FileMap): TypeProblem[] {
+  const root = resolve(outDir);
+  const tsconfig = JSON.parse(map.get("tsconfig.json")?.content ?? "{}") as { compilerOptions?: object };
+  const { options } = ts.convertCompilerOptionsFromJson(tsconfig.compilerOptions ?? {}, root);
+  const project = new Project({
+    compilerOptions: { ...options, noEmit: true },
+    skipAddingFilesFromTsConfig: true,
+  });
+
+  const userOwned = new Set<string>();
+  for (const file of map.values()) {
+    if (!file.path.startsWith("src/") || !file.path.endsWith(".ts")) continue;
+    const absolute = join(root, file.path);
+    // A user-owned file is checked as the user left it on disk; the map only holds its first version.
+    const onDisk = file.ownership === "user" && existsSync(absolute) ? readFileSync(absolute, "utf8") : undefined;
+    if (file.ownership === "user") userOwned.add(file.path);
+    project.createSourceFile(absolute, onDisk ?? file.content, { overwrite: true });
+  }
+
+  return project
+    .getPreEmitDiagnostics()
+    .filter((diagnostic) => diagnostic.getCategory() === DiagnosticCategory.Error)
+    .map((diagnostic) => {
+      const sourceFile = diagnostic.getSourceFile();
+      const path = sourceFile ? relative(root, sourceFile.getFilePath()).split(sep).join("/") : "(project)";
+      const start = diagnostic.getStart();
+      const position = sourceFile && start !== undefined ? sourceFile.getLineAndColumnAtPos(start) : { line: 0, column: 0 };
+      return {
+        file: path,
+        line: position.line,
+        column: position.column,
+        message: ts.flattenDiagnosticMessageText(diagnostic.getMessageText() as string | ts.DiagnosticMessageChain, "\n"),
+        userOwned: userOwned.has(path),
+      };
+    })
+    .sort((left, right) => left.file.localeCompare(right.file) || left.line - right.line);
+}
+
+export function formatTypeProblem(problem: TypeProblem): string {
+  const owner = problem.userOwned ? " (your file)" : "";
+  return `${problem.file}:${problem.line}:${problem.column}${owner} ${problem.message}`;
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import {
+  buildActionValidation,
+  deriveRules,
+  type PayloadField,
+  type PayloadRelation,
+} from "../../src/model/validation.js";
+
+const field = (overrides: Partial<PayloadField> & Pick<PayloadField, "name" | "type">): PayloadField => ({
+  nullable: false,
+  hasDefault: false,
+  unique: false,
+  ...overrides,
+});
+
+const name = field({ name: "name", type: "string", max: 120 });
+const cpf = field({ name: "cpf", type: "string", length: 11, unique: true });
+const phone = field({ name: "phone", type: "string", max: 20, nullable: true });
+const status = field({ name: "status", type: "enum", values: ["active", "inactive"], hasDefault: true });
+const doctor: PayloadRelation = { name: "doctor", targetResource: "Doctor", targetPrefix: "DOC", required: true };
+
+describe("derived rules", () => {
+  it.each([
+    ["create", name, ["required", "string", "max:120"]],
+    ["create", phone, ["sometimes", "nullable", "string", "max:20"]],
+    ["create", status, ["sometimes", "in:active,inactive"]],
+    ["create", cpf, ["required", "string", "size:11", "unique"]],
+    ["update", name, ["sometimes", "string", "max:120"]],
+    ["update", phone, ["sometimes", "nullable", "string", "max:20"]],
+  ] as const)("%s %s", (action, input, expected) => {
+    const rules = deriveRules(action, [input], []).get(input.name)!;
+    expect(rules.map((rule) => (rule.args.length > 0 ? `${rule.name}:${rule.args.join(",")}` : rule.name))).toEqual(expected);
+  });
+
+  it("makes a required belongsTo required on create and optional on update", () => {
+    expect(deriveRules("create", [], [doctor]).get("doctor")!.map((rule) => rule.name)).toEqual(["required", "exists"]);
+    expect(deriveRules("update", [], [doctor]).get("doctor")!.map((rule) => rule.name)).toEqual(["sometimes", "exists"]);
+  });
+});
+
+describe("action validation", () => {
+  const create = buildActionValidation("create", [name, cpf, phone, status], [doctor], deriveRules("create", [name, cpf, phone, status], [doctor]));
+
+  it("builds a closed JSON Schema with the required keys", () => {
+    expect(create.schema.additionalProperties).toBe(false);
+    expect(create.schema.required).toEqual(["name", "cpf", "doctor"]);
+    expect(create.schema.properties!.name).toEqual({ type: "string", maxLength: 120, minLength: 1 });
+    expect(create.schema.properties!.phone).toEqual({ type: ["string", "null"], maxLength: 20 });
+    expect(create.schema.properties!.status).toEqual({ enum: ["active", "inactive"] });
+    expect(create.schema.properties!.doctor).toEqual({ type: "string", pattern: "^DOC_[A-HJ-NP-Z2-9]{8}$" });
+  });
+
+  it.each([
+    ["name", "required", "The name field is required."],
+    ["name", "minLength", "The name field is required."],
+    ["name", "maxLength", "The name field must not be greater than 120 characters."],
+    ["name", "type", "The name field must be a string."],
+    ["name", "null", "The name field is required."],
+    ["cpf", "maxLength", "The cpf field must be 11 characters."],
+    ["phone", "null", "The phone field must be a string."],
+    ["status", "enum", "The selected status is invalid."],
+    ["doctor", "pattern", "The selected doctor is invalid."],
+  ])("%s fails %s with Laravel's message", (key, keyword, message) => {
+    expect(create.messages[key]![keyword]).toBe(message);
+  });
+
+  it("lists database checks", () => {
+    expect(create.unique).toEqual(["cpf"]);
+    expect(create.exists).toEqual([{ key: "doctor", resource: "Doctor" }]);
+    expect(create.keys).toEqual(["name", "cpf", "phone", "status", "doctor"]);
+  });
+
+  it.each([
+    [["required", "digits:11"], { type: "string", pattern: "^[0-9]{11}$", minLength: 1 }, { pattern: "The cpf field must be 11 digits." }],
+    [["sometimes", "between:2,5"], { type: "string", minLength: 2, maxLength: 5 }, { minLength: "The cpf field must be at least 2 characters.", maxLength: "The cpf field must not be greater than 5 characters." }],
+    [["sometimes", "regex:/^[A-Z]+$/"], { type: "string", pattern: "^[A-Z]+$" }, { pattern: "The cpf field format is invalid." }],
+    [["sometimes", "in:a,b"], { enum: ["a", "b"] }, { enum: "The selected cpf is invalid." }],
+  ])("explicit rules %j", (ruleTexts, schema, messages) => {
+    const rules = new Map([["cpf", ruleTexts.map((text) => {
+      const [ruleName = "", args = ""] = text.split(/:(.*)/s);
+      return { name: ruleName, args: args === "" ? [] : ruleName === "regex" ? [args] : args.split(",") };
+    })]]);
+    const plain = field({ name: "cpf", type: "string" });
+    const result = buildActionValidation("create", [plain], [], rules);
+    expect(result.schema.properties!.cpf).toEqual(schema);
+    expect(result.messages.cpf).toMatchObject(messages);
+  });
+
+  it("accepts integers with numeric bounds and messages", () => {
+    const age = field({ name: "age", type: "integer", min: 0, max: 150 });
+    const result = buildActionValidation("create", [age], [], deriveRules("create", [age], []));
+    expect(result.schema.properties!.age).toEqual({ type: "integer", minimum: 0, maximum: 150 });
+    expect(result.messages.age!.maximum).toBe("The age field must not be greater than 150.");
+    expect(result.messages.age!.type).toBe("The age field must be an integer.");
+  });
+
+  it("accepts decimals as exact strings or numbers within precision and scale", () => {
+    const weight = field({ name: "weight_kg", type: "decimal", precision: 5, scale: 2, nullable: true });
+    const result = buildActionValidation("create", [weight], [], deriveRules("create", [weight], []));
+    expect(result.schema.properties!.weight_kg).toEqual({ type: ["string", "number", "null"], pattern: "^-?[0-9]{1,3}(\\.[0-9]{1,2})?$" });
+    expect(result.messages.weight_kg!.type).toBe("The weight kg field must be a number.");
+    expect(result.messages.weight_kg!.pattern).toBe("The weight kg field must have 0-2 decimal places.");
+  });
+});
