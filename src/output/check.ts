@@ -1,0 +1,38 @@
+import { createTwoFilesPatch } from "diff";
+import { readDiskState } from "./disk.js";
+import type { FileMap } from "./types.js";
+
+export interface DriftReport {
+  missing: string[];
+  changed: { path: string; diff: string }[];
+  orphaned: string[];
+}
+
+/**
+ * Compares what generation would write with what is on disk. The content of user-owned and
+ * migration files is not drift (they are the user's, or history); only their absence is.
+ */
+export async function checkOutput(outDir: string, map: FileMap): Promise<DriftReport> {
+  const disk = await readDiskState(outDir, map);
+  const report: DriftReport = { missing: [], changed: [], orphaned: [] };
+  for (const file of map.values()) {
+    const current = disk.contents.get(file.path);
+    if (current === undefined) report.missing.push(file.path);
+    else if (file.ownership === "generated" && current !== file.content) {
+      report.changed.push({
+        path: file.path,
+        diff: createTwoFilesPatch(`a/${file.path}`, `b/${file.path}`, current, file.content, "on disk", "generated", {
+          context: 3,
+        }),
+      });
+    }
+  }
+  for (const [path, entry] of Object.entries(disk.manifest?.files ?? {})) {
+    if (entry.ownership === "generated" && !map.has(path) && disk.contents.has(path)) report.orphaned.push(path);
+  }
+  return report;
+}
+
+export function isClean(report: DriftReport): boolean {
+  return report.missing.length === 0 && report.changed.length === 0 && report.orphaned.length === 0;
+}

@@ -1,0 +1,37 @@
+import { readFile, readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { manifestPath, parseManifest, type Manifest } from "./manifest.js";
+import type { FileMap } from "./types.js";
+
+export interface DiskState {
+  /** Whether the directory exists and holds anything at all. */
+  nonEmpty: boolean;
+  manifest: Manifest | null;
+  /** Current content of every path the new map or the old manifest names; absent when missing. */
+  contents: Map<string, string>;
+}
+
+/** Reads only what planning needs: the manifest and the files that the new or old output names. */
+export async function readDiskState(outDir: string, map: FileMap): Promise<DiskState> {
+  const entries = await readdir(outDir).catch(() => [] as string[]);
+  const manifestText = await readOptional(join(outDir, manifestPath));
+  const manifest = manifestText === undefined ? null : parseManifest(manifestText, join(outDir, manifestPath));
+  const paths = new Set([...map.keys(), ...Object.keys(manifest?.files ?? {})]);
+  const contents = new Map<string, string>();
+  await Promise.all(
+    [...paths].map(async (path) => {
+      const content = await readOptional(join(outDir, path));
+      if (content !== undefined) contents.set(path, content);
+    }),
+  );
+  return { nonEmpty: entries.length > 0, manifest, contents };
+}
+
+async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}

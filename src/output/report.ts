@@ -1,0 +1,34 @@
+import type { DriftReport } from "./check.js";
+import type { ChangeKind, ChangeSet } from "./plan.js";
+
+const labels: Record<ChangeKind, string> = {
+  create: "create",
+  update: "update",
+  delete: "delete",
+  unchanged: "same  ",
+  "keep-user": "keep  ",
+  "keep-migration": "keep  ",
+};
+
+export function formatChangeSet(changes: ChangeSet, options: { onlyChanges?: boolean } = {}): string {
+  const count = (kind: ChangeKind) => changes.filter((change) => change.kind === kind).length;
+  const lines = changes
+    .filter((change) => !options.onlyChanges || ["create", "update", "delete"].includes(change.kind))
+    .filter((change) => change.kind !== "unchanged")
+    .map((change) => {
+      const note = change.kind === "keep-user" ? " (yours: never overwritten)" : change.kind === "keep-migration" ? " (migration: never rewritten)" : "";
+      return `${labels[change.kind]} ${change.path}${note}`;
+    });
+  const summary = `${count("create")} created, ${count("update")} updated, ${count("delete")} deleted, ${count("unchanged") + count("keep-user") + count("keep-migration")} unchanged`;
+  return [...lines, summary, ""].join("\n");
+}
+
+export function formatDriftReport(report: DriftReport): string {
+  const lines = [
+    ...report.missing.map((path) => `missing   ${path}`),
+    ...report.changed.map(({ path }) => `changed   ${path}`),
+    ...report.orphaned.map((path) => `orphaned  ${path}`),
+  ];
+  const diffs = report.changed.map(({ diff }) => diff.trimEnd());
+  return [...lines, "", ...diffs, "", "Run `hashapi generate` to bring the output up to date.", ""].join("\n");
+}

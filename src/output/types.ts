@@ -1,0 +1,19 @@
+/**
+ * Who owns a file in the output directory:
+ * - generated: hashapi's; rewritten when its bytes change, deleted when no longer generated.
+ * - user: created once, then the user's; never overwritten or deleted.
+ * - migration: append-only history; created once, never rewritten or deleted.
+ */
+export type Ownership = "generated" | "user" | "migration";
+
+export interface OutputFile {
+  /** Posix path relative to the output directory. */
+  path: string;
+  content: string;
+  ownership: Ownership;
+  /** The spec it comes from, e.g. `specs/patient.yaml`, or `specs/` for project-wide files. */
+  source: string;
+}
+
+/** Iteration order is sorted by path. */
+export type FileMap = ReadonlyMap<string, OutputFile>;

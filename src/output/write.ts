@@ -1,0 +1,61 @@
+import { mkdir, readdir, rename, rm, rmdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { HashapiError } from "../errors.js";
+import { readDiskState } from "./disk.js";
+import { planChanges, type ChangeSet } from "./plan.js";
+import type { FileMap } from "./types.js";
+
+export interface WriteOptions {
+  /** Write into a non-empty directory that has no hashapi manifest. */
+  force: boolean;
+}
+
+/** The changes writing would make, without making them (`--dry-run`). */
+export async function previewOutput(outDir: string, map: FileMap, options: WriteOptions): Promise<ChangeSet> {
+  const disk = await readDiskState(outDir, map);
+  assertOwnDirectory(outDir, disk.nonEmpty, disk.manifest !== null, options.force);
+  return planChanges(map, disk);
+}
+
+/** Writes the changed files, deletes orphans, and leaves every unchanged file (and its mtime) alone. */
+export async function writeOutput(outDir: string, map: FileMap, options: WriteOptions): Promise<ChangeSet> {
+  const changes = await previewOutput(outDir, map, options);
+  for (const change of changes) {
+    if ((change.kind === "create" || change.kind === "update") && change.file) {
+      await writeAtomically(join(outDir, change.path), change.file.content);
+    }
+  }
+  for (const change of changes) {
+    if (change.kind !== "delete") continue;
+    await rm(join(outDir, change.path), { force: true });
+    await removeEmptyParents(outDir, dirname(change.path));
+  }
+  return changes;
+}
+
+function assertOwnDirectory(outDir: string, nonEmpty: boolean, hasManifest: boolean, force: boolean): void {
+  if (nonEmpty && !hasManifest && !force) {
+    throw new HashapiError(
+      `refusing to write into "${outDir}": it is not empty and has no hashapi.manifest.json, so it is not a hashapi output; pass --force to write anyway (files hashapi does not generate are left alone)`,
+    );
+  }
+}
+
+async function writeAtomically(path: string, content: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  // A crash mid-write must never leave a half-written source file behind.
+  const temporary = `${path}.hashapi-${process.pid}.tmp`;
+  await writeFile(temporary, content);
+  await rename(temporary, path);
+}
+
+async function removeEmptyParents(outDir: string, relativeDir: string): Promise<void> {
+  let current = relativeDir;
+  while (current !== "." && current !== "") {
+    const absolute = join(outDir, current);
+    const entries = await readdir(absolute).catch(() => null);
+    if (entries === null || entries.length > 0) return;
+    await rmdir(absolute);
+    current = dirname(current);
+  }
+}

@@ -1,0 +1,99 @@
+import type { SpecSource } from "./source.js";
+import type { FieldSpec, FieldType, Problem } from "./types.js";
+
+/** Field names the generated code uses itself, or list query parameters would shadow. */
+export const reservedFieldNames = new Set([
+  "id",
+  "hash",
+  "public_id",
+  "created_at",
+  "updated_at",
+  "deleted_at",
+  "page",
+  "per_page",
+  "sort",
+  "with",
+  "with_trashed",
+]);
+
+const common = ["type", "nullable", "default"];
+/** Which options each field type accepts (spec-format.md, "Field types"). */
+export const optionsByType: Record<FieldType, readonly string[]> = {
+  string: [...common, "max", "min", "length", "pattern", "unique"],
+  email: [...common, "max", "min", "length", "pattern", "unique"],
+  text: [...common, "max"],
+  integer: [...common, "min", "max", "unique"],
+  decimal: [...common, "precision", "scale", "min", "max"],
+  boolean: common,
+  date: common,
+  datetime: common,
+  enum: [...common, "values"],
+  json: common,
+};
+
+/**
+ * Checks of one field that the JSON Schema cannot express: options that suit the type, ranges,
+ * defaults of the right type.
+ */
+export function checkField(source: SpecSource, base: (string | number)[], field: FieldSpec): Problem[] {
+  const problems: Problem[] = [];
+  const at = [...base, field.name];
+  const allowed = optionsByType[field.type];
+  for (const option of Object.keys(field)) {
+    if (option === "name" || allowed.includes(option)) continue;
+    problems.push(
+      source.problem([...at, option], `option "${option}" does not apply to a ${field.type} field (it takes ${allowed.filter((name) => name !== "type").join(", ")})`, "key"),
+    );
+  }
+  if (field.type === "enum" && field.values === undefined) {
+    problems.push(source.problem(at, 'an enum field needs "values", e.g. values: [active, inactive]'));
+  }
+  if (field.min !== undefined && field.max !== undefined && field.min > field.max) {
+    problems.push(source.problem([...at, "min"], `min (${field.min}) must not be greater than max (${field.max})`));
+  }
+  if (field.length !== undefined && (field.max !== undefined || field.min !== undefined)) {
+    problems.push(source.problem([...at, "length"], "length fixes the size: use it without min or max"));
+  }
+  if (field.scale !== undefined && field.scale > (field.precision ?? 10)) {
+    problems.push(source.problem([...at, "scale"], `scale (${field.scale}) must not be greater than precision (${field.precision ?? 10})`));
+  }
+  if (field.pattern !== undefined) {
+    try {
+      new RegExp(field.pattern, "u");
+    } catch (error) {
+      problems.push(source.problem([...at, "pattern"], `invalid regular expression: ${(error as Error).message}`));
+    }
+  }
+  if (field.default !== undefined) {
+    const problem = defaultProblem(field);
+    if (problem) problems.push(source.problem([...at, "default"], problem));
+  }
+  return problems;
+}
+
+function defaultProblem(field: FieldSpec): string | undefined {
+  const value = field.default;
+  if (value === null) return field.nullable ? undefined : "null is not a valid default for a field that is not nullable";
+  switch (field.type) {
+    case "string":
+    case "text":
+    case "email":
+      return typeof value === "string" ? undefined : "must be a string";
+    case "enum":
+      return typeof value === "string" && (field.values ?? []).includes(value)
+        ? undefined
+        : `must be one of the enum values: ${(field.values ?? []).join(", ")}`;
+    case "integer":
+      return Number.isInteger(value) ? undefined : "must be a whole number";
+    case "decimal":
+      return typeof value === "number" ? undefined : "must be a number";
+    case "boolean":
+      return typeof value === "boolean" ? undefined : "must be true or false";
+    case "date":
+      return value === "now" || (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value)) ? undefined : 'must be a date "YYYY-MM-DD" or "now"';
+    case "datetime":
+      return value === "now" || (typeof value === "string" && !Number.isNaN(Date.parse(value))) ? undefined : 'must be an ISO 8601 date-time or "now"';
+    case "json":
+      return undefined;
+  }
+}

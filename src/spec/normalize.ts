@@ -1,0 +1,43 @@
+import type { FieldSpec, ProjectSpec, RelationSpec, ResourceSpec } from "./types.js";
+
+/** Raw YAML data (already schema-valid) → the typed spec with fields and relations as ordered lists. */
+export function normalizeResource(file: string, data: Record<string, unknown>): ResourceSpec {
+  const { fields, relations, ...rest } = data as Omit<ResourceSpec, "fields" | "relations" | "file"> & {
+    fields: Record<string, Omit<FieldSpec, "name">>;
+    relations?: Record<string, Omit<RelationSpec, "name">>;
+  };
+  return {
+    ...rest,
+    file,
+    fields: normalizeFields(fields),
+    relations: Object.entries(relations ?? {}).map(([name, relation]) => ({ name, ...relation })),
+  };
+}
+
+export function normalizeFields(fields: Record<string, Omit<FieldSpec, "name">> | undefined): FieldSpec[] {
+  return Object.entries(fields ?? {}).map(([name, field]) => ({ name, ...field }));
+}
+
+type RawProject = {
+  name?: string;
+  database?: ProjectSpec["database"];
+  auth?: { ttl?: number; refreshTtl?: number; user?: { fields?: Record<string, Omit<FieldSpec, "name">> } };
+  pagination?: Partial<ProjectSpec["pagination"]>;
+};
+
+/** The project file with every default of spec-format.md applied. */
+export function normalizeProject(data: RawProject | null): ProjectSpec {
+  return {
+    name: data?.name ?? "hashapi-api",
+    database: data?.database ?? "sqlite",
+    auth: {
+      ttl: data?.auth?.ttl ?? 3600,
+      refreshTtl: data?.auth?.refreshTtl ?? 1209600,
+      user: { fields: normalizeFields(data?.auth?.user?.fields) },
+    },
+    pagination: {
+      defaultPerPage: data?.pagination?.defaultPerPage ?? 15,
+      maxPerPage: data?.pagination?.maxPerPage ?? 100,
+    },
+  };
+}

@@ -1,0 +1,150 @@
+import { defaultCollection, derivePrefix, toSnake } from "../model/naming.js";
+import { checkField, reservedFieldNames } from "./field-checks.js";
+import { didYouMean } from "./problem.js";
+import { checkRules } from "./rule-checks.js";
+import type { SpecSource } from "./source.js";
+import type { Problem, ResourceSpec } from "./types.js";
+
+export interface CheckedResource {
+  spec: ResourceSpec;
+  source: SpecSource;
+}
+
+/** The built-in User resource owns this prefix. */
+const builtInPrefixes = new Map([["USR", "the built-in User"]]);
+
+/** Checks within one resource file. */
+export function checkResource({ spec, source }: CheckedResource): Problem[] {
+  const problems: Problem[] = [];
+  const relationNames = new Set((spec.relations ?? []).map((relation) => relation.name));
+
+  if (spec.prefix === undefined && derivePrefix(spec.name) === undefined) {
+    problems.push(source.problem(["name"], `"${spec.name}" is too short to derive a public-id prefix from; set prefix: with three uppercase letters`));
+  }
+  for (const field of spec.fields) {
+    if (reservedFieldNames.has(field.name)) {
+      problems.push(source.problem(["fields", field.name], `"${field.name}" is reserved (${[...reservedFieldNames].join(", ")}); choose another name`, "key"));
+    }
+    if (relationNames.has(field.name)) problems.push(source.problem(["fields", field.name], `"${field.name}" is also a relation name`, "key"));
+    const relation = field.name.endsWith("_id") ? field.name.slice(0, -3) : undefined;
+    if (relation && relationNames.has(relation)) {
+      problems.push(source.problem(["fields", field.name], `"${field.name}" is the internal foreign key of relation "${relation}"; choose another name`, "key"));
+    }
+    problems.push(...checkField(source, ["fields"], field));
+  }
+
+  for (const relation of spec.relations ?? []) {
+    const at = ["relations", relation.name];
+    if (reservedFieldNames.has(relation.name)) problems.push(source.problem(at, `"${relation.name}" is reserved; choose another relation name`, "key"));
+    if (relation.type === "hasMany") {
+      for (const option of ["required", "onDelete"] as const) {
+        if (relation[option] !== undefined) problems.push(source.problem([...at, option], `"${option}" applies to belongsTo only; set it on the other side`, "key"));
+      }
+    } else {
+      if (relation.inverse !== undefined) problems.push(source.problem([...at, "inverse"], `"inverse" applies to hasMany only`, "key"));
+      if (relation.onDelete === "setNull" && relation.required) {
+        problems.push(source.problem([...at, "onDelete"], "setNull needs a relation that is not required (its column must accept NULL)"));
+      }
+    }
+  }
+
+  (spec.eagerLoad ?? []).forEach((name, index) => {
+    if (!relationNames.has(name)) problems.push(source.problem(["eagerLoad", index], `unknown relation "${name}"${didYouMean(name, relationNames)}`));
+  });
+
+  const outputKeys = [
+    ...spec.fields.map((field) => field.name),
+    ...relationNames,
+    "created_at",
+    "updated_at",
+    ...(spec.softDelete ? ["deleted_at"] : []),
+  ];
+  for (const list of ["fields", "hidden"] as const) {
+    (spec.serializer?.[list] ?? []).forEach((name, index) => {
+      if (!outputKeys.includes(name)) {
+        problems.push(source.problem(["serializer", list, index], `unknown field or relation "${name}"${didYouMean(name, outputKeys)}`));
+      }
+    });
+  }
+
+  (spec.auth?.public ?? []).forEach((action, index) => {
+    if (action === "restore" && !spec.softDelete) {
+      problems.push(source.problem(["auth", "public", index], '"restore" exists only for resources with softDelete: true'));
+    }
+  });
+
+  problems.push(...checkRules(source, spec));
+  return problems;
+}
+
+/** Checks across resources: names, collections, prefixes and relation targets. */
+export function checkAcrossResources(resources: CheckedResource[]): Problem[] {
+  const problems: Problem[] = [];
+  const byName = new Map<string, CheckedResource>();
+  const byCollection = new Map<string, CheckedResource>();
+  const byPrefix = new Map<string, CheckedResource>();
+
+  for (const resource of resources) {
+    const { spec, source } = resource;
+    const sameName = byName.get(spec.name);
+    if (sameName) problems.push(source.problem(["name"], `resource "${spec.name}" is already defined in ${sameName.spec.file}`));
+    else byName.set(spec.name, resource);
+
+    const collection = spec.collection ?? defaultCollection(spec.name);
+    const sameCollection = byCollection.get(collection);
+    if (sameCollection) {
+      problems.push(source.problem([spec.collection ? "collection" : "name"], `collection "${collection}" is also used by ${sameCollection.spec.name} (${sameCollection.spec.file}); set collection: on one of them`));
+    } else byCollection.set(collection, resource);
+
+    const prefix = spec.prefix ?? derivePrefix(spec.name);
+    if (prefix === undefined) continue;
+    const at = [spec.prefix ? "prefix" : "name"];
+    const how = spec.prefix ? "" : " (derived from the name)";
+    const builtIn = builtInPrefixes.get(prefix);
+    const other = byPrefix.get(prefix);
+    if (builtIn) problems.push(source.problem(at, `prefix "${prefix}"${how} is reserved for ${builtIn}; set an explicit prefix: with three other letters`));
+    else if (other) {
+      problems.push(
+        source.problem(at, `prefix "${prefix}"${how} is also the prefix of ${other.spec.name} (${other.spec.file}); set an explicit prefix: on one of them`),
+      );
+    } else byPrefix.set(prefix, resource);
+  }
+
+  for (const { spec, source } of resources) {
+    for (const relation of spec.relations ?? []) {
+      const at = ["relations", relation.name];
+      const target = byName.get(relation.resource);
+      if (!target) {
+        problems.push(source.problem([...at, "resource"], `unknown resource "${relation.resource}"${didYouMean(relation.resource, byName.keys())}`));
+        continue;
+      }
+      if (relation.type === "hasMany") problems.push(...checkInverse(spec, source, relation, target.spec));
+      if (relation.type === "belongsTo" && spec.eagerLoad?.includes(relation.name) && relation.resource === spec.name) {
+        problems.push(source.problem([...at, "resource"], "a resource cannot eager-load a relation to itself"));
+      }
+    }
+  }
+  return problems;
+}
+
+function checkInverse(spec: ResourceSpec, source: SpecSource, relation: NonNullable<ResourceSpec["relations"]>[number], target: ResourceSpec): Problem[] {
+  const candidates = (target.relations ?? []).filter((other) => other.type === "belongsTo" && other.resource === spec.name);
+  const at = ["relations", relation.name];
+  if (relation.inverse !== undefined) {
+    return candidates.some((candidate) => candidate.name === relation.inverse)
+      ? []
+      : [source.problem([...at, "inverse"], `${target.name} has no belongsTo "${relation.inverse}" pointing to ${spec.name}`)];
+  }
+  if (candidates.length === 0) {
+    return [
+      source.problem(
+        [...at, "resource"],
+        `hasMany needs a matching belongsTo on ${target.name}: add relations: { ${toSnake(spec.name)}: { type: belongsTo, resource: ${spec.name} } } to ${target.file}`,
+      ),
+    ];
+  }
+  if (candidates.length > 1) {
+    return [source.problem(at, `${target.name} has several belongsTo to ${spec.name} (${candidates.map((candidate) => candidate.name).join(", ")}); name the one this hasMany mirrors with inverse:`, "key")];
+  }
+  return [];
+}

@@ -1,0 +1,42 @@
+import { checkField } from "./field-checks.js";
+import type { LoadedSpecs } from "./load.js";
+import { normalizeProject, normalizeResource } from "./normalize.js";
+import { sortProblems } from "./problem.js";
+import { checkAcrossResources, checkResource, type CheckedResource } from "./resource-checks.js";
+import { checkAgainstSchema } from "./schema-check.js";
+import type { Problem, ValidSpecs } from "./types.js";
+
+/**
+ * Every problem of a specs folder, all at once (schema first, then the checks that need the whole
+ * picture), and the typed specs when there are none. Never throws for a user's mistake.
+ */
+export function validateSpecs(loaded: LoadedSpecs): { problems: Problem[]; specs?: ValidSpecs } {
+  const problems: Problem[] = [...loaded.problems];
+
+  let projectData: unknown = null;
+  if (loaded.project) {
+    const projectProblems = checkAgainstSchema("project", loaded.project.source, loaded.project.data);
+    problems.push(...projectProblems);
+    if (projectProblems.length === 0) projectData = loaded.project.data;
+  }
+  const project = normalizeProject(projectData as Parameters<typeof normalizeProject>[0]);
+  if (loaded.project && projectData !== null) {
+    for (const field of project.auth.user.fields) {
+      problems.push(...checkField(loaded.project.source, ["auth", "user", "fields"], field));
+    }
+  }
+
+  const resources: CheckedResource[] = [];
+  for (const file of loaded.resources) {
+    const schemaProblems = checkAgainstSchema("resource", file.source, file.data);
+    problems.push(...schemaProblems);
+    if (schemaProblems.length > 0) continue;
+    const resource = { spec: normalizeResource(file.source.file, file.data as Record<string, unknown>), source: file.source };
+    problems.push(...checkResource(resource));
+    resources.push(resource);
+  }
+  problems.push(...checkAcrossResources(resources));
+
+  if (problems.length > 0) return { problems: sortProblems(problems) };
+  return { problems: [], specs: { project, resources: resources.map((resource) => resource.spec) } };
+}
