@@ -128,6 +128,7 @@ function fieldModel(spec: FieldSpec): FieldModel {
     tsType: "",
     outputSchema: {},
     values: spec.values ?? [],
+    scale: spec.type === "decimal" ? (spec.scale ?? 2) : 0,
     filterable: spec.type !== "json" && spec.type !== "text",
     sortable: spec.type !== "json",
     serialized: true,
@@ -229,9 +230,9 @@ function buildResource(spec: ResourceSpec, refs: Map<string, ResourceRef>, specs
     eagerLoad,
     withable: [...belongsTo.map((relation) => relation.name), ...hasMany.map((relation) => relation.name)],
     sortable: [...fields.filter((field) => field.sortable).map((field) => field.name), "created_at", "updated_at"],
-    filterable: [
-      ...fields.filter((field) => field.filterable).map((field) => field.name),
-      ...belongsTo.map((relation) => relation.name),
+    filters: [
+      ...fields.filter((field) => field.filterable).map((field) => ({ name: field.name, kind: filterKind(field) })),
+      ...belongsTo.map((relation) => ({ name: relation.name, kind: "relation" as const })),
     ],
     publicIdKey: ref.publicIdKey,
     serializer: [],
@@ -244,6 +245,19 @@ function buildResource(spec: ResourceSpec, refs: Map<string, ResourceRef>, specs
   resource.serializer = serializerKeys(spec, resource);
   applySerializerVisibility(resource);
   return resource;
+}
+
+function filterKind(field: FieldModel): ResourceModel["filters"][number]["kind"] {
+  switch (field.kind) {
+    case "integer":
+    case "decimal":
+    case "boolean":
+    case "date":
+    case "datetime":
+      return field.kind;
+    default:
+      return "string";
+  }
 }
 
 function rulesFor(

@@ -72,6 +72,8 @@ export interface FieldModel {
   /** JSON Schema of the value as output. */
   outputSchema: JsonSchema;
   values: string[];
+  /** Decimal places of a decimal's output string; 0 for other types. */
+  scale: number;
   filterable: boolean;
   sortable: boolean;
   /** Shown in output unless the serializer hides it. */
@@ -144,7 +146,8 @@ export interface ResourceModel {
   /** Relations a client may ask for with `?with=` (all declared relations). */
   withable: string[];
   sortable: string[];
-  filterable: string[];
+  /** Exact-match list filters and how their query-string values parse. */
+  filters: { name: string; kind: "string" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "relation" }[];
   publicIdKey: "hash" | "public_id";
   /** Output keys in order, as the serializer writes them. */
   serializer: SerializedKey[];

@@ -1,3 +1,4 @@
+import type { ParsedRule } from "../spec/rules.js";
 import { hashPattern } from "./hash-format.js";
 import { laravelMessage } from "./laravel-messages.js";
 import type { JsonSchema } from "./json-schema.js";
@@ -10,10 +11,7 @@ import type { JsonSchema } from "./json-schema.js";
 
 export type Action = "create" | "update";
 
-export interface ParsedRule {
-  name: string;
-  args: string[];
-}
+export type { ParsedRule };
 
 export interface PayloadField {
   name: string;
@@ -45,9 +43,19 @@ export interface ActionValidation {
   messages: Record<string, Record<string, string>>;
   /** accepted payload keys, in declaration order */
   keys: string[];
+  /** The typed payload the validator returns: one entry per accepted key. */
+  payload: PayloadKey[];
   unique: string[];
   exists: { key: string; resource: string }[];
   confirmed: string[];
+}
+
+export interface PayloadKey {
+  key: string;
+  tsType: string;
+  optional: boolean;
+  /** How the service turns the JSON value into a database value. */
+  conversion: "none" | "date" | "relation";
 }
 
 const numericTypes = new Set(["integer", "decimal"]);
@@ -115,6 +123,7 @@ export function buildActionValidation(
     schema: {},
     messages,
     keys: [],
+    payload: [],
     unique: [],
     exists: [],
     confirmed: [],
@@ -140,6 +149,7 @@ export function buildActionValidation(
     properties[key] = built.schema;
     messages[key] = built.messages;
     result.keys.push(key);
+    result.payload.push(payloadKey(key, field, isRequired, isNullable));
     if (has("unique")) result.unique.push(key);
     if (has("exists") && relation) result.exists.push({ key, resource: relation.targetResource });
     if (has("confirmed")) {
@@ -157,6 +167,29 @@ export function buildActionValidation(
     additionalProperties: false,
   };
   return result;
+}
+
+function payloadKey(key: string, field: PayloadField | undefined, required: boolean, nullable: boolean): PayloadKey {
+  const base = field ? inputTsType(field) : "string";
+  const conversion = !field ? "relation" : field.type === "date" || field.type === "datetime" ? "date" : "none";
+  return { key, tsType: nullable && base !== "unknown" ? `${base} | null` : base, optional: !required, conversion };
+}
+
+function inputTsType(field: PayloadField): string {
+  switch (field.type) {
+    case "integer":
+      return "number";
+    case "decimal":
+      return "string | number";
+    case "boolean":
+      return "boolean";
+    case "enum":
+      return (field.values ?? []).map((value) => JSON.stringify(value)).join(" | ");
+    case "json":
+      return "unknown";
+    default:
+      return "string";
+  }
 }
 
 interface BuiltProperty {
