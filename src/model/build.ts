@@ -120,6 +120,7 @@ const kindOfType: Record<FieldSpec["type"], ValueKind> = {
 function fieldModel(spec: FieldSpec): FieldModel {
   const field: FieldModel = {
     name: spec.name,
+    label: spec.name.replaceAll("_", " "),
     type: spec.type,
     kind: kindOfType[spec.type],
     nullable: spec.nullable ?? false,
@@ -175,6 +176,7 @@ function buildResource(spec: ResourceSpec, refs: Map<string, ResourceRef>, specs
     .filter((relation) => relation.type === "belongsTo")
     .map((relation) => ({
       name: relation.name,
+      label: relation.name.replaceAll("_", " "),
       foreignKey: `${relation.name}_id`,
       target: refs.get(relation.resource)!,
       required: relation.required ?? false,
@@ -225,6 +227,7 @@ function buildResource(spec: ResourceSpec, refs: Map<string, ResourceRef>, specs
     softDelete: ref.softDelete,
     fields,
     belongsTo,
+    belongsToNames: belongsTo.map((relation) => relation.name),
     hasMany,
     referencedBy: [],
     eagerLoad,

@@ -62,6 +62,8 @@ export type ValueKind = "string" | "integer" | "decimal" | "boolean" | "date" | 
 
 export interface FieldModel {
   name: string;
+  /** The name as Laravel prints it in messages: "weight kg". */
+  label: string;
   type: FieldType;
   kind: ValueKind;
   nullable: boolean;
@@ -93,6 +95,7 @@ export interface ResourceRef {
 
 export interface BelongsToModel {
   name: string;
+  label: string;
   /** Internal column, never output: `doctor_id`. */
   foreignKey: string;
   target: ResourceRef;
@@ -140,6 +143,7 @@ export interface ResourceModel {
   softDelete: boolean;
   fields: FieldModel[];
   belongsTo: BelongsToModel[];
+  belongsToNames: string[];
   hasMany: HasManyModel[];
   referencedBy: ReferenceModel[];
   eagerLoad: string[];
