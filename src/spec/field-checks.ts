@@ -61,7 +61,7 @@ export function checkField(source: SpecSource, base: (string | number)[], field:
     try {
       new RegExp(field.pattern, "u");
     } catch (error) {
-      problems.push(source.problem([...at, "pattern"], `invalid regular expression: ${(error as Error).message}`));
+      problems.push(source.problem([...at, "pattern"], `invalid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, "")}`));
     }
   }
   if (field.default !== undefined) {

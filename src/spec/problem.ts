@@ -14,7 +14,7 @@ export function didYouMean(input: string, candidates: Iterable<string>): string 
     const score = distance(input.toLowerCase(), candidate.toLowerCase());
     if (score < bestDistance) [best, bestDistance] = [candidate, score];
   }
-  const tolerance = Math.max(1, Math.floor(input.length / 3));
+  const tolerance = Math.max(1, Math.ceil(input.length / 3));
   return best !== undefined && bestDistance <= tolerance ? ` (did you mean "${best}"?)` : "";
 }
 

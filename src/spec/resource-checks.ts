@@ -78,7 +78,7 @@ export function checkResource({ spec, source }: CheckedResource): Problem[] {
 }
 
 /** Checks across resources: names, collections, prefixes and relation targets. */
-export function checkAcrossResources(resources: CheckedResource[]): Problem[] {
+export function checkAcrossResources(resources: CheckedResource[], otherNames: readonly string[] = []): Problem[] {
   const problems: Problem[] = [];
   const byName = new Map<string, CheckedResource>();
   const byCollection = new Map<string, CheckedResource>();
@@ -87,8 +87,11 @@ export function checkAcrossResources(resources: CheckedResource[]): Problem[] {
   for (const resource of resources) {
     const { spec, source } = resource;
     const sameName = byName.get(spec.name);
-    if (sameName) problems.push(source.problem(["name"], `resource "${spec.name}" is already defined in ${sameName.spec.file}`));
-    else byName.set(spec.name, resource);
+    if (sameName) {
+      problems.push(source.problem(["name"], `resource "${spec.name}" is already defined in ${sameName.spec.file}`));
+      continue;
+    }
+    byName.set(spec.name, resource);
 
     const collection = spec.collection ?? defaultCollection(spec.name);
     const sameCollection = byCollection.get(collection);
@@ -115,7 +118,9 @@ export function checkAcrossResources(resources: CheckedResource[]): Problem[] {
       const at = ["relations", relation.name];
       const target = byName.get(relation.resource);
       if (!target) {
-        problems.push(source.problem([...at, "resource"], `unknown resource "${relation.resource}"${didYouMean(relation.resource, byName.keys())}`));
+        // A resource whose own file has errors still exists: those errors are reported there.
+        if (otherNames.includes(relation.resource)) continue;
+        problems.push(source.problem([...at, "resource"], `unknown resource "${relation.resource}"${didYouMean(relation.resource, [...byName.keys(), ...otherNames])}`));
         continue;
       }
       if (relation.type === "hasMany") problems.push(...checkInverse(spec, source, relation, target.spec));

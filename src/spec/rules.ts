@@ -64,7 +64,7 @@ export function ruleArgumentProblem(rule: ParsedRule): string | undefined {
         new RegExp(match[1]!, "u");
         return undefined;
       } catch (error) {
-        return `rule "regex": ${(error as Error).message}`;
+        return `rule "regex": invalid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, "")}`;
       }
     }
   }

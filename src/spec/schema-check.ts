@@ -11,7 +11,7 @@ let validators: { resource: ValidateFunction; project: ValidateFunction } | unde
 
 function compiled() {
   if (!validators) {
-    const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+    const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
     validators = { resource: ajv.compile(loadSchema("spec.schema.json")), project: ajv.compile(loadSchema("project.schema.json")) };
   }
   return validators;

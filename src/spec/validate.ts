@@ -27,15 +27,20 @@ export function validateSpecs(loaded: LoadedSpecs): { problems: Problem[]; specs
   }
 
   const resources: CheckedResource[] = [];
+  const invalidNames: string[] = [];
   for (const file of loaded.resources) {
     const schemaProblems = checkAgainstSchema("resource", file.source, file.data);
     problems.push(...schemaProblems);
-    if (schemaProblems.length > 0) continue;
+    if (schemaProblems.length > 0) {
+      const name = (file.data as { name?: unknown } | null)?.name;
+      if (typeof name === "string") invalidNames.push(name);
+      continue;
+    }
     const resource = { spec: normalizeResource(file.source.file, file.data as Record<string, unknown>), source: file.source };
     problems.push(...checkResource(resource));
     resources.push(resource);
   }
-  problems.push(...checkAcrossResources(resources));
+  problems.push(...checkAcrossResources(resources, invalidNames));
 
   if (problems.length > 0) return { problems: sortProblems(problems) };
   return { problems: [], specs: { project, resources: resources.map((resource) => resource.spec) } };

@@ -91,7 +91,7 @@ describe("validate", () => {
     const result = await hashapi(["validate", relative(work, specs)], work);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('broken-specs/loan.yaml:7:15 relations.member.resource: unknown resource "Memberz" (did you mean "Member"?)');
-    expect(result.stderr).toContain('broken-specs/member.yaml:3:28 fields.name.maxx: unknown key "maxx" (did you mean "max"?)');
+    expect(result.stderr).toContain('broken-specs/member.yaml:3:25 fields.name.maxx: unknown key "maxx" (did you mean "max"?)');
     expectNoStackTrace(result.stderr);
   });
 

@@ -1,0 +1,60 @@
+/** Spec error classes: each case is a set of files (name → YAML) and the exact messages expected. */
+export const patient = `name: Patient
+softDelete: true
+fields:
+  name: { type: string, max: 120 }
+  cpf: { type: string, length: 11, unique: true }
+relations:
+  appointments: { type: hasMany, resource: Appointment }
+`;
+export const doctor = `name: Doctor
+fields:
+  name: { type: string, max: 120 }
+`;
+export const appointment = `name: Appointment
+prefix: APT
+fields:
+  scheduled_at: { type: datetime }
+relations:
+  patient: { type: belongsTo, resource: Patient, required: true }
+  doctor: { type: belongsTo, resource: Doctor, required: true }
+eagerLoad: [patient, doctor]
+`;
+
+export const errorCases: [string, Record<string, string>, string[]][] = [
+  ["YAML syntax", { "a.yaml": "name: [Patient\nfields: {}\n" }, ["specs/a.yaml:2:1 invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]"]],
+  ["unknown top-level key with suggestion", { "a.yaml": "name: Patient\nfeilds:\n  name: { type: string }\n" }, ["specs/a.yaml:1:1 missing required key \"fields\"", "specs/a.yaml:2:1 feilds: unknown key \"feilds\" (did you mean \"fields\"?)"]],
+  ["missing required key", { "a.yaml": "name: Patient\n" }, ["specs/a.yaml:1:1 missing required key \"fields\""]],
+  ["name not PascalCase", { "a.yaml": "name: patient\nfields:\n  name: { type: string }\n" }, ["specs/a.yaml:1:7 name: must be a PascalCase singular class name, e.g. \"MedicalRecord\""]],
+  ["unknown field type with suggestion", { "a.yaml": "name: Patient\nfields:\n  name: { type: strng }\n" }, ["specs/a.yaml:3:17 fields.name.type: must be one of string, text, integer, decimal, boolean, date, datetime, email, enum, json; got \"strng\" (did you mean \"string\"?)"]],
+  ["field name not snake_case", { "a.yaml": "name: Patient\nfields:\n  fullName: { type: string }\n" }, ["specs/a.yaml:3:3 fields.fullName: \"fullName\" must be snake_case: lowercase letters, digits and _, starting with a letter"]],
+  ["unknown field option with suggestion", { "a.yaml": "name: Patient\nfields:\n  name: { type: string, maxx: 10 }\n" }, ["specs/a.yaml:3:25 fields.name.maxx: unknown key \"maxx\" (did you mean \"max\"?)"]],
+  ["option that does not suit the type", { "a.yaml": "name: Patient\nfields:\n  name: { type: string, values: [a] }\n" }, ["specs/a.yaml:3:25 fields.name.values: option \"values\" does not apply to a string field (it takes nullable, default, max, min, length, pattern, unique)"]],
+  ["enum without values", { "a.yaml": "name: Patient\nfields:\n  status: { type: enum }\n" }, ["specs/a.yaml:3:11 fields.status: an enum field needs \"values\", e.g. values: [active, inactive]"]],
+  ["enum default not a value", { "a.yaml": "name: Patient\nfields:\n  status: { type: enum, values: [a, b], default: c }\n" }, ["specs/a.yaml:3:50 fields.status.default: must be one of the enum values: a, b"]],
+  ["default of the wrong type", { "a.yaml": "name: Patient\nfields:\n  age: { type: integer, default: ten }\n" }, ["specs/a.yaml:3:34 fields.age.default: must be a whole number"]],
+  ["min greater than max", { "a.yaml": "name: Patient\nfields:\n  age: { type: integer, min: 10, max: 1 }\n" }, ["specs/a.yaml:3:30 fields.age.min: min (10) must not be greater than max (1)"]],
+  ["scale greater than precision", { "a.yaml": "name: Patient\nfields:\n  w: { type: decimal, precision: 3, scale: 4 }\n" }, ["specs/a.yaml:3:44 fields.w.scale: scale (4) must not be greater than precision (3)"]],
+  ["invalid pattern", { "a.yaml": "name: Patient\nfields:\n  code: { type: string, pattern: '([' }\n" }, ["specs/a.yaml:3:34 fields.code.pattern: invalid regular expression: /([/u: Unterminated character class"]],
+  ["reserved field name", { "a.yaml": "name: Patient\nfields:\n  hash: { type: string }\n" }, ["specs/a.yaml:3:3 fields.hash: \"hash\" is reserved (id, hash, public_id, created_at, updated_at, deleted_at, page, per_page, sort, with, with_trashed); choose another name"]],
+  ["field named like a foreign key", { "a.yaml": "name: Appointment\nfields:\n  doctor_id: { type: integer }\nrelations:\n  doctor: { type: belongsTo, resource: Doctor }\n", "b.yaml": doctor }, ["specs/a.yaml:3:3 fields.doctor_id: \"doctor_id\" is the internal foreign key of relation \"doctor\"; choose another name"]],
+  ["unknown relation target with suggestion", { "a.yaml": "name: Appointment\nfields:\n  at: { type: datetime }\nrelations:\n  doctor: { type: belongsTo, resource: Docter }\n", "b.yaml": doctor }, ["specs/a.yaml:5:40 relations.doctor.resource: unknown resource \"Docter\" (did you mean \"Doctor\"?)"]],
+  ["hasMany without a matching belongsTo", { "a.yaml": patient.replace("appointments: { type: hasMany, resource: Appointment }", "doctors: { type: hasMany, resource: Doctor }"), "b.yaml": doctor }, ["specs/a.yaml:7:39 relations.doctors.resource: hasMany needs a matching belongsTo on Doctor: add relations: { patient: { type: belongsTo, resource: Patient } } to specs/b.yaml"]],
+  ["one-word name too short for a prefix", { "a.yaml": "name: Ox\nfields:\n  name: { type: string }\n" }, ["specs/a.yaml:1:7 name: \"Ox\" is too short to derive a public-id prefix from; set prefix: with three uppercase letters"]],
+  ["duplicate derived prefix", { "a.yaml": "name: Patient\nfields:\n  name: { type: string }\n", "b.yaml": "name: Pattern\nfields:\n  name: { type: string }\n" }, ["specs/b.yaml:1:7 name: prefix \"PAT\" (derived from the name) is also the prefix of Patient (specs/a.yaml); set an explicit prefix: on one of them"]],
+  ["prefix of the built-in User", { "a.yaml": "name: Usher\nprefix: USR\nfields:\n  name: { type: string }\n" }, ["specs/a.yaml:2:9 prefix: prefix \"USR\" is reserved for the built-in User; set an explicit prefix: with three other letters"]],
+  ["multi-word derived prefix collides", { "a.yaml": "name: MedicalRecord\nfields:\n  name: { type: string }\n", "b.yaml": "name: Mre\nfields:\n  name: { type: string }\n" }, ["specs/b.yaml:1:7 name: prefix \"MRE\" (derived from the name) is also the prefix of MedicalRecord (specs/a.yaml); set an explicit prefix: on one of them"]],
+  ["duplicate resource name", { "a.yaml": doctor, "b.yaml": doctor }, ["specs/b.yaml:1:7 name: resource \"Doctor\" is already defined in specs/a.yaml"]],
+  ["unknown rule with suggestion", { "a.yaml": "name: Patient\nfields:\n  name: { type: string }\nrules:\n  create:\n    name: [required, strng]\n" }, ["specs/a.yaml:6:22 rules.create.name[1]: unknown rule \"strng\" (did you mean \"string\"?)"]],
+  ["rule that contradicts the type", { "a.yaml": "name: Patient\nfields:\n  name: { type: string }\nrules:\n  create:\n    name: [required, integer]\n" }, ["specs/a.yaml:6:22 rules.create.name[1]: rule \"integer\" does not apply to a string field"]],
+  ["rule with a bad argument", { "a.yaml": "name: Patient\nfields:\n  name: { type: string }\nrules:\n  create:\n    name: [required, max:ten]\n" }, ["specs/a.yaml:6:22 rules.create.name[1]: rule \"max\" needs one number, e.g. \"max:10\""]],
+  ["rule on an unknown field", { "a.yaml": "name: Patient\nfields:\n  name: { type: string }\nrules:\n  create:\n    nme: [required]\n" }, ["specs/a.yaml:6:5 rules.create: \"name\" must be required on create: it is not nullable and has no default", "specs/a.yaml:6:5 rules.create.nme: unknown field \"nme\" (did you mean \"name\"?)"]],
+  ["exists on a plain field", { "a.yaml": "name: Patient\nfields:\n  name: { type: string }\nrules:\n  update:\n    name: [sometimes, exists]\n" }, ["specs/a.yaml:6:23 rules.update.name[1]: rule \"exists\" does not apply to a string field"]],
+  ["nullable rule on a non-nullable field", { "a.yaml": "name: Patient\nfields:\n  name: { type: string }\nrules:\n  update:\n    name: [nullable, string]\n" }, ["specs/a.yaml:6:12 rules.update.name[0]: rule \"nullable\" on a field that is not nullable: add nullable: true to fields.name"]],
+  ["create rules that leave a NOT NULL column empty", { "a.yaml": "name: Patient\nfields:\n  name: { type: string }\n  cpf: { type: string }\nrules:\n  create:\n    name: [required]\n" }, ["specs/a.yaml:7:5 rules.create: \"cpf\" must be required on create: it is not nullable and has no default"]],
+  ["eagerLoad of an unknown relation", { "a.yaml": "name: Patient\nfields:\n  name: { type: string }\neagerLoad: [doctor]\n" }, ["specs/a.yaml:4:13 eagerLoad[0]: unknown relation \"doctor\""]],
+  ["serializer naming an unknown field", { "a.yaml": "name: Patient\nfields:\n  name: { type: string }\nserializer:\n  fields: [name, nmae]\n" }, ["specs/a.yaml:5:18 serializer.fields[1]: unknown field or relation \"nmae\" (did you mean \"name\"?)"]],
+  ["public restore without softDelete", { "a.yaml": "name: Patient\nfields:\n  name: { type: string }\nauth:\n  public: [index, restore]\n" }, ["specs/a.yaml:5:19 auth.public[1]: \"restore\" exists only for resources with softDelete: true"]],
+  ["unknown public action", { "a.yaml": "name: Patient\nfields:\n  name: { type: string }\nauth:\n  public: [list]\n" }, ["specs/a.yaml:5:12 auth.public[0]: must be one of index, store, show, update, destroy, restore; got \"list\""]],
+  ["project file: unknown database", { "hashapi.yaml": "database: mysql\n", "a.yaml": doctor }, ["specs/hashapi.yaml:1:11 database: must be one of sqlite, postgresql; got \"mysql\""]],
+];

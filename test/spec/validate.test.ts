@@ -1,0 +1,80 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { formatProblem, loadSpecsDir, parseSpecFile, validateSpecs, type LoadedSpecs } from "../../src/spec/index.js";
+import { appointment, doctor, errorCases, patient } from "./cases.js";
+
+function validate(files: Record<string, string>) {
+  const loaded: LoadedSpecs = { project: null, resources: [], problems: [] };
+  for (const [name, text] of Object.entries(files)) {
+    const { loaded: file, problems } = parseSpecFile(`specs/${name}`, text);
+    loaded.problems.push(...problems);
+    if (problems.length > 0) continue;
+    if (name === "hashapi.yaml") loaded.project = file;
+    else loaded.resources.push(file);
+  }
+  return validateSpecs(loaded);
+}
+
+describe("spec errors: exact message, file, line and column", () => {
+  it.each(errorCases)("%s", (_title, files, expected) => {
+    const { problems, specs } = validate(files);
+    expect(problems.map(formatProblem)).toEqual(expected);
+    expect(specs).toBeUndefined();
+  });
+
+  it("reports the problems of every file together, sorted", () => {
+    const { problems } = validate({ "a.yaml": "name: patient\nfields:\n  name: { type: string }\n", "b.yaml": "name: Doctor\nfields:\n  name: { type: strin }\n" });
+    expect(problems.map((problem) => `${problem.file}:${problem.line}`)).toEqual(["specs/a.yaml:1", "specs/b.yaml:3"]);
+  });
+});
+
+describe("valid specs", () => {
+  it("accepts the clinic and applies the defaults", () => {
+    const { problems, specs } = validate({ "patient.yaml": patient, "doctor.yaml": doctor, "appointment.yaml": appointment });
+    expect(problems).toEqual([]);
+    expect(specs!.project).toEqual({
+      name: "hashapi-api",
+      database: "sqlite",
+      auth: { ttl: 3600, refreshTtl: 1209600, user: { fields: [] } },
+      pagination: { defaultPerPage: 15, maxPerPage: 100 },
+    });
+    const patientSpec = specs!.resources.find((resource) => resource.name === "Patient")!;
+    expect(patientSpec.fields.map((field) => field.name)).toEqual(["name", "cpf"]);
+    expect(patientSpec.file).toBe("specs/patient.yaml");
+  });
+});
+
+describe("loading a folder", () => {
+  it("reads *.yaml and *.yml in name order, the project file apart", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "hashapi-specs-"));
+    try {
+      await writeFile(join(dir, "hashapi.yaml"), "name: clinic\n");
+      await writeFile(join(dir, "patient.yml"), patient);
+      await writeFile(join(dir, "doctor.yaml"), doctor);
+      await writeFile(join(dir, "notes.txt"), "ignored");
+      const loaded = await loadSpecsDir(dir, "specs");
+      expect(loaded.project?.source.file).toBe("specs/hashapi.yaml");
+      expect(loaded.resources.map((file) => file.source.file)).toEqual(["specs/doctor.yaml", "specs/patient.yml"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ["a missing folder", "nope", 'specs folder "nope" does not exist; create one with `hashapi init nope`'],
+  ])("names %s", async (_title, dir, message) => {
+    await expect(loadSpecsDir(join(tmpdir(), "hashapi-no-such-dir"), dir)).rejects.toThrow(message);
+  });
+
+  it("refuses a folder without resource specs", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "hashapi-specs-"));
+    try {
+      await writeFile(join(dir, "hashapi.yaml"), "name: clinic\n");
+      await expect(loadSpecsDir(dir, "specs")).rejects.toThrow('specs folder "specs" holds no resource spec (*.yaml)');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
