@@ -4,12 +4,15 @@ import { defineConfig } from "prisma/config";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 
 // Prisma 6.19 on WebAssembly with a driver adapter: no engine binary is downloaded, ever.
-// `schema` must stay: without it the CLI falls back to downloading a query engine.
+// `schema` must stay, and DATABASE_URL must resolve: without either, the CLI falls back to
+// downloading a query engine.
+process.env.DATABASE_URL ??= "file:./data/app.db";
+
 export default defineConfig({
   experimental: { adapter: true },
   engine: "js",
   schema: "prisma/schema.prisma",
   async adapter() {
-    return new PrismaBetterSQLite3({ url: process.env.DATABASE_URL ?? "file:./data/app.db" });
+    return new PrismaBetterSQLite3({ url: process.env.DATABASE_URL! });
   },
 });

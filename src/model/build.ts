@@ -3,6 +3,7 @@ import { parseRule } from "../spec/rules.js";
 import { defaultCollection, derivePrefix, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
 import { buildPrismaSchema, type PrismaFieldInput } from "./prisma-schema.js";
 import { exampleHash } from "./hash-format.js";
+import { exampleExpression } from "./examples.js";
 import { buildOutputSchema, fieldOutputSchema, tsTypeOf } from "./output-schema.js";
 import {
   buildActionValidation,
@@ -242,12 +243,27 @@ function buildResource(spec: ResourceSpec, refs: Map<string, ResourceRef>, specs
     actions,
     anyPublicAction: publicActions.size > 0,
     validation: { create: validationFor("create"), update: validationFor("update") },
+    examples: { create: [], update: null },
     outputSchema: {},
     exampleHash: exampleHash(ref.prefix),
   };
+  resource.examples = examplesOf(resource);
   resource.serializer = serializerKeys(spec, resource);
   applySerializerVisibility(resource);
   return resource;
+}
+
+function examplesOf(resource: ResourceModel): ResourceModel["examples"] {
+  const expressions = (action: "create" | "update") =>
+    resource.validation[action].keys.flatMap((key) => {
+      const schema = resource.validation[action].schema.properties?.[key] ?? {};
+      const relation = resource.belongsTo.find((candidate) => candidate.name === key);
+      const expression = exampleExpression(key, schema, relation);
+      return expression === undefined ? [] : [{ key, expression }];
+    });
+  const updatable = expressions("update").filter((entry) => !resource.belongsTo.some((relation) => relation.name === entry.key));
+  const plain = updatable.find((entry) => !resource.fields.find((field) => field.name === entry.key)?.unique);
+  return { create: expressions("create"), update: plain ?? updatable[0] ?? null };
 }
 
 function filterKind(field: FieldModel): ResourceModel["filters"][number]["kind"] {

@@ -158,6 +158,11 @@ export interface ResourceModel {
   actions: Record<ActionName, ActionModel>;
   anyPublicAction: boolean;
   validation: { create: ActionValidation; update: ActionValidation };
+  /** Expressions of valid payload values for the generated tests (see examples.ts). */
+  examples: {
+    create: { key: string; expression: string }[];
+    update: { key: string; expression: string } | null;
+  };
   /** JSON Schema of one serialized record (eager relations nested). */
   outputSchema: JsonSchema;
   exampleHash: string;
