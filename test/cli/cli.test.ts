@@ -206,6 +206,29 @@ describe("generate", () => {
   }, 120_000);
 });
 
+describe("generate --typecheck", () => {
+  it("reports a user-owned override broken by a spec change, with file and line (exit 1)", async () => {
+    // Inside the repository, so the project's dependencies resolve from the workspace.
+    const target = join(repo, ".tmp", `typecheck-${process.pid}`);
+    const specs = join(work, "typecheck-specs");
+    await rm(target, { recursive: true, force: true });
+    await cp(exampleSpecs, specs, { recursive: true });
+    await cp(join(repo, "generated/src/custom"), join(target, "src/custom"), { recursive: true });
+    try {
+      expect((await hashapi(["generate", specs, "--out", target, "--force", "--typecheck"])).stdout).toContain("Type check passed.");
+      const spec = join(specs, "medical-record.yaml");
+      await writeFile(spec, (await readFile(spec, "utf8")).replace("summary:", "notes:"));
+      const broken = await hashapi(["generate", specs, "--out", target, "--typecheck", "--migration-name", "rename summary"]);
+      expect(broken.code).toBe(1);
+      expect(broken.stderr).toMatch(/^src\/custom\/medical-record\/medical-record\.policy\.ts:\d+:\d+ \(your file\) Property 'summary' does not exist/m);
+      expect(broken.stderr).toContain("Your files under src/custom/ no longer fit the generated code");
+      expectNoStackTrace(broken.stderr);
+    } finally {
+      await rm(target, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
+
 describe("add-resource and init", () => {
   it("writes a spec from --fields that validates, then refuses to overwrite it", async () => {
     const specs = await freshDir("scaffold-specs");

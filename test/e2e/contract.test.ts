@@ -190,6 +190,14 @@ describe("§3 authentication", () => {
     expect((await call("POST", "/api/auth/refresh", { token: outside })).status).toBe(401);
   });
 
+  it("refuses to start in production without a JWT_SECRET of at least 32 bytes, with a clear message", async () => {
+    for (const secret of ["", "short-secret"]) {
+      await expect(startService(project, { JWT_SECRET: secret })).rejects.toThrow(
+        /service exited early:\nInvalid configuration:\n {2}- JWT_SECRET must be set to at least 32 bytes in production/,
+      );
+    }
+  });
+
   it("requires a token on resource routes unless the action is public", async () => {
     expect((await call("GET", "/api/patients")).status).toBe(401);
     expect((await call("GET", "/api/doctors")).status).toBe(200);

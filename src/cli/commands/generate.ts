@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { readMigrationHistory } from "../../migrate/history.js";
 import { assertSameProvider, planMigration, schemaAheadOfMigrations } from "../../migrate/plan.js";
@@ -12,10 +13,12 @@ import {
   type FileMap,
 } from "../../output/index.js";
 import { loadModel, renderModel } from "../../pipeline/generate.js";
+import { describeTypeProblems, typecheckOutput } from "../../typecheck/run.js";
 import type { ExitCode } from "../main.js";
 
 interface GenerateFlags {
   out: string;
+  typecheck?: boolean;
   check?: boolean;
   dryRun?: boolean;
   migrationName?: string;
@@ -32,6 +35,7 @@ export function registerGenerate(program: Command, setExit: (code: ExitCode) => 
     .option("--dry-run", "print what would change, write nothing")
     .option("--migration-name <label>", "label of the migration written when the schema changed", "update")
     .option("--force", "write into a non-empty directory that is not a hashapi output")
+    .option("--typecheck", "type-check the result with your files in src/custom/ (needs the project's npm install)")
     .addHelpText(
       "after",
       `
@@ -41,6 +45,7 @@ Examples:
   $ hashapi generate --dry-run               # list the changes, write nothing
   $ hashapi generate --check                 # CI: exit 1 when generated/ is stale
   $ hashapi generate --migration-name add_phone
+  $ hashapi generate --typecheck             # also report your overrides that a spec change broke
 
 Only files whose bytes change are written; files generated before and no longer generated are
 deleted; user-owned files (src/custom/**) are created once and never touched again.
@@ -82,6 +87,14 @@ Exit codes: 0 ok, 1 invalid specs or drift, 2 usage error.`,
       }
       const changes = await writeOutput(flags.out, full, { force: flags.force ?? false });
       process.stdout.write(formatChangeSet(changes, { onlyChanges: true }));
+      if (flags.typecheck) {
+        const problems = await typecheckOutput(resolve(flags.out), map);
+        if (problems.length > 0) {
+          process.stderr.write(describeTypeProblems(problems));
+          return setExit(1);
+        }
+        process.stdout.write("Type check passed.\n");
+      }
       setExit(0);
     });
 }
