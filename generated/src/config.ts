@@ -7,6 +7,8 @@ export interface Config {
   host: string;
   port: number;
   databaseUrl: string;
+  /** Connections per process (PostgreSQL); with N workers the service opens up to N × this. */
+  databasePoolSize: number;
   logLevel: string;
   jwt: {
     key: KeyObject;
@@ -48,6 +50,13 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       `DATABASE_URL must be a SQLite file URL such as "file:./data/app.db", got "${databaseUrl}"`,
     );
 
+  const databasePoolSize = Number(environment.DATABASE_POOL_SIZE ?? 10);
+  if (!Number.isInteger(databasePoolSize) || databasePoolSize < 1) {
+    problems.push(
+      `DATABASE_POOL_SIZE must be a positive integer, got "${environment.DATABASE_POOL_SIZE}"`,
+    );
+  }
+
   const logLevel = environment.LOG_LEVEL ?? (env === "test" ? "silent" : "info");
   if (!logLevels.includes(logLevel))
     problems.push(`LOG_LEVEL must be one of ${logLevels.join(", ")}, got "${logLevel}"`);
@@ -65,6 +74,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     host: environment.HOST ?? "127.0.0.1",
     port,
     databaseUrl,
+    databasePoolSize,
     logLevel,
     jwt: {
       // Built once: verifying with a KeyObject skips jsonwebtoken's per-call key parsing.

@@ -55,12 +55,14 @@ function configOrExit(): Config {
 
 async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
-  const db = await connectDatabase(config.databaseUrl).catch((error: Error) => {
-    process.stderr.write(
-      `Cannot open the database at DATABASE_URL: ${error.message.split("\n")[0]}\n`,
-    );
-    process.exit(1);
-  });
+  const db = await connectDatabase(config.databaseUrl, config.databasePoolSize).catch(
+    (error: Error) => {
+      process.stderr.write(
+        `Cannot open the database at DATABASE_URL: ${error.message.split("\n")[0]}\n`,
+      );
+      process.exit(1);
+    },
+  );
   const server = createApp({ config, db, logger }).listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;

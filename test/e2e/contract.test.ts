@@ -11,6 +11,7 @@ import {
   type Reply,
   type RunningService,
 } from "../support/service.js";
+import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
 /**
  * The API contract (../shared/docs/api-contract.md), point by point, over real HTTP against the
@@ -18,6 +19,12 @@ import {
  */
 
 const hash = (prefix: string) => new RegExp(`^${prefix}_[A-HJ-NP-Z2-9]{8}$`);
+const databases = ["sqlite", ...(postgresBinDir() || process.env.CI ? ["postgresql"] : [])] as const;
+
+describe.each(databases)("api-contract.md on %s", (database) => {
+let postgres: PostgresServer | undefined;
+let serviceEnv: Record<string, string> = {};
+let unmigratedUrl = "file:./data/not-migrated.db";
 let project: string;
 let service: RunningService;
 let request: ReturnType<typeof client>;
@@ -51,14 +58,24 @@ async function createAppointment(patient: string, doctor: string): Promise<Reply
 }
 
 beforeAll(async () => {
-  project = await prepareProject("e2e-sqlite");
-  service = await startService(project);
+  if (database === "postgresql") {
+    postgres = await startPostgres();
+    await postgres.createDatabase("clinic");
+    await postgres.createDatabase("unmigrated");
+    serviceEnv = { DATABASE_URL: postgres.url("clinic") };
+    unmigratedUrl = postgres.url("unmigrated");
+    project = await prepareProject("e2e-postgresql", "postgresql", postgres.url("clinic"));
+  } else {
+    project = await prepareProject("e2e-sqlite");
+  }
+  service = await startService(project, serviceEnv);
   request = client(service.baseUrl);
   token = (await login()).body.data.access_token;
 }, 300_000);
 
 afterAll(async () => {
   await service?.stop();
+  await postgres?.destroy();
 });
 
 describe("§1 envelopes", () => {
@@ -192,7 +209,7 @@ describe("§3 authentication", () => {
 
   it("refuses to start in production without a JWT_SECRET of at least 32 bytes, with a clear message", async () => {
     for (const secret of ["", "short-secret"]) {
-      await expect(startService(project, { JWT_SECRET: secret })).rejects.toThrow(
+      await expect(startService(project, { ...serviceEnv, JWT_SECRET: secret })).rejects.toThrow(
         /service exited early:\nInvalid configuration:\n {2}- JWT_SECRET must be set to at least 32 bytes in production/,
       );
     }
@@ -364,7 +381,7 @@ describe("§5 errors", () => {
 
   it("answers an unexpected failure with a bare 500 and logs it with the request id", async () => {
     // A second instance on a database nobody migrated: every query fails inside Prisma.
-    const broken = await startService(project, { DATABASE_URL: "file:./data/not-migrated.db", LOG_LEVEL: "error" });
+    const broken = await startService(project, { DATABASE_URL: unmigratedUrl, LOG_LEVEL: "error" });
     try {
       const brokenToken = craftToken({ alg: "HS256", typ: "JWT" }, { ...decodeClaims(token), jti: "broken-db" });
       const reply = await client(broken.baseUrl)("GET", "/api/auth/me", { token: brokenToken });
@@ -410,7 +427,7 @@ describe("concurrency, instances and restarts", () => {
   });
 
   it("honours on a second instance a logout made on the first", async () => {
-    const second = await startService(project);
+    const second = await startService(project, serviceEnv);
     try {
       const session = (await login()).body.data.access_token;
       const other = client(second.baseUrl);
@@ -427,7 +444,7 @@ describe("concurrency, instances and restarts", () => {
     const session = (await login()).body.data.access_token;
     await call("POST", "/api/auth/logout", { token: session });
     expect(await service.stop("SIGTERM")).toBe(0);
-    service = await startService(project);
+    service = await startService(project, serviceEnv);
     request = client(service.baseUrl);
     expect((await call("GET", `/api/patients/${patient}`, { token })).status).toBe(200);
     expect((await call("GET", "/api/auth/me", { token: session })).status).toBe(401);
@@ -441,4 +458,5 @@ describe("every response", () => {
     expect(replies.filter((reply) => reply.headers.get("x-powered-by") !== null)).toEqual([]);
     expect(replies.filter((reply) => reply.body && typeof reply.body === "object" && "status" in reply.body && reply.body.status !== reply.status)).toEqual([]);
   });
+});
 });

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { cp, mkdir, rm } from "node:fs/promises";
+import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { execa, type ResultPromise } from "execa";
@@ -13,12 +13,22 @@ export const admin = { name: "Ada Admin", email: "ada@example.com", password: "c
  * workspace's node_modules serve as its installed dependencies), keeping the example's user-owned
  * customizations as a real project would, then builds, migrates and creates the admin user.
  */
-export async function prepareProject(name: string, databaseUrl = "file:./data/e2e.db"): Promise<string> {
+export async function prepareProject(
+  name: string,
+  database: "sqlite" | "postgresql" = "sqlite",
+  databaseUrl = "file:./data/e2e.db",
+): Promise<string> {
   const dir = join(repo, ".tmp", `${name}-${process.pid}`);
+  const specs = `${dir}-specs`;
   await rm(dir, { recursive: true, force: true });
+  await rm(specs, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   await cp(join(repo, "generated/src/custom"), join(dir, "src/custom"), { recursive: true });
-  await execa(process.execPath, [join(repo, "bin/hashapi.js"), "generate", join(repo, "specs"), "--out", dir, "--force"]);
+  // The example with one line changed, as a user switching databases would do.
+  await cp(join(repo, "specs"), specs, { recursive: true });
+  const projectFile = join(specs, "hashapi.yaml");
+  await writeFile(projectFile, (await readFile(projectFile, "utf8")).replace(/^database: .*$/m, `database: ${database}`));
+  await execa(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", dir, "--force"]);
   const env = { DATABASE_URL: databaseUrl };
   await execa("npm", ["run", "build", "--silent"], { cwd: dir, env });
   await execa("npm", ["run", "db:migrate", "--silent"], { cwd: dir, env });

@@ -6,7 +6,8 @@ import { Prisma, PrismaClient } from "../prisma-client/client.js";
 export { Prisma };
 export type Database = PrismaClient;
 
-export async function connectDatabase(url: string): Promise<Database> {
+export async function connectDatabase(url: string, poolSize = 10): Promise<Database> {
+  void poolSize; // one file, one connection per process
   const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
   // WAL lets readers run beside the writer; busy_timeout waits for a lock instead of failing at
   // once when several processes share the file; foreign keys make restrict/cascade real.

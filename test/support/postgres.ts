@@ -1,0 +1,66 @@
+import { execFileSync } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { freePort } from "./service.js";
+
+/**
+ * A PostgreSQL server of the test's own: a fresh cluster in a temporary directory, run by an
+ * unprivileged user (the server refuses root), on 127.0.0.1 and a free port. Stopped at the end.
+ */
+export interface PostgresServer {
+  port: number;
+  url(database: string): string;
+  createDatabase(name: string): Promise<void>;
+  stop(mode?: "fast" | "immediate"): Promise<void>;
+  start(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+const user = "hashapi";
+
+export function postgresBinDir(): string | undefined {
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root).filter((name) => existsSync(join(root, name, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+  return versions[0] === undefined ? undefined : join(root, versions[0], "bin");
+}
+
+function runAs(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  const uid = Number(execFileSync("id", ["-u", "postgres"]).toString().trim());
+  const gid = Number(execFileSync("id", ["-g", "postgres"]).toString().trim());
+  return { uid, gid };
+}
+
+export async function startPostgres(): Promise<PostgresServer> {
+  const bin = postgresBinDir();
+  if (!bin) throw new Error("PostgreSQL is not installed: apt-get install postgresql (the CI script does)");
+  const owner = runAs();
+  const dir = mkdtempSync(join(tmpdir(), "hashapi-pg-"));
+  if (owner.uid !== undefined) chownSync(dir, owner.uid, owner.gid!);
+  const data = join(dir, "data");
+  const port = await freePort();
+  const options = { ...owner, cwd: dir, env: { LC_ALL: "C.UTF-8", PATH: process.env.PATH ?? "" } };
+  await execa(join(bin, "initdb"), ["-D", data, "-U", user, "--auth=trust", "--encoding=UTF8", "--no-sync"], options);
+  const start = () =>
+    execa(join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "30", "-o", `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c max_connections=200`, "start"], options).then(() => undefined);
+  await start();
+  const psql = (sql: string) => execa("psql", ["-h", "127.0.0.1", "-p", String(port), "-U", user, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", sql]);
+  return {
+    port,
+    url: (database) => `postgresql://${user}@127.0.0.1:${port}/${database}`,
+    createDatabase: async (name) => {
+      await psql(`CREATE DATABASE "${name}"`);
+    },
+    stop: async (mode = "fast") => {
+      await execa(join(bin, "pg_ctl"), ["-D", data, "-m", mode, "-w", "stop"], options);
+    },
+    start,
+    destroy: async () => {
+      await execa(join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"], { ...options, reject: false });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
