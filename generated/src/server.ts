@@ -57,9 +57,14 @@ async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
   const db = await connectDatabase(config.databaseUrl, config.databasePoolSize).catch(
     (error: Error) => {
-      process.stderr.write(
-        `Cannot open the database at DATABASE_URL: ${error.message.split("\n")[0]}\n`,
-      );
+      // Prisma wraps the driver's reason ("connect ECONNREFUSED …") below its own preamble: keep the reason.
+      const reason =
+        error.message
+          .split("\n")
+          .map((line) => line.trim())
+          .filter(Boolean)
+          .at(-1) ?? error.name;
+      process.stderr.write(`Cannot open the database at DATABASE_URL: ${reason}\n`);
       process.exit(1);
     },
   );
@@ -90,6 +95,9 @@ async function serve(config: Config): Promise<void> {
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
 }
+
+// A worker whose supervisor died (even by SIGKILL) must not live on as an orphan holding the port.
+if (cluster.isWorker) process.on("disconnect", () => process.exit(1));
 
 const config = configOrExit();
 const workers = workerCount();

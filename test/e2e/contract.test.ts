@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   admin,
@@ -76,6 +77,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await service?.stop();
   await postgres?.destroy();
+  if (project) await Promise.all([project, `${project}-specs`].map((path) => rm(path, { recursive: true, force: true })));
 });
 
 describe("§1 envelopes", () => {
@@ -213,6 +215,12 @@ describe("§3 authentication", () => {
         /service exited early:\nInvalid configuration:\n {2}- JWT_SECRET must be set to at least 32 bytes in production/,
       );
     }
+  });
+
+  it("refuses to start on an unreachable database with a one-line message, not a stack trace", async () => {
+    const unreachable = database === "postgresql" ? "postgresql://hashapi@127.0.0.1:1/none" : "file:/nonexistent-dir/none.db";
+    const failure = startService(project, { ...serviceEnv, DATABASE_URL: unreachable, WEB_CONCURRENCY: "1" });
+    await expect(failure).rejects.toThrow(/service exited early:\nCannot open the database at DATABASE_URL: .+\n$/);
   });
 
   it("requires a token on resource routes unless the action is public", async () => {
@@ -449,6 +457,93 @@ describe("concurrency, instances and restarts", () => {
     expect((await call("GET", `/api/patients/${patient}`, { token })).status).toBe(200);
     expect((await call("GET", "/api/auth/me", { token: session })).status).toBe(401);
   });
+});
+
+describe("scale-out and crash safety", () => {
+  it("serves from one instance what another created, and spreads 200 concurrent creates over both", async () => {
+    const second = await startService(project, serviceEnv);
+    try {
+      const other = client(second.baseUrl);
+      const created = await createPatient();
+      expect((await other("GET", `/api/patients/${created}`, { token })).status).toBe(200);
+      const marker = `Spread${Date.now()}`;
+      const replies = await Promise.all(
+        Array.from({ length: 200 }, (_, index) =>
+          (index % 2 === 0 ? call : other)("POST", "/api/patients", { token, body: { name: marker, cpf: cpf() } }),
+        ),
+      );
+      expect(replies.filter((reply) => reply.status !== 201).map((reply) => reply.text)).toEqual([]);
+      expect(new Set(replies.map((reply) => reply.body.data.hash)).size).toBe(200);
+      expect((await other("GET", `/api/patients?name=${marker}`, { token })).body.meta.total).toBe(200);
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
+
+  /** Creates patients continuously until `until` resolves; returns what was sent and what was answered 201. */
+  async function createContinuously(baseUrl: string, marker: string, until: Promise<unknown>) {
+    const post = client(baseUrl);
+    const sent: string[] = [];
+    const confirmed: { hash: string; cpf: string }[] = [];
+    let done = false;
+    void until.then(() => (done = true));
+    const worker = async () => {
+      while (!done) {
+        const value = cpf();
+        sent.push(value);
+        const reply = await post("POST", "/api/patients", { token, body: { name: marker, cpf: value } }).catch(() => undefined);
+        if (reply?.status === 201) confirmed.push({ hash: reply.body.data.hash, cpf: value });
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    return { sent, confirmed };
+  }
+
+  async function expectDurable(marker: string, sent: string[], confirmed: { hash: string; cpf: string }[]) {
+    expect(confirmed.length).toBeGreaterThan(10);
+    for (const record of confirmed) {
+      const reply = await call("GET", `/api/patients/${record.hash}`, { token });
+      expect(reply.status, record.hash).toBe(200);
+      expect(reply.body.data).toMatchObject({ name: marker, cpf: record.cpf });
+    }
+    const stored = (await call("GET", `/api/patients?name=${marker}&per_page=100&page=1`, { token })).body.meta.total;
+    // Requests in flight at the crash may or may not have committed; none may exist twice.
+    expect(stored).toBeGreaterThanOrEqual(confirmed.length);
+    expect(stored).toBeLessThanOrEqual(sent.length);
+    const pages = Math.ceil(stored / 100);
+    const rows: { cpf: string }[] = [];
+    for (let page = 1; page <= pages; page += 1) {
+      rows.push(...(await call("GET", `/api/patients?name=${marker}&per_page=100&page=${page}`, { token })).body.data);
+    }
+    expect(new Set(rows.map((row) => row.cpf)).size).toBe(rows.length);
+    expect(rows.every((row) => sent.includes(row.cpf))).toBe(true);
+  }
+
+  it("keeps every answered create after the service is killed with SIGKILL mid-load", async () => {
+    const victim = await startService(project, { ...serviceEnv, WEB_CONCURRENCY: "1" });
+    const marker = `Crash${Date.now()}`;
+    const killed = new Promise((resolve) => setTimeout(resolve, 1500)).then(() => victim.stop("SIGKILL"));
+    const { sent, confirmed } = await createContinuously(victim.baseUrl, marker, killed);
+    await killed;
+    await expectDurable(marker, sent, confirmed);
+  }, 120_000);
+
+  it.runIf(database === "postgresql")("keeps every answered create when PostgreSQL stops with -m immediate mid-load, and reconnects", async () => {
+    const marker = `PgCrash${Date.now()}`;
+    const crashed = new Promise((resolve) => setTimeout(resolve, 1500)).then(() => postgres!.stop("immediate"));
+    const { sent, confirmed } = await createContinuously(service.baseUrl, marker, crashed);
+    await crashed;
+    await postgres!.start();
+    // The pool drops the broken connections and opens new ones: the same process serves again.
+    let recovered = 0;
+    for (let attempt = 0; attempt < 50 && recovered !== 200; attempt += 1) {
+      recovered = (await call("GET", "/api/patients?per_page=1", { token })).status;
+      if (recovered !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(recovered).toBe(200);
+    await expectDurable(marker, sent, confirmed);
+    expect((await call("POST", "/api/patients", { token, body: { name: "After", cpf: cpf() } })).status).toBe(201);
+  }, 120_000);
 });
 
 describe("every response", () => {
