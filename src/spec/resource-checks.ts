@@ -123,7 +123,9 @@ export function checkAcrossResources(resources: CheckedResource[], otherNames: r
         problems.push(source.problem([...at, "resource"], `unknown resource "${relation.resource}"${didYouMean(relation.resource, [...byName.keys(), ...otherNames])}`));
         continue;
       }
-      if (relation.type === "hasMany") problems.push(...checkInverse(spec, source, relation, target.spec));
+      // A belongsTo on the target with an unknown resource is reported there; its hasMany mirror is not checked.
+      const targetHasUnknown = (target.spec.relations ?? []).some((other) => !byName.has(other.resource) && !otherNames.includes(other.resource));
+      if (relation.type === "hasMany" && !targetHasUnknown) problems.push(...checkInverse(spec, source, relation, target.spec));
       if (relation.type === "belongsTo" && spec.eagerLoad?.includes(relation.name) && relation.resource === spec.name) {
         problems.push(source.problem([...at, "resource"], "a resource cannot eager-load a relation to itself"));
       }
