@@ -4,6 +4,7 @@ import { defaultCollection, derivePrefix, pluralize, splitWords, toCamel, toKeba
 import { buildPrismaSchema, type PrismaFieldInput } from "./prisma-schema.js";
 import { exampleHash } from "./hash-format.js";
 import { exampleExpression } from "./examples.js";
+import { buildOpenApi } from "./openapi.js";
 import { buildOutputSchema, fieldOutputSchema, tsTypeOf } from "./output-schema.js";
 import {
   buildActionValidation,
@@ -54,7 +55,7 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
     prismaInputs(specs.project.auth.user.fields, user.extraFields),
   );
 
-  return {
+  const model: ProjectModel = {
     name: specs.project.name,
     source: specsLabel,
     database,
@@ -63,7 +64,10 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
     resources,
     user,
     prismaSchema,
+    openapi: {},
   };
+  model.openapi = buildOpenApi(model);
+  return model;
 }
 
 export function namesOf(name: string): Names {

@@ -17,6 +17,8 @@ export interface ProjectModel {
   user: UserModel;
   /** Prisma schema text, complete. */
   prismaSchema: string;
+  /** The OpenAPI 3.1 document (openapi.ts). */
+  openapi: object;
 }
 
 export interface DatabaseModel {

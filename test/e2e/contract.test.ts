@@ -1,4 +1,5 @@
-import { rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   admin,
@@ -401,6 +402,21 @@ describe("§5 errors", () => {
     } finally {
       await broken.stop();
     }
+  });
+});
+
+describe("the API's own description", () => {
+  it("serves openapi.json as generated, and a reference page with no external assets", async () => {
+    const served = await call("GET", "/api/openapi.json");
+    expect(served.status).toBe(200);
+    expect(served.text).toBe(await readFile(join(project, "openapi.json"), "utf8"));
+    const page = await request("GET", "/api/docs/");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("<html");
+    expect(page.text).not.toMatch(/(src|href)="https?:\/\//);
+    const script = page.text.match(/src="(\.\/swagger-ui-bundle\.js)"/)?.[1];
+    expect(script).toBeDefined();
+    expect((await request("GET", "/api/docs/swagger-ui-bundle.js")).status).toBe(200);
   });
 });
 

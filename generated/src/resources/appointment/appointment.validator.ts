@@ -145,6 +145,3 @@ export const validateAppointmentUpdate = compileValidator<AppointmentUpdatePaylo
   appointmentUpdateSchema,
   updateMessages,
 );
-
-/** Fields checked against the database: unique columns, and relations whose hash must name a live record. */
-export const appointmentUniqueFields = [] as const;

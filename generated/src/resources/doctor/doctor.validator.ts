@@ -106,6 +106,3 @@ export const validateDoctorUpdate = compileValidator<DoctorUpdatePayload>(
   doctorUpdateSchema,
   updateMessages,
 );
-
-/** Fields checked against the database: unique columns, and relations whose hash must name a live record. */
-export const doctorUniqueFields = ["crm"] as const;

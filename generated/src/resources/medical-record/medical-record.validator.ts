@@ -129,6 +129,3 @@ export const validateMedicalRecordUpdate = compileValidator<MedicalRecordUpdateP
   medicalRecordUpdateSchema,
   updateMessages,
 );
-
-/** Fields checked against the database: unique columns, and relations whose hash must name a live record. */
-export const medicalRecordUniqueFields = [] as const;

@@ -108,6 +108,3 @@ export const validatePatientUpdate = compileValidator<PatientUpdatePayload>(
   patientUpdateSchema,
   updateMessages,
 );
-
-/** Fields checked against the database: unique columns, and relations whose hash must name a live record. */
-export const patientUniqueFields = ["cpf"] as const;
