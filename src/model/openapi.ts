@@ -140,6 +140,7 @@ function authPaths(): Record<string, object> {
   const tokenResponse = { description: "a token", headers: noStore, content: successRecord(ref("Token"), 200) };
   return {
     "/api/health": { get: { operationId: "health", tags: ["auth"], summary: "Health check", security: [], responses: { "200": { description: "up", content: successRecord({ type: "object", properties: { status: { const: "ok" } }, required: ["status"] }, 200) }, "405": responseRef("MethodNotAllowed"), "500": responseRef("ServerError") } } },
+    "/api/openapi.json": { get: { operationId: "openapi", tags: ["auth"], summary: "This document", security: [], responses: { "200": { description: "the OpenAPI document", content: { "application/json": { schema: { type: "object" } } } }, "405": responseRef("MethodNotAllowed") } } },
     "/api/auth/login": {
       post: {
         operationId: "login",

@@ -23,7 +23,9 @@ export function typecheckProject(outDir: string, map: FileMap): TypeProblem[] {
   const tsconfig = JSON.parse(map.get("tsconfig.json")?.content ?? "{}") as { compilerOptions?: object };
   const { options } = ts.convertCompilerOptionsFromJson(tsconfig.compilerOptions ?? {}, root);
   const project = new Project({
-    compilerOptions: { ...options, noEmit: true },
+    // Files created in memory get no package.json "type" lookup, so under NodeNext TypeScript would
+    // take them for CommonJS and refuse import.meta and top-level await. The project is ESM: say so.
+    compilerOptions: { ...options, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, noEmit: true },
     skipAddingFilesFromTsConfig: true,
   });
 

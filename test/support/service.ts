@@ -142,3 +142,30 @@ export function craftToken(header: object, claims: object, secret: string | null
 export function decodeClaims(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
 }
+
+export interface Proxy {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Stoplight Prism in proxy mode in front of the service: it forwards every request and checks the
+ * request and the real response against openapi.json, reporting violations in `sl-violations`.
+ */
+export async function startContractProxy(project: string, upstream: string): Promise<Proxy> {
+  const port = await freePort();
+  const child = execa(join(repo, "node_modules/.bin/prism"), ["proxy", join(project, "openapi.json"), upstream, "--port", String(port), "--host", "127.0.0.1", "--errors=false"], { reject: false });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  while (!(await fetch(`${baseUrl}/api/health`).then((response) => response.ok, () => false))) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error("the Prism proxy did not start");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    baseUrl,
+    async stop() {
+      child.kill("SIGTERM");
+      await child;
+    },
+  };
+}
