@@ -5,7 +5,7 @@ import { buildPrismaSchema, type PrismaFieldInput } from "./prisma-schema.js";
 import { exampleHash } from "./hash-format.js";
 import { exampleExpression } from "./examples.js";
 import { buildOpenApi } from "./openapi.js";
-import { buildOutputSchema, fieldOutputSchema, tsTypeOf } from "./output-schema.js";
+import { fieldOutputSchema, tsTypeOf } from "./output-schema.js";
 import {
   buildActionValidation,
   deriveRules,
@@ -38,9 +38,9 @@ const actionNames: ActionName[] = ["index", "store", "show", "update", "destroy"
  */
 export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel {
   const refs = new Map(specs.resources.map((spec) => [spec.name, resourceRef(spec)]));
-  const resources = specs.resources.map((spec) => buildResource(spec, refs, specsLabel));
+  const byName = new Map(specs.resources.map((spec) => [spec.name, spec]));
+  const resources = specs.resources.map((spec) => buildResource(spec, refs, byName, specsLabel));
   linkReferences(resources);
-  for (const resource of resources) resource.outputSchema = buildOutputSchema(resource, resources);
 
   const database = databaseModel(specs.project);
   const user: UserModel = { prefix: "USR", extraFields: specs.project.auth.user.fields.map(fieldModel) };
@@ -137,7 +137,6 @@ function fieldModel(spec: FieldSpec): FieldModel {
     scale: spec.type === "decimal" ? (spec.scale ?? 2) : 0,
     filterable: spec.type !== "json" && spec.type !== "text",
     sortable: spec.type !== "json",
-    serialized: true,
   };
   field.tsType = tsTypeOf(field);
   field.outputSchema = fieldOutputSchema(field, spec);
@@ -171,7 +170,12 @@ function prismaInputs(specs: FieldSpec[], fields: FieldModel[]): PrismaFieldInpu
   }));
 }
 
-function buildResource(spec: ResourceSpec, refs: Map<string, ResourceRef>, specsLabel: string): ResourceModel {
+function buildResource(
+  spec: ResourceSpec,
+  refs: Map<string, ResourceRef>,
+  specs: Map<string, ResourceSpec>,
+  specsLabel: string,
+): ResourceModel {
   const ref = refs.get(spec.name)!;
   const eagerLoad = spec.eagerLoad ?? [];
   const fields = spec.fields.map(fieldModel);
@@ -187,21 +191,15 @@ function buildResource(spec: ResourceSpec, refs: Map<string, ResourceRef>, specs
       required: relation.required ?? false,
       onDelete: relation.onDelete ?? "restrict",
       eager: eagerLoad.includes(relation.name),
-      serialized: true,
     }));
   const hasMany: HasManyModel[] = relations
     .filter((relation) => relation.type === "hasMany")
-    .map((relation) => {
-      const inverse = inverseOf(spec.name, relation.resource, refs, relation.inverse);
-      return {
-        name: relation.name,
-        target: refs.get(relation.resource)!,
-        inverse,
-        inverseForeignKey: `${inverse}_id`,
-        eager: eagerLoad.includes(relation.name),
-        serialized: eagerLoad.includes(relation.name),
-      };
-    });
+    .map((relation) => ({
+      name: relation.name,
+      target: refs.get(relation.resource)!,
+      inverse: relation.inverse ?? inverseOf(spec.name, specs.get(relation.resource)!),
+      eager: eagerLoad.includes(relation.name),
+    }));
 
   const publicActions = new Set(spec.auth?.public ?? []);
   const actions = Object.fromEntries(
@@ -245,15 +243,12 @@ function buildResource(spec: ResourceSpec, refs: Map<string, ResourceRef>, specs
     publicIdKey: ref.publicIdKey,
     serializer: [],
     actions,
-    anyPublicAction: publicActions.size > 0,
     validation: { create: validationFor("create"), update: validationFor("update") },
     examples: { create: [], update: null },
-    outputSchema: {},
     exampleHash: exampleHash(ref.prefix),
   };
   resource.examples = examplesOf(resource);
   resource.serializer = serializerKeys(spec, resource);
-  applySerializerVisibility(resource);
   return resource;
 }
 
@@ -294,10 +289,9 @@ function rulesFor(
   return new Map(Object.entries(explicit).map(([key, rules]) => [key, rules.map(parseRule)]));
 }
 
-function inverseOf(owner: string, target: string, refs: Map<string, ResourceRef>, declared?: string): string {
-  if (declared) return declared;
-  void refs;
-  return toSnake(owner);
+/** The one belongsTo on the target that points back to the owner (validation made sure there is one). */
+function inverseOf(owner: string, target: ResourceSpec): string {
+  return (target.relations ?? []).find((relation) => relation.type === "belongsTo" && relation.resource === owner)!.name;
 }
 
 /** Output keys in the order the serializer writes them: identifier, fields, relations, timestamps. */
@@ -321,13 +315,6 @@ function serializerKeys(spec: ResourceSpec, resource: ResourceModel): Serialized
       ? all
       : [all[0]!, ...listed.flatMap((key) => all.filter((entry) => entry.kind !== "publicId" && entry.key === key))];
   return chosen.filter((entry) => !hidden.has(entry.key));
-}
-
-function applySerializerVisibility(resource: ResourceModel): void {
-  const shown = new Set(resource.serializer.map((entry) => entry.key));
-  for (const field of resource.fields) field.serialized = shown.has(field.name);
-  for (const relation of resource.belongsTo) relation.serialized = shown.has(relation.name);
-  for (const relation of resource.hasMany) relation.serialized = shown.has(relation.name);
 }
 
 function linkReferences(resources: ResourceModel[]): void {

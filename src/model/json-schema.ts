@@ -17,3 +17,19 @@ export interface JsonSchema {
   $ref?: string;
   [extension: string]: unknown;
 }
+
+const plainScalars = {
+  integer: { type: "integer" },
+  boolean: { type: "boolean" },
+  date: { type: "string", format: "date" },
+  datetime: { type: "string", format: "date-time" },
+} as const;
+
+/**
+ * The schema of a type that reads the same in payloads, output and query filters; undefined for
+ * the others. A fresh object each call: callers add keywords to it.
+ */
+export function plainScalarSchema(type: string): JsonSchema | undefined {
+  const schema = plainScalars[type as keyof typeof plainScalars];
+  return schema ? { ...schema } : undefined;
+}

@@ -1,5 +1,5 @@
 import { exampleHash, hashPattern } from "./hash-format.js";
-import type { JsonSchema } from "./json-schema.js";
+import { plainScalarSchema, type JsonSchema } from "./json-schema.js";
 import type { ProjectModel, ResourceModel } from "./types.js";
 
 /**
@@ -213,18 +213,7 @@ function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<s
 }
 
 function filterSchema(kind: ResourceModel["filters"][number]["kind"]): JsonSchema {
-  switch (kind) {
-    case "integer":
-      return { type: "integer" };
-    case "boolean":
-      return { type: "boolean" };
-    case "date":
-      return { type: "string", format: "date" };
-    case "datetime":
-      return { type: "string", format: "date-time" };
-    default:
-      return { type: "string" };
-  }
+  return plainScalarSchema(kind) ?? { type: "string" };
 }
 
 /**
@@ -234,7 +223,6 @@ function filterSchema(kind: ResourceModel["filters"][number]["kind"]): JsonSchem
 function recordSchema(resource: ResourceModel, resources: ResourceModel[], nest: boolean): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
-  const base = resource.outputSchema.properties ?? {};
   for (const entry of resource.serializer) {
     if (entry.kind === "belongsTo") {
       const target = resources.find((candidate) => candidate.name === entry.relation.target.name)!;
@@ -242,8 +230,12 @@ function recordSchema(resource: ResourceModel, resources: ResourceModel[], nest:
       const options: JsonSchema[] = entry.relation.eager && nest ? [recordSchema(target, resources, false)] : nest ? [hash, recordSchema(target, resources, false)] : [hash];
       if (!entry.relation.required) options.push({ type: "null" });
       properties[entry.key] = options.length === 1 ? options[0]! : { anyOf: options };
-    } else if (entry.kind !== "hasMany") {
-      properties[entry.key] = base[entry.key] ?? {};
+    } else if (entry.kind === "publicId") {
+      properties[entry.key] = { type: "string", pattern: hashPattern(resource.prefix), examples: [resource.exampleHash] };
+    } else if (entry.kind === "field") {
+      properties[entry.key] = entry.field.outputSchema;
+    } else if (entry.kind === "timestamp") {
+      properties[entry.key] = entry.key === "deleted_at" ? { type: ["string", "null"], format: "date-time" } : { type: "string", format: "date-time" };
     }
     if (entry.kind !== "hasMany") required.push(entry.key);
   }

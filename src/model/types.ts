@@ -80,8 +80,6 @@ export interface FieldModel {
   scale: number;
   filterable: boolean;
   sortable: boolean;
-  /** Shown in output unless the serializer hides it. */
-  serialized: boolean;
 }
 
 export interface ResourceRef {
@@ -104,7 +102,6 @@ export interface BelongsToModel {
   required: boolean;
   onDelete: "restrict" | "cascade" | "setNull";
   eager: boolean;
-  serialized: boolean;
 }
 
 export interface HasManyModel {
@@ -112,9 +109,7 @@ export interface HasManyModel {
   target: ResourceRef;
   /** The belongsTo on the target that points back here. */
   inverse: string;
-  inverseForeignKey: string;
   eager: boolean;
-  serialized: boolean;
 }
 
 /** Someone else's belongsTo that points at this resource: what a delete must respect. */
@@ -158,15 +153,12 @@ export interface ResourceModel {
   /** Output keys in order, as the serializer writes them. */
   serializer: SerializedKey[];
   actions: Record<ActionName, ActionModel>;
-  anyPublicAction: boolean;
   validation: { create: ActionValidation; update: ActionValidation };
   /** Expressions of valid payload values for the generated tests (see examples.ts). */
   examples: {
     create: { key: string; expression: string }[];
     update: { key: string; expression: string } | null;
   };
-  /** JSON Schema of one serialized record (eager relations nested). */
-  outputSchema: JsonSchema;
   exampleHash: string;
 }
 

@@ -1,7 +1,7 @@
 import type { ParsedRule } from "../spec/rules.js";
 import { hashPattern } from "./hash-format.js";
 import { laravelMessage } from "./laravel-messages.js";
-import type { JsonSchema } from "./json-schema.js";
+import { plainScalarSchema, type JsonSchema } from "./json-schema.js";
 
 /**
  * Turns Laravel rule lists into one JSON Schema per action plus the Laravel message for every way the
@@ -281,25 +281,19 @@ function fieldSchema(field: PayloadField, rules: ParsedRule[], isRequired: boole
 }
 
 function baseSchema(field: PayloadField): JsonSchema {
+  const plain = plainScalarSchema(field.type);
+  if (plain) return plain;
   switch (field.type) {
     case "string":
     case "text":
       return { type: "string" };
     case "email":
       return { type: "string", format: "email" };
-    case "integer":
-      return { type: "integer" };
     case "decimal":
       return { type: ["string", "number"], pattern: decimalPattern(field) };
-    case "boolean":
-      return { type: "boolean" };
-    case "date":
-      return { type: "string", format: "date" };
-    case "datetime":
-      return { type: "string", format: "date-time" };
     case "enum":
       return { enum: [...(field.values ?? [])] };
-    case "json":
+    default:
       return {};
   }
 }

@@ -1,0 +1,47 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadModel } from "../../src/index.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "hashapi-model-"));
+  await writeFile(join(dir, "doctor.yaml"), "name: Doctor\nfields:\n  name: { type: string }\nrelations:\n  visits: { type: hasMany, resource: Visit }\n");
+  await writeFile(join(dir, "visit.yaml"), "name: Visit\nfields:\n  at: { type: datetime }\nrelations:\n  physician: { type: belongsTo, resource: Doctor, required: true }\n  referrer: { type: belongsTo, resource: Doctor, onDelete: setNull }\n");
+});
+afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+describe("model", () => {
+  it("fails without inverse when two belongsTo point back, and finds a single one by its real name", async () => {
+    // Two belongsTo to Doctor: validation asks for inverse. With one named physician, it is found.
+    await expect(loadModel(dir).catch((error: Error) => error.message)).resolves.toContain("name the one this hasMany mirrors with inverse:");
+  });
+
+  it("uses the belongsTo's own name as the inverse of a hasMany", async () => {
+    const single = await mkdtemp(join(tmpdir(), "hashapi-model-"));
+    try {
+      await writeFile(join(single, "doctor.yaml"), "name: Doctor\nfields:\n  name: { type: string }\nrelations:\n  visits: { type: hasMany, resource: Visit }\n");
+      await writeFile(join(single, "visit.yaml"), "name: Visit\nfields:\n  at: { type: datetime }\nrelations:\n  physician: { type: belongsTo, resource: Doctor, required: true }\n");
+      const built = await loadModel(single);
+      const doctor = built.resources.find((resource) => resource.name === "Doctor")!;
+      expect(doctor.hasMany[0]).toMatchObject({ name: "visits", inverse: "physician" });
+      expect(built.prismaSchema).toMatch(/visits\s+Visit\[\]\s+@relation\("Visit_physician"\)/);
+      expect(doctor.referencedBy).toEqual([expect.objectContaining({ relation: "physician", foreignKey: "physician_id", onDelete: "restrict" })]);
+    } finally {
+      await rm(single, { recursive: true, force: true });
+    }
+  });
+
+  it("names every case of a multi-word resource and derives its prefix and collection", async () => {
+    const record = await mkdtemp(join(tmpdir(), "hashapi-model-"));
+    try {
+      await writeFile(join(record, "medical-record.yaml"), "name: MedicalRecord\nfields:\n  summary: { type: text }\n");
+      const [resource] = (await loadModel(record)).resources;
+      expect(resource).toMatchObject({ prefix: "MRE", collection: "medical-records", table: "medical_records", delegate: "medicalRecord" });
+      expect(resource!.names).toMatchObject({ kebab: "medical-record", pluralLabel: "medical records", pluralPascal: "MedicalRecords" });
+    } finally {
+      await rm(record, { recursive: true, force: true });
+    }
+  });
+});
