@@ -26,7 +26,7 @@ export function requestContext(logger: Logger) {
       req.log.info(
         {
           method: req.method,
-          path: req.path,
+          path: req.originalUrl.split("?")[0],
           status: res.statusCode,
           ms: Math.round(ms * 10) / 10,
         },
