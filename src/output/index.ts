@@ -1,7 +1,9 @@
 export type { FileMap, OutputFile, Ownership } from "./types.js";
 export { createFileMap } from "./file-map.js";
-export { formatFiles, prettierOptions } from "./format.js";
-export { addManifest, manifestPath, parseManifest, sha256, type Manifest } from "./manifest.js";
+export { formatFiles, type FormatOptions } from "./format.js";
+export { formatterFingerprint, prettierOptions } from "./format-options.js";
+export { sha256 } from "./hash.js";
+export { addManifest, manifestPath, parseManifest, type Manifest } from "./manifest.js";
 export { planChanges, type Change, type ChangeSet } from "./plan.js";
 export { previewOutput, writeOutput, type WriteOptions } from "./write.js";
 export { checkOutput, isClean, type DriftReport } from "./check.js";

@@ -1,7 +1,8 @@
-import { createHash } from "node:crypto";
 import { HashapiError } from "../errors.js";
 import { createFileMap } from "./file-map.js";
-import type { FileMap, Ownership } from "./types.js";
+import { formatterFingerprint } from "./format-options.js";
+import { sha256 } from "./hash.js";
+import type { FileMap, OutputFile, Ownership } from "./types.js";
 
 export const manifestPath = "hashapi.manifest.json";
 
@@ -9,16 +10,16 @@ export interface ManifestEntry {
   ownership: Exclude<Ownership, "migration">;
   source: string;
   sha256?: string;
+  /** sha256 of the rendered text before formatting (see OutputFile.renderSha256). */
+  renderSha256?: string;
 }
 
 export interface Manifest {
   generator: "hashapi";
   manifestVersion: 1;
+  /** The formatter and options that made the formatted files; absent in manifests written before it was recorded. */
+  formatter?: string;
   files: Record<string, ManifestEntry>;
-}
-
-export function sha256(content: string): string {
-  return createHash("sha256").update(content).digest("hex");
 }
 
 /** Adds the manifest: generated files with their hash, user-owned files by name. Migrations are history. */
@@ -26,16 +27,19 @@ export function addManifest(map: FileMap): FileMap {
   const files: Record<string, ManifestEntry> = {};
   for (const file of map.values()) {
     if (file.ownership === "migration" || file.path === manifestPath) continue;
-    files[file.path] =
-      file.ownership === "generated"
-        ? { ownership: "generated", source: file.source, sha256: sha256(file.content) }
-        : { ownership: "user", source: file.source };
+    files[file.path] = file.ownership === "generated" ? generatedEntry(file) : { ownership: "user", source: file.source };
   }
-  const manifest: Manifest = { generator: "hashapi", manifestVersion: 1, files };
+  const manifest: Manifest = { generator: "hashapi", manifestVersion: 1, formatter: formatterFingerprint, files };
   return createFileMap([
     ...[...map.values()].filter((file) => file.path !== manifestPath),
     { path: manifestPath, content: `${JSON.stringify(manifest, null, 2)}\n`, ownership: "generated", source: "hashapi" },
   ]);
+}
+
+function generatedEntry(file: OutputFile): ManifestEntry {
+  const entry: ManifestEntry = { ownership: "generated", source: file.source, sha256: sha256(file.content) };
+  if (file.renderSha256 !== undefined) entry.renderSha256 = file.renderSha256;
+  return entry;
 }
 
 export function parseManifest(text: string, location: string): Manifest {

@@ -13,6 +13,11 @@ export interface OutputFile {
   ownership: Ownership;
   /** The spec it comes from, e.g. `specs/patient.yaml`, or `specs/` for project-wide files. */
   source: string;
+  /**
+   * sha256 of the text as rendered, before prettier formatted it into `content`; set on generated files
+   * that prettier formats. The manifest keeps it so that a later run can reuse the formatted bytes.
+   */
+  renderSha256?: string;
 }
 
 /** Iteration order is sorted by path. */

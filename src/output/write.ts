@@ -17,13 +17,18 @@ export async function previewOutput(outDir: string, map: FileMap, options: Write
   return planChanges(map, disk);
 }
 
+/** Files written at a time: enough to keep the disk busy, few enough to stay far from the open-file limit. */
+const parallelWrites = 32;
+
 /** Writes the changed files, deletes orphans, and leaves every unchanged file (and its mtime) alone. */
 export async function writeOutput(outDir: string, map: FileMap, options: WriteOptions): Promise<ChangeSet> {
   const changes = await previewOutput(outDir, map, options);
-  for (const change of changes) {
-    if ((change.kind === "create" || change.kind === "update") && change.file) {
-      await writeAtomically(join(outDir, change.path), change.file.content);
-    }
+  const writes = changes.flatMap((change) =>
+    (change.kind === "create" || change.kind === "update") && change.file ? [{ path: join(outDir, change.path), content: change.file.content }] : [],
+  );
+  for (const folder of new Set(writes.map((write) => dirname(write.path)))) await mkdir(folder, { recursive: true });
+  for (let start = 0; start < writes.length; start += parallelWrites) {
+    await Promise.all(writes.slice(start, start + parallelWrites).map((write) => writeAtomically(write.path, write.content)));
   }
   for (const change of changes) {
     if (change.kind !== "delete") continue;
@@ -42,7 +47,6 @@ function assertOwnDirectory(outDir: string, nonEmpty: boolean, hasManifest: bool
 }
 
 async function writeAtomically(path: string, content: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
   // A crash mid-write must never leave a half-written source file behind.
   const temporary = `${path}.hashapi-${process.pid}.tmp`;
   await writeFile(temporary, content);

@@ -12,6 +12,12 @@ import type { ValidSpecs } from "../spec/types.js";
 export interface GenerateOptions {
   /** Folder of `.hbs` templates; defaults to the ones shipped with hashapi. */
   templatesDir?: string;
+  /**
+   * The output directory the result is for, when it may already hold an earlier generation: its
+   * files that are still what formatting would give are reused instead of formatted again, which is
+   * most of the time of a regeneration or a `--check`. The returned bytes are the same either way.
+   */
+  previousOutput?: string;
 }
 
 /**
@@ -41,7 +47,7 @@ export async function generate(specsDir: string, options: GenerateOptions = {}):
 export async function renderModel(model: ProjectModel, options: GenerateOptions = {}): Promise<FileMap> {
   const templates = await loadTemplates(options.templatesDir);
   const files = renderArtifacts(planArtifacts(model, templates));
-  const formatted = await formatFiles(createFileMap(files));
+  const formatted = await formatFiles(createFileMap(files), { previousOutput: options.previousOutput });
   return addManifest(formatted);
 }
 

@@ -1,0 +1,54 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { formatterFingerprint } from "./format-options.js";
+import { sha256 } from "./hash.js";
+import { manifestPath, parseManifest, type Manifest } from "./manifest.js";
+import type { OutputFile } from "./types.js";
+
+/**
+ * The files of an earlier generation in `outDir` that can stand in for formatting these files again,
+ * by path:
+ * - a generated file, when the manifest says the same formatter made it from the same rendered text
+ *   and the file still has the bytes the manifest lists (an edited or deleted file is formatted for
+ *   real, so `--check` still reports it);
+ * - a user-owned file that exists: hashapi never rewrites it, so a freshly formatted copy would be
+ *   thrown away.
+ * Anything unreadable, a corrupt manifest included, only means nothing is reused: the write or the
+ * check that follows reports it.
+ */
+export async function reusableContents(outDir: string, files: OutputFile[]): Promise<Map<string, string>> {
+  const manifest = await readManifest(outDir);
+  const formattedBefore = manifest?.formatter === formatterFingerprint ? manifest.files : {};
+  const reusable = new Map<string, string>();
+  await Promise.all(
+    files.map(async (file) => {
+      const entry = formattedBefore[file.path];
+      const reuse =
+        file.ownership === "user" ||
+        (file.ownership === "generated" &&
+          entry?.ownership === "generated" &&
+          entry.renderSha256 !== undefined &&
+          entry.renderSha256 === file.renderSha256);
+      if (!reuse) return;
+      const onDisk = await readOptional(join(outDir, file.path));
+      if (onDisk === undefined) return;
+      if (file.ownership === "user" || sha256(onDisk) === entry?.sha256) reusable.set(file.path, onDisk);
+    }),
+  );
+  return reusable;
+}
+
+async function readManifest(outDir: string): Promise<Manifest | null> {
+  const location = join(outDir, manifestPath);
+  const text = await readOptional(location);
+  if (text === undefined) return null;
+  try {
+    return parseManifest(text, location);
+  } catch {
+    return null;
+  }
+}
+
+async function readOptional(path: string): Promise<string | undefined> {
+  return readFile(path, "utf8").catch(() => undefined);
+}
