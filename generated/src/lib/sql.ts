@@ -22,6 +22,10 @@ export interface Sql {
 
 export type SqlRow = Record<string, unknown>;
 
+// Statement texts come from a bounded set of shapes, but sort and filter combinations chosen by
+// clients multiply them: past this many, a new text runs without being kept.
+const maxPreparedStatements = 1000;
+
 export type SqlDialect = "sqlite" | "postgresql";
 export const dialect: SqlDialect = "sqlite";
 
@@ -52,7 +56,7 @@ export function openSql(url: string): Sql {
     let statement = statements.get(text);
     if (!statement) {
       statement = db.prepare(text);
-      statements.set(text, statement);
+      if (statements.size < maxPreparedStatements) statements.set(text, statement);
     }
     return statement;
   };
