@@ -57,7 +57,7 @@ async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
   const db = await connectDatabase(config.databaseUrl, config.databasePoolSize).catch(
     (error: Error) => {
-      // Prisma wraps the driver's reason ("connect ECONNREFUSED …") below its own preamble: keep the reason.
+      // Keep the driver's reason ("connect ECONNREFUSED …"), its last line when it says more.
       const reason =
         error.message
           .split("\n")
@@ -87,7 +87,7 @@ async function serve(config: Config): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     server.close(async () => {
-      await db.$disconnect();
+      await db.close();
       process.exit(0);
     });
     server.closeIdleConnections();

@@ -82,14 +82,11 @@ export async function startApi(): Promise<TestApi> {
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const email = `tester-${newHash("USR").toLowerCase()}@example.com`;
-  await db.user.create({
-    data: {
-      hash: newHash("USR"),
-      name: "Tester",
-      email,
-      password: await hashPassword("test-password"),
-    },
-  });
+  const now = new Date();
+  await db.run(
+    `INSERT INTO "users" ("hash", "name", "email", "password", "created_at", "updated_at") VALUES (?, ?, ?, ?, ?, ?)`,
+    [newHash("USR"), "Tester", email, await hashPassword("test-password"), now, now],
+  );
 
   const api: TestApi = {
     baseUrl,
@@ -118,7 +115,7 @@ export async function startApi(): Promise<TestApi> {
     async close() {
       server.closeAllConnections();
       server.close();
-      await db.$disconnect();
+      await db.close();
       database.cleanup();
     },
   };

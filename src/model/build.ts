@@ -94,6 +94,7 @@ function resourceRef(spec: ResourceSpec): ResourceRef {
     prefix: spec.prefix ?? derivePrefix(spec.name)!,
     collection: spec.collection ?? defaultCollection(spec.name),
     delegate: names.camel,
+    table: names.pluralSnake,
     publicIdKey: spec.serializer?.publicId ?? "hash",
     softDelete: spec.softDelete ?? false,
   };
@@ -194,12 +195,17 @@ function buildResource(
     }));
   const hasMany: HasManyModel[] = relations
     .filter((relation) => relation.type === "hasMany")
-    .map((relation) => ({
-      name: relation.name,
-      target: refs.get(relation.resource)!,
-      inverse: relation.inverse ?? inverseOf(spec.name, specs.get(relation.resource)!),
-      eager: eagerLoad.includes(relation.name),
-    }));
+    .map((relation) => {
+      const inverse = relation.inverse ?? inverseOf(spec.name, specs.get(relation.resource)!);
+      return {
+        name: relation.name,
+        target: refs.get(relation.resource)!,
+        inverse,
+        // The belongsTo's column on the target, named like every belongsTo's (see above).
+        foreignKey: `${inverse}_id`,
+        eager: eagerLoad.includes(relation.name),
+      };
+    });
 
   const publicActions = new Set(spec.auth?.public ?? []);
   const actions = Object.fromEntries(
@@ -224,7 +230,7 @@ function buildResource(
     names: ref.names,
     source: `${specsLabel}${spec.file.slice(spec.file.lastIndexOf("/") + 1)}`,
     collection: ref.collection,
-    table: ref.names.pluralSnake,
+    table: ref.table,
     prefix: ref.prefix,
     delegate: ref.delegate,
     softDelete: ref.softDelete,
@@ -339,6 +345,7 @@ function resourceRefOf(resource: ResourceModel): ResourceRef {
     prefix: resource.prefix,
     collection: resource.collection,
     delegate: resource.delegate,
+    table: resource.table,
     publicIdKey: resource.publicIdKey,
     softDelete: resource.softDelete,
   };

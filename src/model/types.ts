@@ -89,6 +89,8 @@ export interface ResourceRef {
   collection: string;
   /** Property of the Prisma client: `prisma.medicalRecord`. */
   delegate: string;
+  /** The table Prisma maps the model to: `medical_records`. */
+  table: string;
   publicIdKey: "hash" | "public_id";
   softDelete: boolean;
 }
@@ -109,6 +111,8 @@ export interface HasManyModel {
   target: ResourceRef;
   /** The belongsTo on the target that points back here. */
   inverse: string;
+  /** That belongsTo's column on the target: `patient_id`. */
+  foreignKey: string;
   eager: boolean;
 }
 

@@ -15,7 +15,8 @@ export interface CurrentUser {
   email: string;
 }
 
-const userColumns = { id: true, hash: true, name: true, email: true } as const;
+// One statement answers both per-request questions: does the user still exist, and is this token revoked?
+const liveUserQuery = `SELECT "u"."id", "u"."hash", "u"."name", "u"."email", EXISTS (SELECT 1 FROM "revoked_tokens" WHERE "jti" = ?) AS "revoked" FROM "users" AS "u" WHERE "u"."hash" = ? LIMIT 1`;
 
 export class AuthService {
   constructor(
@@ -27,10 +28,10 @@ export class AuthService {
 
   async login(email: string, password: string, ip: string): Promise<IssuedToken> {
     await this.throttle.assertAllowed(email, ip);
-    const user = await this.db.user.findUnique({
-      where: { email: email.toLowerCase() },
-      select: { hash: true, password: true },
-    });
+    const user = (await this.db.get(
+      `SELECT "hash", "password" FROM "users" WHERE "email" = ? LIMIT 1`,
+      [email.toLowerCase()],
+    )) as { hash: string; password: string } | undefined;
     // Unknown e-mails are verified against a dummy hash: both paths cost one scrypt.
     const valid = await verifyPassword(password, user?.password ?? null);
     if (!user || !valid) {
@@ -65,12 +66,15 @@ export class AuthService {
   }
 
   private async liveUser(claims: TokenClaims): Promise<CurrentUser> {
-    const [revoked, user] = await Promise.all([
-      this.revocations.isRevoked(claims.jti),
-      this.db.user.findUnique({ where: { hash: claims.sub }, select: userColumns }),
-    ]);
-    if (revoked || !user) throw new Unauthenticated();
-    return user;
+    const row = await this.db.get(liveUserQuery, [claims.jti, claims.sub]);
+    // EXISTS is 1/0 on SQLite and true/false on PostgreSQL.
+    if (!row || row.revoked === 1 || row.revoked === true) throw new Unauthenticated();
+    return {
+      id: Number(row.id),
+      hash: row.hash as string,
+      name: row.name as string,
+      email: row.email as string,
+    };
   }
 
   /** A token stays refreshable until its refresh window closes, so its revocation must last as long. */

@@ -18,9 +18,12 @@ export class LoginThrottle {
   }
 
   async assertAllowed(email: string, ip: string): Promise<void> {
-    const row = await this.db.loginThrottle.findUnique({ where: { key: this.key(email, ip) } });
-    if (!row || row.attempts < maxAttempts) return;
-    const waitMs = row.reset_at.getTime() - Date.now();
+    const row = await this.db.get(
+      `SELECT "attempts", "reset_at" FROM "login_throttles" WHERE "key" = ?`,
+      [this.key(email, ip)],
+    );
+    if (!row || Number(row.attempts) < maxAttempts) return;
+    const waitMs = new Date(row.reset_at as string | Date).getTime() - Date.now();
     if (waitMs > 0) throw new TooManyAttempts(Math.ceil(waitMs / 1000));
   }
 
@@ -28,20 +31,20 @@ export class LoginThrottle {
     const key = this.key(email, ip);
     const now = new Date();
     const resetAt = new Date(now.getTime() + windowSeconds * 1000);
-    const row = await this.db.loginThrottle.upsert({
-      where: { key },
-      create: { key, attempts: 1, reset_at: resetAt },
-      update: { attempts: { increment: 1 } },
-    });
-    if (row.reset_at < now) {
-      await this.db.loginThrottle.update({
-        where: { key },
-        data: { attempts: 1, reset_at: resetAt },
-      });
+    // One atomic statement: concurrent failures from several instances all count.
+    const row = await this.db.get(
+      `INSERT INTO "login_throttles" AS "l" ("key", "attempts", "reset_at") VALUES (?, 1, ?) ON CONFLICT ("key") DO UPDATE SET "attempts" = "l"."attempts" + 1 RETURNING "reset_at"`,
+      [key, resetAt],
+    );
+    if (new Date(row!.reset_at as string | Date) < now) {
+      await this.db.run(
+        `UPDATE "login_throttles" SET "attempts" = 1, "reset_at" = ? WHERE "key" = ?`,
+        [resetAt, key],
+      );
     }
   }
 
   async clear(email: string, ip: string): Promise<void> {
-    await this.db.loginThrottle.deleteMany({ where: { key: this.key(email, ip) } });
+    await this.db.run(`DELETE FROM "login_throttles" WHERE "key" = ?`, [this.key(email, ip)]);
   }
 }

@@ -5,26 +5,24 @@ import { isUniqueViolation } from "../lib/database.js";
 
 /**
  * Revoked token ids live in the database until the token could no longer be used (the end of its
- * refresh window), so a logout holds on every instance and across restarts.
+ * refresh window), so a logout holds on every instance and across restarts. The per-request check
+ * is part of AuthService's one user lookup.
  */
 export class Revocations {
   constructor(private readonly db: Database) {}
 
-  async isRevoked(jti: string): Promise<boolean> {
-    return (
-      (await this.db.revokedToken.findUnique({ where: { jti }, select: { id: true } })) !== null
-    );
-  }
-
   /** False when the token was already revoked: two concurrent refreshes cannot both succeed. */
   async revoke(jti: string, usableUntil: Date): Promise<boolean> {
     try {
-      await this.db.revokedToken.create({ data: { jti, expires_at: usableUntil } });
+      await this.db.run(`INSERT INTO "revoked_tokens" ("jti", "expires_at") VALUES (?, ?)`, [
+        jti,
+        usableUntil,
+      ]);
     } catch (error) {
       if (isUniqueViolation(error)) return false;
       throw error;
     }
-    await this.db.revokedToken.deleteMany({ where: { expires_at: { lt: new Date() } } });
+    await this.db.run(`DELETE FROM "revoked_tokens" WHERE "expires_at" < ?`, [new Date()]);
     return true;
   }
 }

@@ -36,23 +36,20 @@ async function main(): Promise<number> {
   }
   const db = await connectDatabase(process.env.DATABASE_URL ?? "file:./data/app.db");
   try {
-    const user = await db.user.create({
-      data: {
-        hash: newHash("USR"),
-        name,
-        email: email.toLowerCase(),
-        password: await hashPassword(password),
-      },
-      select: { hash: true },
-    });
-    process.stdout.write(`${user.hash}\n`);
+    const hash = newHash("USR");
+    const now = new Date();
+    await db.run(
+      `INSERT INTO "users" ("hash", "name", "email", "password", "created_at", "updated_at") VALUES (?, ?, ?, ?, ?, ?)`,
+      [hash, name, email.toLowerCase(), await hashPassword(password), now, now],
+    );
+    process.stdout.write(`${hash}\n`);
     return 0;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     process.stderr.write(`a user with e-mail ${email.toLowerCase()} already exists\n`);
     return 1;
   } finally {
-    await db.$disconnect();
+    await db.close();
   }
 }
 
