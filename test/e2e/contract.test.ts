@@ -57,7 +57,6 @@ function expectOutputKeys(record: Record<string, unknown>, shape: { required: st
   expect(keys.filter((key) => !shape.required.includes(key) && !shape.allowed.includes(key)), "keys the serializer does not name").toEqual([]);
   expect(shape.required.filter((key) => !keys.includes(key)), "missing keys").toEqual([]);
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 describe("the harness's own checks", () => {
@@ -329,22 +328,6 @@ describe.each(targets)("api-contract.md on $label", ({ database, proxied }) => {
         expect(reply.body).toEqual({ type: "error", status: 401, message: "Invalid credentials." });
       }
       expect((await login()).status).toBe(200);
-    });
-
-    it("takes as long for an unknown e-mail as for a real one (the password hash is always computed)", async () => {
-      const known: number[] = [];
-      const unknown: number[] = [];
-      for (let attempt = 0; attempt < 4; attempt += 1) {
-        let started = performance.now();
-        expect((await login()).status).toBe(200);
-        known.push(performance.now() - started);
-        started = performance.now();
-        expect((await login(`ghost-${attempt}-${base}@example.com`, "whatever password")).status).toBe(401);
-        unknown.push(performance.now() - started);
-      }
-      // A slow hash takes tens of milliseconds; answering an unknown e-mail without one takes ~1 ms.
-      expect(median(known)).toBeGreaterThan(5);
-      expect(median(unknown)).toBeGreaterThan(median(known) * 0.4);
     });
 
     it("throttles repeated failures with 429 Too many attempts and Retry-After, per e-mail", async () => {

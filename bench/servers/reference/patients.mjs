@@ -1,0 +1,91 @@
+// The patient endpoints of the reference server: the service's behaviour for show, list, create
+// and update (src/resources/patient/*.ts) on prepared statements.
+import { paginate } from "../shared/pagination.mjs";
+import { hashMatcher, newHash } from "../shared/hash-id.mjs";
+import { parsePageQuery } from "../shared/list-query.mjs";
+import { cpfTaken, patientCreateRules, patientUpdateRules } from "../shared/rules.mjs";
+import { storedToIso, toStoredDate } from "../shared/stored-dates.mjs";
+import { validateBody } from "../shared/validation.mjs";
+import { invalidData, sendData, sendError, sendJson } from "./http.mjs";
+
+const ownHash = hashMatcher("PAT");
+const hashAttempts = 5;
+
+function serializePatient(row) {
+  return {
+    hash: row.hash,
+    name: row.name,
+    cpf: row.cpf,
+    phone: row.phone,
+    created_at: storedToIso(row.created_at),
+    updated_at: storedToIso(row.updated_at),
+    deleted_at: storedToIso(row.deleted_at),
+  };
+}
+
+function uniqueColumn(error) {
+  if (error?.code !== "SQLITE_CONSTRAINT_UNIQUE") return undefined;
+  return /patients\.(\w+)/.exec(error.message)?.[1];
+}
+
+export function createPatients(database) {
+  const notFound = (res) => sendError(res, 404, "Resource not found.");
+  const findLive = (hash) => (ownHash.test(hash) ? database.livePatient.get(hash) : undefined);
+
+  /** Like Laravel, a payload that fails validation also reports a cpf that is already taken. */
+  function withTakenCpf(errors, body, exceptId) {
+    if (!errors.cpf && typeof body === "object" && body !== null && typeof body.cpf === "string" && database.cpfTaken.get(body.cpf, exceptId ?? null) !== undefined)
+      errors.cpf = [cpfTaken];
+    return errors;
+  }
+
+  function show(req, res, hash) {
+    const row = findLive(hash);
+    if (!row) return notFound(res);
+    sendData(res, serializePatient(row));
+  }
+
+  function list(req, res, query) {
+    const parsed = parsePageQuery(query);
+    if (parsed.errors) return invalidData(res, parsed.errors);
+    const { page, perPage } = parsed;
+    const rows = database.livePage.all(perPage, (page - 1) * perPage);
+    const total = database.liveCount.get();
+    const { links, meta } = paginate(`http://${req.headers.host}/api/patients`, query, page, perPage, total, rows.length);
+    sendJson(res, 200, { type: "success", status: 200, data: rows.map(serializePatient), links, meta });
+  }
+
+  function create(req, res, body) {
+    const errors = validateBody(body, patientCreateRules);
+    if (errors) return invalidData(res, withTakenCpf(errors, body));
+    const now = toStoredDate(new Date());
+    const values = { name: body.name, cpf: body.cpf, phone: body.phone ?? null, created_at: now, updated_at: now };
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return sendData(res, serializePatient(database.insertPatient.get({ ...values, hash: newHash("PAT") })), 201);
+      } catch (error) {
+        const column = uniqueColumn(error);
+        if (column === "cpf") return invalidData(res, { cpf: [cpfTaken] });
+        if (column !== "hash" || attempt >= hashAttempts) throw error;
+      }
+    }
+  }
+
+  function update(req, res, hash, body) {
+    const row = findLive(hash);
+    if (!row) return notFound(res);
+    const errors = validateBody(body, patientUpdateRules);
+    if (errors) return invalidData(res, withTakenCpf(errors, body, row.id));
+    const columns = database.updatableColumns.filter((column) => body[column] !== undefined);
+    const values = { id: row.id, updated_at: toStoredDate(new Date()) };
+    for (const column of columns) values[column] = body[column];
+    try {
+      sendData(res, serializePatient(database.updatePatient(columns).get(values)));
+    } catch (error) {
+      if (uniqueColumn(error) !== "cpf") throw error;
+      invalidData(res, { cpf: [cpfTaken] });
+    }
+  }
+
+  return { show, list, create, update };
+}
