@@ -76,6 +76,7 @@ export async function benchService(givenOptions = {}) {
       elapsedSeconds: Math.round((Date.now() - started) / 1000),
     },
     verification: main.verification,
+    loginTiming: main.loginTiming,
     endpoints: main.endpoints,
     scaling,
     serviceSql,
@@ -109,6 +110,10 @@ async function main() {
       `${options.rounds} round(s) (medians; RSS = max), Node ${meta.node}, ${meta.cpus} CPUs, ${meta.elapsedSeconds} s in all\n\n`,
   );
   process.stderr.write(`${mainTable(figures)}\n`);
+  if (figures.loginTiming) {
+    const { knownMs, unknownMs, unknownToKnown, samples } = figures.loginTiming;
+    process.stderr.write(`\nLogin time, one request at a time (median of ${samples}): known e-mail ${knownMs.toFixed(0)} ms, unknown e-mail ${unknownMs.toFixed(0)} ms (${unknownToKnown.toFixed(2)}×; 1.00× means no account can be told from its timing)\n`);
+  }
   if (figures.scaling) process.stderr.write(`\nScaling (${options.scalingDuration} s per run, 1 round):\n${scalingTable(figures.scaling, figures.serviceSql)}\n`);
   if (figures.errors.length > 0) process.stderr.write(`\n!!! RUNS WITH ERRORS (non-2xx or socket errors):\n${figures.errors.join("\n")}\n`);
   if (options.json) process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);

@@ -4,6 +4,7 @@ import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { forgedTokens, validToken } from "./forged-tokens.mjs";
 import { login } from "./http-client.mjs";
+import { measureLoginTiming } from "./login-timing.mjs";
 import { measure } from "./load.mjs";
 import { removeDatabase } from "./prepare-project.mjs";
 import { stopProcess } from "./processes.mjs";
@@ -54,6 +55,9 @@ export async function runMainBench({ options, projectDir, scratch, seededPath, s
     log("verifying that the servers answer alike");
     const verification = await verify(servers, seeded);
     log(`  ${verification.cases} cases agree`);
+    const service = servers.find((server) => server.name === "service");
+    log("timing the service's login: a known e-mail against unknown ones, one at a time");
+    const loginTiming = await measureLoginTiming(service.baseUrl, admin);
 
     const rounds = Object.fromEntries(options.endpoints.map((id) => [id, Object.fromEntries(servers.map((server) => [server.name, []]))]));
     for (let round = 1; round <= options.rounds; round += 1) {
@@ -75,7 +79,7 @@ export async function runMainBench({ options, projectDir, scratch, seededPath, s
         }
       }
     }
-    return { verification, endpoints: options.endpoints.map((id) => summariseEndpoint(id, rounds[id])) };
+    return { verification, loginTiming, endpoints: options.endpoints.map((id) => summariseEndpoint(id, rounds[id])) };
   } finally {
     for (const server of servers) await stopProcess(server.handle);
   }

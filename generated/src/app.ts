@@ -75,8 +75,9 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
     swaggerUi.serve,
     swaggerUi.setup(JSON.parse(openapiText) as object, { customSiteTitle: "clinic-api API" }),
   );
-  api.use(authRoutes(new AuthController(auth), auth));
+  api.use("/auth", authRoutes(new AuthController(auth), auth));
   api.use(
+    "/appointments",
     appointmentRoutes(
       new AppointmentController(
         new AppointmentService(appointmentRepository, {
@@ -90,6 +91,7 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
     ),
   );
   api.use(
+    "/doctors",
     doctorRoutes(
       new DoctorController(new DoctorService(doctorRepository, {}), new DoctorPolicy(), {
         ...doctorListSpec,
@@ -99,6 +101,7 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
     ),
   );
   api.use(
+    "/medical-records",
     medicalRecordRoutes(
       new MedicalRecordController(
         new MedicalRecordService(medicalRecordRepository, { patient: patientRepository }),
@@ -109,6 +112,7 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
     ),
   );
   api.use(
+    "/patients",
     patientRoutes(
       new PatientController(new PatientService(patientRepository, {}), new PatientPolicy(), {
         ...patientListSpec,

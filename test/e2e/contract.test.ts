@@ -688,6 +688,17 @@ describe.each(targets)("api-contract.md on $label", ({ database, proxied }) => {
       }
     });
 
+    it("answers wrongly typed values of unique fields with 422, never 500 (objects and arrays are never looked up)", async () => {
+      for (const value of [{}, [1], { $gt: "" }, true, 12345678901]) {
+        const reply = await call("POST", "/api/patients", { token, body: { name: 1, cpf: value } });
+        expect(reply.status, `${JSON.stringify(value)}: ${reply.text}`).toBe(422);
+        expect(Object.keys(reply.body.errors).sort()).toEqual(["cpf", "name"]);
+      }
+      const patient = await createPatient();
+      const update = await call("PATCH", `/api/patients/${patient}`, { token, body: { cpf: [cpf()] } });
+      expect(update.status, update.text).toBe(422);
+    });
+
     it("reports unique violations as 422 'has already been taken' on create and on update of another record; its own value is fine", async () => {
       const taken = cpf();
       const owner = await createPatient({ cpf: taken });

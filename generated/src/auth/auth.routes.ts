@@ -6,12 +6,13 @@ import { route } from "../http/routing.js";
 import type { AuthController } from "./auth.controller.js";
 import type { AuthService } from "./auth.service.js";
 
+/** Mounted at /api/auth. */
 export function authRoutes(controller: AuthController, auth: AuthService): Router {
   const router = Router();
   const authenticated = requireAuth(auth);
-  route(router, "/auth/login", { post: [controller.login] });
-  route(router, "/auth/me", { get: [authenticated, controller.me] });
-  route(router, "/auth/refresh", { post: [controller.refresh] });
-  route(router, "/auth/logout", { post: [authenticated, controller.logout] });
+  route(router, "/login", { post: [controller.login] });
+  route(router, "/me", { get: [authenticated, controller.me] });
+  route(router, "/refresh", { post: [controller.refresh] });
+  route(router, "/logout", { post: [authenticated, controller.logout] });
   return router;
 }

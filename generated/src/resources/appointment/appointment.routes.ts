@@ -6,16 +6,19 @@ import { optionalAuth, requireAuth } from "../../http/authenticate.js";
 import { route } from "../../http/routing.js";
 import type { AppointmentController } from "../../custom/appointment/appointment.controller.js";
 
-/** Routes of appointments; parameters are hashes. Actions listed in auth.public need no token. */
+/**
+ * Routes of appointments, mounted at /api/appointments (a request for another collection never
+ * enters this router); parameters are hashes. Actions listed in auth.public need no token.
+ */
 export function appointmentRoutes(controller: AppointmentController, auth: AuthService): Router {
   const router = Router();
   const needsToken = requireAuth(auth);
   const tokenOptional = optionalAuth(auth);
-  route(router, "/appointments", {
+  route(router, "/", {
     get: [needsToken, (req, res) => controller.index(req, res)],
     post: [needsToken, (req, res) => controller.store(req, res)],
   });
-  route(router, "/appointments/:hash", {
+  route(router, "/:hash", {
     get: [needsToken, (req, res) => controller.show(req, res)],
     put: [needsToken, (req, res) => controller.update(req, res)],
     patch: [needsToken, (req, res) => controller.update(req, res)],

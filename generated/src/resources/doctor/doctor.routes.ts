@@ -6,16 +6,19 @@ import { optionalAuth, requireAuth } from "../../http/authenticate.js";
 import { route } from "../../http/routing.js";
 import type { DoctorController } from "../../custom/doctor/doctor.controller.js";
 
-/** Routes of doctors; parameters are hashes. Actions listed in auth.public need no token. */
+/**
+ * Routes of doctors, mounted at /api/doctors (a request for another collection never
+ * enters this router); parameters are hashes. Actions listed in auth.public need no token.
+ */
 export function doctorRoutes(controller: DoctorController, auth: AuthService): Router {
   const router = Router();
   const needsToken = requireAuth(auth);
   const tokenOptional = optionalAuth(auth);
-  route(router, "/doctors", {
+  route(router, "/", {
     get: [tokenOptional, (req, res) => controller.index(req, res)],
     post: [needsToken, (req, res) => controller.store(req, res)],
   });
-  route(router, "/doctors/:hash", {
+  route(router, "/:hash", {
     get: [tokenOptional, (req, res) => controller.show(req, res)],
     put: [needsToken, (req, res) => controller.update(req, res)],
     patch: [needsToken, (req, res) => controller.update(req, res)],

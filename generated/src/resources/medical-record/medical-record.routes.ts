@@ -6,7 +6,10 @@ import { optionalAuth, requireAuth } from "../../http/authenticate.js";
 import { route } from "../../http/routing.js";
 import type { MedicalRecordController } from "../../custom/medical-record/medical-record.controller.js";
 
-/** Routes of medical records; parameters are hashes. Actions listed in auth.public need no token. */
+/**
+ * Routes of medical records, mounted at /api/medical-records (a request for another collection never
+ * enters this router); parameters are hashes. Actions listed in auth.public need no token.
+ */
 export function medicalRecordRoutes(
   controller: MedicalRecordController,
   auth: AuthService,
@@ -14,11 +17,11 @@ export function medicalRecordRoutes(
   const router = Router();
   const needsToken = requireAuth(auth);
   const tokenOptional = optionalAuth(auth);
-  route(router, "/medical-records", {
+  route(router, "/", {
     get: [needsToken, (req, res) => controller.index(req, res)],
     post: [needsToken, (req, res) => controller.store(req, res)],
   });
-  route(router, "/medical-records/:hash", {
+  route(router, "/:hash", {
     get: [needsToken, (req, res) => controller.show(req, res)],
     put: [needsToken, (req, res) => controller.update(req, res)],
     patch: [needsToken, (req, res) => controller.update(req, res)],

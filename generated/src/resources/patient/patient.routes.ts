@@ -6,22 +6,25 @@ import { optionalAuth, requireAuth } from "../../http/authenticate.js";
 import { route } from "../../http/routing.js";
 import type { PatientController } from "../../custom/patient/patient.controller.js";
 
-/** Routes of patients; parameters are hashes. Actions listed in auth.public need no token. */
+/**
+ * Routes of patients, mounted at /api/patients (a request for another collection never
+ * enters this router); parameters are hashes. Actions listed in auth.public need no token.
+ */
 export function patientRoutes(controller: PatientController, auth: AuthService): Router {
   const router = Router();
   const needsToken = requireAuth(auth);
   const tokenOptional = optionalAuth(auth);
-  route(router, "/patients", {
+  route(router, "/", {
     get: [needsToken, (req, res) => controller.index(req, res)],
     post: [needsToken, (req, res) => controller.store(req, res)],
   });
-  route(router, "/patients/:hash", {
+  route(router, "/:hash", {
     get: [needsToken, (req, res) => controller.show(req, res)],
     put: [needsToken, (req, res) => controller.update(req, res)],
     patch: [needsToken, (req, res) => controller.update(req, res)],
     delete: [needsToken, (req, res) => controller.destroy(req, res)],
   });
-  route(router, "/patients/:hash/restore", {
+  route(router, "/:hash/restore", {
     post: [needsToken, (req, res) => controller.restore(req, res)],
   });
   return router;
