@@ -231,7 +231,6 @@ function buildResource(
     source: `${specsLabel}${spec.file.slice(spec.file.lastIndexOf("/") + 1)}`,
     collection: ref.collection,
     table: ref.table,
-    hasUniqueFields: fields.some((field) => field.unique),
     prefix: ref.prefix,
     delegate: ref.delegate,
     softDelete: ref.softDelete,

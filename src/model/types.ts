@@ -143,8 +143,6 @@ export interface ResourceModel {
   delegate: string;
   softDelete: boolean;
   fields: FieldModel[];
-  /** Whether any field is unique: only then does the service look values up. */
-  hasUniqueFields: boolean;
   belongsTo: BelongsToModel[];
   belongsToNames: string[];
   hasMany: HasManyModel[];

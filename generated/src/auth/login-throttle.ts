@@ -2,6 +2,7 @@
 
 import type { Database } from "../lib/database.js";
 import { TooManyAttempts } from "../lib/errors.js";
+import { decodeValue } from "../lib/table.js";
 
 const maxAttempts = 5;
 const windowSeconds = 60;
@@ -23,7 +24,7 @@ export class LoginThrottle {
       [this.key(email, ip)],
     );
     if (!row || Number(row.attempts) < maxAttempts) return;
-    const waitMs = new Date(row.reset_at as string | Date).getTime() - Date.now();
+    const waitMs = (decodeValue("datetime", row.reset_at) as Date).getTime() - Date.now();
     if (waitMs > 0) throw new TooManyAttempts(Math.ceil(waitMs / 1000));
   }
 
@@ -36,7 +37,7 @@ export class LoginThrottle {
       `INSERT INTO "login_throttles" AS "l" ("key", "attempts", "reset_at") VALUES (?, 1, ?) ON CONFLICT ("key") DO UPDATE SET "attempts" = "l"."attempts" + 1 RETURNING "reset_at"`,
       [key, resetAt],
     );
-    if (new Date(row!.reset_at as string | Date) < now) {
+    if ((decodeValue("datetime", row!.reset_at) as Date) < now) {
       await this.db.run(
         `UPDATE "login_throttles" SET "attempts" = 1, "reset_at" = ? WHERE "key" = ?`,
         [resetAt, key],

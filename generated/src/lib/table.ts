@@ -154,6 +154,13 @@ export class Table<Row> {
 
   /** Whether a row matches every column = value pair, other than the row `exceptId`. */
   async exists(where: Record<string, unknown>, exceptId?: number): Promise<boolean> {
+    // An object or array (from a body that failed validation) is no value a column holds: no row has it.
+    if (
+      Object.values(where).some(
+        (value) => typeof value === "object" && value !== null && !(value instanceof Date),
+      )
+    )
+      return false;
     const conditions = Object.keys(where).map(
       (column) => `${this.column(column)} ${where[column] === null ? "IS NULL" : "= ?"}`,
     );
@@ -254,10 +261,18 @@ export class Table<Row> {
     const key = loaded.join(",");
     let shape = this.shapes.get(key);
     if (!shape) {
-      const columns: string[] = [];
-      const joins: string[] = [];
-      const decode = readShape(this.spec, "t", loaded, columns, joins);
-      shape = { columns: columns.join(", "), joins: joins.join(""), decode };
+      shape = buildShape(this.spec, loaded);
+      this.shapes.set(key, shape);
+    }
+    return shape;
+  }
+
+  /** The read shape of a hasMany's items (their own belongsTo as hashes), built once per relation. */
+  private hasManyShape(relation: RelationSpec): Shape {
+    const key = `hasMany:${relation.name}`;
+    let shape = this.shapes.get(key);
+    if (!shape) {
+      shape = buildShape(relation.target(), []);
       this.shapes.set(key, shape);
     }
     return shape;
@@ -278,20 +293,25 @@ export class Table<Row> {
       }
       if (records.length === 0) continue;
       const target = relation.target();
-      const columns: string[] = [];
-      const joins: string[] = [];
-      const decode = readShape(target, "t", [], columns, joins);
+      const shape = this.hasManyShape(relation);
       const ids = [...byParent.keys()];
       const live = target.softDelete ? ` AND "t"."deleted_at" IS NULL` : "";
       const rows = await this.sql.all(
-        `SELECT ${columns.join(", ")} FROM ${quote(target.table)} AS "t"${joins.join("")} WHERE "t".${quote(relation.foreignKey)} IN (${ids.map(() => "?").join(", ")})${live} ORDER BY "t"."created_at" ASC, "t"."id" ASC`,
+        `SELECT ${shape.columns} FROM ${quote(target.table)} AS "t"${shape.joins} WHERE "t".${quote(relation.foreignKey)} IN (${ids.map(() => "?").join(", ")})${live} ORDER BY "t"."created_at" ASC, "t"."id" ASC`,
         ids,
       );
-      for (const row of rows.map(decode))
+      for (const row of rows.map(shape.decode))
         byParent.get(row[relation.foreignKey] as number)?.push(row);
     }
     return records;
   }
+}
+
+function buildShape(spec: TableSpec, loaded: readonly string[]): Shape {
+  const columns: string[] = [];
+  const joins: string[] = [];
+  const decode = readShape(spec, "t", loaded, columns, joins);
+  return { columns: columns.join(", "), joins: joins.join(""), decode };
 }
 
 /**

@@ -12,11 +12,6 @@ export interface DoctorRelations {}
 
 const ownHash = hashMatcher("DOC");
 
-/** Only a JSON string, number or boolean can already be stored: an object or array in an invalid body is never looked up. */
-function isScalar(value: unknown): value is string | number | boolean {
-  return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
-}
-
 /** Business rules of doctors. Knows nothing of HTTP: it throws domain errors. */
 export class DoctorService {
   constructor(
@@ -92,7 +87,11 @@ export class DoctorService {
     exceptId?: number,
   ): Promise<FieldErrors> {
     const errors: FieldErrors = {};
-    if (isScalar(payload.crm) && (await this.repository.isTaken("crm", payload.crm, exceptId))) {
+    if (
+      payload.crm !== undefined &&
+      payload.crm !== null &&
+      (await this.repository.isTaken("crm", payload.crm, exceptId))
+    ) {
       errors.crm = ["The crm has already been taken."];
     }
     return errors;

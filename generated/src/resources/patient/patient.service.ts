@@ -12,11 +12,6 @@ export interface PatientRelations {}
 
 const ownHash = hashMatcher("PAT");
 
-/** Only a JSON string, number or boolean can already be stored: an object or array in an invalid body is never looked up. */
-function isScalar(value: unknown): value is string | number | boolean {
-  return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
-}
-
 /** Business rules of patients. Knows nothing of HTTP: it throws domain errors. */
 export class PatientService {
   constructor(
@@ -98,7 +93,11 @@ export class PatientService {
     exceptId?: number,
   ): Promise<FieldErrors> {
     const errors: FieldErrors = {};
-    if (isScalar(payload.cpf) && (await this.repository.isTaken("cpf", payload.cpf, exceptId))) {
+    if (
+      payload.cpf !== undefined &&
+      payload.cpf !== null &&
+      (await this.repository.isTaken("cpf", payload.cpf, exceptId))
+    ) {
       errors.cpf = ["The cpf has already been taken."];
     }
     return errors;
