@@ -17,6 +17,7 @@ function commonEnv(port) {
     NODE_ENV: "production",
     HOST: "127.0.0.1",
     PORT: String(port),
+    APP_URL: `http://127.0.0.1:${port}`,
     JWT_SECRET: jwtSettings.secret,
     JWT_ISSUER: jwtSettings.issuer,
     JWT_AUDIENCE: jwtSettings.audience,

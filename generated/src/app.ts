@@ -12,6 +12,8 @@ import type { Config } from "./config.js";
 import { sendData } from "./http/envelope.js";
 import { errorHandler } from "./http/error-handler.js";
 import { jsonBody } from "./http/json-body.js";
+import { nestedReader } from "./http/nested-access.js";
+import { publicOrigin } from "./http/public-origin.js";
 import { requestContext } from "./http/request-context.js";
 import { notFound, route } from "./http/routing.js";
 import type { Database } from "./lib/database.js";
@@ -60,9 +62,17 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
   const auth = new AuthService(db, config.jwt, new Revocations(db), new LoginThrottle(db));
   const pagination = config.pagination;
   const appointmentRepository = new AppointmentRepository(db);
+  const appointmentPolicy = new AppointmentPolicy();
+  const appointmentReader = nestedReader(false, appointmentPolicy);
   const doctorRepository = new DoctorRepository(db);
+  const doctorPolicy = new DoctorPolicy();
+  const doctorReader = nestedReader(true, doctorPolicy);
   const medicalRecordRepository = new MedicalRecordRepository(db);
+  const medicalRecordPolicy = new MedicalRecordPolicy();
+  const medicalRecordReader = nestedReader(false, medicalRecordPolicy);
   const patientRepository = new PatientRepository(db);
+  const patientPolicy = new PatientPolicy();
+  const patientReader = nestedReader(false, patientPolicy);
 
   const api = express.Router();
   route(api, "/health", { get: [(_req, res) => sendData(res, { status: "ok" })] });
@@ -84,8 +94,9 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
           patient: patientRepository,
           doctor: doctorRepository,
         }),
-        new AppointmentPolicy(),
+        appointmentPolicy,
         { ...appointmentListSpec, ...pagination },
+        { patient: patientReader, doctor: doctorReader },
       ),
       auth,
     ),
@@ -93,10 +104,12 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
   api.use(
     "/doctors",
     doctorRoutes(
-      new DoctorController(new DoctorService(doctorRepository, {}), new DoctorPolicy(), {
-        ...doctorListSpec,
-        ...pagination,
-      }),
+      new DoctorController(
+        new DoctorService(doctorRepository, {}),
+        doctorPolicy,
+        { ...doctorListSpec, ...pagination },
+        { appointments: appointmentReader },
+      ),
       auth,
     ),
   );
@@ -105,8 +118,9 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
     medicalRecordRoutes(
       new MedicalRecordController(
         new MedicalRecordService(medicalRecordRepository, { patient: patientRepository }),
-        new MedicalRecordPolicy(),
+        medicalRecordPolicy,
         { ...medicalRecordListSpec, ...pagination },
+        { patient: patientReader },
       ),
       auth,
     ),
@@ -114,15 +128,18 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
   api.use(
     "/patients",
     patientRoutes(
-      new PatientController(new PatientService(patientRepository, {}), new PatientPolicy(), {
-        ...patientListSpec,
-        ...pagination,
-      }),
+      new PatientController(
+        new PatientService(patientRepository, {}),
+        patientPolicy,
+        { ...patientListSpec, ...pagination },
+        { appointments: appointmentReader, medical_records: medicalRecordReader },
+      ),
       auth,
     ),
   );
 
   app.use(requestContext(logger));
+  app.use(publicOrigin(config.appUrl));
   app.use(jsonBody(config.bodyLimit));
   app.use("/api", api);
   app.use(notFound);

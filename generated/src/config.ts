@@ -6,6 +6,8 @@ export interface Config {
   env: "production" | "development" | "test";
   host: string;
   port: number;
+  /** APP_URL without a trailing slash: the origin (and path prefix) that links in responses use. */
+  appUrl: string | undefined;
   databaseUrl: string;
   /** Connections per process (PostgreSQL); with N workers the service opens up to N × this. */
   databasePoolSize: number;
@@ -44,6 +46,17 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     problems.push(`PORT must be an integer from 0 to 65535, got "${environment.PORT}"`);
 
+  const appUrl = parseAppUrl(environment.APP_URL);
+  if (appUrl === null)
+    problems.push(
+      `APP_URL must be an absolute http(s) URL without query or fragment, such as "https://api.example.com", got "${environment.APP_URL}"`,
+    );
+  else if (appUrl === undefined && env === "production") {
+    problems.push(
+      "APP_URL must be set in production: the public URL that links in responses start with (e.g. https://api.example.com)",
+    );
+  }
+
   const databaseUrl = environment.DATABASE_URL ?? "file:./data/app.db";
   if (!databaseUrl.startsWith("file:"))
     problems.push(
@@ -73,6 +86,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     env,
     host: environment.HOST ?? "127.0.0.1",
     port,
+    appUrl: appUrl ?? undefined,
     databaseUrl,
     databasePoolSize,
     logLevel,
@@ -87,4 +101,23 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     bodyLimit: "100kb",
     pagination: { defaultPerPage: 15, maxPerPage: 100 },
   };
+}
+
+/** undefined when unset, null when unusable, else the URL without its trailing slash. */
+function parseAppUrl(value: string | undefined): string | undefined | null {
+  if (value === undefined || value === "") return undefined;
+  try {
+    const url = new URL(value);
+    if (
+      (url.protocol !== "http:" && url.protocol !== "https:") ||
+      url.search ||
+      url.hash ||
+      url.username ||
+      url.password
+    )
+      return null;
+    return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+  } catch {
+    return null;
+  }
 }

@@ -4,6 +4,7 @@ import cluster from "node:cluster";
 import { availableParallelism } from "node:os";
 import { createApp } from "./app.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
+import { answerClientErrors } from "./http/client-errors.js";
 import { connectDatabase } from "./lib/database.js";
 import { createLogger } from "./lib/logger.js";
 
@@ -20,17 +21,23 @@ function workerCount(): number {
 
 function supervise(count: number): void {
   let stopping = false;
-  const startedAt = new Map<number, number>();
-  const fork = () => startedAt.set(cluster.fork().id, Date.now());
-  for (let index = 0; index < count; index += 1) fork();
-  cluster.on("exit", (worker, code) => {
-    // A worker that dies right after starting would die again: stop instead of looping.
-    const quick = Date.now() - (startedAt.get(worker.id) ?? 0) < 5_000;
-    if (!stopping && code !== 0 && quick) {
+  // Workers that have listened once: a later death is a crash to recover from, not a bad start.
+  const listened = new Set<number>();
+  for (let index = 0; index < count; index += 1) cluster.fork();
+  cluster.on("listening", (worker) => listened.add(worker.id));
+  cluster.on("exit", (worker, code, signal) => {
+    const served = listened.delete(worker.id);
+    if (!stopping)
+      process.stderr.write(
+        `worker ${worker.process.pid} exited (${signal ?? `code ${code}`})${served ? ", starting another" : ""}\n`,
+      );
+    // A worker that dies before it ever listened (configuration, database) would die again: stop
+    // instead of looping. One that served and then died is replaced, so no request can stop the service.
+    if (!stopping && !served) {
       stopping = true;
       for (const other of Object.values(cluster.workers ?? {})) other?.process.kill("SIGTERM");
       process.exitCode = 1;
-    } else if (!stopping && code !== 0) fork();
+    } else if (!stopping) cluster.fork();
     if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(process.exitCode ?? 0);
   });
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
@@ -73,6 +80,7 @@ async function serve(config: Config): Promise<void> {
     const port = typeof address === "object" && address ? address.port : config.port;
     logger.info({ host: config.host, port }, `listening on http://${config.host}:${port}`);
   });
+  answerClientErrors(server);
   server.on("error", (error) => {
     process.stderr.write(`Cannot listen on ${config.host}:${config.port}: ${error.message}\n`);
     process.exit(1);

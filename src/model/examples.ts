@@ -13,7 +13,7 @@ export function exampleExpression(key: string, schema: JsonSchema, relation?: Be
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   const digits = /^\^\[0-9\]\{(\d+)\}\$$/.exec(schema.pattern ?? "");
   if (types.includes("integer")) return integerExpression(schema);
-  if (types.includes("number")) return JSON.stringify(decimalExample(schema.pattern));
+  if (types.includes("number")) return JSON.stringify(decimalExample(schema));
   if (types.includes("boolean")) return "true";
   if (schema.format === "date") return '"2026-01-15"';
   if (schema.format === "date-time") return '"2026-01-15T09:30:00.000Z"';
@@ -38,7 +38,7 @@ function integerExpression(schema: JsonSchema): string {
   return `${min} + (n % ${Math.max(max - min, 1)})`;
 }
 
-function decimalExample(pattern: string | undefined): string {
-  const scale = Number(/\\\.\[0-9\]\{1,(\d+)\}/.exec(pattern ?? "")?.[1] ?? 0);
+function decimalExample(schema: JsonSchema): string {
+  const scale = (schema["x-decimal"] as { scale?: number } | undefined)?.scale ?? 0;
   return scale > 0 ? `12.${"5".padEnd(scale, "0")}` : "12";
 }

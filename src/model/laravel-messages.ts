@@ -20,6 +20,8 @@ export const laravelMessages = {
   sizeNumeric: "The :attribute field must be :size.",
   digits: "The :attribute field must be :digits digits.",
   decimal: "The :attribute field must have :decimal decimal places.",
+  // Not Laravel's (it has no such rule): what a decimal(precision, scale) column allows before the point.
+  decimalIntegerDigits: "The :attribute field must have at most :digits digits before the decimal point.",
   in: "The selected :attribute is invalid.",
   regex: "The :attribute field format is invalid.",
   unique: "The :attribute has already been taken.",

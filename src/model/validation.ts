@@ -156,6 +156,8 @@ export function buildActionValidation(
       const confirmation = `${key}_confirmation`;
       properties[confirmation] = { ...built.schema };
       messages[confirmation] = { ...built.messages };
+      // Equality is checked by the generated validator after the schema (JSON Schema cannot say it).
+      built.messages.confirmed = laravelMessage("confirmed", key);
       result.confirmed.push(key);
     }
   }
@@ -272,6 +274,9 @@ function fieldSchema(field: PayloadField, rules: ParsedRule[], isRequired: boole
     }
   }
 
+  if (field.type === "integer") limitToInt32(schema, messages, key);
+  if (field.type === "decimal") addDecimalLimits(schema, messages, field);
+
   if (isRequired && schema.type === "string" && (schema.minLength ?? 0) < 1) {
     // Laravel's `required` rejects the empty string; say so in its own words.
     schema.minLength = 1;
@@ -290,7 +295,8 @@ function baseSchema(field: PayloadField): JsonSchema {
     case "email":
       return { type: "string", format: "email" };
     case "decimal":
-      return { type: ["string", "number"], pattern: decimalPattern(field) };
+      // The syntax of a string; the limits of both strings and numbers are x-decimal's (addDecimalLimits).
+      return { type: ["string", "number"], pattern: "^-?[0-9]+(\\.[0-9]+)?$" };
     case "enum":
       return { enum: [...(field.values ?? [])] };
     default:
@@ -327,15 +333,41 @@ function baseFormatMessages(field: PayloadField): Record<string, string> {
   if (field.type === "email") return { format: laravelMessage("email", key) };
   if (field.type === "date" || field.type === "datetime") return { format: laravelMessage("date", key) };
   if (field.type === "enum") return { enum: laravelMessage("in", key) };
-  if (field.type === "decimal") return { pattern: laravelMessage("decimal", key, { decimal: `0-${field.scale ?? 2}` }) };
+  if (field.type === "decimal") return { pattern: laravelMessage("numeric", key) };
   return {};
 }
 
-function decimalPattern(field: PayloadField): string {
+/** Prisma's Int is 32-bit on SQLite and PostgreSQL alike: a larger value could not be stored. */
+const int32 = { minimum: -2_147_483_648, maximum: 2_147_483_647 };
+
+function limitToInt32(schema: JsonSchema, messages: Record<string, string>, key: string): void {
+  if (schema.minimum === undefined || schema.minimum < int32.minimum) {
+    schema.minimum = int32.minimum;
+    messages.minimum = laravelMessage("minNumeric", key, { min: int32.minimum });
+  }
+  if (schema.maximum === undefined || schema.maximum > int32.maximum) {
+    schema.maximum = int32.maximum;
+    messages.maximum = laravelMessage("maxNumeric", key, { max: int32.maximum });
+  }
+}
+
+/**
+ * `x-decimal` (checked by the generated service's validation.ts): the column's precision and scale,
+ * and any min/max rule, applied alike to a value sent as a string or as a number. `minimum` and
+ * `maximum` stay in the schema too, where every JSON Schema tool reads them (for numbers).
+ */
+function addDecimalLimits(schema: JsonSchema, messages: Record<string, string>, field: PayloadField): void {
   const scale = field.scale ?? 2;
-  const integerDigits = Math.max((field.precision ?? 10) - scale, 1);
-  const fraction = scale > 0 ? `(\\.[0-9]{1,${scale}})?` : "";
-  return `^-?[0-9]{1,${integerDigits}}${fraction}$`;
+  const precision = field.precision ?? 10;
+  schema["x-decimal"] = {
+    precision,
+    scale,
+    ...(schema.minimum === undefined ? {} : { minimum: schema.minimum }),
+    ...(schema.maximum === undefined ? {} : { maximum: schema.maximum }),
+  };
+  messages.numeric = laravelMessage("numeric", field.name);
+  messages.decimalIntegerDigits = laravelMessage("decimalIntegerDigits", field.name, { digits: precision - scale });
+  messages.decimalPlaces = laravelMessage("decimal", field.name, { decimal: `0-${scale}` });
 }
 
 function setUpperBound(

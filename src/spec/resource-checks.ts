@@ -129,6 +129,7 @@ export function checkAcrossResources(resources: CheckedResource[], otherNames: r
       if (relation.type === "belongsTo" && spec.eagerLoad?.includes(relation.name) && relation.resource === spec.name) {
         problems.push(source.problem([...at, "resource"], "a resource cannot eager-load a relation to itself"));
       }
+      problems.push(...checkPublicEagerLoad(spec, source, relation.name, target.spec));
     }
   }
   return problems;
@@ -154,4 +155,22 @@ function checkInverse(spec: ResourceSpec, source: SpecSource, relation: NonNulla
     return [source.problem(at, `${target.name} has several belongsTo to ${spec.name} (${candidates.map((candidate) => candidate.name).join(", ")}); name the one this hasMany mirrors with inverse:`, "key")];
   }
   return [];
+}
+
+/**
+ * A relation nested in every response (eagerLoad) of a resource that anonymous callers may read
+ * must point at a resource that anonymous callers may see too: otherwise every anonymous read would
+ * be refused with 401 (a nested record is shown only to whom its own show action would show it).
+ */
+function checkPublicEagerLoad(spec: ResourceSpec, source: SpecSource, relation: string, target: ResourceSpec): Problem[] {
+  const index = (spec.eagerLoad ?? []).indexOf(relation);
+  if (index < 0) return [];
+  const publicReads = (spec.auth?.public ?? []).filter((action) => action === "index" || action === "show");
+  if (publicReads.length === 0 || (target.auth?.public ?? []).includes("show")) return [];
+  return [
+    source.problem(
+      ["eagerLoad", index],
+      `"${relation}" is nested in every response of ${spec.name}, whose ${publicReads.join(" and ")} ${publicReads.length > 1 ? "are" : "is"} public, but ${target.name}'s show is not: anonymous callers would get 401. Add show to auth.public in ${target.file}, or remove "${relation}" from eagerLoad`,
+    ),
+  ];
 }

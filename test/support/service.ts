@@ -41,6 +41,8 @@ export interface PrepareOptions {
   databaseUrl?: string;
   /** Use this existing project instead of generating one; defaults to HASHAPI_E2E_PROJECT. */
   projectDir?: string;
+  /** A folder of further spec files generated with the example's (the hostile-client fixtures). */
+  extraSpecs?: string;
 }
 
 const prepared = new Map<string, Promise<Project>>();
@@ -56,16 +58,16 @@ export function prepareProject(options: PrepareOptions = {}): Promise<Project> {
   const name = options.name ?? "e2e-sqlite";
   const database = options.database ?? "sqlite";
   const external = options.projectDir ?? (database === "sqlite" ? externalProject : undefined);
-  const key = JSON.stringify([name, database, options.databaseUrl, external]);
+  const key = JSON.stringify([name, database, options.databaseUrl, external, options.extraSpecs]);
   let project = prepared.get(key);
   if (!project) {
-    project = doPrepare(name, database, options.databaseUrl, external);
+    project = doPrepare(name, database, options.databaseUrl, external, options.extraSpecs);
     prepared.set(key, project);
   }
   return project;
 }
 
-async function doPrepare(name: string, database: "sqlite" | "postgresql", url: string | undefined, external: string | undefined): Promise<Project> {
+async function doPrepare(name: string, database: "sqlite" | "postgresql", url: string | undefined, external: string | undefined, extraSpecs?: string): Promise<Project> {
   const databaseFile = `data/${name}-${process.pid}.db`;
   const databaseUrl = url ?? `file:./${databaseFile}`;
   const env = { DATABASE_URL: databaseUrl };
@@ -85,6 +87,7 @@ async function doPrepare(name: string, database: "sqlite" | "postgresql", url: s
     }
     // The example with one line changed, as a user switching databases would do.
     await cp(join(repo, "specs"), specs, { recursive: true });
+    if (extraSpecs) await cp(extraSpecs, specs, { recursive: true });
     const projectFile = join(specs, "hashapi.yaml");
     await writeFile(projectFile, (await readFile(projectFile, "utf8")).replace(/^database: .*$/m, `database: ${database}`));
     await run(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", dir, "--force"], repo, {});
@@ -184,7 +187,7 @@ export async function startService(options: StartOptions | string, legacyEnv: Re
   const child = execa(process.execPath, ["dist/server.js"], {
     cwd,
     reject: false,
-    env: { NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), JWT_SECRET: jwtSecret, LOG_LEVEL: "warn", ...env },
+    env: { NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), APP_URL: `http://127.0.0.1:${port}`, JWT_SECRET: jwtSecret, LOG_LEVEL: "warn", ...env },
   });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -2,7 +2,8 @@
 
 import type { Config } from "../config.js";
 import type { Database } from "../lib/database.js";
-import { Unauthenticated } from "../lib/errors.js";
+import { ConcurrencyGate, GateFull } from "../lib/concurrency-gate.js";
+import { TooManyAttempts, Unauthenticated } from "../lib/errors.js";
 import { verifyPassword } from "../lib/passwords.js";
 import { issueToken, readToken, type IssuedToken, type TokenClaims } from "../lib/tokens.js";
 import type { LoginThrottle } from "./login-throttle.js";
@@ -18,7 +19,12 @@ export interface CurrentUser {
 // One statement answers both per-request questions: does the user still exist, and is this token revoked?
 const liveUserQuery = `SELECT "u"."id", "u"."hash", "u"."name", "u"."email", EXISTS (SELECT 1 FROM "revoked_tokens" WHERE "jti" = ?) AS "revoked" FROM "users" AS "u" WHERE "u"."hash" = ? LIMIT 1`;
 
+/** Password checks running at once per process, and waiting beyond those (see ConcurrencyGate). */
+const hashingSlots = { running: 2, waiting: 16 };
+
 export class AuthService {
+  private readonly hashing = new ConcurrencyGate(hashingSlots.running, hashingSlots.waiting);
+
   constructor(
     private readonly db: Database,
     private readonly jwt: Config["jwt"],
@@ -27,18 +33,21 @@ export class AuthService {
   ) {}
 
   async login(email: string, password: string, ip: string): Promise<IssuedToken> {
-    await this.throttle.assertAllowed(email, ip);
+    // Counted before the slow hash, so that parallel attempts cannot all pass the check.
+    const attempt = await this.throttle.attempt(email, ip);
     const user = (await this.db.get(
       `SELECT "hash", "password" FROM "users" WHERE "email" = ? LIMIT 1`,
       [email.toLowerCase()],
     )) as { hash: string; password: string } | undefined;
     // Unknown e-mails are verified against a dummy hash: both paths cost one scrypt.
-    const valid = await verifyPassword(password, user?.password ?? null);
-    if (!user || !valid) {
-      await this.throttle.recordFailure(email, ip);
-      throw new InvalidCredentials();
-    }
-    await this.throttle.clear(email, ip);
+    const valid = await this.hashing
+      .run(() => verifyPassword(password, user?.password ?? null))
+      .catch((error: unknown) => {
+        if (error instanceof GateFull) throw new TooManyAttempts(1);
+        throw error;
+      });
+    if (!user || !valid) throw new InvalidCredentials();
+    await this.throttle.succeeded(attempt);
     return issueToken(this.jwt, user.hash);
   }
 

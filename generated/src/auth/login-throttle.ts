@@ -4,48 +4,71 @@ import type { Database } from "../lib/database.js";
 import { TooManyAttempts } from "../lib/errors.js";
 import { decodeValue } from "../lib/table.js";
 
-const maxAttempts = 5;
+/**
+ * Login attempts allowed per minute, per counter. Laravel's 5 per e-mail and client address, plus
+ * two wider counters: one per address (a client trying many e-mails) and one per e-mail (many
+ * addresses trying one account).
+ */
+export const loginLimits = { accountAtAddress: 5, address: 20, account: 20 } as const;
 const windowSeconds = 60;
 
+type Counter = keyof typeof loginLimits;
+
+interface Attempt {
+  keys: Record<Counter, string>;
+}
+
 /**
- * Laravel's login throttle: 5 failed attempts per minute per e-mail and client address. Counters
- * live in the database so that every instance of a scaled-out service sees the same ones.
+ * Counters live in the database so that every instance of a scaled-out service sees the same ones.
+ * An attempt is counted before the password is checked, in one atomic statement: parallel requests
+ * cannot all pass a check that runs before any of them has been counted.
  */
 export class LoginThrottle {
   constructor(private readonly db: Database) {}
 
-  private key(email: string, ip: string): string {
-    return `${email.toLowerCase()}|${ip}`;
-  }
-
-  async assertAllowed(email: string, ip: string): Promise<void> {
-    const row = await this.db.get(
-      `SELECT "attempts", "reset_at" FROM "login_throttles" WHERE "key" = ?`,
-      [this.key(email, ip)],
-    );
-    if (!row || Number(row.attempts) < maxAttempts) return;
-    const waitMs = (decodeValue("datetime", row.reset_at) as Date).getTime() - Date.now();
-    if (waitMs > 0) throw new TooManyAttempts(Math.ceil(waitMs / 1000));
-  }
-
-  async recordFailure(email: string, ip: string): Promise<void> {
-    const key = this.key(email, ip);
+  /** Counts one attempt on every counter; TooManyAttempts when any counter is over its limit. */
+  async attempt(email: string, ip: string): Promise<Attempt> {
+    const address = ip;
+    const account = email.toLowerCase();
+    const keys: Record<Counter, string> = {
+      accountAtAddress: `${account}|${address}`,
+      address: `address|${address}`,
+      account: `account|${account}`,
+    };
     const now = new Date();
     const resetAt = new Date(now.getTime() + windowSeconds * 1000);
-    // One atomic statement: concurrent failures from several instances all count.
-    const row = await this.db.get(
-      `INSERT INTO "login_throttles" AS "l" ("key", "attempts", "reset_at") VALUES (?, 1, ?) ON CONFLICT ("key") DO UPDATE SET "attempts" = "l"."attempts" + 1 RETURNING "reset_at"`,
-      [key, resetAt],
+    const counters = Object.keys(keys) as Counter[];
+    // A counter whose window has ended starts again at 1 with a new window.
+    const rows = await this.db.all(
+      `INSERT INTO "login_throttles" AS "l" ("key", "attempts", "reset_at") VALUES ${counters.map(() => "(?, 1, ?)").join(", ")} ` +
+        `ON CONFLICT ("key") DO UPDATE SET ` +
+        `"attempts" = CASE WHEN "l"."reset_at" <= ? THEN 1 ELSE "l"."attempts" + 1 END, ` +
+        `"reset_at" = CASE WHEN "l"."reset_at" <= ? THEN "excluded"."reset_at" ELSE "l"."reset_at" END ` +
+        `RETURNING "key", "attempts", "reset_at"`,
+      [...counters.flatMap((counter) => [keys[counter], resetAt]), now, now],
     );
-    if ((decodeValue("datetime", row!.reset_at) as Date) < now) {
-      await this.db.run(
-        `UPDATE "login_throttles" SET "attempts" = 1, "reset_at" = ? WHERE "key" = ?`,
-        [resetAt, key],
-      );
+    let waitMs = 0;
+    for (const row of rows) {
+      const counter = counters.find((candidate) => keys[candidate] === row.key)!;
+      if (Number(row.attempts) > loginLimits[counter]) {
+        waitMs = Math.max(
+          waitMs,
+          (decodeValue("datetime", row.reset_at) as Date).getTime() - now.getTime(),
+        );
+      }
     }
+    if (waitMs > 0) throw new TooManyAttempts(Math.ceil(waitMs / 1000));
+    return { keys };
   }
 
-  async clear(email: string, ip: string): Promise<void> {
-    await this.db.run(`DELETE FROM "login_throttles" WHERE "key" = ?`, [this.key(email, ip)]);
+  /** A successful login clears its e-mail-and-address counter (as Laravel does) and is not held against the wider ones. */
+  async succeeded(attempt: Attempt): Promise<void> {
+    await this.db.run(`DELETE FROM "login_throttles" WHERE "key" = ?`, [
+      attempt.keys.accountAtAddress,
+    ]);
+    await this.db.run(
+      `UPDATE "login_throttles" SET "attempts" = "attempts" - 1 WHERE "key" IN (?, ?) AND "attempts" > 0`,
+      [attempt.keys.address, attempt.keys.account],
+    );
   }
 }

@@ -40,6 +40,11 @@ export function errorHandler(
     res.setHeader("Retry-After", String(error.retryAfterSeconds));
     return sendError(res, 429, "Too many attempts.");
   }
+  // The framework's own client errors (a path segment whose percent-encoding does not decode, …)
+  // carry a 4xx status: they are the client's mistake, answered as such.
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status === "number" && status >= 400 && status < 500)
+    return sendError(res, 400, "Bad request.");
   req.log.error({ err: error }, "unexpected error");
   sendError(res, 500, "Server Error");
 }

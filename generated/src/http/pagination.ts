@@ -19,7 +19,10 @@ export interface PageMeta {
   total: number;
 }
 
-/** Laravel's paginator shape; links keep the other query parameters so pages stay comparable. */
+/**
+ * Laravel's paginator shape; links keep the other query parameters so pages stay comparable, and start
+ * with the public origin (public-origin.ts), never with an unchecked Host header.
+ */
 export function paginate(
   req: Request,
   page: number,
@@ -27,7 +30,7 @@ export function paginate(
   total: number,
   count: number,
 ): { links: PageLinks; meta: PageMeta } {
-  const path = `${req.protocol}://${req.get("host")}${req.baseUrl}${req.path === "/" ? "" : req.path}`;
+  const path = `${req.publicOrigin}${req.baseUrl}${req.path === "/" ? "" : req.path}`;
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(req.query))

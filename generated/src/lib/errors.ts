@@ -14,6 +14,14 @@ export class Unauthenticated extends DomainError {}
 /** Field → messages, in Laravel's shape. */
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * An empty FieldErrors without a prototype: field names come from clients, and `errors.toString`
+ * or `errors.constructor` on a plain object would find Object.prototype's members instead of nothing.
+ */
+export function emptyFieldErrors(): FieldErrors {
+  return Object.create(null) as FieldErrors;
+}
+
 export class ValidationFailed extends DomainError {
   constructor(readonly errors: FieldErrors) {
     super("The given data was invalid.");

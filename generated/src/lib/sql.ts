@@ -87,8 +87,16 @@ export function isUniqueViolation(error: unknown): boolean {
   );
 }
 
-/** A FOREIGN KEY violation (a delete that others still reference), from either driver. */
+/**
+ * A FOREIGN KEY violation, from either driver: a delete that others still reference, or a write that
+ * references a row deleted a moment ago. SQLite reports an ON DELETE RESTRICT refusal as a trigger
+ * constraint (SQLITE_CONSTRAINT_TRIGGER); the schema has no triggers of its own.
+ */
 export function isForeignKeyViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return code === "SQLITE_CONSTRAINT_FOREIGNKEY" || code === "23503";
+  return (
+    code === "SQLITE_CONSTRAINT_FOREIGNKEY" ||
+    code === "SQLITE_CONSTRAINT_TRIGGER" ||
+    code === "23503"
+  );
 }

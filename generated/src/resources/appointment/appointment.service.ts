@@ -126,12 +126,20 @@ export class AppointmentService {
     return errors;
   }
 
-  /** A UNIQUE violation becomes the 422 of the field that collided; anything else is unexpected. */
+  /**
+   * A UNIQUE violation becomes the 422 of the field that collided. A FOREIGN KEY violation means a
+   * related record was deleted between the check and the write: looking the relations up again
+   * throws the 422 that names it.
+   */
   private async explainWriteError(
     error: unknown,
-    payload: object,
+    payload: AppointmentCreatePayload | AppointmentUpdatePayload,
     exceptId?: number,
   ): Promise<unknown> {
+    if (isForeignKeyViolation(error)) {
+      await this.toData(payload);
+      return error;
+    }
     if (!isUniqueViolation(error)) return error;
     const taken = await this.takenFields(payload as Record<string, unknown>, exceptId);
     return Object.keys(taken).length > 0 ? new ValidationFailed(taken) : error;

@@ -4,6 +4,7 @@ import type { Request, Response } from "express";
 import { Forbidden } from "../../lib/errors.js";
 import { sendData, sendList, sendMessage } from "../../http/envelope.js";
 import { parseListQuery, parseRelationsQuery, type ListSpec } from "../../http/list-query.js";
+import { assertMayLoad, assertMayRead, type NestedReaders } from "../../http/nested-access.js";
 import { paginate } from "../../http/pagination.js";
 import type { DoctorPolicy } from "../../custom/doctor/doctor.policy.js";
 import type { DoctorService } from "./doctor.service.js";
@@ -28,17 +29,33 @@ export const doctorListSpec: Omit<ListSpec, "defaultPerPage" | "maxPerPage"> = {
 /**
  * The generated actions of doctors. Do not edit: extend it in
  * src/custom/doctor/doctor.controller.ts, which hashapi never overwrites.
- * Order of checks in every action: 404 (route parameter), 403 (policy), 422 (payload).
+ * Order of checks in every action: 401 (token; also a relation an anonymous caller may not nest),
+ * 404 (route parameter), 403 (policy, then the related resources' show policies for every nested
+ * record), 422 (payload).
  */
 export class DoctorControllerBase {
   constructor(
     protected readonly service: DoctorService,
     protected readonly policy: DoctorPolicy,
     protected readonly listSpec: ListSpec,
+    /** Who may see the records each relation nests: their own resources' show rules. */
+    protected readonly nested: NestedReaders,
   ) {}
 
-  protected relations(requested: readonly string[] = []): string[] {
-    return [...new Set([...doctorEagerLoad, ...requested])];
+  /** The relations a response nests (eager and requested), refused at once to a caller who may not see them. */
+  protected relations(req: Request, requested: readonly string[] = []): string[] {
+    const relations = [...new Set([...doctorEagerLoad, ...requested])];
+    assertMayLoad(this.nested, relations, req.user);
+    return relations;
+  }
+
+  /** Every nested record must pass its own resource's show policy. */
+  protected async authorizeNested(
+    req: Request,
+    rows: readonly object[],
+    relations: readonly string[],
+  ): Promise<void> {
+    await assertMayRead(this.nested, rows, relations, req.user);
   }
 
   protected async authorize(allowed: boolean | Promise<boolean>): Promise<void> {
@@ -48,8 +65,9 @@ export class DoctorControllerBase {
   async index(req: Request, res: Response): Promise<void> {
     const query = parseListQuery(req, this.listSpec);
     await this.authorize(this.policy.index(req.user, query));
-    const relations = this.relations(query.relations);
+    const relations = this.relations(req, query.relations);
     const { rows, total } = await this.service.list({ ...query, relations });
+    await this.authorizeNested(req, rows, relations);
     const { links, meta } = paginate(req, query.page, query.perPage, total, rows.length);
     sendList(
       res,
@@ -61,24 +79,29 @@ export class DoctorControllerBase {
 
   async store(req: Request, res: Response): Promise<void> {
     await this.authorize(this.policy.store(req.user));
+    const relations = this.relations(req);
     const payload = await this.validated(() => validateDoctorCreate(req.body), req.body);
-    const relations = this.relations();
-    sendData(res, serializeDoctor(await this.service.create(payload, relations), relations), 201);
+    const created = await this.service.create(payload, relations);
+    await this.authorizeNested(req, [created], relations);
+    sendData(res, serializeDoctor(created, relations), 201);
   }
 
   async show(req: Request, res: Response): Promise<void> {
-    const relations = this.relations(parseRelationsQuery(req, this.listSpec.relations));
+    const relations = this.relations(req, parseRelationsQuery(req, this.listSpec.relations));
     const row = await this.service.find(String(req.params.hash), relations);
     await this.authorize(this.policy.show(req.user, row));
+    await this.authorizeNested(req, [row], relations);
     sendData(res, serializeDoctor(row, relations));
   }
 
   async update(req: Request, res: Response): Promise<void> {
-    const relations = this.relations();
+    const relations = this.relations(req);
     const row = await this.service.find(String(req.params.hash), relations);
     await this.authorize(this.policy.update(req.user, row));
     const payload = await this.validated(() => validateDoctorUpdate(req.body), req.body, row.id);
-    sendData(res, serializeDoctor(await this.service.update(row, payload, relations), relations));
+    const updated = await this.service.update(row, payload, relations);
+    await this.authorizeNested(req, [updated], relations);
+    sendData(res, serializeDoctor(updated, relations));
   }
 
   async destroy(req: Request, res: Response): Promise<void> {

@@ -36,7 +36,11 @@ export const medicalRecordCreateSchema = {
     },
     weight_kg: {
       type: ["string", "number", "null"],
-      pattern: "^-?[0-9]{1,3}(\\.[0-9]{1,2})?$",
+      pattern: "^-?[0-9]+(\\.[0-9]+)?$",
+      "x-decimal": {
+        precision: 5,
+        scale: 2,
+      },
     },
     patient: {
       type: "string",
@@ -60,7 +64,11 @@ export const medicalRecordUpdateSchema = {
     },
     weight_kg: {
       type: ["string", "number", "null"],
-      pattern: "^-?[0-9]{1,3}(\\.[0-9]{1,2})?$",
+      pattern: "^-?[0-9]+(\\.[0-9]+)?$",
+      "x-decimal": {
+        precision: 5,
+        scale: 2,
+      },
     },
     patient: {
       type: "string",
@@ -87,7 +95,11 @@ const createMessages: MessageTable = {
   },
   weight_kg: {
     type: "The weight kg field must be a number.",
-    pattern: "The weight kg field must have 0-2 decimal places.",
+    pattern: "The weight kg field must be a number.",
+    numeric: "The weight kg field must be a number.",
+    decimalIntegerDigits:
+      "The weight kg field must have at most 3 digits before the decimal point.",
+    decimalPlaces: "The weight kg field must have 0-2 decimal places.",
     null: "The weight kg field must be a number.",
   },
   patient: {
@@ -111,7 +123,11 @@ const updateMessages: MessageTable = {
   },
   weight_kg: {
     type: "The weight kg field must be a number.",
-    pattern: "The weight kg field must have 0-2 decimal places.",
+    pattern: "The weight kg field must be a number.",
+    numeric: "The weight kg field must be a number.",
+    decimalIntegerDigits:
+      "The weight kg field must have at most 3 digits before the decimal point.",
+    decimalPlaces: "The weight kg field must have 0-2 decimal places.",
     null: "The weight kg field must be a number.",
   },
   patient: {
