@@ -94,11 +94,38 @@ describe("action validation", () => {
     expect(result.messages.age!.type).toBe("The age field must be an integer.");
   });
 
-  it("accepts decimals as exact strings or numbers within precision and scale", () => {
-    const weight = field({ name: "weight_kg", type: "decimal", precision: 5, scale: 2, nullable: true });
+  it("checks decimals as strings or numbers: syntax by pattern, precision, scale and range by x-decimal", () => {
+    const weight = field({ name: "weight_kg", type: "decimal", precision: 5, scale: 2, nullable: true, max: 500 });
     const result = buildActionValidation("create", [weight], [], deriveRules("create", [weight], []));
-    expect(result.schema.properties!.weight_kg).toEqual({ type: ["string", "number", "null"], pattern: "^-?[0-9]{1,3}(\\.[0-9]{1,2})?$" });
-    expect(result.messages.weight_kg!.type).toBe("The weight kg field must be a number.");
-    expect(result.messages.weight_kg!.pattern).toBe("The weight kg field must have 0-2 decimal places.");
+    expect(result.schema.properties!.weight_kg).toEqual({
+      type: ["string", "number", "null"],
+      pattern: "^-?[0-9]+(\\.[0-9]+)?$",
+      maximum: 500,
+      "x-decimal": { precision: 5, scale: 2, maximum: 500 },
+    });
+    expect(result.messages.weight_kg).toMatchObject({
+      type: "The weight kg field must be a number.",
+      pattern: "The weight kg field must be a number.",
+      decimalIntegerDigits: "The weight kg field must have at most 3 digits before the decimal point.",
+      decimalPlaces: "The weight kg field must have 0-2 decimal places.",
+      maximum: "The weight kg field must not be greater than 500.",
+    });
+  });
+
+  it("keeps integers within 32 bits unless the rules are narrower", () => {
+    const count = field({ name: "count", type: "integer" });
+    const result = buildActionValidation("create", [count], [], deriveRules("create", [count], []));
+    expect(result.schema.properties!.count).toEqual({ type: "integer", minimum: -2147483648, maximum: 2147483647 });
+    expect(result.messages.count!.maximum).toBe("The count field must not be greater than 2147483647.");
+  });
+
+  it("accepts <field>_confirmation for a confirmed field and names the message of a mismatch", () => {
+    const code = field({ name: "code", type: "string", max: 20 });
+    const rules = new Map([["code", [{ name: "required", args: [] }, { name: "confirmed", args: [] }]]]);
+    const result = buildActionValidation("create", [code], [], rules);
+    expect(result.confirmed).toEqual(["code"]);
+    expect(Object.keys(result.schema.properties!)).toEqual(["code", "code_confirmation"]);
+    expect(result.messages.code!.confirmed).toBe("The code field confirmation does not match.");
+    expect(result.payload.map((key) => key.key)).toEqual(["code"]);
   });
 });

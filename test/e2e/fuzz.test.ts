@@ -1,0 +1,175 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requestFor, type FuzzRequest, type HashPool } from "../support/fuzz-arbitraries.js";
+import { readDocument, type Operation } from "../support/fuzz-document.js";
+import { hostileSpecs } from "../support/hostile.js";
+import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
+import { admin, client, craftToken, prepareProject, startService, type Project, type RunningService } from "../support/service.js";
+
+/**
+ * Property-based fuzzing of the generated service, driven by its own openapi.json: for every
+ * operation, requests with valid and mutated bodies, query strings, paths and tokens, sent over real
+ * HTTP to the real server (two workers). Every answer must be below 500, in the JSON envelope and as
+ * the document describes it for that status; no worker may die; every acknowledged create must still
+ * be there at the end. CI runs a fixed seed; locally the seed is random and printed on failure
+ * (FUZZ_SEED=<n> replays it, FUZZ_RUNS=<n> changes the count).
+ */
+
+const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : process.env.CI ? 20261123 : Date.now() % 2 ** 31;
+const runsPerDatabase = Number(process.env.FUZZ_RUNS ?? 2500);
+
+const targets = [
+  { label: "SQLite", database: "sqlite" as const },
+  ...(postgresBinDir() || process.env.CI ? [{ label: "PostgreSQL", database: "postgresql" as const }] : []),
+];
+
+describe.each(targets)("fuzzing openapi.json on $label", ({ database }) => {
+  let postgres: PostgresServer | undefined;
+  let project: Project;
+  let service: RunningService;
+  let operations: Operation[];
+  let token: string;
+  const pool: HashPool = new Map();
+  /** Records the service acknowledged and did not acknowledge deleting: path → alive. */
+  const acknowledged = new Map<string, boolean>();
+  const totals = { requests: 0, byStatus: {} as Record<number, number>, byOperation: {} as Record<string, number> };
+
+  beforeAll(async () => {
+    let databaseUrl: string | undefined;
+    if (database === "postgresql") {
+      postgres = await startPostgres();
+      await postgres.createDatabase("fuzz");
+      databaseUrl = postgres.url("fuzz");
+    }
+    project = await prepareProject({ name: `fuzz-${database}`, database, databaseUrl, extraSpecs: hostileSpecs });
+    service = await startService({ cwd: project.dir, env: { ...project.env, WEB_CONCURRENCY: "2" } });
+    operations = readDocument(JSON.parse(await readFile(join(project.dir, "openapi.json"), "utf8")) as Record<string, unknown>);
+    const login = await client(service.baseUrl)("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } });
+    expect(login.status, login.text).toBe(200);
+    token = login.body.data.access_token;
+    // A few records of every resource to aim paths and relations at.
+    const send = client(service.baseUrl);
+    for (let index = 0; index < 3; index += 1) {
+      const patient = await send("POST", "/api/patients", { token, body: { name: `Fuzz ${index}`, cpf: String(40_000_000_000 + (Date.now() % 1_000_000) * 100 + index) } });
+      const doctor = await send("POST", "/api/doctors", { token, body: { name: `Dr. Fuzz ${index}`, crm: `F${Date.now() % 1e9}${index}` } });
+      remember(patient.body.data.hash, "/api/patients");
+      remember(doctor.body.data.hash, "/api/doctors");
+      const related = { patient: patient.body.data.hash };
+      const seeded = await Promise.all([
+        send("POST", "/api/appointments", { token, body: { ...related, doctor: doctor.body.data.hash, scheduled_at: "2026-12-01T10:00:00.000Z" } }),
+        send("POST", "/api/medical-records", { token, body: { ...related, summary: "seed", recorded_on: "2026-01-15" } }),
+        send("POST", "/api/measurements", { token, body: { ...related, label: "seed" } }),
+      ]);
+      for (const [reply, collection] of seeded.map((reply, at) => [reply, ["/api/appointments", "/api/medical-records", "/api/measurements"][at]!] as const)) {
+        expect(reply.status, reply.text).toBe(201);
+        remember(reply.body.data.hash ?? reply.body.data.public_id, collection);
+      }
+    }
+  }, 300_000);
+
+  afterAll(async () => {
+    await service?.stop();
+    await postgres?.destroy();
+    await project?.cleanup();
+  });
+
+  function remember(hash: string, collection: string): void {
+    const prefix = hash.slice(0, 3);
+    pool.set(prefix, [...(pool.get(prefix) ?? []), hash]);
+    acknowledged.set(`${collection}/${hash}`, true);
+  }
+
+  /** What a token kind becomes on the wire. logout and refresh never get the suite's own token. */
+  function authorization(request: FuzzRequest): string | undefined {
+    const kind = request.token === "valid" && request.operation.path.startsWith("/api/auth/") && request.method === "POST" ? "forged" : request.token;
+    const now = Math.floor(Date.now() / 1000);
+    switch (kind) {
+      case "valid":
+        return `Bearer ${token}`;
+      case "garbage":
+        return "Bearer not.a.token";
+      case "forged":
+        return `Bearer ${craftToken({ alg: "HS256", typ: "JWT" }, { sub: "USR_AAAAAAAA", jti: "x", iat: now, exp: now + 60, auth_time: now }, "wrong secret of the attacker")}`;
+      case "unsigned":
+        return `Bearer ${craftToken({ alg: "none", typ: "JWT" }, { sub: "USR_AAAAAAAA", iat: now, exp: now + 60 }, null)}`;
+      default:
+        return undefined;
+    }
+  }
+
+  async function send(request: FuzzRequest): Promise<string[]> {
+    const headers: Record<string, string> = {};
+    const auth = authorization(request);
+    if (auth) headers.Authorization = auth;
+    if (request.contentType) headers["Content-Type"] = request.contentType;
+    const response = await fetch(`${service.baseUrl}${request.target}`, { method: request.method, headers, body: request.body, redirect: "manual" });
+    const text = await response.text();
+    totals.requests += 1;
+    totals.byStatus[response.status] = (totals.byStatus[response.status] ?? 0) + 1;
+    totals.byOperation[request.operation.operationId] = (totals.byOperation[request.operation.operationId] ?? 0) + 1;
+    const problems: string[] = [];
+    const where = `${request.method} ${request.target} (${request.token} token${request.body === undefined ? "" : `, body ${request.body.slice(0, 300)}`}) → ${response.status}`;
+    if (response.status >= 500) problems.push(`${where}: a 5xx: ${text.slice(0, 300)}`);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      problems.push(`${where}: not JSON: ${text.slice(0, 200)}`);
+      return problems;
+    }
+    const bare = request.operation.operationId === "me" || request.operation.operationId === "openapi";
+    const envelope = body as { type?: unknown; status?: unknown };
+    if (!(bare && response.status === 200) && (envelope.status !== response.status || (envelope.type !== "success" && envelope.type !== "error"))) {
+      problems.push(`${where}: not the envelope: ${text.slice(0, 200)}`);
+    }
+    // A path the template does not match (an encoded slash, ..) never reaches the operation: a 404 or 405 envelope is right.
+    const reachedOperation = !/%2F|\/\.\.?(\/|\?|$)/i.test(request.target);
+    if (reachedOperation || ![404, 405].includes(response.status)) {
+      problems.push(...request.operation.check(response.status, body).map((problem) => `${where}: ${problem}`));
+    }
+    trackAcknowledged(request, response.status, body);
+    return problems;
+  }
+
+  function trackAcknowledged(request: FuzzRequest, status: number, body: unknown): void {
+    const collection = request.operation.path.replace(/\/\{hash\}.*$/, "");
+    const data = (body as { data?: { hash?: string; public_id?: string } }).data;
+    const hash = data?.hash ?? data?.public_id;
+    if (request.method === "POST" && status === 201 && hash) remember(hash, collection);
+    const record = request.target.split("?")[0]!.replace(/\/restore$/, "");
+    if (request.method === "DELETE" && status === 200) acknowledged.set(record, false);
+    if (request.operation.path.endsWith("/restore") && status === 200) acknowledged.set(record, true);
+  }
+
+  it("never answers 5xx, always answers the documented envelope, and keeps every worker alive", async () => {
+    const operation = fc.constantFrom(...operations);
+    const property = fc.asyncProperty(
+      operation.chain((chosen) => requestFor(chosen, pool)),
+      async (request) => {
+        const problems = await send(request);
+        if (problems.length > 0) throw new Error(problems.join("\n"));
+      },
+    );
+    try {
+      await fc.assert(property, { seed, numRuns: runsPerDatabase, endOnFailure: true });
+    } finally {
+      console.log(`fuzz on ${database}: seed ${seed}, ${totals.requests} requests, by status ${JSON.stringify(totals.byStatus)}`);
+      console.log(`fuzz on ${database}: by operation ${JSON.stringify(totals.byOperation)}`);
+    }
+    expect(service.output()).not.toMatch(/worker \d+ exited/);
+    expect((await client(service.baseUrl)("GET", "/api/health")).status).toBe(200);
+  }, 600_000);
+
+  it("lost nothing it acknowledged: every created record is there unless its delete was acknowledged", async () => {
+    const send = client(service.baseUrl);
+    const missing: string[] = [];
+    for (const [path, alive] of acknowledged) {
+      const reply = await send("GET", path, { token });
+      if (reply.status !== (alive ? 200 : 404)) missing.push(`${path}: expected ${alive ? 200 : 404}, got ${reply.status}`);
+    }
+    expect(missing).toEqual([]);
+    expect(acknowledged.size).toBeGreaterThan(6);
+  }, 120_000);
+});

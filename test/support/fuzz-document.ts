@@ -1,0 +1,79 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+
+/**
+ * The generated project's openapi.json as the fuzz suite reads it: every operation with its
+ * parameters and request body, and a validator for every response it documents.
+ */
+
+type AddFormats = (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
+
+export type Schema = Record<string, unknown>;
+
+export interface Operation {
+  method: string;
+  /** The path template, e.g. `/api/patients/{hash}`. */
+  path: string;
+  operationId: string;
+  parameters: { name: string; in: string; schema: Schema }[];
+  body: Schema | undefined;
+  /** Documented statuses. */
+  statuses: Set<number>;
+  /** The response body does not match the document for that status: a list of problems, empty when it does. */
+  check(status: number, body: unknown): string[];
+}
+
+const methods = ["get", "post", "put", "patch", "delete"];
+
+export function readDocument(document: Schema): Operation[] {
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+  addFormats(ajv);
+  ajv.addSchema(document, "openapi.json");
+  const components = (document.components ?? {}) as { responses?: Record<string, Schema>; schemas?: Record<string, Schema> };
+  const resolve = (value: Schema): Schema => {
+    const ref = value.$ref;
+    if (typeof ref !== "string") return value;
+    const [, group, name] = /^#\/components\/(\w+)\/(.+)$/.exec(ref) ?? [];
+    return ((components as Record<string, Record<string, Schema>>)[group!] ?? {})[name!] ?? {};
+  };
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries(document.paths as Record<string, Schema>)) {
+    const shared = (item.parameters ?? []) as Operation["parameters"];
+    for (const method of methods) {
+      const operation = item[method] as Schema | undefined;
+      if (!operation) continue;
+      const responses = operation.responses as Record<string, Schema>;
+      const validators = new Map<number, ((body: unknown) => string[]) | null>();
+      for (const [status, response] of Object.entries(responses)) {
+        const schema = ((resolve(response).content as Record<string, { schema?: Schema }> | undefined)?.["application/json"]?.schema) ?? null;
+        if (schema === null) validators.set(Number(status), null);
+        else {
+          const validate = ajv.compile(schema.$ref ? { $ref: `openapi.json${schema.$ref}` } : { ...schemaWithRefsInto(schema) });
+          validators.set(Number(status), (body) => (validate(body) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`)));
+        }
+      }
+      const requestBody = operation.requestBody as Schema | undefined;
+      const bodySchema = requestBody ? resolve(((requestBody.content as Record<string, { schema: Schema }>)["application/json"]!.schema)) : undefined;
+      operations.push({
+        method: method.toUpperCase(),
+        path,
+        operationId: String(operation.operationId),
+        parameters: [...shared, ...((operation.parameters ?? []) as Operation["parameters"])],
+        body: bodySchema,
+        statuses: new Set(validators.keys()),
+        check(status, body) {
+          const validator = validators.get(status);
+          if (validator === undefined) return [`status ${status} is not documented`];
+          return validator === null ? [] : validator(body);
+        },
+      });
+    }
+  }
+  return operations;
+}
+
+/** Inline schemas may still hold `#/components/...` refs: point them into the added document. */
+function schemaWithRefsInto(schema: unknown): Schema {
+  return JSON.parse(JSON.stringify(schema).replaceAll('"$ref":"#/', '"$ref":"openapi.json#/')) as Schema;
+}
