@@ -4,9 +4,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestFor, type FuzzRequest, type HashPool } from "../support/fuzz-arbitraries.js";
 import { readDocument, type Operation } from "../support/fuzz-document.js";
-import { hostileSpecs } from "../support/hostile.js";
-import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
-import { admin, client, craftToken, prepareProject, startService, type Project, type RunningService } from "../support/service.js";
+import { databaseTargets, startHostileService, type HostileService } from "../support/hostile.js";
+import { admin, client, craftToken, type Project, type RunningService } from "../support/service.js";
 
 /**
  * Property-based fuzzing of the generated service, driven by its own openapi.json: for every
@@ -20,13 +19,9 @@ import { admin, client, craftToken, prepareProject, startService, type Project, 
 const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : process.env.CI ? 20261123 : Date.now() % 2 ** 31;
 const runsPerDatabase = Number(process.env.FUZZ_RUNS ?? 2500);
 
-const targets = [
-  { label: "SQLite", database: "sqlite" as const },
-  ...(postgresBinDir() || process.env.CI ? [{ label: "PostgreSQL", database: "postgresql" as const }] : []),
-];
 
-describe.each(targets)("fuzzing openapi.json on $label", ({ database }) => {
-  let postgres: PostgresServer | undefined;
+describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) => {
+  let running: HostileService | undefined;
   let project: Project;
   let service: RunningService;
   let operations: Operation[];
@@ -37,14 +32,8 @@ describe.each(targets)("fuzzing openapi.json on $label", ({ database }) => {
   const totals = { requests: 0, byStatus: {} as Record<number, number>, byOperation: {} as Record<string, number> };
 
   beforeAll(async () => {
-    let databaseUrl: string | undefined;
-    if (database === "postgresql") {
-      postgres = await startPostgres();
-      await postgres.createDatabase("fuzz");
-      databaseUrl = postgres.url("fuzz");
-    }
-    project = await prepareProject({ name: `fuzz-${database}`, database, databaseUrl, extraSpecs: hostileSpecs });
-    service = await startService({ cwd: project.dir, env: { ...project.env, WEB_CONCURRENCY: "2" } });
+    running = await startHostileService("fuzz", database);
+    ({ project, service } = running);
     operations = readDocument(JSON.parse(await readFile(join(project.dir, "openapi.json"), "utf8")) as Record<string, unknown>);
     const login = await client(service.baseUrl)("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } });
     expect(login.status, login.text).toBe(200);
@@ -70,9 +59,7 @@ describe.each(targets)("fuzzing openapi.json on $label", ({ database }) => {
   }, 300_000);
 
   afterAll(async () => {
-    await service?.stop();
-    await postgres?.destroy();
-    await project?.cleanup();
+    await running?.stop();
   });
 
   function remember(hash: string, collection: string): void {

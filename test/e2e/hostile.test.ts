@@ -1,8 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { byStatus, createUser, hostileSpecs, isErrorEnvelope, requestFrom } from "../support/hostile.js";
-import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
-import { admin, client, prepareProject, rawHttp, startService, type Project, type Reply, type RequestOptions, type RunningService } from "../support/service.js";
+import { byStatus, createUser, databaseTargets, isErrorEnvelope, requestFrom, startHostileService, type HostileService } from "../support/hostile.js";
+import { admin, client, rawHttp, startService, type Project, type Reply, type RequestOptions, type RunningService } from "../support/service.js";
 
 /**
  * Issue 10, point by point: each way a single hostile request used to crash a worker, bypass a
@@ -19,13 +18,9 @@ async function inBatches(count: number, send: (index: number) => Promise<Reply>)
   return replies;
 }
 
-const targets = [
-  { label: "SQLite", database: "sqlite" as const },
-  ...(postgresBinDir() || process.env.CI ? [{ label: "PostgreSQL", database: "postgresql" as const }] : []),
-];
 
-describe.each(targets)("hostile clients on $label", ({ database }) => {
-  let postgres: PostgresServer | undefined;
+describe.each(databaseTargets)("hostile clients on $label", ({ database }) => {
+  let running: HostileService | undefined;
   let project: Project;
   let service: RunningService;
   let token: string;
@@ -38,14 +33,8 @@ describe.each(targets)("hostile clients on $label", ({ database }) => {
   let cpf = 30_000_000_000 + (Date.now() % 1_000_000) * 1000;
 
   beforeAll(async () => {
-    let databaseUrl: string | undefined;
-    if (database === "postgresql") {
-      postgres = await startPostgres();
-      await postgres.createDatabase("hostile");
-      databaseUrl = postgres.url("hostile");
-    }
-    project = await prepareProject({ name: `hostile-${database}`, database, databaseUrl, extraSpecs: hostileSpecs });
-    service = await startService({ cwd: project.dir, env: { ...project.env, WEB_CONCURRENCY: "2" } });
+    running = await startHostileService("hostile", database);
+    ({ project, service } = running);
     const login = await call("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } });
     expect(login.status, login.text).toBe(200);
     token = login.body.data.access_token;
@@ -55,9 +44,7 @@ describe.each(targets)("hostile clients on $label", ({ database }) => {
   }, 300_000);
 
   afterAll(async () => {
-    await service?.stop();
-    await postgres?.destroy();
-    await project?.cleanup();
+    await running?.stop();
   });
 
   /** No worker may have died: the supervisor names every exit. */

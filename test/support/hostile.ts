@@ -1,10 +1,47 @@
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { execa } from "execa";
-import { repo, type Reply } from "./service.js";
+import { postgresBinDir, startPostgres, type PostgresServer } from "./postgres.js";
+import { prepareProject, repo, startService, type Project, type Reply, type RunningService } from "./service.js";
 
 /** The hostile-client fixtures: the example clinic plus a resource with a field of every type. */
 export const hostileSpecs = join(repo, "test/fixtures/hostile-specs");
+
+/** SQLite always; PostgreSQL where it is installed (and always in CI, which installs it). */
+export const databaseTargets = [
+  { label: "SQLite", database: "sqlite" as const },
+  ...(postgresBinDir() || process.env.CI ? [{ label: "PostgreSQL", database: "postgresql" as const }] : []),
+];
+
+export interface HostileService {
+  project: Project;
+  service: RunningService;
+  postgres: PostgresServer | undefined;
+  stop(): Promise<void>;
+}
+
+/** The fixtures generated for one database (a PostgreSQL cluster of its own) and served by two workers. */
+export async function startHostileService(name: string, database: "sqlite" | "postgresql"): Promise<HostileService> {
+  let postgres: PostgresServer | undefined;
+  let databaseUrl: string | undefined;
+  if (database === "postgresql") {
+    postgres = await startPostgres();
+    await postgres.createDatabase(name);
+    databaseUrl = postgres.url(name);
+  }
+  const project = await prepareProject({ name: `${name}-${database}`, database, databaseUrl, extraSpecs: hostileSpecs });
+  const service = await startService({ cwd: project.dir, env: { ...project.env, WEB_CONCURRENCY: "2" } });
+  return {
+    project,
+    service,
+    postgres,
+    async stop() {
+      await service.stop();
+      await postgres?.destroy();
+      await project.cleanup();
+    },
+  };
+}
 
 /** Creates one more login in a prepared project, as a user of the generated project would. */
 export async function createUser(dir: string, env: Record<string, string>, email: string, password: string): Promise<void> {
