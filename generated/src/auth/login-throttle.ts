@@ -28,11 +28,10 @@ export class LoginThrottle {
 
   /** Counts one attempt on every counter; TooManyAttempts when any counter is over its limit. */
   async attempt(email: string, ip: string): Promise<Attempt> {
-    const address = ip;
     const account = email.toLowerCase();
     const keys: Record<Counter, string> = {
-      accountAtAddress: `${account}|${address}`,
-      address: `address|${address}`,
+      accountAtAddress: `${account}|${ip}`,
+      address: `address|${ip}`,
       account: `account|${account}`,
     };
     const now = new Date();

@@ -25,14 +25,21 @@ export function nestedReader<Row extends object>(
   return { public: isPublic, mayShow: (user, record) => policy.show(user, record as Row) };
 }
 
-/** Before loading: an anonymous caller may load only relations whose resource shows itself publicly (401 otherwise). */
-export function assertMayLoad(
+/**
+ * The relations a response nests (the resource's eager ones, then those requested, once each),
+ * checked before anything is loaded: an anonymous caller may nest only relations whose resource
+ * shows itself publicly (401 otherwise).
+ */
+export function loadableRelations(
   readers: NestedReaders,
-  relations: readonly string[],
+  eager: readonly string[],
+  requested: readonly string[],
   user: CurrentUser | undefined,
-): void {
-  if (user !== undefined) return;
-  if (relations.some((relation) => !readers[relation]?.public)) throw new Unauthenticated();
+): string[] {
+  const relations = [...new Set([...eager, ...requested])];
+  if (user === undefined && relations.some((relation) => !readers[relation]?.public))
+    throw new Unauthenticated();
+  return relations;
 }
 
 /** After loading: every nested record must pass its own resource's show policy (403 otherwise). */

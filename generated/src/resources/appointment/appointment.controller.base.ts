@@ -4,7 +4,7 @@ import type { Request, Response } from "express";
 import { Forbidden } from "../../lib/errors.js";
 import { sendData, sendList, sendMessage } from "../../http/envelope.js";
 import { parseListQuery, parseRelationsQuery, type ListSpec } from "../../http/list-query.js";
-import { assertMayLoad, assertMayRead, type NestedReaders } from "../../http/nested-access.js";
+import { assertMayRead, loadableRelations, type NestedReaders } from "../../http/nested-access.js";
 import { paginate } from "../../http/pagination.js";
 import type { AppointmentPolicy } from "../../custom/appointment/appointment.policy.js";
 import type { AppointmentService } from "./appointment.service.js";
@@ -45,18 +45,7 @@ export class AppointmentControllerBase {
 
   /** The relations a response nests (eager and requested), refused at once to a caller who may not see them. */
   protected relations(req: Request, requested: readonly string[] = []): string[] {
-    const relations = [...new Set([...appointmentEagerLoad, ...requested])];
-    assertMayLoad(this.nested, relations, req.user);
-    return relations;
-  }
-
-  /** Every nested record must pass its own resource's show policy. */
-  protected async authorizeNested(
-    req: Request,
-    rows: readonly object[],
-    relations: readonly string[],
-  ): Promise<void> {
-    await assertMayRead(this.nested, rows, relations, req.user);
+    return loadableRelations(this.nested, appointmentEagerLoad, requested, req.user);
   }
 
   protected async authorize(allowed: boolean | Promise<boolean>): Promise<void> {
@@ -68,7 +57,7 @@ export class AppointmentControllerBase {
     await this.authorize(this.policy.index(req.user, query));
     const relations = this.relations(req, query.relations);
     const { rows, total } = await this.service.list({ ...query, relations });
-    await this.authorizeNested(req, rows, relations);
+    await assertMayRead(this.nested, rows, relations, req.user);
     const { links, meta } = paginate(req, query.page, query.perPage, total, rows.length);
     sendList(
       res,
@@ -83,7 +72,7 @@ export class AppointmentControllerBase {
     const relations = this.relations(req);
     const payload = await this.validated(() => validateAppointmentCreate(req.body), req.body);
     const created = await this.service.create(payload, relations);
-    await this.authorizeNested(req, [created], relations);
+    await assertMayRead(this.nested, [created], relations, req.user);
     sendData(res, serializeAppointment(created, relations), 201);
   }
 
@@ -91,7 +80,7 @@ export class AppointmentControllerBase {
     const relations = this.relations(req, parseRelationsQuery(req, this.listSpec.relations));
     const row = await this.service.find(String(req.params.hash), relations);
     await this.authorize(this.policy.show(req.user, row));
-    await this.authorizeNested(req, [row], relations);
+    await assertMayRead(this.nested, [row], relations, req.user);
     sendData(res, serializeAppointment(row, relations));
   }
 
@@ -105,7 +94,7 @@ export class AppointmentControllerBase {
       row.id,
     );
     const updated = await this.service.update(row, payload, relations);
-    await this.authorizeNested(req, [updated], relations);
+    await assertMayRead(this.nested, [updated], relations, req.user);
     sendData(res, serializeAppointment(updated, relations));
   }
 

@@ -4,7 +4,7 @@ import type { Request, Response } from "express";
 import { Forbidden } from "../../lib/errors.js";
 import { sendData, sendList, sendMessage } from "../../http/envelope.js";
 import { parseListQuery, parseRelationsQuery, type ListSpec } from "../../http/list-query.js";
-import { assertMayLoad, assertMayRead, type NestedReaders } from "../../http/nested-access.js";
+import { assertMayRead, loadableRelations, type NestedReaders } from "../../http/nested-access.js";
 import { paginate } from "../../http/pagination.js";
 import type { DoctorPolicy } from "../../custom/doctor/doctor.policy.js";
 import type { DoctorService } from "./doctor.service.js";
@@ -44,18 +44,7 @@ export class DoctorControllerBase {
 
   /** The relations a response nests (eager and requested), refused at once to a caller who may not see them. */
   protected relations(req: Request, requested: readonly string[] = []): string[] {
-    const relations = [...new Set([...doctorEagerLoad, ...requested])];
-    assertMayLoad(this.nested, relations, req.user);
-    return relations;
-  }
-
-  /** Every nested record must pass its own resource's show policy. */
-  protected async authorizeNested(
-    req: Request,
-    rows: readonly object[],
-    relations: readonly string[],
-  ): Promise<void> {
-    await assertMayRead(this.nested, rows, relations, req.user);
+    return loadableRelations(this.nested, doctorEagerLoad, requested, req.user);
   }
 
   protected async authorize(allowed: boolean | Promise<boolean>): Promise<void> {
@@ -67,7 +56,7 @@ export class DoctorControllerBase {
     await this.authorize(this.policy.index(req.user, query));
     const relations = this.relations(req, query.relations);
     const { rows, total } = await this.service.list({ ...query, relations });
-    await this.authorizeNested(req, rows, relations);
+    await assertMayRead(this.nested, rows, relations, req.user);
     const { links, meta } = paginate(req, query.page, query.perPage, total, rows.length);
     sendList(
       res,
@@ -82,7 +71,7 @@ export class DoctorControllerBase {
     const relations = this.relations(req);
     const payload = await this.validated(() => validateDoctorCreate(req.body), req.body);
     const created = await this.service.create(payload, relations);
-    await this.authorizeNested(req, [created], relations);
+    await assertMayRead(this.nested, [created], relations, req.user);
     sendData(res, serializeDoctor(created, relations), 201);
   }
 
@@ -90,7 +79,7 @@ export class DoctorControllerBase {
     const relations = this.relations(req, parseRelationsQuery(req, this.listSpec.relations));
     const row = await this.service.find(String(req.params.hash), relations);
     await this.authorize(this.policy.show(req.user, row));
-    await this.authorizeNested(req, [row], relations);
+    await assertMayRead(this.nested, [row], relations, req.user);
     sendData(res, serializeDoctor(row, relations));
   }
 
@@ -100,7 +89,7 @@ export class DoctorControllerBase {
     await this.authorize(this.policy.update(req.user, row));
     const payload = await this.validated(() => validateDoctorUpdate(req.body), req.body, row.id);
     const updated = await this.service.update(row, payload, relations);
-    await this.authorizeNested(req, [updated], relations);
+    await assertMayRead(this.nested, [updated], relations, req.user);
     sendData(res, serializeDoctor(updated, relations));
   }
 

@@ -4,7 +4,7 @@ import type { Request, Response } from "express";
 import { Forbidden } from "../../lib/errors.js";
 import { sendData, sendList, sendMessage } from "../../http/envelope.js";
 import { parseListQuery, parseRelationsQuery, type ListSpec } from "../../http/list-query.js";
-import { assertMayLoad, assertMayRead, type NestedReaders } from "../../http/nested-access.js";
+import { assertMayRead, loadableRelations, type NestedReaders } from "../../http/nested-access.js";
 import { paginate } from "../../http/pagination.js";
 import type { MedicalRecordPolicy } from "../../custom/medical-record/medical-record.policy.js";
 import type { MedicalRecordService } from "./medical-record.service.js";
@@ -47,18 +47,7 @@ export class MedicalRecordControllerBase {
 
   /** The relations a response nests (eager and requested), refused at once to a caller who may not see them. */
   protected relations(req: Request, requested: readonly string[] = []): string[] {
-    const relations = [...new Set([...medicalRecordEagerLoad, ...requested])];
-    assertMayLoad(this.nested, relations, req.user);
-    return relations;
-  }
-
-  /** Every nested record must pass its own resource's show policy. */
-  protected async authorizeNested(
-    req: Request,
-    rows: readonly object[],
-    relations: readonly string[],
-  ): Promise<void> {
-    await assertMayRead(this.nested, rows, relations, req.user);
+    return loadableRelations(this.nested, medicalRecordEagerLoad, requested, req.user);
   }
 
   protected async authorize(allowed: boolean | Promise<boolean>): Promise<void> {
@@ -70,7 +59,7 @@ export class MedicalRecordControllerBase {
     await this.authorize(this.policy.index(req.user, query));
     const relations = this.relations(req, query.relations);
     const { rows, total } = await this.service.list({ ...query, relations });
-    await this.authorizeNested(req, rows, relations);
+    await assertMayRead(this.nested, rows, relations, req.user);
     const { links, meta } = paginate(req, query.page, query.perPage, total, rows.length);
     sendList(
       res,
@@ -85,7 +74,7 @@ export class MedicalRecordControllerBase {
     const relations = this.relations(req);
     const payload = await this.validated(() => validateMedicalRecordCreate(req.body), req.body);
     const created = await this.service.create(payload, relations);
-    await this.authorizeNested(req, [created], relations);
+    await assertMayRead(this.nested, [created], relations, req.user);
     sendData(res, serializeMedicalRecord(created, relations), 201);
   }
 
@@ -93,7 +82,7 @@ export class MedicalRecordControllerBase {
     const relations = this.relations(req, parseRelationsQuery(req, this.listSpec.relations));
     const row = await this.service.find(String(req.params.hash), relations);
     await this.authorize(this.policy.show(req.user, row));
-    await this.authorizeNested(req, [row], relations);
+    await assertMayRead(this.nested, [row], relations, req.user);
     sendData(res, serializeMedicalRecord(row, relations));
   }
 
@@ -107,7 +96,7 @@ export class MedicalRecordControllerBase {
       row.id,
     );
     const updated = await this.service.update(row, payload, relations);
-    await this.authorizeNested(req, [updated], relations);
+    await assertMayRead(this.nested, [updated], relations, req.user);
     sendData(res, serializeMedicalRecord(updated, relations));
   }
 
