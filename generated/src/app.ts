@@ -12,36 +12,25 @@ import type { Config } from "./config.js";
 import { sendData } from "./http/envelope.js";
 import { errorHandler } from "./http/error-handler.js";
 import { jsonBody } from "./http/json-body.js";
-import { nestedReader } from "./http/nested-access.js";
 import { publicOrigin } from "./http/public-origin.js";
 import { requestContext } from "./http/request-context.js";
 import { notFound, route } from "./http/routing.js";
 import type { Database } from "./lib/database.js";
 import type { Logger } from "./lib/logger.js";
+import { ResourceRegistry } from "./resource/registry.js";
+import { openTables } from "./resources/tables.js";
 import { AppointmentController } from "./custom/appointment/appointment.controller.js";
 import { AppointmentPolicy } from "./custom/appointment/appointment.policy.js";
-import { appointmentListSpec } from "./resources/appointment/appointment.controller.base.js";
-import { AppointmentRepository } from "./resources/appointment/appointment.repository.js";
-import { appointmentRoutes } from "./resources/appointment/appointment.routes.js";
-import { AppointmentService } from "./resources/appointment/appointment.service.js";
+import { appointmentResource } from "./resources/appointment/appointment.resource.js";
 import { DoctorController } from "./custom/doctor/doctor.controller.js";
 import { DoctorPolicy } from "./custom/doctor/doctor.policy.js";
-import { doctorListSpec } from "./resources/doctor/doctor.controller.base.js";
-import { DoctorRepository } from "./resources/doctor/doctor.repository.js";
-import { doctorRoutes } from "./resources/doctor/doctor.routes.js";
-import { DoctorService } from "./resources/doctor/doctor.service.js";
+import { doctorResource } from "./resources/doctor/doctor.resource.js";
 import { MedicalRecordController } from "./custom/medical-record/medical-record.controller.js";
 import { MedicalRecordPolicy } from "./custom/medical-record/medical-record.policy.js";
-import { medicalRecordListSpec } from "./resources/medical-record/medical-record.controller.base.js";
-import { MedicalRecordRepository } from "./resources/medical-record/medical-record.repository.js";
-import { medicalRecordRoutes } from "./resources/medical-record/medical-record.routes.js";
-import { MedicalRecordService } from "./resources/medical-record/medical-record.service.js";
+import { medicalRecordResource } from "./resources/medical-record/medical-record.resource.js";
 import { PatientController } from "./custom/patient/patient.controller.js";
 import { PatientPolicy } from "./custom/patient/patient.policy.js";
-import { patientListSpec } from "./resources/patient/patient.controller.base.js";
-import { PatientRepository } from "./resources/patient/patient.repository.js";
-import { patientRoutes } from "./resources/patient/patient.routes.js";
-import { PatientService } from "./resources/patient/patient.service.js";
+import { patientResource } from "./resources/patient/patient.resource.js";
 
 // Read once: the document is a generated file, checked by `hashapi generate --check` like the code.
 const openapiText = readFileSync(new URL("../openapi.json", import.meta.url), "utf8");
@@ -60,19 +49,12 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
   app.set("query parser", "simple");
 
   const auth = new AuthService(db, config.jwt, new Revocations(db), new LoginThrottle(db));
-  const pagination = config.pagination;
-  const appointmentRepository = new AppointmentRepository(db);
-  const appointmentPolicy = new AppointmentPolicy();
-  const appointmentReader = nestedReader(false, appointmentPolicy);
-  const doctorRepository = new DoctorRepository(db);
-  const doctorPolicy = new DoctorPolicy();
-  const doctorReader = nestedReader(true, doctorPolicy);
-  const medicalRecordRepository = new MedicalRecordRepository(db);
-  const medicalRecordPolicy = new MedicalRecordPolicy();
-  const medicalRecordReader = nestedReader(false, medicalRecordPolicy);
-  const patientRepository = new PatientRepository(db);
-  const patientPolicy = new PatientPolicy();
-  const patientReader = nestedReader(false, patientPolicy);
+  const tables = openTables(db);
+  const resources = new ResourceRegistry(tables, auth, config.pagination)
+    .add(appointmentResource, new AppointmentPolicy(), AppointmentController)
+    .add(doctorResource, new DoctorPolicy(), DoctorController)
+    .add(medicalRecordResource, new MedicalRecordPolicy(), MedicalRecordController)
+    .add(patientResource, new PatientPolicy(), PatientController);
 
   const api = express.Router();
   route(api, "/health", { get: [(_req, res) => sendData(res, { status: "ok" })] });
@@ -86,59 +68,13 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
     swaggerUi.setup(JSON.parse(openapiText) as object, { customSiteTitle: "clinic-api API" }),
   );
   api.use("/auth", authRoutes(new AuthController(auth), auth));
-  api.use(
-    "/appointments",
-    appointmentRoutes(
-      new AppointmentController(
-        new AppointmentService(appointmentRepository, {
-          patient: patientRepository,
-          doctor: doctorRepository,
-        }),
-        appointmentPolicy,
-        { ...appointmentListSpec, ...pagination },
-        { patient: patientReader, doctor: doctorReader },
-      ),
-      auth,
-    ),
-  );
-  api.use(
-    "/doctors",
-    doctorRoutes(
-      new DoctorController(
-        new DoctorService(doctorRepository, {}),
-        doctorPolicy,
-        { ...doctorListSpec, ...pagination },
-        { appointments: appointmentReader },
-      ),
-      auth,
-    ),
-  );
-  api.use(
-    "/medical-records",
-    medicalRecordRoutes(
-      new MedicalRecordController(
-        new MedicalRecordService(medicalRecordRepository, { patient: patientRepository }),
-        medicalRecordPolicy,
-        { ...medicalRecordListSpec, ...pagination },
-        { patient: patientReader },
-      ),
-      auth,
-    ),
-  );
-  api.use(
-    "/patients",
-    patientRoutes(
-      new PatientController(
-        new PatientService(patientRepository, {}),
-        patientPolicy,
-        { ...patientListSpec, ...pagination },
-        { appointments: appointmentReader, medical_records: medicalRecordReader },
-      ),
-      auth,
-    ),
-  );
+  resources.mount(api);
 
   app.use(requestContext(logger));
+  app.use((req, _res, next) => {
+    req.tables = tables;
+    next();
+  });
   app.use(publicOrigin(config.appUrl));
   app.use(jsonBody(config.bodyLimit));
   app.use("/api", api);

@@ -5,11 +5,13 @@ import { buildPrismaSchema, type PrismaFieldInput } from "./prisma-schema.js";
 import { exampleHash } from "./hash-format.js";
 import { exampleExpression } from "./examples.js";
 import { buildOpenApi } from "./openapi.js";
+import { laravelMessage } from "./laravel-messages.js";
 import { fieldOutputSchema, tsTypeOf } from "./output-schema.js";
 import {
   buildActionValidation,
   deriveRules,
   type Action,
+  type ActionValidation,
   type ParsedRule,
   type PayloadField,
   type PayloadRelation,
@@ -18,6 +20,7 @@ import type {
   ActionModel,
   ActionName,
   BelongsToModel,
+  DeclarationModel,
   FieldModel,
   HasManyModel,
   Names,
@@ -249,13 +252,74 @@ function buildResource(
     publicIdKey: ref.publicIdKey,
     serializer: [],
     actions,
-    validation: { create: validationFor("create"), update: validationFor("update") },
+    validation: partialUpdate(validationFor("create"), validationFor("update")),
+    declaration: {
+      columns: {},
+      restrictedBy: [],
+      unique: {},
+      exists: {},
+      filters: {},
+      output: { publicId: ref.publicIdKey, keys: [], scales: {} },
+      publicActions: [],
+      related: [],
+    },
     examples: { create: [], update: null },
     exampleHash: exampleHash(ref.prefix),
   };
   resource.examples = examplesOf(resource);
   resource.serializer = serializerKeys(spec, resource);
+  resource.declaration = declarationOf(resource);
   return resource;
+}
+
+function partialUpdate(create: ActionValidation, update: ActionValidation): ResourceModel["validation"] {
+  const sameKeys =
+    create.payload.length === update.payload.length &&
+    create.payload.every((key, index) => {
+      const other = update.payload[index]!;
+      return other.key === key.key && other.tsType === key.tsType && other.optional;
+    });
+  return { create, update, updateIsPartialCreate: sameKeys };
+}
+
+/** The data the runtime library needs, decided here so that templates only lay it out. */
+function declarationOf(resource: ResourceModel): DeclarationModel {
+  const columns: Record<string, ValueKind> = {};
+  for (const field of resource.fields) columns[field.name] = field.kind;
+  for (const relation of resource.belongsTo) columns[relation.foreignKey] = "integer";
+  const scales: Record<string, number> = {};
+  for (const field of resource.fields) if (field.kind === "decimal") scales[field.name] = field.scale;
+  return {
+    columns,
+    restrictedBy: [],
+    unique: Object.fromEntries(
+      resource.fields.filter((field) => field.unique).map((field) => [field.name, laravelMessage("unique", field.name)]),
+    ),
+    exists: Object.fromEntries(resource.belongsTo.map((relation) => [relation.name, laravelMessage("exists", relation.name)])),
+    filters: Object.fromEntries(resource.filters.map((filter) => [filter.name, filter.kind])),
+    output: {
+      publicId: resource.publicIdKey,
+      // hasMany relations are output whenever loaded, after these keys.
+      keys: resource.serializer.filter((entry) => entry.kind !== "hasMany").map((entry) => entry.key),
+      scales,
+    },
+    publicActions: Object.values(resource.actions)
+      .filter((action) => action.public)
+      .map((action) => action.name),
+    related: relatedOf(resource, [...resource.belongsTo, ...resource.hasMany].map((relation) => relation.target), []),
+  };
+}
+
+/** Each other resource once, in order of first mention; `row` when a relation (not only a restriction) reads it. */
+function relatedOf(resource: ResourceModel, read: ResourceRef[], restricting: ResourceRef[]): DeclarationModel["related"] {
+  const related: DeclarationModel["related"] = [];
+  for (const [target, row] of [...read.map((ref) => [ref, true] as const), ...restricting.map((ref) => [ref, false] as const)]) {
+    if (target.name === resource.name) continue;
+    const known = related.find((entry) => entry.target.name === target.name);
+    if (known) known.row ||= row;
+    else related.push({ target, row });
+  }
+  return related;
 }
 
 function examplesOf(resource: ResourceModel): ResourceModel["examples"] {
@@ -334,6 +398,14 @@ function linkReferences(resources: ResourceModel[]): void {
         onDelete: relation.onDelete,
       };
       target.referencedBy.push(reference);
+      if (relation.onDelete === "restrict") {
+        target.declaration.restrictedBy.push({ target: reference.resource, foreignKey: relation.foreignKey });
+        target.declaration.related = relatedOf(
+          target,
+          target.declaration.related.filter((entry) => entry.row).map((entry) => entry.target),
+          [...target.declaration.related.filter((entry) => !entry.row).map((entry) => entry.target), reference.resource],
+        );
+      }
     }
   }
 }

@@ -157,7 +157,14 @@ export interface ResourceModel {
   /** Output keys in order, as the serializer writes them. */
   serializer: SerializedKey[];
   actions: Record<ActionName, ActionModel>;
-  validation: { create: ActionValidation; update: ActionValidation };
+  validation: {
+    create: ActionValidation;
+    update: ActionValidation;
+    /** The update payload is exactly the create payload with every key optional: typed as Partial<…>. */
+    updateIsPartialCreate: boolean;
+  };
+  /** What the resource's table declaration and runtime descriptor lay out (runtime/common/src/resource). */
+  declaration: DeclarationModel;
   /** Expressions of valid payload values for the generated tests (see examples.ts). */
   examples: {
     create: { key: string; expression: string }[];
@@ -176,4 +183,22 @@ export type SerializedKey =
 export interface UserModel {
   prefix: "USR";
   extraFields: FieldModel[];
+}
+
+/** A resource as the runtime library reads it: plain data, laid out by its `.repository.ts` and `.resource.ts`. */
+export interface DeclarationModel {
+  /** Stored columns beyond id, hash and the timestamps: fields, then foreign keys. */
+  columns: Record<string, ValueKind>;
+  /** Tables whose live rows refuse this one's deletion (their belongsTo here is onDelete: restrict). */
+  restrictedBy: { target: ResourceRef; foreignKey: string }[];
+  /** Unique field → its "has already been taken" message. */
+  unique: Record<string, string>;
+  /** belongsTo payload key → its "The selected … is invalid." message. */
+  exists: Record<string, string>;
+  filters: Record<string, ResourceModel["filters"][number]["kind"]>;
+  /** Output keys in order (loaded hasMany relations follow them), and each decimal's scale. */
+  output: { publicId: string; keys: string[]; scales: Record<string, number> };
+  publicActions: ActionName[];
+  /** Other resources the table declaration names, once each: their table, and their row type when a relation reads it. */
+  related: { target: ResourceRef; row: boolean }[];
 }

@@ -41,6 +41,8 @@ export interface ActionValidation {
   schema: JsonSchema;
   /** field → failing JSON Schema keyword (or `null` for a null value) → Laravel message */
   messages: Record<string, Record<string, string>>;
+  /** The same messages, each written once: field → [message, ...the keywords it answers]. */
+  messageList: Record<string, [string, ...string[]][]>;
   /** accepted payload keys, in declaration order */
   keys: string[];
   /** The typed payload the validator returns: one entry per accepted key. */
@@ -122,6 +124,7 @@ export function buildActionValidation(
     action,
     schema: {},
     messages,
+    messageList: {},
     keys: [],
     payload: [],
     unique: [],
@@ -168,7 +171,19 @@ export function buildActionValidation(
     ...(required.length > 0 ? { required } : {}),
     additionalProperties: false,
   };
+  result.messageList = groupMessages(messages);
   return result;
+}
+
+/** Each field's messages written once, with every keyword that answers with it, in first-seen order. */
+function groupMessages(messages: Record<string, Record<string, string>>): ActionValidation["messageList"] {
+  return Object.fromEntries(
+    Object.entries(messages).map(([field, byKeyword]) => {
+      const groups = new Map<string, string[]>();
+      for (const [keyword, message] of Object.entries(byKeyword)) groups.set(message, [...(groups.get(message) ?? []), keyword]);
+      return [field, [...groups].map(([message, keywords]): [string, ...string[]] => [message, ...keywords])];
+    }),
+  );
 }
 
 function payloadKey(key: string, field: PayloadField | undefined, required: boolean, nullable: boolean): PayloadKey {

@@ -23,7 +23,7 @@ export async function formatFiles(map: FileMap, options: FormatOptions = {}): Pr
   const formattable: OutputFile[] = [];
   const asRendered: OutputFile[] = [];
   for (const file of map.values()) {
-    if (file.ownership === "migration" || parserFor(file.path) === undefined) asRendered.push(file);
+    if (file.ownership === "migration" || file.verbatim || parserFor(file.path) === undefined) asRendered.push(file);
     else formattable.push(file.ownership === "generated" ? { ...file, renderSha256: sha256(file.content) } : file);
   }
   const contents = options.previousOutput === undefined ? new Map<string, string>() : await reusableContents(options.previousOutput, formattable);

@@ -18,6 +18,8 @@ export interface OutputFile {
    * that prettier formats. The manifest keeps it so that a later run can reuse the formatted bytes.
    */
   renderSha256?: string;
+  /** Copied from hashapi's runtime library, already formatted: written as is, never reformatted. */
+  verbatim?: boolean;
 }
 
 /** Iteration order is sorted by path. */

@@ -5,6 +5,7 @@ import type { ProjectModel } from "../model/types.js";
 import { addManifest, createFileMap, formatFiles, type FileMap } from "../output/index.js";
 import { planArtifacts } from "../render/plan.js";
 import { renderArtifacts } from "../render/render.js";
+import { loadRuntime } from "../render/runtime.js";
 import { loadTemplates } from "../render/templates.js";
 import { formatProblem, loadSpecsDir, validateSpecs } from "../spec/index.js";
 import type { ValidSpecs } from "../spec/types.js";
@@ -12,6 +13,8 @@ import type { ValidSpecs } from "../spec/types.js";
 export interface GenerateOptions {
   /** Folder of `.hbs` templates; defaults to the ones shipped with hashapi. */
   templatesDir?: string;
+  /** Folder of the runtime library copied into every project; defaults to the one shipped with hashapi. */
+  runtimeDir?: string;
   /**
    * The output directory the result is for, when it may already hold an earlier generation: its
    * files that are still what formatting would give are reused instead of formatted again, which is
@@ -45,8 +48,11 @@ export async function generate(specsDir: string, options: GenerateOptions = {}):
 }
 
 export async function renderModel(model: ProjectModel, options: GenerateOptions = {}): Promise<FileMap> {
-  const templates = await loadTemplates(options.templatesDir);
-  const files = renderArtifacts(planArtifacts(model, templates));
+  const [templates, runtime] = await Promise.all([
+    loadTemplates(options.templatesDir),
+    loadRuntime(model.database, model.source, options.runtimeDir),
+  ]);
+  const files = [...runtime, ...renderArtifacts(planArtifacts(model, templates))];
   const formatted = await formatFiles(createFileMap(files), { previousOutput: options.previousOutput });
   return addManifest(formatted);
 }

@@ -1,32 +1,17 @@
 // Created once by hashapi from specs/doctor.yaml. This file is yours: hashapi never overwrites it.
 
-import type { CurrentUser } from "../../auth/auth.service.js";
-import type { ListQuery } from "../../http/list-query.js";
+import { ResourcePolicy } from "../../resource/policy.js";
 import type { DoctorRow } from "../../resources/doctor/doctor.repository.js";
 
 /**
- * Who may do what with doctors. Return false to answer 403 "This action is unauthorized.".
- * `user` is undefined only on actions listed in auth.public, called without a token.
+ * Who may do what with doctors. The defaults (src/resource/policy.ts) allow every action
+ * that reaches them. Override
+ * index, store, show, update, destroy to return false (403 "This
+ * action is unauthorized."); `user` is undefined only on actions listed in auth.public, called
+ * without a token. For example:
+ *
+ *   override destroy(user: CurrentUser | undefined, record: DoctorRow): boolean {
+ *     return user !== undefined;
+ *   }
  */
-export class DoctorPolicy {
-  index(user: CurrentUser | undefined, query: ListQuery): boolean | Promise<boolean> {
-    void query;
-    return true;
-  }
-
-  store(user: CurrentUser | undefined): boolean | Promise<boolean> {
-    return true;
-  }
-
-  show(user: CurrentUser | undefined, record: DoctorRow): boolean | Promise<boolean> {
-    return true;
-  }
-
-  update(user: CurrentUser | undefined, record: DoctorRow): boolean | Promise<boolean> {
-    return true;
-  }
-
-  destroy(user: CurrentUser | undefined, record: DoctorRow): boolean | Promise<boolean> {
-    return true;
-  }
-}
+export class DoctorPolicy extends ResourcePolicy<DoctorRow> {}

@@ -1,37 +1,16 @@
 // Created once by hashapi from specs/medical-record.yaml. This file is yours: hashapi never overwrites it.
 
 import type { CurrentUser } from "../../auth/auth.service.js";
-import type { ListQuery } from "../../http/list-query.js";
+import { ResourcePolicy } from "../../resource/policy.js";
 import type { MedicalRecordRow } from "../../resources/medical-record/medical-record.repository.js";
 
 /**
- * Who may do what with medical records. Return false to answer 403 "This action is unauthorized.".
- * `user` is undefined only on actions listed in auth.public, called without a token.
+ * Who may do what with medical records: the defaults (src/resource/policy.ts), plus `amend`, which
+ * MedicalRecordController asks before every update.
  */
-export class MedicalRecordPolicy {
-  index(user: CurrentUser | undefined, query: ListQuery): boolean | Promise<boolean> {
-    void query;
-    return true;
-  }
-
-  store(user: CurrentUser | undefined): boolean | Promise<boolean> {
-    return true;
-  }
-
-  show(user: CurrentUser | undefined, record: MedicalRecordRow): boolean | Promise<boolean> {
-    return true;
-  }
-
-  update(user: CurrentUser | undefined, record: MedicalRecordRow): boolean | Promise<boolean> {
-    return true;
-  }
-
+export class MedicalRecordPolicy extends ResourcePolicy<MedicalRecordRow> {
   /** A record whose summary starts with "[LOCKED]" is final: nobody amends it any more. */
-  amend(user: CurrentUser | undefined, record: MedicalRecordRow): boolean {
+  amend(_user: CurrentUser | undefined, record: MedicalRecordRow): boolean {
     return !record.summary.startsWith("[LOCKED]");
-  }
-
-  destroy(user: CurrentUser | undefined, record: MedicalRecordRow): boolean | Promise<boolean> {
-    return true;
   }
 }
