@@ -39,7 +39,7 @@ function summariseEndpoint(id, rounds) {
     p50Ms: ratio(servers.service.p50Ms, servers[other].p50Ms),
     p99Ms: ratio(servers.service.p99Ms, servers[other].p99Ms),
   });
-  return { id, label: labels[id], servers, ratios: { serviceToReference: versus("reference"), serviceToPeer: versus("peer") }, rounds };
+  return { id, label: labels[id], servers, ratios: { serviceToReference: versus("reference"), serviceToCeiling: versus("express-ceiling"), serviceToPeer: versus("peer") }, rounds };
 }
 
 export async function runMainBench({ options, projectDir, scratch, seededPath, seeded, log }) {

@@ -19,6 +19,7 @@ export function mainTable(figures) {
       rows.push([index === 0 ? endpoint.label : "", name, rate(summary.requestsPerSecond), decimal(summary.p50Ms), decimal(summary.p99Ms), summary.errors > 0 ? `${summary.errors} !` : "0", integer(summary.rssMiB)]);
     }
     rows.push(["", "service/reference", times(endpoint.ratios.serviceToReference.requestsPerSecond), times(endpoint.ratios.serviceToReference.p50Ms), times(endpoint.ratios.serviceToReference.p99Ms), "", ""]);
+    rows.push(["", "service/express-ceiling", times(endpoint.ratios.serviceToCeiling.requestsPerSecond), times(endpoint.ratios.serviceToCeiling.p50Ms), times(endpoint.ratios.serviceToCeiling.p99Ms), "", ""]);
     rows.push(["", "service/peer", times(endpoint.ratios.serviceToPeer.requestsPerSecond), times(endpoint.ratios.serviceToPeer.p50Ms), times(endpoint.ratios.serviceToPeer.p99Ms), "", ""]);
   }
   return table(["endpoint", "server", "req/s", "p50 ms", "p99 ms", "errors", "RSS MiB"], rows);

@@ -37,6 +37,12 @@ const launchers = {
     cwd: benchDir,
     env: { DATABASE_PATH: databasePath },
   }),
+  "express-ceiling": ({ databasePath }) => ({
+    command: process.execPath,
+    args: [join(benchDir, "servers/express-ceiling.mjs")],
+    cwd: benchDir,
+    env: { DATABASE_PATH: databasePath },
+  }),
   peer: ({ projectDir, databasePath }) => ({
     command: process.execPath,
     args: [join(benchDir, "servers/peer.mjs")],

@@ -10,7 +10,7 @@ import Sqlite from "better-sqlite3";
 import { expect } from "vitest";
 import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
-import { connectDatabase, type Database } from "../src/lib/database.js";
+import { connectDatabase, sql, type Database } from "../src/lib/database.js";
 import { newHash } from "../src/lib/hash-id.js";
 import { createLogger } from "../src/lib/logger.js";
 import { hashPassword } from "../src/lib/passwords.js";
@@ -83,9 +83,10 @@ export async function startApi(): Promise<TestApi> {
 
   const email = `tester-${newHash("USR").toLowerCase()}@example.com`;
   const now = new Date();
+  const password = await hashPassword("test-password");
   await db.run(
-    `INSERT INTO "users" ("hash", "name", "email", "password", "created_at", "updated_at") VALUES (?, ?, ?, ?, ?, ?)`,
-    [newHash("USR"), "Tester", email, await hashPassword("test-password"), now, now],
+    sql`INSERT INTO "users" ("hash", "name", "email", "password", "created_at", "updated_at")
+        VALUES (${newHash("USR")}, ${"Tester"}, ${email}, ${password}, ${now}, ${now})`,
   );
 
   const api: TestApi = {

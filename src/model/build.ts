@@ -1,10 +1,11 @@
 import type { FieldSpec, ProjectSpec, ResourceSpec, ValidSpecs } from "../spec/types.js";
 import { parseRule } from "../spec/rules.js";
-import { defaultCollection, derivePrefix, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
+import { defaultCollection, derivePrefix, withArticle, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
 import { buildPrismaSchema, type PrismaFieldInput } from "./prisma-schema.js";
 import { exampleHash } from "./hash-format.js";
 import { exampleExpression } from "./examples.js";
 import { buildOpenApi } from "./openapi.js";
+import { fieldType } from "./field-types.js";
 import { laravelMessage } from "./laravel-messages.js";
 import { fieldOutputSchema, tsTypeOf } from "./output-schema.js";
 import {
@@ -81,6 +82,7 @@ export function namesOf(name: string): Names {
     kebab: toKebab(name),
     snake: toSnake(name),
     label: splitWords(name).join(" ").toLowerCase(),
+    aLabel: withArticle(splitWords(name).join(" ").toLowerCase()),
     pluralPascal: toPascal(plural),
     pluralCamel: toCamel(plural),
     pluralKebab: toKebab(plural),
@@ -113,25 +115,12 @@ function databaseModel(project: ProjectSpec): ProjectModel["database"] {
   };
 }
 
-const kindOfType: Record<FieldSpec["type"], ValueKind> = {
-  string: "string",
-  text: "string",
-  email: "string",
-  enum: "string",
-  integer: "integer",
-  decimal: "decimal",
-  boolean: "boolean",
-  date: "date",
-  datetime: "datetime",
-  json: "json",
-};
-
 function fieldModel(spec: FieldSpec): FieldModel {
   const field: FieldModel = {
     name: spec.name,
     label: spec.name.replaceAll("_", " "),
     type: spec.type,
-    kind: kindOfType[spec.type],
+    kind: fieldType(spec.type).kind,
     nullable: spec.nullable ?? false,
     unique: spec.unique ?? false,
     hasDefault: spec.default !== undefined,
@@ -139,8 +128,8 @@ function fieldModel(spec: FieldSpec): FieldModel {
     outputSchema: {},
     values: spec.values ?? [],
     scale: spec.type === "decimal" ? (spec.scale ?? 2) : 0,
-    filterable: spec.type !== "json" && spec.type !== "text",
-    sortable: spec.type !== "json",
+    filter: fieldType(spec.type).filter,
+    sortable: fieldType(spec.type).sortable,
   };
   field.tsType = tsTypeOf(field);
   field.outputSchema = fieldOutputSchema(field, spec);
@@ -246,7 +235,7 @@ function buildResource(
     withable: [...belongsTo.map((relation) => relation.name), ...hasMany.map((relation) => relation.name)],
     sortable: [...fields.filter((field) => field.sortable).map((field) => field.name), "created_at", "updated_at"],
     filters: [
-      ...fields.filter((field) => field.filterable).map((field) => ({ name: field.name, kind: filterKind(field) })),
+      ...fields.flatMap((field) => (field.filter ? [{ name: field.name, kind: field.filter }] : [])),
       ...belongsTo.map((relation) => ({ name: relation.name, kind: "relation" as const })),
     ],
     publicIdKey: ref.publicIdKey,
@@ -333,19 +322,6 @@ function examplesOf(resource: ResourceModel): ResourceModel["examples"] {
   const updatable = expressions("update").filter((entry) => !resource.belongsTo.some((relation) => relation.name === entry.key));
   const plain = updatable.find((entry) => !resource.fields.find((field) => field.name === entry.key)?.unique);
   return { create: expressions("create"), update: plain ?? updatable[0] ?? null };
-}
-
-function filterKind(field: FieldModel): ResourceModel["filters"][number]["kind"] {
-  switch (field.kind) {
-    case "integer":
-    case "decimal":
-    case "boolean":
-    case "date":
-    case "datetime":
-      return field.kind;
-    default:
-      return "string";
-  }
 }
 
 function rulesFor(

@@ -64,3 +64,14 @@ export function derivePrefix(name: string): string | undefined {
   const prefix = `${initials}${first.slice(1, 1 + 3 - initials.length)}`;
   return prefix.length === 3 ? prefix.toUpperCase() : undefined;
 }
+
+// Words whose first letter is a vowel but whose first sound is not (and the reverse): "a user", "an hour".
+const consonantSounds = /^(uni|use|usu|uti|ure|eu|one|once)/;
+const vowelSounds = /^(hour|honest|honor|heir)/;
+
+/** "a patient", "an appointment", "a user": the label with its indefinite article. */
+export function withArticle(label: string): string {
+  const lower = label.toLowerCase();
+  const vowel = vowelSounds.test(lower) || (/^[aeiou]/.test(lower) && !consonantSounds.test(lower));
+  return `${vowel ? "an" : "a"} ${label}`;
+}

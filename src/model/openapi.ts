@@ -1,4 +1,5 @@
 import { exampleHash, hashPattern } from "./hash-format.js";
+import { fieldType } from "./field-types.js";
 import { plainScalarSchema, type JsonSchema } from "./json-schema.js";
 import type { ProjectModel, ResourceModel } from "./types.js";
 
@@ -189,14 +190,14 @@ function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<s
   const paths: Record<string, object> = {
     [`/api/${resource.collection}`]: {
       get: { operationId: `list${resource.names.pluralPascal}`, tags, summary: `List ${resource.names.pluralLabel}`, ...security("index"), parameters: listParameters, responses: { "200": { description: "a page", content: json(listSchema) }, ...auth, "403": responseRef("Forbidden"), "422": responseRef("ValidationFailed"), "500": responseRef("ServerError") } },
-      post: { operationId: `create${name}`, tags, summary: `Create a ${resource.names.label}`, ...security("store"), requestBody: { required: true, content: json(ref(`${name}CreatePayload`)) }, responses: { "201": { description: "created", content: successRecord(ref(name), 201, example) }, ...auth, "403": responseRef("Forbidden"), "422": responseRef("ValidationFailed"), ...bodyErrors, "500": responseRef("ServerError") } },
+      post: { operationId: `create${name}`, tags, summary: `Create ${resource.names.aLabel}`, ...security("store"), requestBody: { required: true, content: json(ref(`${name}CreatePayload`)) }, responses: { "201": { description: "created", content: successRecord(ref(name), 201, example) }, ...auth, "403": responseRef("Forbidden"), "422": responseRef("ValidationFailed"), ...bodyErrors, "500": responseRef("ServerError") } },
     },
     [`/api/${resource.collection}/{hash}`]: {
       parameters: [hashParameter],
-      get: { operationId: `show${name}`, tags, summary: `Show a ${resource.names.label}`, ...security("show"), parameters: [withParameter], responses: { "200": { description: "the record", content: successRecord(ref(name), 200, example) }, ...auth, "403": responseRef("Forbidden"), "404": responseRef("NotFound"), "422": responseRef("ValidationFailed"), "500": responseRef("ServerError") } },
+      get: { operationId: `show${name}`, tags, summary: `Show ${resource.names.aLabel}`, ...security("show"), parameters: [withParameter], responses: { "200": { description: "the record", content: successRecord(ref(name), 200, example) }, ...auth, "403": responseRef("Forbidden"), "404": responseRef("NotFound"), "422": responseRef("ValidationFailed"), "500": responseRef("ServerError") } },
       put: updateOperation("put"),
       patch: updateOperation("patch"),
-      delete: { operationId: `delete${name}`, tags, summary: `Delete a ${resource.names.label}${resource.softDelete ? " (soft)" : ""}`, ...security("destroy"), responses: { "200": { description: "deleted", content: json(ref("Message"), { type: "success", status: 200, message: "Resource deleted." }) }, ...auth, "403": responseRef("Forbidden"), "404": responseRef("NotFound"), "409": responseRef("Conflict"), "500": responseRef("ServerError") } },
+      delete: { operationId: `delete${name}`, tags, summary: `Delete ${resource.names.aLabel}${resource.softDelete ? " (soft)" : ""}`, ...security("destroy"), responses: { "200": { description: "deleted", content: json(ref("Message"), { type: "success", status: 200, message: "Resource deleted." }) }, ...auth, "403": responseRef("Forbidden"), "404": responseRef("NotFound"), "409": responseRef("Conflict"), "500": responseRef("ServerError") } },
     },
   };
   if (resource.softDelete) {
@@ -211,7 +212,7 @@ function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<s
     return {
       operationId: `${method === "put" ? "replace" : "update"}${name}`,
       tags,
-      summary: `Update a ${resource.names.label} (only the sent fields change)`,
+      summary: `Update ${resource.names.aLabel} (only the sent fields change)`,
       ...security("update"),
       requestBody: { required: true, content: json(ref(`${name}UpdatePayload`)) },
       responses: { "200": { description: "the updated record", content: successRecord(ref(name), 200, example) }, ...auth, "403": responseRef("Forbidden"), "404": responseRef("NotFound"), "422": responseRef("ValidationFailed"), ...bodyErrors, "500": responseRef("ServerError") },
@@ -281,24 +282,5 @@ function exampleRecord(resource: ResourceModel, resources: ResourceModel[], nest
 }
 
 function exampleOutput(field: ResourceModel["fields"][number]): unknown {
-  switch (field.type) {
-    case "integer":
-      return 42;
-    case "decimal":
-      return `12.${"5".padEnd(field.scale, "0")}`.replace(/\.$/, "");
-    case "boolean":
-      return true;
-    case "date":
-      return "2026-01-15";
-    case "datetime":
-      return "2026-01-15T09:30:00.000Z";
-    case "enum":
-      return field.values[0] ?? null;
-    case "email":
-      return "maria@example.com";
-    case "json":
-      return {};
-    default:
-      return field.nullable ? null : `Example ${field.label}`;
-  }
+  return fieldType(field.type).output.example(field);
 }

@@ -1,3 +1,4 @@
+import { fieldType } from "./field-types.js";
 import type { BelongsToModel, DatabaseModel, FieldModel, ResourceModel, UserModel } from "./types.js";
 
 /**
@@ -122,61 +123,15 @@ function scalarLine(database: DatabaseModel, input: PrismaFieldInput): string[] 
 }
 
 function prismaType(field: FieldModel): string {
-  switch (field.type) {
-    case "integer":
-      return "Int";
-    case "decimal":
-      return "Decimal";
-    case "boolean":
-      return "Boolean";
-    case "date":
-    case "datetime":
-      return "DateTime";
-    case "json":
-      return "Json";
-    default:
-      return "String";
-  }
+  return fieldType(field.type).prisma.type;
 }
 
 function nativeType(input: PrismaFieldInput): string {
-  const { field } = input;
-  switch (field.type) {
-    case "string":
-      return input.max !== undefined ? `@db.VarChar(${input.max})` : "@db.Text";
-    case "email":
-      return `@db.VarChar(${input.max ?? 255})`;
-    case "enum":
-      return `@db.VarChar(${Math.max(...field.values.map((value) => value.length), 1)})`;
-    case "text":
-      return "@db.Text";
-    case "decimal":
-      return `@db.Decimal(${input.precision ?? 10}, ${input.scale ?? 2})`;
-    case "date":
-      return "@db.Date";
-    case "datetime":
-      return "@db.Timestamptz(3)";
-    case "json":
-      return "@db.JsonB";
-    default:
-      return "";
-  }
+  return fieldType(input.field.type).prisma.postgres({ ...input, name: input.field.name, values: input.field.values });
 }
 
 function prismaDefault(field: FieldModel, value: unknown): string {
-  switch (field.type) {
-    case "integer":
-    case "decimal":
-    case "boolean":
-      return String(value);
-    case "date":
-    case "datetime":
-      return value === "now" ? "now()" : JSON.stringify(new Date(String(value)).toISOString());
-    case "json":
-      return JSON.stringify(JSON.stringify(value));
-    default:
-      return JSON.stringify(String(value));
-  }
+  return fieldType(field.type).prismaDefault(value);
 }
 
 function timestampLines(database: DatabaseModel, softDelete: boolean): string[][] {

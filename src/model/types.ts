@@ -1,3 +1,4 @@
+import type { FieldType, FieldTypeDescriptor } from "./field-types.js";
 import type { ActionValidation } from "./validation.js";
 import type { JsonSchema } from "./json-schema.js";
 
@@ -40,6 +41,8 @@ export interface Names {
   snake: string;
   /** Lowercase words, for messages: "medical record". */
   label: string;
+  /** The label with its indefinite article: "an appointment". */
+  aLabel: string;
   pluralPascal: string;
   pluralCamel: string;
   pluralKebab: string;
@@ -47,20 +50,10 @@ export interface Names {
   pluralLabel: string;
 }
 
-export type FieldType =
-  | "string"
-  | "text"
-  | "integer"
-  | "decimal"
-  | "boolean"
-  | "date"
-  | "datetime"
-  | "email"
-  | "enum"
-  | "json";
+export type { FieldType };
 
-/** How a value travels between JSON and the Prisma client. */
-export type ValueKind = "string" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "json";
+/** How a value travels between JSON and the database (the runtime's ColumnKind). */
+export type ValueKind = FieldTypeDescriptor["kind"];
 
 export interface FieldModel {
   name: string;
@@ -78,7 +71,8 @@ export interface FieldModel {
   values: string[];
   /** Decimal places of a decimal's output string; 0 for other types. */
   scale: number;
-  filterable: boolean;
+  /** How `?name=value` parses on a list; undefined when the type cannot be filtered. */
+  filter: FieldTypeDescriptor["filter"];
   sortable: boolean;
 }
 

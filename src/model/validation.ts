@@ -1,7 +1,8 @@
 import type { ParsedRule } from "../spec/rules.js";
 import { hashPattern } from "./hash-format.js";
 import { laravelMessage } from "./laravel-messages.js";
-import { plainScalarSchema, type JsonSchema } from "./json-schema.js";
+import { baseMessages, fieldType, type FieldType } from "./field-types.js";
+import type { JsonSchema } from "./json-schema.js";
 
 /**
  * Turns Laravel rule lists into one JSON Schema per action plus the Laravel message for every way the
@@ -15,7 +16,7 @@ export type { ParsedRule };
 
 export interface PayloadField {
   name: string;
-  type: "string" | "text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "email" | "enum" | "json";
+  type: FieldType;
   nullable: boolean;
   hasDefault: boolean;
   max?: number;
@@ -60,7 +61,6 @@ export interface PayloadKey {
   conversion: "none" | "date" | "relation";
 }
 
-const numericTypes = new Set(["integer", "decimal"]);
 
 export function deriveRules(
   action: Action,
@@ -193,20 +193,7 @@ function payloadKey(key: string, field: PayloadField | undefined, required: bool
 }
 
 function inputTsType(field: PayloadField): string {
-  switch (field.type) {
-    case "integer":
-      return "number";
-    case "decimal":
-      return "string | number";
-    case "boolean":
-      return "boolean";
-    case "enum":
-      return (field.values ?? []).map((value) => JSON.stringify(value)).join(" | ");
-    case "json":
-      return "unknown";
-    default:
-      return "string";
-  }
+  return fieldType(field.type).payload.tsType(field);
 }
 
 interface BuiltProperty {
@@ -224,9 +211,9 @@ function relationSchema(relation: PayloadRelation): BuiltProperty {
 
 function fieldSchema(field: PayloadField, rules: ParsedRule[], isRequired: boolean): BuiltProperty {
   const key = field.name;
-  const numeric = numericTypes.has(field.type);
-  const schema: JsonSchema = baseSchema(field);
-  const messages: Record<string, string> = { type: baseTypeMessage(field), ...baseFormatMessages(field) };
+  const numeric = fieldType(field.type).payload.numeric;
+  const schema: JsonSchema = fieldType(field.type).payload.schema(field);
+  const messages: Record<string, string> = baseMessages(field.type, key);
 
   for (const rule of rules) {
     const [first, second] = rule.args;
@@ -298,58 +285,6 @@ function fieldSchema(field: PayloadField, rules: ParsedRule[], isRequired: boole
     messages.minLength = laravelMessage("required", key);
   }
   return { schema, messages };
-}
-
-function baseSchema(field: PayloadField): JsonSchema {
-  const plain = plainScalarSchema(field.type);
-  if (plain) return plain;
-  switch (field.type) {
-    case "string":
-    case "text":
-      return { type: "string" };
-    case "email":
-      return { type: "string", format: "email" };
-    case "decimal":
-      // The syntax of a string; the limits of both strings and numbers are x-decimal's (addDecimalLimits).
-      return { type: ["string", "number"], pattern: "^-?[0-9]+(\\.[0-9]+)?$" };
-    case "enum":
-      return { enum: [...(field.values ?? [])] };
-    default:
-      return {};
-  }
-}
-
-function baseTypeMessage(field: PayloadField): string {
-  const key = field.name;
-  switch (field.type) {
-    case "string":
-    case "text":
-      return laravelMessage("string", key);
-    case "email":
-      return laravelMessage("email", key);
-    case "integer":
-      return laravelMessage("integer", key);
-    case "decimal":
-      return laravelMessage("numeric", key);
-    case "boolean":
-      return laravelMessage("boolean", key);
-    case "date":
-    case "datetime":
-      return laravelMessage("date", key);
-    case "enum":
-      return laravelMessage("in", key);
-    case "json":
-      return laravelMessage("json", key);
-  }
-}
-
-function baseFormatMessages(field: PayloadField): Record<string, string> {
-  const key = field.name;
-  if (field.type === "email") return { format: laravelMessage("email", key) };
-  if (field.type === "date" || field.type === "datetime") return { format: laravelMessage("date", key) };
-  if (field.type === "enum") return { enum: laravelMessage("in", key) };
-  if (field.type === "decimal") return { pattern: laravelMessage("numeric", key) };
-  return {};
 }
 
 /** Prisma's Int is 32-bit on SQLite and PostgreSQL alike: a larger value could not be stored. */

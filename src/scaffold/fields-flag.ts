@@ -1,4 +1,5 @@
 import { UsageError } from "../errors.js";
+import { fieldTypeNames } from "../model/field-types.js";
 
 export interface FieldFlag {
   name: string;
@@ -6,7 +7,7 @@ export interface FieldFlag {
   options: Record<string, string | number | boolean>;
 }
 
-const fieldTypes = new Set(["string", "text", "integer", "decimal", "boolean", "date", "datetime", "email", "enum", "json"]);
+const fieldTypes = new Set<string>(fieldTypeNames);
 const flagOptions = new Set(["unique", "nullable"]);
 const numericOptions = new Set(["max", "min", "length", "precision", "scale"]);
 

@@ -1,3 +1,4 @@
+import { fieldType } from "../model/field-types.js";
 import type { SpecSource } from "./source.js";
 import type { FieldSpec, FieldType, Problem } from "./types.js";
 
@@ -16,20 +17,10 @@ export const reservedFieldNames = new Set([
   "with_trashed",
 ]);
 
-const common = ["type", "nullable", "default"];
-/** Which options each field type accepts (spec-format.md, "Field types"). */
-export const optionsByType: Record<FieldType, readonly string[]> = {
-  string: [...common, "max", "min", "length", "pattern", "unique"],
-  email: [...common, "max", "min", "length", "pattern", "unique"],
-  text: [...common, "max"],
-  integer: [...common, "min", "max", "unique"],
-  decimal: [...common, "precision", "scale", "min", "max"],
-  boolean: common,
-  date: common,
-  datetime: common,
-  enum: [...common, "values"],
-  json: common,
-};
+/** Which options each field type accepts (spec-format.md, "Field types"; src/model/field-types.ts). */
+export function optionsOf(type: FieldType): readonly string[] {
+  return ["type", "nullable", "default", ...fieldType(type).options];
+}
 
 /**
  * Checks of one field that the JSON Schema cannot express: options that suit the type, ranges,
@@ -38,7 +29,7 @@ export const optionsByType: Record<FieldType, readonly string[]> = {
 export function checkField(source: SpecSource, base: (string | number)[], field: FieldSpec): Problem[] {
   const problems: Problem[] = [];
   const at = [...base, field.name];
-  const allowed = optionsByType[field.type];
+  const allowed = optionsOf(field.type);
   for (const option of Object.keys(field)) {
     if (option === "name" || allowed.includes(option)) continue;
     problems.push(
@@ -74,26 +65,5 @@ export function checkField(source: SpecSource, base: (string | number)[], field:
 function defaultProblem(field: FieldSpec): string | undefined {
   const value = field.default;
   if (value === null) return field.nullable ? undefined : "null is not a valid default for a field that is not nullable";
-  switch (field.type) {
-    case "string":
-    case "text":
-    case "email":
-      return typeof value === "string" ? undefined : "must be a string";
-    case "enum":
-      return typeof value === "string" && (field.values ?? []).includes(value)
-        ? undefined
-        : `must be one of the enum values: ${(field.values ?? []).join(", ")}`;
-    case "integer":
-      return Number.isInteger(value) ? undefined : "must be a whole number";
-    case "decimal":
-      return typeof value === "number" ? undefined : "must be a number";
-    case "boolean":
-      return typeof value === "boolean" ? undefined : "must be true or false";
-    case "date":
-      return value === "now" || (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value)) ? undefined : 'must be a date "YYYY-MM-DD" or "now"';
-    case "datetime":
-      return value === "now" || (typeof value === "string" && !Number.isNaN(Date.parse(value))) ? undefined : 'must be an ISO 8601 date-time or "now"';
-    case "json":
-      return undefined;
-  }
+  return fieldType(field.type).defaultProblem(value, field);
 }

@@ -1,6 +1,8 @@
 /** The spec language (docs/spec-format.md) as TypeScript, after validation and defaults. */
 
-export type FieldType = "string" | "text" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "email" | "enum" | "json";
+import type { FieldType } from "../model/field-types.js";
+
+export type { FieldType };
 export type ActionName = "index" | "store" | "show" | "update" | "destroy" | "restore";
 
 export interface FieldSpec {

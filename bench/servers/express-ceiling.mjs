@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// The ceiling of the framework the generated service is bound to: a minimal hand-written Express 5
+// app on better-sqlite3 statements prepared at start, with the reference's checks and answers
+// (same modules: auth, patients, body reading). What it loses to the reference is Express's own
+// cost; what the service loses to it is hashapi's.
+// Env: DATABASE_PATH, PORT, HOST, JWT_SECRET, JWT_ISSUER, JWT_AUDIENCE (as the reference).
+import { parse as parseQuery } from "node:querystring";
+import express from "express";
+import { loadServerConfig } from "./shared/config.mjs";
+import { createAuth } from "./reference/auth.mjs";
+import { openDatabase } from "./reference/database.mjs";
+import { readJsonBody, sendData, sendError } from "./reference/http.mjs";
+import { createJwt } from "./reference/jwt.mjs";
+import { createPatients } from "./reference/patients.mjs";
+
+const config = loadServerConfig();
+const databasePath = process.env.DATABASE_PATH;
+if (!databasePath) {
+  process.stderr.write("DATABASE_PATH must name the SQLite database file\n");
+  process.exit(1);
+}
+const database = openDatabase(databasePath);
+const auth = createAuth(database, createJwt(config.jwt), config.jwt);
+const patients = createPatients(database);
+
+const app = express();
+app.disable("x-powered-by");
+app.disable("etag");
+app.set("query parser", "simple");
+
+// Bodies are read before routing, as the service's app-level JSON middleware does.
+app.use(async (req, res, next) => {
+  if (!["POST", "PUT", "PATCH"].includes(req.method)) return next();
+  const body = await readJsonBody(req, res, config.bodyLimitBytes);
+  if (body === undefined) return;
+  req.parsedBody = body;
+  next();
+});
+const notAllowed = (allowed) => (_req, res) => sendError(res, 405, "Method not allowed.", undefined, { Allow: allowed });
+const signedIn = (req, res, next) => (auth.authenticate(req) === undefined ? auth.unauthenticated(res) : next());
+const search = (req) => {
+  const start = req.url.indexOf("?");
+  return start === -1 ? "" : req.url.slice(start + 1);
+};
+
+const api = express.Router();
+api.route("/health").get((_req, res) => sendData(res, { status: "ok" })).all(notAllowed("GET, HEAD"));
+api.route("/auth/login").post((req, res) => auth.login(req, res, req.parsedBody)).all(notAllowed("POST"));
+api
+  .route("/patients")
+  .get(signedIn, (req, res) => patients.list(req, res, parseQuery(search(req))))
+  .post(signedIn, (req, res) => patients.create(req, res, req.parsedBody))
+  .all(notAllowed("GET, HEAD, POST"));
+api
+  .route("/patients/:hash")
+  .get(signedIn, (req, res) => patients.show(req, res, req.params.hash))
+  .put(signedIn, (req, res) => patients.update(req, res, req.params.hash, req.parsedBody))
+  .patch(signedIn, (req, res) => patients.update(req, res, req.params.hash, req.parsedBody))
+  .all(notAllowed("GET, HEAD, PUT, PATCH"));
+app.use("/api", api);
+app.use((_req, res) => sendError(res, 404, "Resource not found."));
+app.use((error, _req, res, _next) => {
+  process.stderr.write(`unexpected error: ${error?.stack ?? error}\n`);
+  if (res.headersSent) res.end();
+  else sendError(res, 500, "Server Error");
+});
+
+const server = app.listen(config.port, config.host, () => {
+  process.stderr.write(`express-ceiling listening on http://${config.host}:${server.address().port}\n`);
+});
+
+function shutdown() {
+  server.close(() => {
+    database.db.close();
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+  setTimeout(() => process.exit(1), 5000).unref();
+}
+process.on("SIGTERM", shutdown);
+process.on("SIGINT", shutdown);

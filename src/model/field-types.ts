@@ -1,0 +1,218 @@
+import { laravelMessage, type LaravelMessageKey } from "./laravel-messages.js";
+import type { JsonSchema } from "./json-schema.js";
+
+/**
+ * Everything hashapi knows about a field type, in one place: what a spec may say about it, how it is
+ * stored (Prisma and PostgreSQL types), validated (payload schema and messages), output (schema,
+ * TypeScript type, example), filtered and sorted, and how the runtime library reads it (`kind`, one
+ * of the runtime's `ColumnKind`s in runtime/common/src/lib/table.ts). Adding a type is adding an
+ * entry here (and, for a new `kind`, teaching the runtime's table.ts and list-query.ts to read it).
+ */
+export interface FieldTypeDescriptor {
+  /** How a value travels between JSON, the runtime and the database (the runtime's ColumnKind). */
+  kind: "string" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "json";
+  /** Spec options the type takes, besides `type`, `nullable` and `default`. */
+  options: readonly string[];
+  prisma: {
+    type: "String" | "Int" | "Decimal" | "Boolean" | "DateTime" | "Json";
+    /** The PostgreSQL column type (`@db.…`); SQLite takes Prisma's defaults. */
+    postgres(field: FieldFacts): string;
+  };
+  /** A spec default as Prisma's `@default(…)` argument. */
+  prismaDefault(value: unknown): string;
+  /** Why a spec default does not suit the type, or undefined when it does. */
+  defaultProblem(value: unknown, field: FieldFacts): string | undefined;
+  payload: {
+    /** The JSON Schema every payload value starts from (rules add keywords to a copy). */
+    schema(field: FieldFacts): JsonSchema;
+    /** The Laravel rule named when the value has the wrong type. */
+    typeMessage: LaravelMessageKey;
+    /** Messages of the keywords the base schema itself carries. */
+    keywordMessages: Partial<Record<string, LaravelMessageKey>>;
+    /** TypeScript type of the validated payload value. */
+    tsType(field: FieldFacts): string;
+    /** max/min/between/size count characters (false) or compare values (true). */
+    numeric: boolean;
+  };
+  output: {
+    schema(field: FieldFacts): JsonSchema;
+    tsType(field: FieldFacts): string;
+    /** The value the OpenAPI examples show. */
+    example(field: FieldFacts & { label: string; nullable: boolean }): unknown;
+  };
+  /** How `?field=value` parses on a list (the runtime's FilterKind), or undefined when it cannot be filtered. */
+  filter: "string" | "integer" | "decimal" | "boolean" | "date" | "datetime" | undefined;
+  sortable: boolean;
+}
+
+/** What a descriptor may read of one field's spec. */
+export interface FieldFacts {
+  name: string;
+  max?: number;
+  precision?: number;
+  scale?: number;
+  values?: readonly string[];
+}
+
+const decimalSyntax = "^-?[0-9]+(\\.[0-9]+)?$";
+const common = ["max", "min", "length", "pattern", "unique"] as const;
+const quoted = (value: unknown) => JSON.stringify(String(value));
+const textDefault = (value: unknown) => (typeof value === "string" ? undefined : "must be a string");
+const dateTimeDefault = (value: unknown) =>
+  value === "now" ? "now()" : JSON.stringify(new Date(String(value)).toISOString());
+
+const stringLike = (postgres: FieldTypeDescriptor["prisma"]["postgres"], options: readonly string[]): FieldTypeDescriptor => ({
+  kind: "string",
+  options,
+  prisma: { type: "String", postgres },
+  prismaDefault: quoted,
+  defaultProblem: textDefault,
+  payload: { schema: () => ({ type: "string" }), typeMessage: "string", keywordMessages: {}, tsType: () => "string", numeric: false },
+  output: {
+    schema: (field) => ({ type: "string", ...(field.max !== undefined ? { maxLength: field.max } : {}) }),
+    tsType: () => "string",
+    example: (field) => (field.nullable ? null : `Example ${field.label}`),
+  },
+  filter: "string",
+  sortable: true,
+});
+
+export const fieldTypes = {
+  string: stringLike((field) => (field.max !== undefined ? `@db.VarChar(${field.max})` : "@db.Text"), common),
+  text: { ...stringLike(() => "@db.Text", ["max"]), filter: undefined },
+  email: {
+    ...stringLike((field) => `@db.VarChar(${field.max ?? 255})`, common),
+    payload: {
+      schema: () => ({ type: "string", format: "email" }),
+      typeMessage: "email",
+      keywordMessages: { format: "email" },
+      tsType: () => "string",
+      numeric: false,
+    },
+    output: { schema: () => ({ type: "string", format: "email" }), tsType: () => "string", example: () => "maria@example.com" },
+  },
+  enum: {
+    ...stringLike((field) => `@db.VarChar(${Math.max(...(field.values ?? []).map((value) => value.length), 1)})`, ["values"]),
+    defaultProblem: (value, field) =>
+      typeof value === "string" && (field.values ?? []).includes(value) ? undefined : `must be one of the enum values: ${(field.values ?? []).join(", ")}`,
+    payload: {
+      schema: (field) => ({ enum: [...(field.values ?? [])] }),
+      typeMessage: "in",
+      keywordMessages: { enum: "in" },
+      tsType: (field) => (field.values ?? []).map((value) => JSON.stringify(value)).join(" | "),
+      numeric: false,
+    },
+    output: {
+      schema: (field) => ({ type: "string", enum: [...(field.values ?? [])] }),
+      tsType: (field) => (field.values ?? []).map((value) => JSON.stringify(value)).join(" | "),
+      example: (field) => field.values?.[0] ?? null,
+    },
+  },
+  integer: {
+    kind: "integer",
+    options: ["min", "max", "unique"],
+    prisma: { type: "Int", postgres: () => "" },
+    prismaDefault: String,
+    defaultProblem: (value) => (Number.isInteger(value) ? undefined : "must be a whole number"),
+    payload: { schema: () => ({ type: "integer" }), typeMessage: "integer", keywordMessages: {}, tsType: () => "number", numeric: true },
+    output: { schema: () => ({ type: "integer" }), tsType: () => "number", example: () => 42 },
+    filter: "integer",
+    sortable: true,
+  },
+  decimal: {
+    kind: "decimal",
+    options: ["precision", "scale", "min", "max"],
+    prisma: { type: "Decimal", postgres: (field) => `@db.Decimal(${field.precision ?? 10}, ${field.scale ?? 2})` },
+    prismaDefault: String,
+    defaultProblem: (value) => (typeof value === "number" ? undefined : "must be a number"),
+    payload: {
+      // The syntax of a string; the limits of both strings and numbers are x-decimal's (validation.ts).
+      schema: () => ({ type: ["string", "number"], pattern: decimalSyntax }),
+      typeMessage: "numeric",
+      keywordMessages: { pattern: "numeric" },
+      tsType: () => "string | number",
+      numeric: true,
+    },
+    output: {
+      schema: () => ({ type: "string", pattern: decimalSyntax }),
+      tsType: () => "string",
+      example: (field) => `12.${"5".padEnd(field.scale ?? 2, "0")}`.replace(/\.$/, ""),
+    },
+    filter: "decimal",
+    sortable: true,
+  },
+  boolean: {
+    kind: "boolean",
+    options: [],
+    prisma: { type: "Boolean", postgres: () => "" },
+    prismaDefault: String,
+    defaultProblem: (value) => (typeof value === "boolean" ? undefined : "must be true or false"),
+    payload: { schema: () => ({ type: "boolean" }), typeMessage: "boolean", keywordMessages: {}, tsType: () => "boolean", numeric: false },
+    output: { schema: () => ({ type: "boolean" }), tsType: () => "boolean", example: () => true },
+    filter: "boolean",
+    sortable: true,
+  },
+  date: {
+    kind: "date",
+    options: [],
+    prisma: { type: "DateTime", postgres: () => "@db.Date" },
+    prismaDefault: dateTimeDefault,
+    defaultProblem: (value) =>
+      value === "now" || (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value)) ? undefined : 'must be a date "YYYY-MM-DD" or "now"',
+    payload: {
+      schema: () => ({ type: "string", format: "date" }),
+      typeMessage: "date",
+      keywordMessages: { format: "date" },
+      tsType: () => "string",
+      numeric: false,
+    },
+    output: { schema: () => ({ type: "string", format: "date" }), tsType: () => "string", example: () => "2026-01-15" },
+    filter: "date",
+    sortable: true,
+  },
+  datetime: {
+    kind: "datetime",
+    options: [],
+    prisma: { type: "DateTime", postgres: () => "@db.Timestamptz(3)" },
+    prismaDefault: dateTimeDefault,
+    defaultProblem: (value) =>
+      value === "now" || (typeof value === "string" && !Number.isNaN(Date.parse(value))) ? undefined : 'must be an ISO 8601 date-time or "now"',
+    payload: {
+      schema: () => ({ type: "string", format: "date-time" }),
+      typeMessage: "date",
+      keywordMessages: { format: "date" },
+      tsType: () => "string",
+      numeric: false,
+    },
+    output: { schema: () => ({ type: "string", format: "date-time" }), tsType: () => "string", example: () => "2026-01-15T09:30:00.000Z" },
+    filter: "datetime",
+    sortable: true,
+  },
+  json: {
+    kind: "json",
+    options: [],
+    prisma: { type: "Json", postgres: () => "@db.JsonB" },
+    prismaDefault: (value) => JSON.stringify(JSON.stringify(value)),
+    defaultProblem: () => undefined,
+    payload: { schema: () => ({}), typeMessage: "json", keywordMessages: {}, tsType: () => "unknown", numeric: false },
+    output: { schema: () => ({}), tsType: () => "unknown", example: () => ({}) },
+    filter: undefined,
+    sortable: false,
+  },
+} satisfies Record<string, FieldTypeDescriptor>;
+
+export type FieldType = keyof typeof fieldTypes;
+
+export const fieldTypeNames = Object.keys(fieldTypes) as FieldType[];
+
+export function fieldType(type: FieldType): FieldTypeDescriptor {
+  return fieldTypes[type];
+}
+
+/** The Laravel messages of a payload value's base schema: its type, and the keywords that schema carries. */
+export function baseMessages(type: FieldType, key: string): Record<string, string> {
+  const payload = fieldTypes[type].payload;
+  const messages: Record<string, string> = { type: laravelMessage(payload.typeMessage, key) };
+  for (const [keyword, rule] of Object.entries(payload.keywordMessages)) if (rule) messages[keyword] = laravelMessage(rule, key);
+  return messages;
+}

@@ -1,0 +1,152 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSql } from "../../runtime/sqlite/src/lib/driver.js";
+import { sql, type Sql } from "../../runtime/common/src/lib/sql.js";
+import { Table, type TableSpec } from "../../runtime/common/src/lib/table.js";
+
+// Row types as Prisma would generate them for two related tables.
+interface Owner {
+  id: number;
+  hash: string;
+  name: string;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+interface Pet {
+  id: number;
+  hash: string;
+  name: string;
+  born_on: Date | null;
+  weight: { toFixed(digits: number): string } | null;
+  vaccinated: boolean;
+  owner_id: number;
+  created_at: Date;
+  updated_at: Date;
+}
+type PetRow = Pet & { owner: OwnerRow | { hash: string } };
+type OwnerRow = Owner & { pets?: PetRow[] };
+
+const ownerTable: TableSpec<Owner, OwnerRow> = {
+  name: "owners",
+  softDelete: true,
+  columns: { name: "string" },
+  belongsTo: {},
+  hasMany: { pets: { foreignKey: "owner_id", target: () => petTable } },
+  restrictedBy: [{ foreignKey: "owner_id", target: () => petTable }],
+};
+const petTable: TableSpec<Pet, PetRow> = {
+  name: "pets",
+  softDelete: false,
+  columns: { name: "string", born_on: "date", weight: "decimal", vaccinated: "boolean", owner_id: "integer" },
+  belongsTo: { owner: { foreignKey: "owner_id", target: () => ownerTable } },
+  hasMany: {},
+  restrictedBy: [],
+};
+
+// Compile-time promises: `npm test` type-checks this file (tsc), so each line below must stay an error.
+export const typeChecks = [
+  // @ts-expect-error a column the row type does not have
+  { ...petTable, columns: { ...petTable.columns, nmae: "string" } } satisfies TableSpec<Pet, PetRow>,
+  // @ts-expect-error a column of the row type left undeclared
+  { ...petTable, columns: { name: "string" } } satisfies TableSpec<Pet, PetRow>,
+  (table: Table<Pet, PetRow>) => [
+    // @ts-expect-error a misspelled column in a write
+    table.insert({ hash: "PET_AAAAAAAA", nmae: "Rex" }),
+    // @ts-expect-error a value of the wrong type
+    table.update(1, { vaccinated: "yes" }),
+    // @ts-expect-error a misspelled column in a filter
+    table.findMany({ where: { nmae: "Rex" } }),
+    // @ts-expect-error sorting by a column that does not exist
+    table.findMany({ orderBy: [{ nmae: "asc" }] }),
+  ],
+];
+
+let dir: string;
+let db: Sql;
+const statements: string[] = [];
+let owners: Table<Owner, OwnerRow>;
+let pets: Table<Pet, PetRow>;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "hashapi-table-"));
+  const real = openSql(`file:${join(dir, "test.db")}`);
+  // Sees every statement text the table runs, on a real SQLite connection.
+  const recorded = (method: "all" | "get" | "run") => (query: never, values?: readonly unknown[]) => {
+    statements.push(typeof query === "string" ? query : "(tagged)");
+    return (real[method] as (q: never, v?: readonly unknown[]) => Promise<never>)(query, values);
+  };
+  db = { dialect: "sqlite", all: recorded("all"), get: recorded("get"), run: recorded("run"), close: () => real.close() };
+  await db.run(
+    `CREATE TABLE "owners" ("id" INTEGER PRIMARY KEY, "hash" TEXT UNIQUE NOT NULL, "name" TEXT NOT NULL, "created_at" TEXT NOT NULL, "updated_at" TEXT NOT NULL, "deleted_at" TEXT)`,
+  );
+  await db.run(
+    `CREATE TABLE "pets" ("id" INTEGER PRIMARY KEY, "hash" TEXT UNIQUE NOT NULL, "name" TEXT NOT NULL, "born_on" TEXT, "weight" DECIMAL, "vaccinated" BOOLEAN NOT NULL DEFAULT 0, "owner_id" INTEGER NOT NULL REFERENCES "owners"("id") ON DELETE RESTRICT, "created_at" TEXT NOT NULL, "updated_at" TEXT NOT NULL)`,
+  );
+  owners = new Table(db, ownerTable);
+  pets = new Table(db, petTable);
+});
+
+afterAll(async () => {
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("Table (runtime/common/src/lib/table.ts) on SQLite", () => {
+  it("writes typed values and reads them back decoded, with belongsTo as { hash } or as the record", async () => {
+    const ownerId = await owners.insert({ hash: "OWN_AAAAAAAA", name: "Ana" });
+    await pets.insert({ hash: "PET_AAAAAAAA", name: "Rex", born_on: new Date("2020-02-29"), vaccinated: true, owner_id: ownerId });
+    const plain = await pets.findOne({ hash: "PET_AAAAAAAA" });
+    expect(plain).toMatchObject({ name: "Rex", vaccinated: true, weight: null, owner: { hash: "OWN_AAAAAAAA" } });
+    expect(plain!.born_on!.toISOString()).toBe("2020-02-29T00:00:00.000Z");
+    const loaded = await pets.findOne({ hash: "PET_AAAAAAAA" }, ["owner"]);
+    expect(loaded!.owner).toMatchObject({ hash: "OWN_AAAAAAAA", name: "Ana", deleted_at: null });
+    const withPets = await owners.findOne({ id: ownerId }, ["pets"]);
+    expect(withPets!.pets!.map((pet) => pet.name)).toEqual(["Rex"]);
+  });
+
+  it("names joined columns by their path, never c0…cN", async () => {
+    statements.length = 0;
+    await pets.findOne({ hash: "PET_AAAAAAAA" }, ["owner"]);
+    const [text] = statements;
+    expect(text).toContain(`LEFT JOIN "owners" AS "owner" ON "owner"."id" = "pets"."owner_id"`);
+    expect(text).toContain(`"owner"."name" AS "owner.name"`);
+    expect(text).not.toMatch(/"c\d+"|"t_\d+"/);
+  });
+
+  it("filters, sorts, pages and counts, live rows only unless asked", async () => {
+    const ownerId = (await owners.liveId("OWN_AAAAAAAA"))!;
+    await pets.insert({ hash: "PET_BBBBBBBB", name: "Bia", vaccinated: false, owner_id: ownerId });
+    const page = await pets.findMany({ where: { vaccinated: false }, orderBy: [{ name: "desc" }], limit: 5, offset: 0 });
+    expect(page.map((pet) => pet.name)).toEqual(["Bia"]);
+    expect(await pets.count({ related: { owner: "OWN_AAAAAAAA" } })).toBe(2);
+    expect((await pets.findMany({ related: { owner: "OWN_ZZZZZZZZ" } })).length).toBe(0);
+    await owners.insert({ hash: "OWN_BBBBBBBB", name: "Gone", deleted_at: new Date() });
+    expect(await owners.count()).toBe(1);
+    expect(await owners.count({ withTrashed: true })).toBe(2);
+    expect(await owners.liveId("OWN_BBBBBBBB")).toBeNull();
+  });
+
+  it("answers exists, isReferenced, update and delete", async () => {
+    const ownerId = (await owners.liveId("OWN_AAAAAAAA"))!;
+    expect(await owners.exists({ name: "Ana" })).toBe(true);
+    expect(await owners.exists({ name: "Ana" }, ownerId)).toBe(false);
+    expect(await owners.isReferenced(ownerId)).toBe(true);
+    const pet = (await pets.findOne({ hash: "PET_BBBBBBBB" }))!;
+    expect(await pets.update(pet.id, { name: "Bianca" })).toBe(true);
+    expect((await pets.findOne({ id: pet.id }))!.name).toBe("Bianca");
+    await pets.delete(pet.id);
+    expect(await pets.findOne({ id: pet.id })).toBeNull();
+  });
+
+  it("refuses a column name that is not declared (a bug in code, never SQL)", async () => {
+    await expect(pets.findMany({ where: { ["name; DROP TABLE pets" as "name"]: "x" } })).rejects.toThrow("pets has no column");
+  });
+
+  it("runs tagged statements with the values apart from the text", async () => {
+    const row = await db.get(sql`SELECT "name" FROM "owners" WHERE "hash" = ${"OWN_AAAAAAAA"}`);
+    expect(row).toEqual({ name: "Ana" });
+  });
+});
