@@ -12,6 +12,7 @@ import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { connectDatabase, sql, type Database } from "../src/lib/database.js";
 import { newHash } from "../src/lib/hash-id.js";
+import { hashPattern as publicIdPattern } from "../src/lib/public-names.js";
 import { createLogger } from "../src/lib/logger.js";
 import { hashPassword } from "../src/lib/passwords.js";
 
@@ -34,7 +35,7 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export const hashPattern = (prefix: string) => new RegExp(`^${prefix}_[A-HJ-NP-Z2-9]{8}$`);
+export const hashPattern = (prefix: string) => new RegExp(publicIdPattern(prefix));
 
 /**
  * No response may carry an internal id or a foreign key, at any depth. `public_id` is the public

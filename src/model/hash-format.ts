@@ -1,13 +1,6 @@
-/**
- * Public identifiers (api-contract.md §2): `<PREFIX>_<CODE>`, CODE being 8 symbols of an alphabet
- * without the look-alikes O, 0, I and 1.
- */
-export const hashAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-export const hashCodeLength = 8;
+import { hashAlphabet, hashCodeLength } from "./public-names.js";
 
-export function hashPattern(prefix: string): string {
-  return `^${prefix}_[A-HJ-NP-Z2-9]{${hashCodeLength}}$`;
-}
+export { hashPattern } from "./public-names.js";
 
 /** A deterministic, realistic-looking example hash for documentation, derived from the prefix. */
 export function exampleHash(prefix: string, seed = 0): string {

@@ -1,4 +1,5 @@
 import { fieldType } from "../model/field-types.js";
+import { reservedQueryParameters } from "../model/public-names.js";
 import type { SpecSource } from "./source.js";
 import type { FieldSpec, FieldType, Problem } from "./types.js";
 
@@ -10,11 +11,7 @@ export const reservedFieldNames = new Set([
   "created_at",
   "updated_at",
   "deleted_at",
-  "page",
-  "per_page",
-  "sort",
-  "with",
-  "with_trashed",
+  ...reservedQueryParameters,
 ]);
 
 /** Which options each field type accepts (spec-format.md, "Field types"; src/model/field-types.ts). */

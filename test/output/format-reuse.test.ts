@@ -139,7 +139,7 @@ describe("the example project", () => {
       await mkdir(dirname(join(dir, entry.path)), { recursive: true });
       await writeFile(join(dir, entry.path), entry.content);
     }
-    const service = "src/resources/patient/patient.service.ts";
+    const service = "src/resources/patient/patient.resource.ts";
     await writeFile(join(dir, service), "// edited\n");
     const again = await generate(join(repo, "specs"), { previousOutput: dir });
     expect(again.get(service)!.content).toBe(fresh.get(service)!.content);

@@ -3,6 +3,7 @@
 import type { Request } from "express";
 import { parseDate, parseDateTime } from "../lib/dates.js";
 import { emptyFieldErrors, ValidationFailed } from "../lib/errors.js";
+import { anyHashPattern, reservedQueryParameters } from "../lib/public-names.js";
 
 /** How a filter value from the query string becomes a typed value for an exact match. */
 export type FilterKind =
@@ -27,7 +28,8 @@ export interface ListQuery {
   withTrashed: boolean;
 }
 
-const reserved = new Set(["page", "per_page", "sort", "with", "with_trashed"]);
+const reserved = new Set<string>(reservedQueryParameters);
+const anyHash = new RegExp(anyHashPattern);
 
 /** The last page a client may ask for: keeps every offset a safe integer on both databases. */
 export const maxPage = 2_147_483_647;
@@ -201,7 +203,7 @@ function filterValue(kind: FilterKind, raw: string): string | number | boolean |
     case "datetime":
       return parseDateTime(raw);
     case "relation":
-      return /^[A-Z]{3}_[A-HJ-NP-Z2-9]{8}$/.test(raw) ? raw : undefined;
+      return anyHash.test(raw) ? raw : undefined;
     default:
       // PostgreSQL refuses NUL in text; such a value can match nothing anywhere.
       return raw.includes("\u0000") ? undefined : raw;

@@ -2,9 +2,9 @@
 
 import { randomFillSync } from "node:crypto";
 
-/** api-contract.md §2: 32 symbols without the look-alikes O, 0, I and 1. */
-export const hashAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-export const hashCodeLength = 8;
+import { hashAlphabet, hashCodeLength, hashPattern } from "./public-names.js";
+
+export { hashAlphabet, hashCodeLength };
 
 // The largest multiple of the alphabet size that fits in a byte: bytes at or above it are drawn
 // again, so every symbol is exactly equally likely (with 32 symbols no byte is ever rejected).
@@ -34,5 +34,5 @@ export function newHash(prefix: string): string {
 }
 
 export function hashMatcher(prefix: string): RegExp {
-  return new RegExp(`^${prefix}_[A-HJ-NP-Z2-9]{${hashCodeLength}}$`);
+  return new RegExp(hashPattern(prefix));
 }

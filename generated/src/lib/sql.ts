@@ -45,8 +45,11 @@ export function placeholder(dialect: SqlDialect, position: number): string {
   return dialect === "sqlite" ? "?" : `$${position}`;
 }
 
-// The text of a tagged statement depends only on its call site: built once per site and dialect.
-const texts = new WeakMap<readonly string[], string>();
+// The text of a tagged statement depends only on its call site and dialect: built once for each.
+const texts: Record<SqlDialect, WeakMap<readonly string[], string>> = {
+  sqlite: new WeakMap(),
+  postgresql: new WeakMap(),
+};
 
 /** The text and values a driver runs for a statement given either way. */
 export function statementOf(
@@ -55,12 +58,12 @@ export function statementOf(
   values: readonly unknown[] = [],
 ): { text: string; values: readonly unknown[] } {
   if (typeof query === "string") return { text: query, values };
-  let text = texts.get(query.strings);
+  let text = texts[dialect].get(query.strings);
   if (text === undefined) {
     text = query.strings.reduce(
       (all, part, index) => `${all}${placeholder(dialect, index)}${part}`,
     );
-    texts.set(query.strings, text);
+    texts[dialect].set(query.strings, text);
   }
   return { text, values: query.values };
 }

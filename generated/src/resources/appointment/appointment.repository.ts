@@ -5,7 +5,7 @@ import type { TableSpec } from "../../lib/table.js";
 import { patientTable, type PatientRow } from "../patient/patient.repository.js";
 import { doctorTable, type DoctorRow } from "../doctor/doctor.repository.js";
 
-/** A appointment as read: a belongsTo is `{ hash }` of the related record, or the record when loaded. */
+/** Appointment: a record as read, where a belongsTo is `{ hash }` of the related record, or the record when loaded. */
 export type AppointmentRow = Appointment & {
   patient: PatientRow | { hash: string };
   doctor: DoctorRow | { hash: string };

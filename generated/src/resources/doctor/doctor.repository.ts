@@ -4,7 +4,7 @@ import type { Doctor } from "../../prisma-client/client.js";
 import type { TableSpec } from "../../lib/table.js";
 import { appointmentTable, type AppointmentRow } from "../appointment/appointment.repository.js";
 
-/** A doctor as read: a belongsTo is `{ hash }` of the related record, or the record when loaded. */
+/** Doctor: a record as read, where a belongsTo is `{ hash }` of the related record, or the record when loaded. */
 export type DoctorRow = Doctor & {
   appointments?: AppointmentRow[];
 };

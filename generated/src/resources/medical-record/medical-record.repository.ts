@@ -4,7 +4,7 @@ import type { MedicalRecord } from "../../prisma-client/client.js";
 import type { TableSpec } from "../../lib/table.js";
 import { patientTable, type PatientRow } from "../patient/patient.repository.js";
 
-/** A medical record as read: a belongsTo is `{ hash }` of the related record, or the record when loaded. */
+/** MedicalRecord: a record as read, where a belongsTo is `{ hash }` of the related record, or the record when loaded. */
 export type MedicalRecordRow = MedicalRecord & {
   patient: PatientRow | { hash: string };
 };

@@ -8,7 +8,7 @@ import {
   type MedicalRecordRow,
 } from "../medical-record/medical-record.repository.js";
 
-/** A patient as read: a belongsTo is `{ hash }` of the related record, or the record when loaded. */
+/** Patient: a record as read, where a belongsTo is `{ hash }` of the related record, or the record when loaded. */
 export type PatientRow = Patient & {
   appointments?: AppointmentRow[];
   medical_records?: MedicalRecordRow[];
