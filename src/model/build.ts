@@ -1,10 +1,8 @@
 import type { FieldSpec, ProjectSpec, ResourceSpec, ValidSpecs } from "../spec/types.js";
 import { parseRule } from "../spec/rules.js";
 import { defaultCollection, derivePrefix, withArticle, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
-import { buildPrismaSchema, type PrismaFieldInput } from "./prisma-schema.js";
 import { exampleHash } from "./hash-format.js";
 import { exampleExpression } from "./examples.js";
-import { buildOpenApi } from "./openapi.js";
 import { fieldType } from "./field-types.js";
 import { laravelMessage } from "./laravel-messages.js";
 import { fieldOutputSchema, tsTypeOf } from "./output-schema.js";
@@ -48,17 +46,6 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
 
   const database = databaseModel(specs.project);
   const user: UserModel = { prefix: "USR", extraFields: specs.project.auth.user.fields.map(fieldModel) };
-  const fieldInputs = new Map(
-    resources.map((resource, index) => [resource, prismaInputs(specs.resources[index]!.fields, resource.fields)]),
-  );
-  const prismaSchema = buildPrismaSchema(
-    database,
-    resources,
-    fieldInputs,
-    user,
-    prismaInputs(specs.project.auth.user.fields, user.extraFields),
-  );
-
   const model: ProjectModel = {
     name: specs.project.name,
     source: specsLabel,
@@ -67,10 +54,7 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
     pagination: { ...specs.project.pagination },
     resources,
     user,
-    prismaSchema,
-    openapi: {},
   };
-  model.openapi = buildOpenApi(model);
   return model;
 }
 
@@ -127,6 +111,12 @@ function fieldModel(spec: FieldSpec): FieldModel {
     tsType: "",
     outputSchema: {},
     values: spec.values ?? [],
+    column: {
+      ...(spec.max !== undefined ? { max: spec.max } : {}),
+      ...(spec.precision !== undefined ? { precision: spec.precision } : {}),
+      ...(spec.scale !== undefined ? { scale: spec.scale } : {}),
+      ...(spec.default !== undefined ? { default: spec.default } : {}),
+    },
     scale: spec.type === "decimal" ? (spec.scale ?? 2) : 0,
     filter: fieldType(spec.type).filter,
     sortable: fieldType(spec.type).sortable,
@@ -151,16 +141,6 @@ function payloadField(spec: FieldSpec): PayloadField {
     ...(spec.precision !== undefined ? { precision: spec.precision } : {}),
     ...(spec.scale !== undefined ? { scale: spec.scale } : {}),
   };
-}
-
-function prismaInputs(specs: FieldSpec[], fields: FieldModel[]): PrismaFieldInput[] {
-  return specs.map((spec, index) => ({
-    field: fields[index]!,
-    ...(spec.max !== undefined ? { max: spec.max } : {}),
-    ...(spec.precision !== undefined ? { precision: spec.precision } : {}),
-    ...(spec.scale !== undefined ? { scale: spec.scale } : {}),
-    ...(spec.default !== undefined ? { default: spec.default } : {}),
-  }));
 }
 
 function buildResource(

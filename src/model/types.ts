@@ -16,10 +16,6 @@ export interface ProjectModel {
   pagination: { defaultPerPage: number; maxPerPage: number };
   resources: ResourceModel[];
   user: UserModel;
-  /** Prisma schema text, complete. */
-  prismaSchema: string;
-  /** The OpenAPI 3.1 document (openapi.ts). */
-  openapi: object;
 }
 
 export interface DatabaseModel {
@@ -69,6 +65,8 @@ export interface FieldModel {
   /** JSON Schema of the value as output. */
   outputSchema: JsonSchema;
   values: string[];
+  /** What the column is declared with, as the spec gave it (src/emit/prisma-schema.ts reads it). */
+  column: { max?: number; precision?: number; scale?: number; default?: unknown };
   /** Decimal places of a decimal's output string; 0 for other types. */
   scale: number;
   /** How `?name=value` parses on a list; undefined when the type cannot be filtered. */

@@ -18,7 +18,7 @@ export interface OutputFile {
    * that prettier formats. The manifest keeps it so that a later run can reuse the formatted bytes.
    */
   renderSha256?: string;
-  /** Copied from hashapi's runtime library, already formatted: written as is, never reformatted. */
+  /** Already in its final layout (the runtime library, JSON laid out by the emit stage): never reformatted. */
   verbatim?: boolean;
 }
 

@@ -5,6 +5,7 @@ import type { ProjectModel } from "../model/types.js";
 import { addManifest, createFileMap, formatFiles, type FileMap } from "../output/index.js";
 import { planArtifacts } from "../render/plan.js";
 import { renderArtifacts } from "../render/render.js";
+import { emitFiles } from "../emit/index.js";
 import { loadRuntime } from "../render/runtime.js";
 import { loadTemplates } from "../render/templates.js";
 import { formatProblem, loadSpecsDir, validateSpecs } from "../spec/index.js";
@@ -52,7 +53,7 @@ export async function renderModel(model: ProjectModel, options: GenerateOptions 
     loadTemplates(options.templatesDir),
     loadRuntime(model.database, model.source, options.runtimeDir),
   ]);
-  const files = [...runtime, ...renderArtifacts(planArtifacts(model, templates))];
+  const files = [...runtime, ...emitFiles(model), ...renderArtifacts(planArtifacts(model, templates))];
   const formatted = await formatFiles(createFileMap(files), { previousOutput: options.previousOutput });
   return addManifest(formatted);
 }

@@ -2,7 +2,8 @@ import type { Command } from "commander";
 import { readMigrationHistory } from "../../migrate/history.js";
 import { planMigration } from "../../migrate/plan.js";
 import { writeMigrationFiles } from "../../migrate/write.js";
-import { loadModel, renderModel } from "../../pipeline/generate.js";
+import { prismaSchemaFile } from "../../emit/index.js";
+import { loadModel } from "../../pipeline/generate.js";
 import type { ExitCode } from "../main.js";
 
 export function registerMigrate(program: Command, setExit: (code: ExitCode) => void): void {
@@ -24,10 +25,9 @@ Existing migrations are never rewritten. \`hashapi generate\` does the same as p
     )
     .action(async (flags: { name: string; specs: string; out: string }) => {
       const model = await loadModel(flags.specs);
-      const map = await renderModel(model);
       const files = await planMigration({
         history: await readMigrationHistory(flags.out),
-        schema: map.get("prisma/schema.prisma")?.content ?? "",
+        schema: prismaSchemaFile(model).content,
         provider: model.database.provider,
         label: flags.name,
         source: model.source,

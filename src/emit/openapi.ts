@@ -1,7 +1,7 @@
-import { exampleHash, hashPattern } from "./hash-format.js";
-import { fieldType } from "./field-types.js";
-import { plainScalarSchema, type JsonSchema } from "./json-schema.js";
-import type { ProjectModel, ResourceModel } from "./types.js";
+import { exampleHash, hashPattern } from "../model/hash-format.js";
+import { fieldType } from "../model/field-types.js";
+import { plainScalarSchema, type JsonSchema } from "../model/json-schema.js";
+import type { ProjectModel, ResourceModel } from "../model/types.js";
 
 /**
  * The OpenAPI 3.1 document of a generated project, built from the model alone: request bodies are

@@ -1,5 +1,5 @@
-import { fieldType } from "./field-types.js";
-import type { BelongsToModel, DatabaseModel, FieldModel, ResourceModel, UserModel } from "./types.js";
+import { fieldType } from "../model/field-types.js";
+import type { BelongsToModel, DatabaseModel, FieldModel, ProjectModel, ResourceModel, UserModel } from "../model/types.js";
 
 /**
  * The Prisma schema of the generated project. Field names stay snake_case as in the specs (they are
@@ -12,7 +12,7 @@ export interface FieldDefault {
   value: unknown;
 }
 
-export interface PrismaFieldInput {
+interface PrismaFieldInput {
   field: FieldModel;
   max?: number;
   precision?: number;
@@ -20,15 +20,19 @@ export interface PrismaFieldInput {
   default?: unknown;
 }
 
-export function buildPrismaSchema(
-  database: DatabaseModel,
-  resources: ResourceModel[],
-  fieldInputs: Map<ResourceModel, PrismaFieldInput[]>,
-  user: UserModel,
-  userInputs: PrismaFieldInput[],
-): string {
-  const blocks = [generatorBlock(database), ...resources.map((resource) => resourceModel(database, resource, resources, fieldInputs.get(resource) ?? [])), ...authModels(database, user, userInputs)];
+/** The complete Prisma schema of a project: what migrations diff and the Prisma client is generated from. */
+export function buildPrismaSchema(project: ProjectModel): string {
+  const { database, resources, user } = project;
+  const blocks = [
+    generatorBlock(database),
+    ...resources.map((resource) => resourceModel(database, resource, resources, resource.fields.map(inputOf))),
+    ...authModels(database, user, user.extraFields.map(inputOf)),
+  ];
   return `${blocks.join("\n\n")}\n`;
+}
+
+function inputOf(field: FieldModel): PrismaFieldInput {
+  return { field, ...field.column };
 }
 
 function generatorBlock(database: DatabaseModel): string {

@@ -1,0 +1,25 @@
+import type { ProjectModel } from "../model/types.js";
+import type { OutputFile } from "../output/types.js";
+import { withHeader } from "../render/header.js";
+import { layoutJson } from "./json-layout.js";
+import { buildOpenApi } from "./openapi.js";
+import { buildPrismaSchema } from "./prisma-schema.js";
+
+/**
+ * The emit stage: outputs computed from the model by code rather than laid out by a template, one
+ * function per file (Prisma's schema, the OpenAPI document).
+ */
+export function emitFiles(model: ProjectModel): OutputFile[] {
+  return [prismaSchemaFile(model), openApiFile(model)];
+}
+
+/** Known before anything is rendered: `generate` starts the migration diff with it at once. */
+export function prismaSchemaFile(model: ProjectModel): OutputFile {
+  const path = "prisma/schema.prisma";
+  return { path, content: withHeader(path, buildPrismaSchema(model), "generated", model.source), ownership: "generated", source: model.source };
+}
+
+function openApiFile(model: ProjectModel): OutputFile {
+  // Laid out here as prettier would (json-layout.ts): formatting 2 MB of JSON took prettier over a second.
+  return { path: "openapi.json", content: layoutJson(buildOpenApi(model)), ownership: "generated", source: model.source, verbatim: true };
+}
