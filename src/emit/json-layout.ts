@@ -27,7 +27,7 @@ function layout(value: unknown, indent: string, column: number, width: number, t
     if (keys.length === 0) return "{}";
     const inner = `${indent}  `;
     const entries = keys.map((key, index) => {
-      const prefix = `${inner}${JSON.stringify(key)}: `;
+      const prefix = `${inner}${quotedKey(key)}: `;
       return `${prefix}${layout(json[key], inner, prefix.length, width, index < keys.length - 1 ? 1 : 0)}`;
     });
     return `{\n${entries.join(",\n")}\n${indent}}`;
@@ -49,4 +49,15 @@ function flatArray(items: Json[]): string | undefined {
     } else parts.push(JSON.stringify(item));
   }
   return `[${parts.join(", ")}]`;
+}
+
+// A document repeats few keys many times ("type", "properties"…): each is quoted once.
+const quotedKeys = new Map<string, string>();
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (quotedKeys.size < 10_000) quotedKeys.set(key, quoted);
+  }
+  return quoted;
 }

@@ -12,8 +12,8 @@ export interface DriftReport {
  * Compares what generation would write with what is on disk. The content of user-owned and
  * migration files is not drift (they are the user's, or history); only their absence is.
  */
-export async function checkOutput(outDir: string, map: FileMap): Promise<DriftReport> {
-  const disk = await readDiskState(outDir, map);
+export async function checkOutput(outDir: string, map: FileMap, reads?: ReadonlyMap<string, string>): Promise<DriftReport> {
+  const disk = await readDiskState(outDir, map, reads);
   const report: DriftReport = { missing: [], changed: [], orphaned: [] };
   for (const file of map.values()) {
     const current = disk.contents.get(file.path);

@@ -12,7 +12,7 @@ export interface DiskState {
 }
 
 /** Reads only what planning needs: the manifest and the files that the new or old output names. */
-export async function readDiskState(outDir: string, map: FileMap): Promise<DiskState> {
+export async function readDiskState(outDir: string, map: FileMap, reads?: ReadonlyMap<string, string>): Promise<DiskState> {
   const entries = await readdir(outDir).catch(() => [] as string[]);
   const manifestText = await readOptional(join(outDir, manifestPath));
   const manifest = manifestText === undefined ? null : parseManifest(manifestText, join(outDir, manifestPath));
@@ -20,7 +20,8 @@ export async function readDiskState(outDir: string, map: FileMap): Promise<DiskS
   const contents = new Map<string, string>();
   await Promise.all(
     [...paths].map(async (path) => {
-      const content = await readOptional(join(outDir, path));
+      // Read earlier in this same run (format-reuse.ts): the same bytes, not read twice.
+      const content = reads?.get(path) ?? (await readOptional(join(outDir, path)));
       if (content !== undefined) contents.set(path, content);
     }),
   );

@@ -1,4 +1,6 @@
-import { version, type Options } from "prettier";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Options } from "prettier";
 import { sha256 } from "./hash.js";
 
 /**
@@ -35,6 +37,9 @@ export function parserFor(path: string): string | undefined {
  * Everything besides the rendered text that decides the formatted bytes. The manifest records it, so
  * that a prettier upgrade or an option change invalidates every formatted file kept from a previous run.
  */
+// Read from its package.json: importing prettier costs start-up time that a run with nothing to format saves.
+const version = (JSON.parse(readFileSync(createRequire(import.meta.url).resolve("prettier/package.json"), "utf8")) as { version: string }).version;
+
 export const formatterFingerprint = `prettier ${version}, options ${sha256(
   JSON.stringify([prettierOptions, parsers.map(([pattern, parser]) => [pattern.source, parser])]),
 ).slice(0, 12)}`;

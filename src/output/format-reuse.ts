@@ -16,7 +16,7 @@ import type { OutputFile } from "./types.js";
  * Anything unreadable, a corrupt manifest included, only means nothing is reused: the write or the
  * check that follows reports it.
  */
-export async function reusableContents(outDir: string, files: OutputFile[]): Promise<Map<string, string>> {
+export async function reusableContents(outDir: string, files: OutputFile[], reads?: Map<string, string>): Promise<Map<string, string>> {
   const manifest = await readManifest(outDir);
   const formattedBefore = manifest?.formatter === formatterFingerprint ? manifest.files : {};
   const reusable = new Map<string, string>();
@@ -32,6 +32,7 @@ export async function reusableContents(outDir: string, files: OutputFile[]): Pro
       if (!reuse) return;
       const onDisk = await readOptional(join(outDir, file.path));
       if (onDisk === undefined) return;
+      reads?.set(file.path, onDisk);
       if (file.ownership === "user" || sha256(onDisk) === entry?.sha256) reusable.set(file.path, onDisk);
     }),
   );

@@ -13,6 +13,8 @@ export interface FormatOptions {
   previousOutput?: string;
   /** Threads to format on; 0 formats in this thread. By default, what the number of files and cores warrant. */
   workers?: number;
+  /** Filled with the files read from `previousOutput` (path → content), so that a check or write later in the same run need not read them again. */
+  reads?: Map<string, string>;
 }
 
 /**
@@ -26,7 +28,7 @@ export async function formatFiles(map: FileMap, options: FormatOptions = {}): Pr
     if (file.ownership === "migration" || file.verbatim || parserFor(file.path) === undefined) asRendered.push(file);
     else formattable.push(file.ownership === "generated" ? { ...file, renderSha256: sha256(file.content) } : file);
   }
-  const contents = options.previousOutput === undefined ? new Map<string, string>() : await reusableContents(options.previousOutput, formattable);
+  const contents = options.previousOutput === undefined ? new Map<string, string>() : await reusableContents(options.previousOutput, formattable, options.reads);
   const toFormat = formattable.filter((file) => !contents.has(file.path));
   const formatted = await formatJobs(
     toFormat.map((file) => ({ path: file.path, content: file.content, parser: parserFor(file.path)! })),

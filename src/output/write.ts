@@ -8,11 +8,13 @@ import type { FileMap } from "./types.js";
 export interface WriteOptions {
   /** Write into a non-empty directory that has no hashapi manifest. */
   force: boolean;
+  /** Files read earlier in this run (see FormatOptions.reads). */
+  reads?: ReadonlyMap<string, string>;
 }
 
 /** The changes writing would make, without making them (`--dry-run`). */
 export async function previewOutput(outDir: string, map: FileMap, options: WriteOptions): Promise<ChangeSet> {
-  const disk = await readDiskState(outDir, map);
+  const disk = await readDiskState(outDir, map, options.reads);
   assertOwnDirectory(outDir, disk.nonEmpty, disk.manifest !== null, options.force);
   return planChanges(map, disk);
 }

@@ -4,7 +4,7 @@ import { buildModel } from "../model/build.js";
 import type { ProjectModel } from "../model/types.js";
 import { addManifest, createFileMap, formatFiles, type FileMap } from "../output/index.js";
 import { planArtifacts } from "../render/plan.js";
-import { renderArtifacts } from "../render/render.js";
+import { loadPrecompiledTemplates, renderArtifacts } from "../render/render.js";
 import { emitFiles } from "../emit/index.js";
 import { loadRuntime } from "../render/runtime.js";
 import { loadTemplates } from "../render/templates.js";
@@ -22,6 +22,8 @@ export interface GenerateOptions {
    * most of the time of a regeneration or a `--check`. The returned bytes are the same either way.
    */
   previousOutput?: string;
+  /** Filled with what was read from `previousOutput` (see FormatOptions.reads). */
+  reads?: Map<string, string>;
 }
 
 /**
@@ -49,12 +51,13 @@ export async function generate(specsDir: string, options: GenerateOptions = {}):
 }
 
 export async function renderModel(model: ProjectModel, options: GenerateOptions = {}): Promise<FileMap> {
-  const [templates, runtime] = await Promise.all([
+  const [templates, runtime, precompiled] = await Promise.all([
     loadTemplates(options.templatesDir),
     loadRuntime(model.database, model.source, options.runtimeDir),
+    options.templatesDir === undefined ? loadPrecompiledTemplates() : {},
   ]);
-  const files = [...runtime, ...emitFiles(model), ...renderArtifacts(planArtifacts(model, templates))];
-  const formatted = await formatFiles(createFileMap(files), { previousOutput: options.previousOutput });
+  const files = [...runtime, ...emitFiles(model), ...renderArtifacts(planArtifacts(model, templates), precompiled)];
+  const formatted = await formatFiles(createFileMap(files), { previousOutput: options.previousOutput, reads: options.reads });
   return addManifest(formatted);
 }
 

@@ -1,4 +1,7 @@
 import Handlebars from "handlebars";
+
+/** A precompiled template (handlebars does not export the name of its type). */
+export type TemplateSpecification = Parameters<typeof Handlebars.template>[0];
 import { TemplateError } from "../errors.js";
 
 export type RenderFunction = (view: object) => string;
@@ -20,12 +23,16 @@ export function createEngine(): typeof Handlebars {
   return engine;
 }
 
+export const templateOptions = { strict: true, noEscape: true } as const;
+
+/** A template function from its source, or from its precompiled form (scripts/precompile-templates.mjs). */
 export function compileTemplate(
   engine: typeof Handlebars,
   source: string,
   templatePath: string,
+  precompiled?: TemplateSpecification,
 ): RenderFunction {
-  const template = engine.compile(source, { strict: true, noEscape: true });
+  const template = precompiled ? engine.template(precompiled) : engine.compile(source, templateOptions);
   return (view) => {
     try {
       return template(view);

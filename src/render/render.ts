@@ -2,19 +2,33 @@ import type { OutputFile } from "../output/types.js";
 import { compileTemplate, createEngine, type RenderFunction } from "./engine.js";
 import { withHeader } from "./header.js";
 import type { Artifact } from "./plan.js";
+import { sha256 } from "../output/hash.js";
+import type { TemplateSpecification } from "./engine.js";
+
+/** Templates compiled by `npm run build`, by path, with the sha256 of the source they were compiled from. */
+export type PrecompiledTemplates = Readonly<Record<string, { sha256: string; spec: TemplateSpecification }>>;
+
+/** The build's precompiled templates; none when running from the sources. */
+export async function loadPrecompiledTemplates(): Promise<PrecompiledTemplates> {
+  const url = new URL("./templates.compiled.js", import.meta.url).href;
+  const loaded = (await import(url).catch(() => undefined)) as { default: PrecompiledTemplates } | undefined;
+  return loaded?.default ?? {};
+}
 
 /**
  * Renders the planned artifacts. A template that renders to nothing but whitespace produces no file:
  * that is how a template opts out for a resource or a database it does not apply to.
  */
-export function renderArtifacts(artifacts: Artifact[]): OutputFile[] {
+export function renderArtifacts(artifacts: Artifact[], precompiled: PrecompiledTemplates = {}): OutputFile[] {
   const engine = createEngine();
   const compiled = new Map<string, RenderFunction>();
   const files: OutputFile[] = [];
   for (const artifact of artifacts) {
     let render = compiled.get(artifact.template.path);
     if (!render) {
-      render = compileTemplate(engine, artifact.template.source, `${artifact.template.path}.hbs`);
+      const built = precompiled[artifact.template.path];
+      const spec = built && built.sha256 === sha256(artifact.template.source) ? built.spec : undefined;
+      render = compileTemplate(engine, artifact.template.source, `${artifact.template.path}.hbs`, spec);
       compiled.set(artifact.template.path, render);
     }
     const body = render(artifact.view);

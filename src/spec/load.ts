@@ -35,9 +35,10 @@ export async function loadSpecsDir(dir: string, display = dir): Promise<LoadedSp
     throw new HashapiError(`specs folder "${display}" holds no resource spec (*.yaml); add one with \`hashapi add-resource <name> --specs ${display}\``);
   }
   const result: LoadedSpecs = { project: null, resources: [], problems: [] };
-  for (const name of specFiles) {
-    const text = await readFile(join(dir, name), "utf8");
-    const { loaded, problems } = parseSpecFile(`${display}/${name}`, text);
+  // Read together (the disk answers while YAML parses), parsed in name order.
+  const texts = await Promise.all(specFiles.map((name) => readFile(join(dir, name), "utf8")));
+  for (const [index, name] of specFiles.entries()) {
+    const { loaded, problems } = parseSpecFile(`${display}/${name}`, texts[index]!);
     result.problems.push(...problems);
     if (problems.length > 0) continue;
     if (name === projectFileName) result.project = loaded;

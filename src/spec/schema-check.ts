@@ -1,17 +1,26 @@
 import { readFileSync } from "node:fs";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { didYouMean } from "./problem.js";
+import { ajvOptions } from "./schema-options.js";
 import type { SpecSource } from "./source.js";
 import type { Problem } from "./types.js";
 
 const schemaDir = new URL("../../schema/", import.meta.url);
 const loadSchema = (name: string) => JSON.parse(readFileSync(new URL(name, schemaDir), "utf8")) as object;
 
-let validators: { resource: ValidateFunction; project: ValidateFunction } | undefined;
+// Compiled by `npm run build` (scripts/compile-spec-schemas.mjs); absent when running from the sources.
+const built = (await import(new URL("./spec-validators.js", import.meta.url).href).catch(() => undefined)) as
+  | { resource: ValidateFunction; project: ValidateFunction }
+  | undefined;
+
+let validators: { resource: ValidateFunction; project: ValidateFunction } | undefined = built && {
+  resource: built.resource,
+  project: built.project,
+};
 
 function compiled() {
   if (!validators) {
-    const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
+    const ajv = new Ajv(ajvOptions);
     validators = { resource: ajv.compile(loadSchema("spec.schema.json")), project: ajv.compile(loadSchema("project.schema.json")) };
   }
   return validators;

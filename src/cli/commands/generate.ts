@@ -61,10 +61,11 @@ Exit codes: 0 ok, 1 invalid specs or drift, 2 usage error.`,
         ? Promise.resolve([])
         : planMigration({ history, schema, provider: model.database.provider, label: flags.migrationName, source: model.source });
       migration.catch(() => undefined); // awaited below; meanwhile a failure must not be "unhandled"
-      const map = await renderModel(model, { previousOutput: flags.out });
+      const reads = new Map<string, string>();
+      const map = await renderModel(model, { previousOutput: flags.out, reads });
 
       if (flags.check) {
-        const report = await checkOutput(flags.out, map);
+        const report = await checkOutput(flags.out, map, reads);
         const migrationsStale = schemaAheadOfMigrations(history, schema);
         if (isClean(report) && !migrationsStale) {
           process.stdout.write(`${flags.out} is up to date with ${specsDir}.\n`);
@@ -80,10 +81,10 @@ Exit codes: 0 ok, 1 invalid specs or drift, 2 usage error.`,
 
       const full: FileMap = createFileMap([...map.values(), ...(await migration)]);
       if (flags.dryRun) {
-        process.stdout.write(formatChangeSet(await previewOutput(flags.out, full, { force: flags.force ?? false })));
+        process.stdout.write(formatChangeSet(await previewOutput(flags.out, full, { force: flags.force ?? false, reads })));
         return setExit(0);
       }
-      const changes = await writeOutput(flags.out, full, { force: flags.force ?? false });
+      const changes = await writeOutput(flags.out, full, { force: flags.force ?? false, reads });
       process.stdout.write(formatChangeSet(changes, { onlyChanges: true }));
       if (flags.typecheck) {
         // Loaded only here: ts-morph alone costs every other command 0.4 s of start-up.
