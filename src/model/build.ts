@@ -225,10 +225,10 @@ function buildResource(
     declaration: {
       columns: {},
       restrictedBy: [],
-      unique: {},
-      exists: {},
+      unique: undefined,
+      exists: undefined,
       filters: {},
-      output: { publicId: ref.publicIdKey, keys: [], scales: {} },
+      output: { keys: [], scales: undefined },
       publicActions: [],
       related: [],
     },
@@ -261,22 +261,30 @@ function declarationOf(resource: ResourceModel): DeclarationModel {
   return {
     columns,
     restrictedBy: [],
-    unique: Object.fromEntries(
-      resource.fields.filter((field) => field.unique).map((field) => [field.name, laravelMessage("unique", field.name)]),
+    unique: nonEmpty(
+      Object.fromEntries(
+        resource.fields.filter((field) => field.unique).map((field) => [field.name, laravelMessage("unique", field.name)]),
+      ),
     ),
-    exists: Object.fromEntries(resource.belongsTo.map((relation) => [relation.name, laravelMessage("exists", relation.name)])),
+    exists: nonEmpty(
+      Object.fromEntries(resource.belongsTo.map((relation) => [relation.name, laravelMessage("exists", relation.name)])),
+    ),
     filters: Object.fromEntries(resource.filters.map((filter) => [filter.name, filter.kind])),
     output: {
-      publicId: resource.publicIdKey,
       // hasMany relations are output whenever loaded, after these keys.
       keys: resource.serializer.filter((entry) => entry.kind !== "hasMany").map((entry) => entry.key),
-      scales,
+      scales: nonEmpty(scales),
     },
     publicActions: Object.values(resource.actions)
       .filter((action) => action.public)
       .map((action) => action.name),
     related: relatedOf(resource, [...resource.belongsTo, ...resource.hasMany].map((relation) => relation.target), []),
   };
+}
+
+/** Undefined for an empty map: the declaration leaves out what is empty. */
+function nonEmpty<T>(record: Record<string, T>): Record<string, T> | undefined {
+  return Object.keys(record).length > 0 ? record : undefined;
 }
 
 /** Each other resource once, in order of first mention; `row` when a relation (not only a restriction) reads it. */

@@ -183,13 +183,13 @@ export interface DeclarationModel {
   columns: Record<string, ValueKind>;
   /** Tables whose live rows refuse this one's deletion (their belongsTo here is onDelete: restrict). */
   restrictedBy: { target: ResourceRef; foreignKey: string }[];
-  /** Unique field → its "has already been taken" message. */
-  unique: Record<string, string>;
-  /** belongsTo payload key → its "The selected … is invalid." message. */
-  exists: Record<string, string>;
+  /** Unique field → its "has already been taken" message; undefined when none is unique. */
+  unique: Record<string, string> | undefined;
+  /** belongsTo payload key → its "The selected … is invalid." message; undefined without belongsTo. */
+  exists: Record<string, string> | undefined;
   filters: Record<string, ResourceModel["filters"][number]["kind"]>;
   /** Output keys in order (loaded hasMany relations follow them), and each decimal's scale. */
-  output: { publicId: string; keys: string[]; scales: Record<string, number> };
+  output: { keys: string[]; scales: Record<string, number> | undefined };
   publicActions: ActionName[];
   /** Other resources the table declaration names, once each: their table, and their row type when a relation reads it. */
   related: { target: ResourceRef; row: boolean }[];

@@ -14,13 +14,12 @@ const visits: TableSpec = {
   hasMany: {},
   restrictedBy: [],
 };
-const resource = (table: TableSpec, keys: string[], publicId = "hash") =>
-  ({ table, output: { publicId, keys, scales: { fee: 2 } } }) as unknown as ResourceDescriptor;
+const resource = (table: TableSpec, output: string[]) => ({ table, output, scales: { fee: 2 } }) as unknown as ResourceDescriptor;
 
 describe("createSerializer (runtime/common/src/resource/serializer.ts)", () => {
   const serializers = new Map<TableSpec, Serializer>();
   serializers.set(doctors, createSerializer(resource(doctors, ["hash", "name"]), (table) => serializers.get(table)!));
-  const serialize = createSerializer(resource(visits, ["public_id", "on", "fee", "doctor", "created_at"], "public_id"), (table) => serializers.get(table)!);
+  const serialize = createSerializer(resource(visits, ["public_id", "on", "fee", "doctor", "created_at"]), (table) => serializers.get(table)!);
   const row = {
     id: 7,
     hash: "VIS_AAAAAAAA",

@@ -75,26 +75,30 @@ export function statementOf(
  */
 export const maxPreparedStatements = 1000;
 
+const uniqueViolations = new Set([
+  "SQLITE_CONSTRAINT_UNIQUE",
+  "SQLITE_CONSTRAINT_PRIMARYKEY",
+  "23505",
+]);
+/*
+ * A delete that others still reference, or a write that references a row deleted a moment ago.
+ * SQLite reports an ON DELETE RESTRICT refusal as a trigger constraint (SQLITE_CONSTRAINT_TRIGGER);
+ * the schema has no triggers of its own.
+ */
+const foreignKeyViolations = new Set([
+  "SQLITE_CONSTRAINT_FOREIGNKEY",
+  "SQLITE_CONSTRAINT_TRIGGER",
+  "23503",
+]);
+
+const codeOf = (error: unknown) => (error as { code?: unknown } | null)?.code;
+
 /** A UNIQUE violation, from either driver. */
 export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return (
-    code === "SQLITE_CONSTRAINT_UNIQUE" ||
-    code === "SQLITE_CONSTRAINT_PRIMARYKEY" ||
-    code === "23505"
-  );
+  return uniqueViolations.has(codeOf(error) as string);
 }
 
-/**
- * A FOREIGN KEY violation, from either driver: a delete that others still reference, or a write that
- * references a row deleted a moment ago. SQLite reports an ON DELETE RESTRICT refusal as a trigger
- * constraint (SQLITE_CONSTRAINT_TRIGGER); the schema has no triggers of its own.
- */
+/** A FOREIGN KEY violation, from either driver. */
 export function isForeignKeyViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return (
-    code === "SQLITE_CONSTRAINT_FOREIGNKEY" ||
-    code === "SQLITE_CONSTRAINT_TRIGGER" ||
-    code === "23503"
-  );
+  return foreignKeyViolations.has(codeOf(error) as string);
 }

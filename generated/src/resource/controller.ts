@@ -70,7 +70,12 @@ export class ResourceController<
 
   /** The relations a response nests (eager and requested), refused at once to a caller who may not see them. */
   protected relations(req: Request, requested: readonly string[] = []): string[] {
-    return loadableRelations(this.nested, this.service.resource.eagerLoad, requested, req.user);
+    return loadableRelations(
+      this.nested,
+      this.service.resource.eagerLoad ?? [],
+      requested,
+      req.user,
+    );
   }
 
   async index(req: Request, res: Response): Promise<void> {

@@ -2,7 +2,7 @@
 
 import { columnsOf, type TableSpec } from "../lib/table.js";
 import { decimalString, isoDate, isoDateTime } from "../lib/serialize.js";
-import type { ResourceDescriptor } from "./descriptor.js";
+import { isPublicIdKey, type ResourceDescriptor } from "./descriptor.js";
 
 export type Serializer = (row: object, relations?: readonly string[]) => Record<string, unknown>;
 
@@ -15,11 +15,11 @@ export function createSerializer(
   resource: ResourceDescriptor,
   serializerOf: (table: TableSpec) => Serializer,
 ): Serializer {
-  const { table, output } = resource;
+  const { table, output, scales = {} } = resource;
   const kinds = columnsOf(table);
-  const write = output.keys.map(
+  const write = output.map(
     (key): ((row: Record<string, unknown>, relations: readonly string[]) => unknown) => {
-      if (key === output.publicId) return (row) => row.hash;
+      if (isPublicIdKey(key)) return (row) => row.hash;
       const relation = Object.hasOwn(table.belongsTo, key) ? table.belongsTo[key] : undefined;
       if (relation)
         return (row, relations) => {
@@ -33,7 +33,7 @@ export function createSerializer(
         case "datetime":
           return (row) => isoDateTime(row[key] as Date | null);
         case "decimal": {
-          const scale = output.scales?.[key] ?? 0;
+          const scale = scales[key] ?? 0;
           return (row) =>
             decimalString(row[key] as { toFixed(digits: number): string } | null, scale);
         }
@@ -46,7 +46,7 @@ export function createSerializer(
   return (record, relations = []) => {
     const row = record as Record<string, unknown>;
     const data: Record<string, unknown> = {};
-    output.keys.forEach((key, index) => {
+    output.forEach((key, index) => {
       data[key] = write[index]!(row, relations);
     });
     for (const [name, relation] of hasMany) {

@@ -148,7 +148,8 @@ export class ResourceService<
       if (relation) {
         const id =
           typeof value === "string" ? await this.tableOf(relation.target()).liveId(value) : null;
-        if (value !== null && id === null) errors[key] = [this.resource.exists[key]!];
+        if (value !== null && id === null)
+          errors[key] = [this.resource.exists?.[key] ?? "The selected relation is invalid."];
         data[relation.foreignKey] = id;
       } else {
         const kind = this.kinds[key];
@@ -164,7 +165,7 @@ export class ResourceService<
     exceptId?: number,
   ): Promise<FieldErrors> {
     const errors = emptyFieldErrors();
-    for (const [field, message] of Object.entries(this.resource.unique)) {
+    for (const [field, message] of Object.entries(this.resource.unique ?? {})) {
       const value = Object.hasOwn(payload, field) ? payload[field] : undefined;
       if (value === undefined || value === null) continue;
       if (await this.table.exists({ [field]: value } as never, exceptId)) errors[field] = [message];

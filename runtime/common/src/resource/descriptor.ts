@@ -8,8 +8,8 @@ export type ActionName = "index" | "store" | "show" | "update" | "destroy" | "re
 
 /**
  * Everything the runtime needs to serve one resource, as the specs decided it. Each resource's
- * `<name>.resource.ts` declares one; the service, controller, serializer and routes in this folder
- * do the rest.
+ * `<name>.resource.ts` declares one with `defineResource`; the service, controller, serializer and
+ * routes in this folder do the rest.
  */
 export interface ResourceDescriptor<Model = any, Row = any, Create = any, Update = any> {
   /** Path segment under /api: `medical-records`. */
@@ -22,9 +22,9 @@ export interface ResourceDescriptor<Model = any, Row = any, Create = any, Update
     readonly update: PayloadValidator<Update>;
   };
   /** Unique fields and the message for a value another record holds. */
-  readonly unique: Readonly<Record<string, string>>;
+  readonly unique?: Readonly<Record<string, string>>;
   /** belongsTo payload keys and the message for a hash that finds no live record. */
-  readonly exists: Readonly<Record<string, string>>;
+  readonly exists?: Readonly<Record<string, string>>;
   readonly list: {
     readonly sortable: readonly string[];
     readonly filters: Readonly<Record<string, FilterKind>>;
@@ -32,15 +32,27 @@ export interface ResourceDescriptor<Model = any, Row = any, Create = any, Update
     readonly relations: readonly string[];
   };
   /** Relations every response nests. */
-  readonly eagerLoad: readonly string[];
-  /** The output allow-list, in order; nothing else of a record is ever output. */
-  readonly output: {
-    /** The key the public hash is output under: `hash` or `public_id`. */
-    readonly publicId: string;
-    readonly keys: readonly string[];
-    /** Decimal places of each decimal field's output string. */
-    readonly scales?: Readonly<Record<string, number>>;
-  };
+  readonly eagerLoad?: readonly string[];
+  /**
+   * The output allow-list, in order; nothing else of a record is ever output. `hash` or
+   * `public_id` (no field may have either name) is the record's public id.
+   */
+  readonly output: readonly string[];
+  /** Decimal places of each decimal field's output string. */
+  readonly scales?: Readonly<Record<string, number>>;
   /** Actions listed under auth.public: they need no token. */
-  readonly publicActions: readonly ActionName[];
+  readonly publicActions?: readonly ActionName[];
+}
+
+/** A resource's descriptor, its types taken from its table and its validators. */
+export function defineResource<Model, Row, Create, Update>(
+  table: TableSpec<Model, Row>,
+  resource: Omit<ResourceDescriptor<Model, Row, Create, Update>, "table">,
+): ResourceDescriptor<Model, Row, Create, Update> {
+  return { table, ...resource };
+}
+
+/** Whether an output key is the public id. */
+export function isPublicIdKey(key: string): boolean {
+  return key === "hash" || key === "public_id";
 }

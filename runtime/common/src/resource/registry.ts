@@ -5,7 +5,7 @@ import type { AuthService } from "../auth/auth.service.js";
 import { nestedReader, type NestedReader } from "../http/nested-access.js";
 import { Table, type TableSpec } from "../lib/table.js";
 import type { ControllerContext, ResourceController } from "./controller.js";
-import type { ResourceDescriptor } from "./descriptor.js";
+import type { ActionName, ResourceDescriptor } from "./descriptor.js";
 import type { Policy } from "./policy.js";
 import { resourceRoutes } from "./routes.js";
 import { createSerializer, type Serializer } from "./serializer.js";
@@ -79,7 +79,7 @@ export class ResourceRegistry {
     const readers = new Map<TableSpec, NestedReader>(
       this.entries.map(({ resource, policy }) => [
         resource.table,
-        nestedReader(resource.publicActions.includes("show"), policy),
+        nestedReader(publicActions(resource).includes("show"), policy),
       ]),
     );
     for (const { resource, policy, Controller } of this.entries) {
@@ -102,7 +102,7 @@ export class ResourceRegistry {
       router.use(
         `/${resource.collection}`,
         resourceRoutes(controller, this.auth, {
-          publicActions: resource.publicActions,
+          publicActions: publicActions(resource),
           softDelete: resource.table.softDelete,
         }),
       );
@@ -120,4 +120,8 @@ export class ResourceRegistry {
     if (!serializer) throw new Error(`No resource serializes ${spec.name}`);
     return serializer;
   }
+}
+
+function publicActions(resource: ResourceDescriptor): readonly ActionName[] {
+  return resource.publicActions ?? [];
 }
