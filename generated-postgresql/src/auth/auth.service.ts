@@ -1,0 +1,100 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { sql, type Database } from "../lib/database.js";
+import { ConcurrencyGate, GateFull } from "../lib/concurrency-gate.js";
+import { TooManyAttempts, Unauthenticated } from "../lib/errors.js";
+import { verifyPassword } from "../lib/passwords.js";
+import {
+  issueToken,
+  readToken,
+  type IssuedToken,
+  type JwtSettings,
+  type TokenClaims,
+} from "../lib/tokens.js";
+import type { LoginThrottle } from "./login-throttle.js";
+import type { Revocations } from "./revocations.js";
+
+export interface CurrentUser {
+  id: number;
+  hash: string;
+  name: string;
+  email: string;
+}
+
+/** Password checks running at once per process, and waiting beyond those (see ConcurrencyGate). */
+const hashingSlots = { running: 2, waiting: 16 };
+
+export class AuthService {
+  private readonly hashing = new ConcurrencyGate(hashingSlots.running, hashingSlots.waiting);
+
+  constructor(
+    private readonly db: Database,
+    private readonly jwt: JwtSettings,
+    private readonly revocations: Revocations,
+    private readonly throttle: LoginThrottle,
+  ) {}
+
+  async login(email: string, password: string, ip: string): Promise<IssuedToken> {
+    // Counted before the slow hash, so that parallel attempts cannot all pass the check.
+    const attempt = await this.throttle.attempt(email, ip);
+    const user = (await this.db.get(
+      sql`SELECT "hash", "password" FROM "users" WHERE "email" = ${email.toLowerCase()} LIMIT 1`,
+    )) as { hash: string; password: string } | undefined;
+    // Unknown e-mails are verified against a dummy hash: both paths cost one scrypt.
+    const valid = await this.hashing
+      .run(() => verifyPassword(password, user?.password ?? null))
+      .catch((error: unknown) => {
+        if (error instanceof GateFull) throw new TooManyAttempts(1);
+        throw error;
+      });
+    if (!user || !valid) throw new InvalidCredentials();
+    await this.throttle.succeeded(attempt);
+    return issueToken(this.jwt, user.hash);
+  }
+
+  /** The user behind a valid, unrevoked token of an existing user; Unauthenticated otherwise. */
+  async authenticate(token: string): Promise<{ user: CurrentUser; claims: TokenClaims }> {
+    const claims = readToken(this.jwt, token);
+    if (!claims) throw new Unauthenticated();
+    return { user: await this.liveUser(claims), claims };
+  }
+
+  /** A new token for a token (possibly expired) still inside the refresh window; the old one is revoked. */
+  async refresh(token: string): Promise<IssuedToken> {
+    const claims = readToken(this.jwt, token, true);
+    const now = Math.floor(Date.now() / 1000);
+    if (!claims || claims.auth_time + this.jwt.refreshTtlSeconds <= now)
+      throw new Unauthenticated();
+    const user = await this.liveUser(claims);
+    if (!(await this.revocations.revoke(claims.jti, this.usableUntil(claims))))
+      throw new Unauthenticated();
+    return issueToken(this.jwt, user.hash, claims.auth_time);
+  }
+
+  async logout(claims: TokenClaims): Promise<void> {
+    await this.revocations.revoke(claims.jti, this.usableUntil(claims));
+  }
+
+  private async liveUser(claims: TokenClaims): Promise<CurrentUser> {
+    // One statement answers both per-request questions: does the user still exist, and is this token revoked?
+    const row = await this.db.get(
+      sql`SELECT "id", "hash", "name", "email", EXISTS (SELECT 1 FROM "revoked_tokens" WHERE "jti" = ${claims.jti}) AS "revoked"
+        FROM "users" WHERE "hash" = ${claims.sub} LIMIT 1`,
+    );
+    // EXISTS is 1/0 on SQLite and true/false on PostgreSQL.
+    if (!row || row.revoked === 1 || row.revoked === true) throw new Unauthenticated();
+    return {
+      id: Number(row.id),
+      hash: row.hash as string,
+      name: row.name as string,
+      email: row.email as string,
+    };
+  }
+
+  /** A token stays refreshable until its refresh window closes, so its revocation must last as long. */
+  private usableUntil(claims: TokenClaims): Date {
+    return new Date(Math.max(claims.exp, claims.auth_time + this.jwt.refreshTtlSeconds) * 1000);
+  }
+}
+
+export class InvalidCredentials extends Unauthenticated {}

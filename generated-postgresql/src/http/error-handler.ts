@@ -1,0 +1,50 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { NextFunction, Request, Response } from "express";
+import {
+  Conflict,
+  Forbidden,
+  NotFound,
+  TooManyAttempts,
+  Unauthenticated,
+  ValidationFailed,
+} from "../lib/errors.js";
+import { sendError } from "./envelope.js";
+
+/**
+ * The one place where domain errors become HTTP responses. Anything unexpected is logged with the
+ * request id and answered with a bare 500: no stack, no SQL, no internal ids in the body.
+ */
+export function errorHandler(
+  error: unknown,
+  req: Request,
+  res: Response,
+  _next: NextFunction,
+): void {
+  if (res.headersSent) {
+    req.log.error({ err: error }, "error after the response started");
+    res.end();
+    return;
+  }
+  if (error instanceof ValidationFailed)
+    return sendError(res, 422, "The given data was invalid.", error.errors);
+  if (error instanceof NotFound) return sendError(res, 404, "Resource not found.");
+  if (error instanceof Unauthenticated) {
+    res.setHeader("WWW-Authenticate", "Bearer");
+    return sendError(res, 401, "Unauthenticated.");
+  }
+  if (error instanceof Forbidden) return sendError(res, 403, "This action is unauthorized.");
+  if (error instanceof Conflict)
+    return sendError(res, 409, "Resource is referenced by other records.");
+  if (error instanceof TooManyAttempts) {
+    res.setHeader("Retry-After", String(error.retryAfterSeconds));
+    return sendError(res, 429, "Too many attempts.");
+  }
+  // The framework's own client errors (a path segment whose percent-encoding does not decode, …)
+  // carry a 4xx status: they are the client's mistake, answered as such.
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status === "number" && status >= 400 && status < 500)
+    return sendError(res, 400, "Bad request.");
+  req.log.error({ err: error }, "unexpected error");
+  sendError(res, 500, "Server Error");
+}

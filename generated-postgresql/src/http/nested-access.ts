@@ -1,0 +1,66 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { CurrentUser } from "../auth/auth.service.js";
+import { Forbidden, Unauthenticated } from "../lib/errors.js";
+
+/**
+ * Who may see a record of one resource nested inside another's response (`?with=` or eagerLoad):
+ * exactly who may see it through its own show action. Without this, a public resource would hand
+ * anonymous callers the private records it is related to.
+ */
+export interface NestedReader {
+  /** The related resource's show action is listed under auth.public. */
+  readonly public: boolean;
+  /** The related resource's policy.show for one nested record. */
+  mayShow(user: CurrentUser | undefined, record: object): boolean | Promise<boolean>;
+}
+
+/** relation name → the reader of the resource it points at. */
+export type NestedReaders = Readonly<Record<string, NestedReader>>;
+
+export function nestedReader<Row extends object>(
+  isPublic: boolean,
+  policy: { show(user: CurrentUser | undefined, record: Row): boolean | Promise<boolean> },
+): NestedReader {
+  return { public: isPublic, mayShow: (user, record) => policy.show(user, record as Row) };
+}
+
+/**
+ * The relations a response nests (the resource's eager ones, then those requested, once each),
+ * checked before anything is loaded: an anonymous caller may nest only relations whose resource
+ * shows itself publicly (401 otherwise).
+ */
+export function loadableRelations(
+  readers: NestedReaders,
+  eager: readonly string[],
+  requested: readonly string[],
+  user: CurrentUser | undefined,
+): string[] {
+  const relations = [...new Set([...eager, ...requested])];
+  if (user === undefined && relations.some((relation) => !readers[relation]?.public))
+    throw new Unauthenticated();
+  return relations;
+}
+
+/** After loading: every nested record must pass its own resource's show policy (403 otherwise). */
+export async function assertMayRead(
+  readers: NestedReaders,
+  rows: readonly object[],
+  relations: readonly string[],
+  user: CurrentUser | undefined,
+): Promise<void> {
+  for (const relation of relations) {
+    const reader = readers[relation];
+    if (!reader) throw new Forbidden();
+    for (const row of rows) {
+      const nested = (row as Record<string, unknown>)[relation];
+      const records = Array.isArray(nested)
+        ? nested
+        : nested === null || nested === undefined
+          ? []
+          : [nested];
+      for (const record of records as object[])
+        if (!(await reader.mayShow(user, record))) throw new Forbidden();
+    }
+  }
+}

@@ -1,0 +1,61 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { Request } from "express";
+
+export interface PageLinks {
+  first: string;
+  last: string;
+  prev: string | null;
+  next: string | null;
+}
+
+export interface PageMeta {
+  current_page: number;
+  from: number | null;
+  last_page: number;
+  path: string;
+  per_page: number;
+  to: number | null;
+  total: number;
+}
+
+/**
+ * Laravel's paginator shape; links keep the other query parameters so pages stay comparable, and start
+ * with the public origin (public-origin.ts), never with an unchecked Host header.
+ */
+export function paginate(
+  req: Request,
+  page: number,
+  perPage: number,
+  total: number,
+  count: number,
+): { links: PageLinks; meta: PageMeta } {
+  const path = `${req.publicOrigin}${req.baseUrl}${req.path === "/" ? "" : req.path}`;
+  const lastPage = Math.max(1, Math.ceil(total / perPage));
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(req.query))
+    if (key !== "page" && typeof value === "string") params.set(key, value);
+  const link = (target: number) => {
+    const query = new URLSearchParams(params);
+    query.set("page", String(target));
+    return `${path}?${query.toString()}`;
+  };
+  const from = count === 0 ? null : (page - 1) * perPage + 1;
+  return {
+    links: {
+      first: link(1),
+      last: link(lastPage),
+      prev: page > 1 ? link(Math.min(page - 1, lastPage)) : null,
+      next: page < lastPage ? link(page + 1) : null,
+    },
+    meta: {
+      current_page: page,
+      from,
+      last_page: lastPage,
+      path,
+      per_page: perPage,
+      to: from === null ? null : from + count - 1,
+      total,
+    },
+  };
+}

@@ -1,0 +1,36 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { NextFunction, Request, Response } from "express";
+import { sendError } from "./envelope.js";
+
+declare module "express-serve-static-core" {
+  interface Request {
+    /** Scheme, host and port that links in responses start with, e.g. `https://api.example.com`. */
+    publicOrigin: string;
+  }
+}
+
+// host[:port]: a DNS name or IPv4 address, or a bracketed IPv6 address (RFC 3986 authority without userinfo).
+const hostHeader =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/;
+
+/** True when a Host header is a syntactically valid `host[:port]`. */
+export function isValidHost(host: string): boolean {
+  const match = hostHeader.exec(host);
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
+}
+
+/**
+ * Where links in responses point. With APP_URL set (required in production) they always start with
+ * it, whatever Host a client sends, so a forged Host can never reach a cache in front of the service.
+ * Without it (development) they follow the request's Host, which must then be a valid `host[:port]`:
+ * anything else is a 400, as RFC 9112 §3.2 asks.
+ */
+export function publicOrigin(appUrl: string | undefined) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const host = req.headers.host ?? "";
+    if (!isValidHost(host)) return sendError(res, 400, "Bad request.");
+    req.publicOrigin = appUrl ?? `${req.protocol}://${host}`;
+    next();
+  };
+}

@@ -1,0 +1,31 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { parseDate, parseDateTime } from "./dates.js";
+
+/** Output conversions shared by every serializer: dates as ISO strings, decimals as exact strings. */
+
+export function isoDateTime(value: Date | null): string | null {
+  return value === null ? null : value.toISOString();
+}
+
+export function isoDate(value: Date | null): string | null {
+  return value === null ? null : value.toISOString().slice(0, 10);
+}
+
+export function decimalString(
+  value: { toFixed(digits: number): string } | null,
+  scale: number,
+): string | null {
+  return value === null ? null : value.toFixed(scale);
+}
+
+/**
+ * Payload conversions: JSON dates become Date objects for the database. The validator has already
+ * refused anything these parsers do not read (dates.ts), so a miss here is a bug, not bad input.
+ */
+export function toDate(value: string | null | undefined): Date | null | undefined {
+  if (value === null || value === undefined) return value;
+  const date = value.length === 10 ? parseDate(value) : parseDateTime(value);
+  if (!date) throw new Error(`toDate: "${value}" passed validation but is not a date`);
+  return date;
+}

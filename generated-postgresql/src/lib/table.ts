@@ -1,0 +1,477 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { Decimal } from "@prisma/client/runtime/client";
+import { placeholder, type Sql, type SqlDialect, type SqlRow } from "./sql.js";
+
+/** How a stored column becomes the value Prisma's row types promise, and back. */
+export type ColumnKind =
+  "integer" | "string" | "decimal" | "boolean" | "date" | "datetime" | "json";
+
+/** Columns every table has, declared here once: the internal id, the public hash, the timestamps. */
+export type StandardColumn = "id" | "hash" | "created_at" | "updated_at" | "deleted_at";
+const standardColumns: Readonly<Record<StandardColumn, ColumnKind>> = {
+  id: "integer",
+  hash: "string",
+  created_at: "datetime",
+  updated_at: "datetime",
+  deleted_at: "datetime",
+};
+
+/** Names of a record type's own columns (not its relations). */
+export type ColumnOf<Model> = Extract<keyof Model, string>;
+
+/** A relation to another table, seen from this one. */
+export interface RelationSpec {
+  /** The column holding the parent's id: on this table for belongsTo, on the target for hasMany. */
+  readonly foreignKey: string;
+  /** A function, because tables point at each other and modules load one after the other. */
+  readonly target: () => TableSpec;
+}
+
+/**
+ * A table as the model describes it, typed by Prisma's row type `Model`: every column other than the
+ * standard ones must be declared, with the right name, or the project does not compile.
+ */
+export interface TableSpec<Model = any, Row = Model> {
+  readonly name: string;
+  readonly softDelete: boolean;
+  readonly columns: { readonly [Column in Exclude<ColumnOf<Model>, StandardColumn>]-?: ColumnKind };
+  readonly belongsTo: Readonly<Record<string, RelationSpec>>;
+  readonly hasMany: Readonly<Record<string, RelationSpec>>;
+  /** Other tables whose live rows keep a row of this one from being deleted (onDelete: restrict). */
+  readonly restrictedBy: readonly RelationSpec[];
+  /** Carries the read type only: never set. */
+  readonly row?: Row;
+}
+
+/** Values a write may set: the model's own columns, each with its own type; id and hash excepted. */
+export type Writable<Model> = {
+  [Column in Exclude<ColumnOf<Model>, "id" | "hash">]?: Model[Column];
+};
+
+/** Exact matches on columns, with the column's own type. */
+export type Where<Model> = { [Column in ColumnOf<Model>]?: Model[Column] };
+
+export type OrderBy<Model> = readonly Partial<Record<ColumnOf<Model>, "asc" | "desc">>[];
+
+export interface FindOptions<Model> {
+  where?: Where<Model>;
+  /** belongsTo relation name → the related record's hash. */
+  related?: Readonly<Record<string, string>>;
+  orderBy?: OrderBy<Model>;
+  /** Soft-deleted rows too (tables without soft delete have none). */
+  withTrashed?: boolean;
+  limit?: number;
+  offset?: number;
+  /** Relations to load: belongsTo ones come back as records instead of `{ hash }`, hasMany ones as arrays. */
+  relations?: readonly string[];
+}
+
+type Decoder = (row: SqlRow) => Record<string, unknown>;
+
+/** The SELECT list, joins and decoder of one read shape (a set of loaded relations). */
+interface Shape {
+  columns: string;
+  joins: string;
+  decode: Decoder;
+}
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** Every column of a table: the standard ones it has and those it declares. */
+export function columnsOf(spec: TableSpec): Readonly<Record<string, ColumnKind>> {
+  const { deleted_at, ...always } = standardColumns;
+  return { ...always, ...(spec.softDelete ? { deleted_at } : {}), ...spec.columns };
+}
+
+export function decodeValue(
+  kind: ColumnKind,
+  value: unknown,
+  dialect: SqlDialect = "sqlite",
+): unknown {
+  if (value === null || value === undefined) return null;
+  switch (kind) {
+    case "date":
+    case "datetime":
+      // SQLite holds Prisma's ISO text; PostgreSQL a Date (timestamptz) or "YYYY-MM-DD" (date, kept as text).
+      return value instanceof Date ? value : new Date(value as string);
+    case "decimal":
+      return new Decimal(value as string | number);
+    case "boolean":
+      return value === true || value === 1;
+    case "json":
+      return dialect === "sqlite" && typeof value === "string" ? JSON.parse(value) : value;
+    case "integer":
+      return typeof value === "bigint" || typeof value === "string" ? Number(value) : value;
+    default:
+      return value;
+  }
+}
+
+export function encodeValue(kind: ColumnKind, value: unknown, dialect: SqlDialect): unknown {
+  if (value === null || value === undefined) return null;
+  if (kind === "json") return JSON.stringify(value);
+  if (kind === "decimal" && typeof value === "object") return String(value);
+  // A calendar date is the UTC day: never let the driver shift it by the server's time zone.
+  if (kind === "date" && dialect === "postgresql" && value instanceof Date)
+    return value.toISOString().slice(0, 10);
+  return value;
+}
+
+/** Collects a statement's values and hands out the dialect's placeholder for each. */
+class Values {
+  readonly list: unknown[] = [];
+  constructor(private readonly dialect: SqlDialect) {}
+  add(value: unknown): string {
+    this.list.push(value);
+    return placeholder(this.dialect, this.list.length);
+  }
+}
+
+/**
+ * Typed reads and writes of one table, with statements built once per shape and prepared once by
+ * the driver. belongsTo relations come from LEFT JOINs in the same statement (their hash, or the
+ * whole record when loaded); hasMany relations from one more statement per relation for the whole
+ * page: never a query per row. Aliases are the table and relation names, so a statement in a log
+ * or an EXPLAIN reads like the schema.
+ */
+export class Table<Model, Row = Model> {
+  private readonly shapes = new Map<string, Shape>();
+  private readonly columns: Readonly<Record<string, ColumnKind>>;
+  private readonly alias: string;
+
+  constructor(
+    readonly sql: Sql,
+    readonly spec: TableSpec<Model, Row>,
+  ) {
+    this.columns = columnsOf(spec);
+    this.alias = quote(spec.name);
+  }
+
+  /** One row by hash or id (live only, trashed only, or either), with the relations asked for. */
+  async findOne(
+    where: { hash?: string; id?: number; deleted?: boolean },
+    relations: readonly string[] = [],
+  ): Promise<Row | null> {
+    const shape = this.shape(relations);
+    const values = new Values(this.sql.dialect);
+    const conditions: string[] = [];
+    if (where.hash !== undefined)
+      conditions.push(`${this.alias}."hash" = ${values.add(where.hash)}`);
+    if (where.id !== undefined) conditions.push(`${this.alias}."id" = ${values.add(where.id)}`);
+    if (this.spec.softDelete && where.deleted !== undefined)
+      conditions.push(`${this.alias}."deleted_at" IS ${where.deleted ? "NOT NULL" : "NULL"}`);
+    const row = await this.sql.get(
+      `SELECT ${shape.columns} FROM ${this.from()}${shape.joins} WHERE ${conditions.join(" AND ") || "TRUE"} LIMIT 1`,
+      values.list,
+    );
+    if (!row) return null;
+    const [record] = await this.withHasMany([shape.decode(row)], relations);
+    return record as Row;
+  }
+
+  /** The rows that match, in order: live ones only unless `withTrashed`. */
+  async findMany(options: FindOptions<Model> = {}): Promise<Row[]> {
+    const shape = this.shape(options.relations ?? []);
+    const values = new Values(this.sql.dialect);
+    // The read shape already joins every belongsTo under its name: relation filters use that join.
+    const { conditions } = this.filter(options, values, false);
+    const order = (options.orderBy ?? [{ created_at: "asc" }, { id: "asc" }]).flatMap((entry) =>
+      Object.entries(entry).map(
+        ([column, direction]) =>
+          `${this.alias}.${this.column(column)} ${direction === "desc" ? "DESC" : "ASC"}`,
+      ),
+    );
+    const limit = options.limit === undefined ? "" : ` LIMIT ${values.add(options.limit)}`;
+    const offset = options.offset === undefined ? "" : ` OFFSET ${values.add(options.offset)}`;
+    const rows = await this.sql.all(
+      `SELECT ${shape.columns} FROM ${this.from()}${shape.joins}${conditions} ORDER BY ${order.join(", ")}${limit}${offset}`,
+      values.list,
+    );
+    return (await this.withHasMany(rows.map(shape.decode), options.relations ?? [])) as Row[];
+  }
+
+  async count(
+    options: Pick<FindOptions<Model>, "where" | "related" | "withTrashed"> = {},
+  ): Promise<number> {
+    const filtered =
+      Object.keys(options.where ?? {}).length > 0 || Object.keys(options.related ?? {}).length > 0;
+    if (
+      this.sql.dialect === "sqlite" &&
+      this.spec.softDelete &&
+      !options.withTrashed &&
+      !filtered
+    ) {
+      // SQLite counts a whole table from its b-tree pages (≈ 10 µs for 10k rows) but a WHERE visits
+      // every matching index entry (≈ 350 µs): all rows minus the few soft-deleted ones is the same
+      // exact number, read in one statement (one snapshot).
+      const row = await this.sql.get(
+        `SELECT (SELECT COUNT(*) FROM ${this.alias}) - (SELECT COUNT(*) FROM ${this.alias} WHERE "deleted_at" IS NOT NULL) AS "total"`,
+      );
+      return Number(row?.total ?? 0);
+    }
+    const values = new Values(this.sql.dialect);
+    const { joins, conditions } = this.filter(options, values, true);
+    const row = await this.sql.get(
+      `SELECT COUNT(*) AS "total" FROM ${this.from()}${joins}${conditions}`,
+      values.list,
+    );
+    return Number(row?.total ?? 0);
+  }
+
+  /** Whether a row (live or not) matches every column = value pair, other than the row `exceptId`. */
+  async exists(where: Where<Model>, exceptId?: number): Promise<boolean> {
+    const entries = Object.entries(where as Record<string, unknown>).filter(
+      ([, value]) => value !== undefined,
+    );
+    // An object or array (from a body that failed validation) is no value a column holds: no row has it.
+    if (
+      entries.some(
+        ([, value]) => typeof value === "object" && value !== null && !(value instanceof Date),
+      )
+    )
+      return false;
+    const values = new Values(this.sql.dialect);
+    const conditions = entries.map(([column, value]) =>
+      value === null
+        ? `${this.column(column)} IS NULL`
+        : `${this.column(column)} = ${values.add(this.encode(column, value))}`,
+    );
+    if (exceptId !== undefined) conditions.push(`"id" <> ${values.add(exceptId)}`);
+    const found = await this.sql.get(
+      `SELECT 1 AS "found" FROM ${this.alias} WHERE ${conditions.join(" AND ") || "TRUE"} LIMIT 1`,
+      values.list,
+    );
+    return found !== undefined;
+  }
+
+  /** The internal id of a live row, for writing a foreign key from a hash. */
+  async liveId(hash: string): Promise<number | null> {
+    const live = this.spec.softDelete ? ` AND "deleted_at" IS NULL` : "";
+    const row = await this.sql.get(
+      `SELECT "id" FROM ${this.alias} WHERE "hash" = ${placeholder(this.sql.dialect, 1)}${live} LIMIT 1`,
+      [hash],
+    );
+    return row ? Number(row.id) : null;
+  }
+
+  /** Inserts a row (timestamps set here, as Prisma's @default(now()) and @updatedAt would) and returns its id. */
+  async insert(values: Writable<Model> & { hash: string }): Promise<number> {
+    const now = new Date();
+    const row: Record<string, unknown> = { created_at: now, updated_at: now, ...defined(values) };
+    const bound = new Values(this.sql.dialect);
+    const columns = Object.keys(row);
+    const list = columns.map((column) => bound.add(this.encode(column, row[column])));
+    const inserted = await this.sql.get(
+      `INSERT INTO ${this.alias} (${columns.map((column) => this.column(column)).join(", ")}) VALUES (${list.join(", ")}) RETURNING "id"`,
+      bound.list,
+    );
+    return Number(inserted!.id);
+  }
+
+  /** Updates the given columns (and updated_at) of one row; false when no row has that id. */
+  async update(id: number, values: Writable<Model>): Promise<boolean> {
+    const row: Record<string, unknown> = { ...defined(values), updated_at: new Date() };
+    const bound = new Values(this.sql.dialect);
+    const assignments = Object.keys(row).map(
+      (column) => `${this.column(column)} = ${bound.add(this.encode(column, row[column]))}`,
+    );
+    const changed = await this.sql.run(
+      `UPDATE ${this.alias} SET ${assignments.join(", ")} WHERE "id" = ${bound.add(id)}`,
+      bound.list,
+    );
+    return changed > 0;
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.sql.run(
+      `DELETE FROM ${this.alias} WHERE "id" = ${placeholder(this.sql.dialect, 1)}`,
+      [id],
+    );
+  }
+
+  /** Whether live rows elsewhere point at this one through a restrict relation (a delete would be refused). */
+  async isReferenced(id: number): Promise<boolean> {
+    for (const relation of this.spec.restrictedBy) {
+      const target = relation.target();
+      const live = target.softDelete ? ` AND "deleted_at" IS NULL` : "";
+      const found = await this.sql.get(
+        `SELECT 1 AS "found" FROM ${quote(target.name)} WHERE ${quote(relation.foreignKey)} = ${placeholder(this.sql.dialect, 1)}${live} LIMIT 1`,
+        [id],
+      );
+      if (found !== undefined) return true;
+    }
+    return false;
+  }
+
+  private from(): string {
+    return this.alias;
+  }
+
+  private encode(column: string, value: unknown): unknown {
+    return encodeValue(this.columns[column]!, value, this.sql.dialect);
+  }
+
+  /** A column name from code or a validated query: anything else is a programming error, never SQL. */
+  private column(name: string): string {
+    if (!Object.hasOwn(this.columns, name))
+      throw new Error(`${this.spec.name} has no column ${name}`);
+    return quote(name);
+  }
+
+  private filter(
+    options: Pick<FindOptions<Model>, "where" | "related" | "withTrashed">,
+    values: Values,
+    joinRelations: boolean,
+  ): { joins: string; conditions: string } {
+    const conditions: string[] = [];
+    const joins: string[] = [];
+    if (this.spec.softDelete && !options.withTrashed)
+      conditions.push(`${this.alias}."deleted_at" IS NULL`);
+    for (const [column, value] of Object.entries(
+      (options.where ?? {}) as Record<string, unknown>,
+    )) {
+      if (value === undefined) continue;
+      conditions.push(
+        value === null
+          ? `${this.alias}.${this.column(column)} IS NULL`
+          : `${this.alias}.${this.column(column)} = ${values.add(this.encode(column, value))}`,
+      );
+    }
+    for (const [name, hash] of Object.entries(options.related ?? {})) {
+      const relation = this.relation(name);
+      const alias = quote(name);
+      if (joinRelations)
+        joins.push(
+          ` JOIN ${quote(relation.target().name)} AS ${alias} ON ${alias}."id" = ${this.alias}.${quote(relation.foreignKey)}`,
+        );
+      conditions.push(`${alias}."hash" = ${values.add(hash)}`);
+    }
+    return {
+      joins: joins.join(""),
+      conditions: conditions.length > 0 ? ` WHERE ${conditions.join(" AND ")}` : "",
+    };
+  }
+
+  private relation(name: string): RelationSpec {
+    const relation = Object.hasOwn(this.spec.belongsTo, name)
+      ? this.spec.belongsTo[name]
+      : undefined;
+    if (!relation) throw new Error(`${this.spec.name} has no belongsTo relation ${name}`);
+    return relation;
+  }
+
+  private shape(relations: readonly string[]): Shape {
+    const loaded = Object.keys(this.spec.belongsTo).filter((name) => relations.includes(name));
+    const key = loaded.join(",");
+    let shape = this.shapes.get(key);
+    if (!shape) {
+      shape = buildShape(this.spec, loaded, this.sql.dialect);
+      this.shapes.set(key, shape);
+    }
+    return shape;
+  }
+
+  /** The read shape of a hasMany's items (their own belongsTo as hashes), built once per relation. */
+  private hasManyShape(name: string, target: TableSpec): Shape {
+    const key = `hasMany:${name}`;
+    let shape = this.shapes.get(key);
+    if (!shape) {
+      shape = buildShape(target, [], this.sql.dialect);
+      this.shapes.set(key, shape);
+    }
+    return shape;
+  }
+
+  /** Loads each requested hasMany for every record at once: one statement per relation, ordered like lists. */
+  private async withHasMany(
+    records: Record<string, unknown>[],
+    relations: readonly string[],
+  ): Promise<Record<string, unknown>[]> {
+    for (const [name, relation] of Object.entries(this.spec.hasMany)) {
+      if (!relations.includes(name)) continue;
+      const byParent = new Map<number, Record<string, unknown>[]>();
+      for (const record of records) {
+        const items: Record<string, unknown>[] = [];
+        byParent.set(record.id as number, items);
+        record[name] = items;
+      }
+      if (records.length === 0) continue;
+      const target = relation.target();
+      const shape = this.hasManyShape(name, target);
+      const alias = quote(target.name);
+      const ids = [...byParent.keys()];
+      const list = ids.map((_, index) => placeholder(this.sql.dialect, index + 1)).join(", ");
+      const live = target.softDelete ? ` AND ${alias}."deleted_at" IS NULL` : "";
+      const rows = await this.sql.all(
+        `SELECT ${shape.columns} FROM ${alias}${shape.joins} WHERE ${alias}.${quote(relation.foreignKey)} IN (${list})${live} ORDER BY ${alias}."created_at" ASC, ${alias}."id" ASC`,
+        ids,
+      );
+      for (const row of rows.map(shape.decode))
+        byParent.get(row[relation.foreignKey] as number)?.push(row);
+    }
+    return records;
+  }
+}
+
+function buildShape(spec: TableSpec, loaded: readonly string[], dialect: SqlDialect): Shape {
+  const columns: string[] = [];
+  const joins: string[] = [];
+  const decode = readShape(spec, spec.name, "", loaded, columns, joins, dialect);
+  return { columns: columns.join(", "), joins: joins.join(""), decode };
+}
+
+/**
+ * Adds the columns of `spec` (joined as `alias`) to the SELECT list and returns the function that
+ * turns a result row back into a record: belongsTo relations as `{ hash }`, or as whole records
+ * (with their own belongsTo as hashes) when loaded. A joined column is named by its path:
+ * `"patient"."name" AS "patient.name"`.
+ */
+function readShape(
+  spec: TableSpec,
+  alias: string,
+  path: string,
+  loaded: readonly string[],
+  columns: string[],
+  joins: string[],
+  dialect: SqlDialect,
+): Decoder {
+  const select = (column: string, from: string, prefix: string) => {
+    const name = `${prefix}${column}`;
+    columns.push(
+      prefix === ""
+        ? `${quote(from)}.${quote(column)}`
+        : `${quote(from)}.${quote(column)} AS ${quote(name)}`,
+    );
+    return name;
+  };
+  const fields = Object.entries(columnsOf(spec)).map(([name, kind]) => ({
+    name,
+    kind,
+    column: select(name, alias, path),
+  }));
+  const relations = Object.entries(spec.belongsTo).map(([name, relation]) => {
+    const joined = `${path}${name}`;
+    joins.push(
+      ` LEFT JOIN ${quote(relation.target().name)} AS ${quote(joined)} ON ${quote(joined)}."id" = ${quote(alias)}.${quote(relation.foreignKey)}`,
+    );
+    const read: Decoder = loaded.includes(name)
+      ? readShape(relation.target(), joined, `${joined}.`, [], columns, joins, dialect)
+      : ((column) => (row: SqlRow) => ({ hash: row[column] }))(
+          select("hash", joined, `${joined}.`),
+        );
+    return { name, foreignKey: relation.foreignKey, read };
+  });
+  return (row) => {
+    const record: Record<string, unknown> = {};
+    for (const field of fields)
+      record[field.name] = decodeValue(field.kind, row[field.column], dialect);
+    for (const relation of relations)
+      record[relation.name] = record[relation.foreignKey] === null ? null : relation.read(row);
+    return record;
+  };
+}
+
+function defined(values: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+}

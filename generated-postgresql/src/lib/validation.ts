@@ -1,0 +1,146 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+import { parseDate, parseDateTime } from "./dates.js";
+import { decimalProblem, type DecimalRule } from "./decimals.js";
+import { emptyFieldErrors, ValidationFailed, type FieldErrors } from "./errors.js";
+
+// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
+type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
+  addFormatsModule) as unknown as AddFormats;
+
+const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
+addFormats(ajv, ["email", "uuid", "uri"]);
+// Dates are read by the same parsers the service stores with: what validates can always be stored.
+ajv.addFormat("date", {
+  type: "string",
+  validate: (text: string) => parseDate(text) !== undefined,
+});
+ajv.addFormat("date-time", {
+  type: "string",
+  validate: (text: string) => parseDateTime(text) !== undefined,
+});
+
+/**
+ * `x-decimal: { precision, scale, minimum?, maximum? }`: a decimal column's limits, checked on the
+ * value whether the client sent it as a JSON string or a JSON number (a `pattern` applies to strings
+ * only, so numbers used to slip past it). Each failure names its own rule, whose message the
+ * resource's message table holds.
+ */
+const decimalKeyword = function validate(rule: DecimalRule, data: unknown): boolean {
+  if (typeof data !== "string" && typeof data !== "number") return true;
+  const problem = decimalProblem(data, rule);
+  if (problem === undefined) return true;
+  (validate as { errors?: Partial<ErrorObject>[] }).errors = [
+    { keyword: "x-decimal", message: problem, params: { rule: problem } },
+  ];
+  return false;
+};
+ajv.addKeyword({
+  keyword: "x-decimal",
+  schemaType: "object",
+  errors: true,
+  validate: decimalKeyword,
+});
+
+/** field → failing keyword (or `null` for a null value) → message, produced by hashapi from the rules. */
+export type MessageTable = Record<string, Record<string, string>>;
+
+/** The same, written once per message: field → `[message, ...the keywords it answers]`. */
+export type MessageList = Readonly<Record<string, readonly (readonly [string, ...string[]])[]>>;
+
+export function messageTable(list: MessageList): MessageTable {
+  const table: MessageTable = Object.create(null) as MessageTable;
+  for (const [field, entries] of Object.entries(list)) {
+    const messages: Record<string, string> = Object.create(null) as Record<string, string>;
+    for (const [message, ...keywords] of entries)
+      for (const keyword of keywords) messages[keyword] = message;
+    table[field] = messages;
+  }
+  return table;
+}
+
+export type PayloadValidator<T> = (body: unknown) => T;
+
+export interface ValidatorOptions {
+  /** Fields whose `<field>_confirmation` must be equal (Laravel's `confirmed`); the copy is not returned. */
+  confirmed?: readonly string[];
+}
+
+function label(field: string): string {
+  return field.replaceAll("_", " ");
+}
+
+/**
+ * Compiles a JSON Schema once, at start-up. The returned function throws ValidationFailed with
+ * Laravel's messages, or returns the body typed as the payload (unknown keys are already refused).
+ */
+export function compileValidator<T>(
+  schema: object,
+  messageSource: MessageTable | MessageList,
+  options: ValidatorOptions = {},
+): PayloadValidator<T> {
+  const validate: ValidateFunction = ajv.compile(schema);
+  const lists = Object.values(messageSource).some((entry) => Array.isArray(entry));
+  const messages = lists
+    ? messageTable(messageSource as MessageList)
+    : (messageSource as MessageTable);
+  const confirmed = options.confirmed ?? [];
+  return (body) => {
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      throw new ValidationFailed({ body: ["The request body must be a JSON object."] });
+    }
+    const record = body as Record<string, unknown>;
+    const errors = validate(body)
+      ? emptyFieldErrors()
+      : toFieldErrors(validate.errors ?? [], record, messages);
+    for (const field of confirmed) {
+      const confirmation = `${field}_confirmation`;
+      if (errors[field] || !Object.hasOwn(record, field)) continue;
+      // Laravel compares strictly: the copy must be the same JSON value, not merely similar.
+      if (!Object.hasOwn(record, confirmation) || record[field] !== record[confirmation]) {
+        errors[field] = [
+          messages[field]?.confirmed ?? `The ${label(field)} field confirmation does not match.`,
+        ];
+      }
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
+    if (confirmed.length === 0) return body as T;
+    const payload = { ...record };
+    for (const field of confirmed) delete payload[`${field}_confirmation`];
+    return payload as T;
+  };
+}
+
+export function toFieldErrors(
+  errors: ErrorObject[],
+  body: Record<string, unknown>,
+  messages: MessageTable,
+): FieldErrors {
+  const result = emptyFieldErrors();
+  const add = (field: string, message: string) => {
+    const list = (result[field] ??= []);
+    if (!list.includes(message)) list.push(message);
+  };
+  for (const error of errors) {
+    if (error.keyword === "additionalProperties") {
+      const field = String((error.params as { additionalProperty: string }).additionalProperty);
+      add(field, `The ${label(field)} field is prohibited.`);
+      continue;
+    }
+    if (error.keyword === "required") {
+      const field = String((error.params as { missingProperty: string }).missingProperty);
+      add(field, messages[field]?.required ?? `The ${label(field)} field is required.`);
+      continue;
+    }
+    const field = error.instancePath.split("/")[1] ?? "body";
+    const table = Object.hasOwn(messages, field) ? messages[field]! : {};
+    // A keyword that checks several rules (x-decimal) names the one that failed.
+    const rule = (error.params as { rule?: string }).rule ?? error.keyword;
+    const keyword = Object.hasOwn(body, field) && body[field] === null ? "null" : rule;
+    add(field, table[keyword] ?? table.type ?? `The ${label(field)} field is invalid.`);
+  }
+  return result;
+}

@@ -1,0 +1,157 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { Request, Response } from "express";
+import { sendData, sendList, sendMessage } from "../http/envelope.js";
+import { parseListQuery, parseRelationsQuery, type ListSpec } from "../http/list-query.js";
+import { assertMayRead, loadableRelations, type NestedReaders } from "../http/nested-access.js";
+import { paginate } from "../http/pagination.js";
+import { Forbidden } from "../lib/errors.js";
+import type { Policy } from "./policy.js";
+import type { Serializer } from "./serializer.js";
+import type { ResourceService, StoredRow } from "./service.js";
+
+/** What a resource's controller is built with (see registry.ts). */
+export interface ControllerContext<
+  Model,
+  Row extends StoredRow,
+  Create extends object,
+  Update extends object,
+  P,
+> {
+  service: ResourceService<Model, Row, Create, Update>;
+  policy: P;
+  listSpec: ListSpec;
+  /** Who may see the records each relation nests: their own resources' show rules. */
+  nested: NestedReaders;
+  serialize: Serializer;
+}
+
+/**
+ * The actions of one resource. A resource's controller in src/custom/ extends it (through the
+ * generated `<Name>ControllerBase`) and overrides an action, or one of the hooks, which run after
+ * the policy and before the payload is read. Order of checks in every action: 401 (token; also a
+ * relation an anonymous caller may not nest), 404 (route parameter), 403 (policy, hook, then the
+ * related resources' show policies for every nested record), 422 (payload).
+ */
+export class ResourceController<
+  Model,
+  Row extends StoredRow,
+  Create extends object,
+  Update extends object,
+  P extends Policy<Row> = Policy<Row>,
+> {
+  protected readonly service: ResourceService<Model, Row, Create, Update>;
+  protected readonly policy: P;
+  protected readonly listSpec: ListSpec;
+  protected readonly nested: NestedReaders;
+  protected readonly serialize: Serializer;
+
+  constructor(context: ControllerContext<Model, Row, Create, Update, P>) {
+    this.service = context.service;
+    this.policy = context.policy;
+    this.listSpec = context.listSpec;
+    this.nested = context.nested;
+    this.serialize = context.serialize;
+  }
+
+  /** Before a record is created, after the policy allowed it: throw to refuse (e.g. `Forbidden`). */
+  protected beforeCreate(_req: Request): void | Promise<void> {}
+
+  /** Before a record is updated, after the policy allowed it: throw to refuse. */
+  protected beforeUpdate(_req: Request, _record: Row): void | Promise<void> {}
+
+  /** Before a record is deleted, after the policy allowed it: throw to refuse. */
+  protected beforeDestroy(_req: Request, _record: Row): void | Promise<void> {}
+
+  /** 403 "This action is unauthorized." unless `allowed`. */
+  protected async authorize(allowed: boolean | Promise<boolean>): Promise<void> {
+    if (!(await allowed)) throw new Forbidden();
+  }
+
+  /** The relations a response nests (eager and requested), refused at once to a caller who may not see them. */
+  protected relations(req: Request, requested: readonly string[] = []): string[] {
+    return loadableRelations(
+      this.nested,
+      this.service.resource.eagerLoad ?? [],
+      requested,
+      req.user,
+    );
+  }
+
+  async index(req: Request, res: Response): Promise<void> {
+    const query = parseListQuery(req, this.listSpec);
+    await this.authorize(this.policy.index(req.user, query));
+    const relations = this.relations(req, query.relations);
+    const { rows, total } = await this.service.list({ ...query, relations });
+    await assertMayRead(this.nested, rows, relations, req.user);
+    const { links, meta } = paginate(req, query.page, query.perPage, total, rows.length);
+    sendList(
+      res,
+      rows.map((row) => this.serialize(row, relations)),
+      links,
+      meta,
+    );
+  }
+
+  async store(req: Request, res: Response): Promise<void> {
+    await this.authorize(this.policy.store(req.user));
+    await this.beforeCreate(req);
+    const relations = this.relations(req);
+    const payload = await this.validated(
+      () => this.service.resource.validate.create(req.body),
+      req.body,
+    );
+    const created = await this.service.create(payload, relations);
+    await assertMayRead(this.nested, [created], relations, req.user);
+    sendData(res, this.serialize(created, relations), 201);
+  }
+
+  async show(req: Request, res: Response): Promise<void> {
+    const relations = this.relations(req, parseRelationsQuery(req, this.listSpec.relations));
+    const row = await this.service.find(String(req.params.hash), relations);
+    await this.authorize(this.policy.show(req.user, row));
+    await assertMayRead(this.nested, [row], relations, req.user);
+    sendData(res, this.serialize(row, relations));
+  }
+
+  async update(req: Request, res: Response): Promise<void> {
+    const relations = this.relations(req);
+    const row = await this.service.find(String(req.params.hash), relations);
+    await this.authorize(this.policy.update(req.user, row));
+    await this.beforeUpdate(req, row);
+    const payload = await this.validated(
+      () => this.service.resource.validate.update(req.body),
+      req.body,
+      row.id,
+    );
+    const updated = await this.service.update(row, payload, relations);
+    await assertMayRead(this.nested, [updated], relations, req.user);
+    sendData(res, this.serialize(updated, relations));
+  }
+
+  async destroy(req: Request, res: Response): Promise<void> {
+    const row = await this.service.find(String(req.params.hash));
+    await this.authorize(this.policy.destroy(req.user, row));
+    await this.beforeDestroy(req, row);
+    await this.service.destroy(row);
+    sendMessage(res, "Resource deleted.");
+  }
+
+  async restore(req: Request, res: Response): Promise<void> {
+    const relations = this.relations(req);
+    const row = await this.service.findTrashed(String(req.params.hash), relations);
+    await this.authorize(this.policy.restore?.(req.user, row) ?? true);
+    const restored = await this.service.restore(row, relations);
+    await assertMayRead(this.nested, [restored], relations, req.user);
+    sendData(res, this.serialize(restored, relations));
+  }
+
+  /** Validates a payload; on failure, also reports unique values already taken, like Laravel. */
+  protected async validated<T>(validate: () => T, body: unknown, exceptId?: number): Promise<T> {
+    try {
+      return validate();
+    } catch (error) {
+      throw await this.service.withUniqueErrors(error, body, exceptId);
+    }
+  }
+}

@@ -1,0 +1,127 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { Router } from "express";
+import type { AuthService } from "../auth/auth.service.js";
+import { nestedReader, type NestedReader } from "../http/nested-access.js";
+import { Table, type TableSpec } from "../lib/table.js";
+import type { ControllerContext, ResourceController } from "./controller.js";
+import type { ActionName, ResourceDescriptor } from "./descriptor.js";
+import type { Policy } from "./policy.js";
+import { resourceRoutes } from "./routes.js";
+import { createSerializer, type Serializer } from "./serializer.js";
+import { ResourceService, type StoredRow } from "./service.js";
+
+type AnyController = ResourceController<any, any, any, any, any>;
+
+/** A resource's controller class: the generated base, or the user's subclass of it in src/custom/. */
+export type ControllerClass<
+  Model,
+  Row extends StoredRow,
+  Create extends object,
+  Update extends object,
+  P,
+> = new (context: ControllerContext<Model, Row, Create, Update, P>) => AnyController;
+
+interface Entry {
+  resource: ResourceDescriptor;
+  policy: Policy<any>;
+  Controller: ControllerClass<any, any, any, any, any>;
+}
+
+/**
+ * Wires every resource into the API: one service, serializer and controller each, sharing the
+ * tables of the request context, and each relation's reader taken from the policy of the resource
+ * it points at.
+ */
+export class ResourceRegistry {
+  private readonly entries: Entry[] = [];
+  private readonly tables: Map<TableSpec, Table<any, any>>;
+  private readonly serializers = new Map<TableSpec, Serializer>();
+
+  constructor(
+    /** openTables(db): every resource's table (and the raw `sql` handle, which is not one). */
+    tables: Readonly<Record<string, unknown>>,
+    private readonly auth: AuthService,
+    private readonly pagination: { defaultPerPage: number; maxPerPage: number },
+  ) {
+    const list = Object.values(tables).filter(
+      (table): table is Table<any, any> => table instanceof Table,
+    );
+    this.tables = new Map(list.map((table) => [table.spec, table]));
+  }
+
+  add<
+    Model,
+    Row extends StoredRow,
+    Create extends object,
+    Update extends object,
+    P extends Policy<Row>,
+  >(
+    resource: ResourceDescriptor<Model, Row, Create, Update>,
+    policy: P,
+    Controller: ControllerClass<Model, Row, Create, Update, P>,
+  ): this {
+    // Stored without their types: each entry is only ever used with its own resource.
+    this.entries.push({
+      resource,
+      policy,
+      Controller: Controller as unknown as Entry["Controller"],
+    });
+    this.serializers.set(
+      resource.table,
+      createSerializer(resource, (table) => this.serializerOf(table)),
+    );
+    return this;
+  }
+
+  /** Mounts each resource's routes at /<collection> of `router`. */
+  mount(router: Router): void {
+    const readers = new Map<TableSpec, NestedReader>(
+      this.entries.map(({ resource, policy }) => [
+        resource.table,
+        nestedReader(publicActions(resource).includes("show"), policy),
+      ]),
+    );
+    for (const { resource, policy, Controller } of this.entries) {
+      const relations = { ...resource.table.belongsTo, ...resource.table.hasMany };
+      const nested = Object.fromEntries(
+        Object.entries(relations).map(([name, relation]) => [
+          name,
+          readers.get(relation.target())!,
+        ]),
+      );
+      const controller = new Controller({
+        service: new ResourceService(resource, this.tableOf(resource.table), (table) =>
+          this.tableOf(table),
+        ),
+        policy,
+        listSpec: { ...resource.list, softDelete: resource.table.softDelete, ...this.pagination },
+        nested,
+        serialize: this.serializerOf(resource.table),
+      });
+      router.use(
+        `/${resource.collection}`,
+        resourceRoutes(controller, this.auth, {
+          publicActions: publicActions(resource),
+          softDelete: resource.table.softDelete,
+        }),
+      );
+    }
+  }
+
+  private tableOf(spec: TableSpec): Table<any, any> {
+    const table = this.tables.get(spec);
+    if (!table) throw new Error(`No table for ${spec.name}`);
+    return table;
+  }
+
+  private serializerOf(spec: TableSpec): Serializer {
+    const serializer = this.serializers.get(spec);
+    if (!serializer) throw new Error(`No resource serializes ${spec.name}`);
+    return serializer;
+  }
+}
+
+function publicActions(resource: ResourceDescriptor): readonly ActionName[] {
+  return resource.publicActions ?? [];
+}

@@ -1,0 +1,59 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { columnsOf, type TableSpec } from "../lib/table.js";
+import { decimalString, isoDate, isoDateTime } from "../lib/serialize.js";
+import { isPublicIdKey, type ResourceDescriptor } from "./descriptor.js";
+
+export type Serializer = (row: object, relations?: readonly string[]) => Record<string, unknown>;
+
+/**
+ * The output shape of a resource's records, from its allow-list: a column not listed is never
+ * output; the internal id and foreign keys never are. Related records are serialized by their own
+ * resource's serializer, one level deep, and appear only when loaded; otherwise a belongsTo is its hash.
+ */
+export function createSerializer(
+  resource: ResourceDescriptor,
+  serializerOf: (table: TableSpec) => Serializer,
+): Serializer {
+  const { table, output, scales = {} } = resource;
+  const kinds = columnsOf(table);
+  const write = output.map(
+    (key): ((row: Record<string, unknown>, relations: readonly string[]) => unknown) => {
+      if (isPublicIdKey(key)) return (row) => row.hash;
+      const relation = Object.hasOwn(table.belongsTo, key) ? table.belongsTo[key] : undefined;
+      if (relation)
+        return (row, relations) => {
+          const related = row[key] as { hash: string } | null;
+          if (related === null) return null;
+          return relations.includes(key) ? serializerOf(relation.target())(related) : related.hash;
+        };
+      switch (kinds[key]) {
+        case "date":
+          return (row) => isoDate(row[key] as Date | null);
+        case "datetime":
+          return (row) => isoDateTime(row[key] as Date | null);
+        case "decimal": {
+          const scale = scales[key] ?? 0;
+          return (row) =>
+            decimalString(row[key] as { toFixed(digits: number): string } | null, scale);
+        }
+        default:
+          return (row) => row[key];
+      }
+    },
+  );
+  const hasMany = Object.entries(table.hasMany);
+  return (record, relations = []) => {
+    const row = record as Record<string, unknown>;
+    const data: Record<string, unknown> = {};
+    output.forEach((key, index) => {
+      data[key] = write[index]!(row, relations);
+    });
+    for (const [name, relation] of hasMany) {
+      const items = row[name] as object[] | undefined;
+      if (items !== undefined)
+        data[name] = items.map((item) => serializerOf(relation.target())(item));
+    }
+    return data;
+  };
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// Regenerates generated-postgresql/: the example specs with `database: postgresql`, committed beside
+// generated/ (SQLite) so that a change of what PostgreSQL projects get is reviewed like any other.
+// Part of `npm run golden:update`; test/golden/golden.test.ts checks it for drift.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+
+const repo = new URL("..", import.meta.url).pathname;
+const work = mkdtempSync(join(tmpdir(), "hashapi-golden-pg-"));
+try {
+  const specs = join(work, "specs");
+  cpSync(join(repo, "specs"), specs, { recursive: true });
+  const project = join(specs, "hashapi.yaml");
+  writeFileSync(project, readFileSync(project, "utf8").replace(/^database: sqlite$/m, "database: postgresql"));
+  const out = join(repo, "generated-postgresql");
+  execFileSync(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", out], { stdio: "inherit" });
+  // The example's own overrides (user-owned: generate never touches them), so both goldens are one project.
+  cpSync(join(repo, "generated/src/custom"), join(out, "src/custom"), { recursive: true });
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
