@@ -79,8 +79,6 @@ export interface ResourceRef {
   names: Names;
   prefix: string;
   collection: string;
-  /** Property of the Prisma client: `prisma.medicalRecord`. */
-  delegate: string;
   /** The table Prisma maps the model to: `medical_records`. */
   table: string;
   publicIdKey: "hash" | "public_id";
@@ -132,11 +130,9 @@ export interface ResourceModel {
   collection: string;
   table: string;
   prefix: string;
-  delegate: string;
   softDelete: boolean;
   fields: FieldModel[];
   belongsTo: BelongsToModel[];
-  belongsToNames: string[];
   hasMany: HasManyModel[];
   referencedBy: ReferenceModel[];
   eagerLoad: string[];

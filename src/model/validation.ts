@@ -48,8 +48,6 @@ export interface ActionValidation {
   keys: string[];
   /** The typed payload the validator returns: one entry per accepted key. */
   payload: PayloadKey[];
-  unique: string[];
-  exists: { key: string; resource: string }[];
   confirmed: string[];
 }
 
@@ -57,8 +55,6 @@ export interface PayloadKey {
   key: string;
   tsType: string;
   optional: boolean;
-  /** How the service turns the JSON value into a database value. */
-  conversion: "none" | "date" | "relation";
 }
 
 
@@ -127,8 +123,6 @@ export function buildActionValidation(
     messageList: {},
     keys: [],
     payload: [],
-    unique: [],
-    exists: [],
     confirmed: [],
   };
 
@@ -153,8 +147,6 @@ export function buildActionValidation(
     messages[key] = built.messages;
     result.keys.push(key);
     result.payload.push(payloadKey(key, field, isRequired, isNullable));
-    if (has("unique")) result.unique.push(key);
-    if (has("exists") && relation) result.exists.push({ key, resource: relation.targetResource });
     if (has("confirmed")) {
       const confirmation = `${key}_confirmation`;
       properties[confirmation] = { ...built.schema };
@@ -188,8 +180,7 @@ function groupMessages(messages: Record<string, Record<string, string>>): Action
 
 function payloadKey(key: string, field: PayloadField | undefined, required: boolean, nullable: boolean): PayloadKey {
   const base = field ? inputTsType(field) : "string";
-  const conversion = !field ? "relation" : field.type === "date" || field.type === "datetime" ? "date" : "none";
-  return { key, tsType: nullable && base !== "unknown" ? `${base} | null` : base, optional: !required, conversion };
+  return { key, tsType: nullable && base !== "unknown" ? `${base} | null` : base, optional: !required };
 }
 
 function inputTsType(field: PayloadField): string {

@@ -101,6 +101,32 @@ describe("type safety of the output (ts-morph, in memory)", () => {
     expect(problems.map(formatTypeProblem)).toEqual([]);
   }, 120_000);
 
+  it("types your queries through req.tables: the README's custom query compiles, a misspelled column or a wrong value does not", () => {
+    const query = (where: string) => `
+import type { Request } from "express";
+import { sql } from "../lib/database.js";
+
+export async function upcoming(req: Request, status: string) {
+  const rows = await req.tables.appointments.findMany({
+    where: ${where},
+    related: { doctor: "DOC_7KX9MQ2B" },
+    orderBy: [{ scheduled_at: "asc" }],
+    limit: 10,
+  });
+  const [row] = await req.tables.sql.all(sql\`SELECT COUNT(*) AS "n" FROM "appointments" WHERE "status" = \${status}\`);
+  return { first: rows[0]?.scheduled_at.toISOString(), count: row?.n };
+}
+`;
+    const withQuery = (where: string) => {
+      const files = new Map(map);
+      files.set("src/custom/readme-example.ts", { path: "src/custom/readme-example.ts", content: query(where), ownership: "generated", source: "test" });
+      return typecheckProject(golden, files).map(formatTypeProblem);
+    };
+    expect(withQuery(`{ status: "scheduled" }`)).toEqual([]);
+    expect(withQuery(`{ stauts: "scheduled" }`).join("\n")).toMatch(/readme-example\.ts:\d+:\d+ .*stauts/);
+    expect(withQuery(`{ status: 3 }`).join("\n")).toMatch(/readme-example\.ts:\d+:\d+ .*number/);
+  }, 120_000);
+
   it("reports a user-owned override broken by the generated code, with file and line", async () => {
     const broken = new Map(map);
     const base = "src/resources/medical-record/medical-record.controller.base.ts";

@@ -39,7 +39,7 @@ describe("model", () => {
     try {
       await writeFile(join(record, "medical-record.yaml"), "name: MedicalRecord\nfields:\n  summary: { type: text }\n");
       const [resource] = (await loadModel(record)).resources;
-      expect(resource).toMatchObject({ prefix: "MRE", collection: "medical-records", table: "medical_records", delegate: "medicalRecord" });
+      expect(resource).toMatchObject({ prefix: "MRE", collection: "medical-records", table: "medical_records" });
       expect(resource!.names).toMatchObject({ kebab: "medical-record", pluralLabel: "medical records", pluralPascal: "MedicalRecords" });
     } finally {
       await rm(record, { recursive: true, force: true });

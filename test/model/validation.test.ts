@@ -64,10 +64,15 @@ describe("action validation", () => {
     expect(create.messages[key]![keyword]).toBe(message);
   });
 
-  it("lists database checks", () => {
-    expect(create.unique).toEqual(["cpf"]);
-    expect(create.exists).toEqual([{ key: "doctor", resource: "Doctor" }]);
+  it("lists the accepted keys in declaration order", () => {
     expect(create.keys).toEqual(["name", "cpf", "phone", "status", "doctor"]);
+  });
+
+  it("writes each message once, with every keyword it answers", () => {
+    expect(create.messageList.doctor).toEqual([
+      ["The selected doctor is invalid.", "type", "pattern"],
+      ["The doctor field is required.", "null", "required"],
+    ]);
   });
 
   it.each([

@@ -9,15 +9,18 @@ function label(name) {
   return name.replaceAll("_", " ");
 }
 
+// The service caps pages so that offsets stay safe integers (http/list-query.ts, maxPage).
+const maxPage = 2_147_483_647;
+
 function integerParameter(raw, fallback, max, key, fail) {
   if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) {
+  if (!/^[+-]?\d+$/.test(raw)) {
     fail(key, `The ${label(key)} field must be an integer.`);
     return fallback;
   }
   const value = Number(raw);
-  if (value < 1 || value > max) {
-    fail(key, max === Number.MAX_SAFE_INTEGER ? `The ${label(key)} field must be at least 1.` : `The ${label(key)} field must be between 1 and ${max}.`);
+  if (value < 1 || value > max || raw.replace(/^[+-]?0*/, "").length > 15) {
+    fail(key, `The ${label(key)} field must be between 1 and ${max}.`);
     return fallback;
   }
   return value;
@@ -36,7 +39,7 @@ export function parsePageQuery(query) {
     }
     return value;
   };
-  const page = integerParameter(single("page"), 1, Number.MAX_SAFE_INTEGER, "page", fail);
+  const page = integerParameter(single("page"), 1, maxPage, "page", fail);
   const perPage = integerParameter(single("per_page"), defaultPerPage, maxPerPage, "per_page", fail);
   for (const key of Object.keys(query))
     if (key !== "page" && key !== "per_page") fail(key, `The ${label(key)} parameter is not supported.`);
