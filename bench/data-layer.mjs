@@ -24,7 +24,10 @@ const insert = raw.prepare(`INSERT INTO "patients" ("hash", "name", "cpf", "phon
 const hashes = [];
 raw.transaction(() => {
   for (let index = 0; index < 10_000; index += 1) {
-    const hash = `PAT_${index.toString(32).toUpperCase().padStart(8, "A").replace(/[01IO]/g, "B")}`;
+    const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let code = "";
+    for (let rest = index, digit = 0; digit < 8; digit += 1, rest = Math.floor(rest / 32)) code += alphabet[rest % 32];
+    const hash = `PAT_${code}`;
     hashes.push(hash);
     insert.run(hash, `Patient ${index}`, String(10_000_000_000 + index), null, now, now);
   }
