@@ -25,6 +25,8 @@ export interface FieldTypeDescriptor {
   payload: {
     /** The JSON Schema every payload value starts from (rules add keywords to a copy). */
     schema(field: FieldFacts): JsonSchema;
+    /** The Laravel type rule a spec without explicit rules gets (`string`, `numeric`…), if any. */
+    rule: string | undefined;
     /** The Laravel rule named when the value has the wrong type. */
     typeMessage: LaravelMessageKey;
     /** Messages of the keywords the base schema itself carries. */
@@ -67,7 +69,7 @@ const stringLike = (postgres: FieldTypeDescriptor["prisma"]["postgres"], options
   prisma: { type: "String", postgres },
   prismaDefault: quoted,
   defaultProblem: textDefault,
-  payload: { schema: () => ({ type: "string" }), typeMessage: "string", keywordMessages: {}, tsType: () => "string", numeric: false },
+  payload: { schema: () => ({ type: "string" }), rule: "string", typeMessage: "string", keywordMessages: {}, tsType: () => "string", numeric: false },
   output: {
     schema: (field) => ({ type: "string", ...(field.max !== undefined ? { maxLength: field.max } : {}) }),
     tsType: () => "string",
@@ -84,6 +86,7 @@ export const fieldTypes = {
     ...stringLike((field) => `@db.VarChar(${field.max ?? 255})`, common),
     payload: {
       schema: () => ({ type: "string", format: "email" }),
+      rule: "email",
       typeMessage: "email",
       keywordMessages: { format: "email" },
       tsType: () => "string",
@@ -97,6 +100,7 @@ export const fieldTypes = {
       typeof value === "string" && (field.values ?? []).includes(value) ? undefined : `must be one of the enum values: ${(field.values ?? []).join(", ")}`,
     payload: {
       schema: (field) => ({ enum: [...(field.values ?? [])] }),
+      rule: undefined,
       typeMessage: "in",
       keywordMessages: { enum: "in" },
       tsType: (field) => (field.values ?? []).map((value) => JSON.stringify(value)).join(" | "),
@@ -114,7 +118,7 @@ export const fieldTypes = {
     prisma: { type: "Int", postgres: () => "" },
     prismaDefault: String,
     defaultProblem: (value) => (Number.isInteger(value) ? undefined : "must be a whole number"),
-    payload: { schema: () => ({ type: "integer" }), typeMessage: "integer", keywordMessages: {}, tsType: () => "number", numeric: true },
+    payload: { schema: () => ({ type: "integer" }), rule: "integer", typeMessage: "integer", keywordMessages: {}, tsType: () => "number", numeric: true },
     output: { schema: () => ({ type: "integer" }), tsType: () => "number", example: () => 42 },
     filter: "integer",
     sortable: true,
@@ -128,6 +132,7 @@ export const fieldTypes = {
     payload: {
       // The syntax of a string; the limits of both strings and numbers are x-decimal's (validation.ts).
       schema: () => ({ type: ["string", "number"], pattern: decimalSyntax }),
+      rule: "numeric",
       typeMessage: "numeric",
       keywordMessages: { pattern: "numeric" },
       tsType: () => "string | number",
@@ -147,7 +152,7 @@ export const fieldTypes = {
     prisma: { type: "Boolean", postgres: () => "" },
     prismaDefault: String,
     defaultProblem: (value) => (typeof value === "boolean" ? undefined : "must be true or false"),
-    payload: { schema: () => ({ type: "boolean" }), typeMessage: "boolean", keywordMessages: {}, tsType: () => "boolean", numeric: false },
+    payload: { schema: () => ({ type: "boolean" }), rule: "boolean", typeMessage: "boolean", keywordMessages: {}, tsType: () => "boolean", numeric: false },
     output: { schema: () => ({ type: "boolean" }), tsType: () => "boolean", example: () => true },
     filter: "boolean",
     sortable: true,
@@ -161,6 +166,7 @@ export const fieldTypes = {
       value === "now" || (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value)) ? undefined : 'must be a date "YYYY-MM-DD" or "now"',
     payload: {
       schema: () => ({ type: "string", format: "date" }),
+      rule: "date",
       typeMessage: "date",
       keywordMessages: { format: "date" },
       tsType: () => "string",
@@ -179,6 +185,7 @@ export const fieldTypes = {
       value === "now" || (typeof value === "string" && !Number.isNaN(Date.parse(value))) ? undefined : 'must be an ISO 8601 date-time or "now"',
     payload: {
       schema: () => ({ type: "string", format: "date-time" }),
+      rule: "date",
       typeMessage: "date",
       keywordMessages: { format: "date" },
       tsType: () => "string",
@@ -194,7 +201,7 @@ export const fieldTypes = {
     prisma: { type: "Json", postgres: () => "@db.JsonB" },
     prismaDefault: (value) => JSON.stringify(JSON.stringify(value)),
     defaultProblem: () => undefined,
-    payload: { schema: () => ({}), typeMessage: "json", keywordMessages: {}, tsType: () => "unknown", numeric: false },
+    payload: { schema: () => ({}), rule: undefined, typeMessage: "json", keywordMessages: {}, tsType: () => "unknown", numeric: false },
     output: { schema: () => ({}), tsType: () => "unknown", example: () => ({}) },
     filter: undefined,
     sortable: false,

@@ -140,7 +140,7 @@ export interface ResourceModel {
   withable: string[];
   sortable: string[];
   /** Exact-match list filters and how their query-string values parse. */
-  filters: { name: string; kind: "string" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "relation" }[];
+  filters: { name: string; kind: NonNullable<FieldTypeDescriptor["filter"]> | "relation" }[];
   publicIdKey: "hash" | "public_id";
   /** Output keys in order, as the serializer writes them. */
   serializer: SerializedKey[];

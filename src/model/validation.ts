@@ -85,21 +85,9 @@ export function deriveRules(
 
 function typeRules(field: PayloadField): ParsedRule[] {
   const rules: ParsedRule[] = [];
-  const typeRule: Record<PayloadField["type"], string | undefined> = {
-    string: "string",
-    text: "string",
-    email: "email",
-    integer: "integer",
-    decimal: "numeric",
-    boolean: "boolean",
-    date: "date",
-    datetime: "date",
-    enum: undefined,
-    json: undefined,
-  };
-  const name = typeRule[field.type];
+  const name = fieldType(field.type).payload.rule;
   if (name) rules.push({ name, args: [] });
-  if (field.type === "enum" && field.values) rules.push({ name: "in", args: field.values });
+  if (field.values && field.values.length > 0) rules.push({ name: "in", args: field.values });
   if (field.length !== undefined) rules.push({ name: "size", args: [String(field.length)] });
   if (field.min !== undefined) rules.push({ name: "min", args: [String(field.min)] });
   if (field.max !== undefined) rules.push({ name: "max", args: [String(field.max)] });
