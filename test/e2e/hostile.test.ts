@@ -247,6 +247,14 @@ describe.each(databaseTargets)("hostile clients on $label", ({ database }) => {
       }
     });
 
+    it("looks a unique value up only once it passed its own rules (\"abc\" for a unique integer is a 422, not PostgreSQL's error)", async () => {
+      const reply = await measurement({ serial: "abc", label: 12 });
+      expect(reply.status, reply.text).toBe(422);
+      expect(reply.body.errors.serial).toEqual(["The serial field must be an integer."]);
+      expect((await measurement({ serial: 123456 })).status).toBe(201);
+      expect((await measurement({ serial: 123456, label: 12 })).body.errors.serial).toEqual(["The serial has already been taken."]);
+    });
+
     it("keeps integers within the 32-bit column", async () => {
       expect((await measurement({ reading: 2147483648 })).body.errors.reading).toEqual(["The reading field must not be greater than 2147483647."]);
       expect((await measurement({ reading: -2147483649 })).status).toBe(422);

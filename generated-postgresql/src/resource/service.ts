@@ -131,9 +131,11 @@ export class ResourceService<
   async withUniqueErrors(error: unknown, body: unknown, exceptId?: number): Promise<unknown> {
     if (!(error instanceof ValidationFailed) || typeof body !== "object" || body === null)
       return error;
-    const taken = await this.takenFields(body as Record<string, unknown>, exceptId);
-    for (const [field, messages] of Object.entries(taken))
-      if (!error.errors[field]) error.errors[field] = messages;
+    // Only values that passed their own rules are looked up: PostgreSQL refuses "abc" for an
+    // integer column with an error, and such a value is already reported anyway.
+    const checked = new Set(Object.keys(error.errors));
+    const taken = await this.takenFields(body as Record<string, unknown>, exceptId, checked);
+    for (const [field, messages] of Object.entries(taken)) error.errors[field] = messages;
     return error;
   }
 
@@ -163,9 +165,11 @@ export class ResourceService<
   private async takenFields(
     payload: Record<string, unknown>,
     exceptId?: number,
+    skip: ReadonlySet<string> = new Set(),
   ): Promise<FieldErrors> {
     const errors = emptyFieldErrors();
     for (const [field, message] of Object.entries(this.resource.unique ?? {})) {
+      if (skip.has(field)) continue;
       const value = Object.hasOwn(payload, field) ? payload[field] : undefined;
       if (value === undefined || value === null) continue;
       if (await this.table.exists({ [field]: value } as never, exceptId)) errors[field] = [message];
