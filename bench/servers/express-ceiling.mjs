@@ -5,23 +5,13 @@
 // cost; what the service loses to it is hashapi's.
 // Env: DATABASE_PATH, PORT, HOST, JWT_SECRET, JWT_ISSUER, JWT_AUDIENCE (as the reference).
 import { parse as parseQuery } from "node:querystring";
+import { createServer } from "node:http";
 import express from "express";
-import { loadServerConfig } from "./shared/config.mjs";
-import { createAuth } from "./reference/auth.mjs";
-import { openDatabase } from "./reference/database.mjs";
 import { readJsonBody, sendData, sendError } from "./reference/http.mjs";
-import { createJwt } from "./reference/jwt.mjs";
-import { createPatients } from "./reference/patients.mjs";
+import { referenceParts, serve } from "./reference/parts.mjs";
 
-const config = loadServerConfig();
-const databasePath = process.env.DATABASE_PATH;
-if (!databasePath) {
-  process.stderr.write("DATABASE_PATH must name the SQLite database file\n");
-  process.exit(1);
-}
-const database = openDatabase(databasePath);
-const auth = createAuth(database, createJwt(config.jwt), config.jwt);
-const patients = createPatients(database);
+const parts = referenceParts();
+const { config, auth, patients } = parts;
 
 const app = express();
 app.disable("x-powered-by");
@@ -65,17 +55,4 @@ app.use((error, _req, res, _next) => {
   else sendError(res, 500, "Server Error");
 });
 
-const server = app.listen(config.port, config.host, () => {
-  process.stderr.write(`express-ceiling listening on http://${config.host}:${server.address().port}\n`);
-});
-
-function shutdown() {
-  server.close(() => {
-    database.db.close();
-    process.exit(0);
-  });
-  server.closeIdleConnections();
-  setTimeout(() => process.exit(1), 5000).unref();
-}
-process.on("SIGTERM", shutdown);
-process.on("SIGINT", shutdown);
+serve("express-ceiling", createServer(app), parts);

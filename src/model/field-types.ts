@@ -79,6 +79,34 @@ const stringLike = (postgres: FieldTypeDescriptor["prisma"]["postgres"], options
   sortable: true,
 });
 
+/** A calendar date or an instant: ISO strings in JSON, DateTime in Prisma, Laravel's `date` rule. */
+function dateLike(
+  kind: "date" | "datetime",
+  format: "date" | "date-time",
+  postgres: string,
+  example: string,
+  defaultProblem: FieldTypeDescriptor["defaultProblem"],
+): FieldTypeDescriptor {
+  return {
+    kind,
+    options: [],
+    prisma: { type: "DateTime", postgres: () => postgres },
+    prismaDefault: dateTimeDefault,
+    defaultProblem,
+    payload: {
+      schema: () => ({ type: "string", format }),
+      rule: "date",
+      typeMessage: "date",
+      keywordMessages: { format: "date" },
+      tsType: () => "string",
+      numeric: false,
+    },
+    output: { schema: () => ({ type: "string", format }), tsType: () => "string", example: () => example },
+    filter: kind,
+    sortable: true,
+  };
+}
+
 export const fieldTypes = {
   string: stringLike((field) => (field.max !== undefined ? `@db.VarChar(${field.max})` : "@db.Text"), common),
   text: { ...stringLike(() => "@db.Text", ["max"]), filter: undefined },
@@ -157,44 +185,12 @@ export const fieldTypes = {
     filter: "boolean",
     sortable: true,
   },
-  date: {
-    kind: "date",
-    options: [],
-    prisma: { type: "DateTime", postgres: () => "@db.Date" },
-    prismaDefault: dateTimeDefault,
-    defaultProblem: (value) =>
-      value === "now" || (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value)) ? undefined : 'must be a date "YYYY-MM-DD" or "now"',
-    payload: {
-      schema: () => ({ type: "string", format: "date" }),
-      rule: "date",
-      typeMessage: "date",
-      keywordMessages: { format: "date" },
-      tsType: () => "string",
-      numeric: false,
-    },
-    output: { schema: () => ({ type: "string", format: "date" }), tsType: () => "string", example: () => "2026-01-15" },
-    filter: "date",
-    sortable: true,
-  },
-  datetime: {
-    kind: "datetime",
-    options: [],
-    prisma: { type: "DateTime", postgres: () => "@db.Timestamptz(3)" },
-    prismaDefault: dateTimeDefault,
-    defaultProblem: (value) =>
-      value === "now" || (typeof value === "string" && !Number.isNaN(Date.parse(value))) ? undefined : 'must be an ISO 8601 date-time or "now"',
-    payload: {
-      schema: () => ({ type: "string", format: "date-time" }),
-      rule: "date",
-      typeMessage: "date",
-      keywordMessages: { format: "date" },
-      tsType: () => "string",
-      numeric: false,
-    },
-    output: { schema: () => ({ type: "string", format: "date-time" }), tsType: () => "string", example: () => "2026-01-15T09:30:00.000Z" },
-    filter: "datetime",
-    sortable: true,
-  },
+  date: dateLike("date", "date", "@db.Date", "2026-01-15", (value) =>
+    value === "now" || (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value)) ? undefined : 'must be a date "YYYY-MM-DD" or "now"',
+  ),
+  datetime: dateLike("datetime", "date-time", "@db.Timestamptz(3)", "2026-01-15T09:30:00.000Z", (value) =>
+    value === "now" || (typeof value === "string" && !Number.isNaN(Date.parse(value))) ? undefined : 'must be an ISO 8601 date-time or "now"',
+  ),
   json: {
     kind: "json",
     options: [],
