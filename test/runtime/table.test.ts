@@ -145,6 +145,41 @@ describe("Table (runtime/common/src/lib/table.ts) on SQLite", () => {
     await expect(pets.findMany({ where: { ["name; DROP TABLE pets" as "name"]: "x" } })).rejects.toThrow("pets has no column");
   });
 
+  it("reads a table whose belongsTo has the table's own name, and aliases past PostgreSQL's 63 bytes", async () => {
+    interface Node {
+      id: number;
+      hash: string;
+      a_column_name_long_enough_to_pass_the_postgresql_limit_60_ch: string;
+      nodes_id: number | null;
+      created_at: Date;
+      updated_at: Date;
+    }
+    const nodeTable: TableSpec<Node, Node & { nodes: unknown }> = {
+      name: "nodes",
+      softDelete: false,
+      columns: { a_column_name_long_enough_to_pass_the_postgresql_limit_60_ch: "string", nodes_id: "integer" },
+      belongsTo: { nodes: { foreignKey: "nodes_id", target: () => nodeTable } },
+      hasMany: {},
+      restrictedBy: [],
+    };
+    await db.run(
+      `CREATE TABLE "nodes" ("id" INTEGER PRIMARY KEY, "hash" TEXT UNIQUE NOT NULL, "a_column_name_long_enough_to_pass_the_postgresql_limit_60_ch" TEXT NOT NULL, "nodes_id" INTEGER REFERENCES "nodes"("id"), "created_at" TEXT NOT NULL, "updated_at" TEXT NOT NULL)`,
+    );
+    const nodes = new Table(db, nodeTable);
+    const parent = await nodes.insert({ hash: "NOD_AAAAAAAA", a_column_name_long_enough_to_pass_the_postgresql_limit_60_ch: "root" });
+    await nodes.insert({ hash: "NOD_BBBBBBBB", a_column_name_long_enough_to_pass_the_postgresql_limit_60_ch: "leaf", nodes_id: parent });
+    const leaf = await nodes.findOne({ hash: "NOD_BBBBBBBB" }, ["nodes"]);
+    expect(leaf).toMatchObject({ a_column_name_long_enough_to_pass_the_postgresql_limit_60_ch: "leaf", nodes: { hash: "NOD_AAAAAAAA", a_column_name_long_enough_to_pass_the_postgresql_limit_60_ch: "root" } });
+    expect((await nodes.findMany({ related: { nodes: "NOD_AAAAAAAA" } })).map((node) => node.hash)).toEqual(["NOD_BBBBBBBB"]);
+    expect(await nodes.count({ related: { nodes: "NOD_AAAAAAAA" } })).toBe(1);
+    statements.length = 0;
+    await nodes.findOne({ hash: "NOD_BBBBBBBB" }, ["nodes"]);
+    const aliases = [...statements[0]!.matchAll(/AS "([^"]+)"/g)].map((match) => match[1]!);
+    expect(aliases.every((alias) => alias.length <= 63)).toBe(true);
+    expect(aliases).not.toContain(`nodes.${"a_column_name_long_enough_to_pass_the_postgresql_limit_60_ch"}`);
+    expect(aliases).toContain("nodes.row");
+  });
+
   it("runs tagged statements with the values apart from the text", async () => {
     const row = await db.get(sql`SELECT "name" FROM "owners" WHERE "hash" = ${"OWN_AAAAAAAA"}`);
     expect(row).toEqual({ name: "Ana" });

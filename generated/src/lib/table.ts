@@ -78,6 +78,23 @@ interface Shape {
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+// PostgreSQL cuts identifiers at 63 bytes: a longer alias would silently read as another (or none).
+const maxAliasLength = 63;
+
+/**
+ * The alias a table's own rows are read under: its name, unless one of its belongsTo relations has
+ * that name too (their joins are aliased by relation name).
+ */
+export function rootAlias(spec: TableSpec): string {
+  return Object.hasOwn(spec.belongsTo, spec.name) ? `${spec.name}.row` : spec.name;
+}
+
+/** `"table"`, or `"table" AS "alias"` when they differ. */
+function fromClause(spec: TableSpec): string {
+  const alias = rootAlias(spec);
+  return alias === spec.name ? quote(spec.name) : `${quote(spec.name)} AS ${quote(alias)}`;
+}
+
 /** Every column of a table: the standard ones it has and those it declares. */
 export function columnsOf(spec: TableSpec): Readonly<Record<string, ColumnKind>> {
   const { deleted_at, ...always } = standardColumns;
@@ -138,14 +155,17 @@ class Values {
 export class Table<Model, Row = Model> {
   private readonly shapes = new Map<string, Shape>();
   private readonly columns: Readonly<Record<string, ColumnKind>>;
+  /** The quoted alias reads use (see rootAlias); writes and single-table statements use `table`. */
   private readonly alias: string;
+  private readonly table: string;
 
   constructor(
     readonly sql: Sql,
     readonly spec: TableSpec<Model, Row>,
   ) {
     this.columns = columnsOf(spec);
-    this.alias = quote(spec.name);
+    this.alias = quote(rootAlias(spec));
+    this.table = quote(spec.name);
   }
 
   /** One row by hash or id (live only, trashed only, or either), with the relations asked for. */
@@ -206,7 +226,7 @@ export class Table<Model, Row = Model> {
       // every matching index entry (≈ 350 µs): all rows minus the few soft-deleted ones is the same
       // exact number, read in one statement (one snapshot).
       const row = await this.sql.get(
-        `SELECT (SELECT COUNT(*) FROM ${this.alias}) - (SELECT COUNT(*) FROM ${this.alias} WHERE "deleted_at" IS NOT NULL) AS "total"`,
+        `SELECT (SELECT COUNT(*) FROM ${this.table}) - (SELECT COUNT(*) FROM ${this.table} WHERE "deleted_at" IS NOT NULL) AS "total"`,
       );
       return Number(row?.total ?? 0);
     }
@@ -239,7 +259,7 @@ export class Table<Model, Row = Model> {
     );
     if (exceptId !== undefined) conditions.push(`"id" <> ${values.add(exceptId)}`);
     const found = await this.sql.get(
-      `SELECT 1 AS "found" FROM ${this.alias} WHERE ${conditions.join(" AND ") || "TRUE"} LIMIT 1`,
+      `SELECT 1 AS "found" FROM ${this.table} WHERE ${conditions.join(" AND ") || "TRUE"} LIMIT 1`,
       values.list,
     );
     return found !== undefined;
@@ -249,7 +269,7 @@ export class Table<Model, Row = Model> {
   async liveId(hash: string): Promise<number | null> {
     const live = this.spec.softDelete ? ` AND "deleted_at" IS NULL` : "";
     const row = await this.sql.get(
-      `SELECT "id" FROM ${this.alias} WHERE "hash" = ${placeholder(this.sql.dialect, 1)}${live} LIMIT 1`,
+      `SELECT "id" FROM ${this.table} WHERE "hash" = ${placeholder(this.sql.dialect, 1)}${live} LIMIT 1`,
       [hash],
     );
     return row ? Number(row.id) : null;
@@ -263,7 +283,7 @@ export class Table<Model, Row = Model> {
     const columns = Object.keys(row);
     const list = columns.map((column) => bound.add(this.encode(column, row[column])));
     const inserted = await this.sql.get(
-      `INSERT INTO ${this.alias} (${columns.map((column) => this.column(column)).join(", ")}) VALUES (${list.join(", ")}) RETURNING "id"`,
+      `INSERT INTO ${this.table} (${columns.map((column) => this.column(column)).join(", ")}) VALUES (${list.join(", ")}) RETURNING "id"`,
       bound.list,
     );
     return Number(inserted!.id);
@@ -277,7 +297,7 @@ export class Table<Model, Row = Model> {
       (column) => `${this.column(column)} = ${bound.add(this.encode(column, row[column]))}`,
     );
     const changed = await this.sql.run(
-      `UPDATE ${this.alias} SET ${assignments.join(", ")} WHERE "id" = ${bound.add(id)}`,
+      `UPDATE ${this.table} SET ${assignments.join(", ")} WHERE "id" = ${bound.add(id)}`,
       bound.list,
     );
     return changed > 0;
@@ -285,7 +305,7 @@ export class Table<Model, Row = Model> {
 
   async delete(id: number): Promise<void> {
     await this.sql.run(
-      `DELETE FROM ${this.alias} WHERE "id" = ${placeholder(this.sql.dialect, 1)}`,
+      `DELETE FROM ${this.table} WHERE "id" = ${placeholder(this.sql.dialect, 1)}`,
       [id],
     );
   }
@@ -305,7 +325,7 @@ export class Table<Model, Row = Model> {
   }
 
   private from(): string {
-    return this.alias;
+    return fromClause(this.spec);
   }
 
   private encode(column: string, value: unknown): unknown {
@@ -399,12 +419,12 @@ export class Table<Model, Row = Model> {
       if (records.length === 0) continue;
       const target = relation.target();
       const shape = this.hasManyShape(name, target);
-      const alias = quote(target.name);
+      const alias = quote(rootAlias(target));
       const ids = [...byParent.keys()];
       const list = ids.map((_, index) => placeholder(this.sql.dialect, index + 1)).join(", ");
       const live = target.softDelete ? ` AND ${alias}."deleted_at" IS NULL` : "";
       const rows = await this.sql.all(
-        `SELECT ${shape.columns} FROM ${alias}${shape.joins} WHERE ${alias}.${quote(relation.foreignKey)} IN (${list})${live} ORDER BY ${alias}."created_at" ASC, ${alias}."id" ASC`,
+        `SELECT ${shape.columns} FROM ${fromClause(target)}${shape.joins} WHERE ${alias}.${quote(relation.foreignKey)} IN (${list})${live} ORDER BY ${alias}."created_at" ASC, ${alias}."id" ASC`,
         ids,
       );
       for (const row of rows.map(shape.decode))
@@ -417,7 +437,7 @@ export class Table<Model, Row = Model> {
 function buildShape(spec: TableSpec, loaded: readonly string[], dialect: SqlDialect): Shape {
   const columns: string[] = [];
   const joins: string[] = [];
-  const decode = readShape(spec, spec.name, "", loaded, columns, joins, dialect);
+  const decode = readShape(spec, rootAlias(spec), "", loaded, columns, joins, dialect);
   return { columns: columns.join(", "), joins: joins.join(""), decode };
 }
 
@@ -437,7 +457,8 @@ function readShape(
   dialect: SqlDialect,
 ): Decoder {
   const select = (column: string, from: string, prefix: string) => {
-    const name = `${prefix}${column}`;
+    const readable = `${prefix}${column}`;
+    const name = readable.length > maxAliasLength ? `c${columns.length}` : readable;
     columns.push(
       prefix === ""
         ? `${quote(from)}.${quote(column)}`
@@ -451,7 +472,8 @@ function readShape(
     column: select(name, alias, path),
   }));
   const relations = Object.entries(spec.belongsTo).map(([name, relation]) => {
-    const joined = `${path}${name}`;
+    const readable = `${path}${name}`;
+    const joined = readable.length > maxAliasLength ? `j${joins.length}` : readable;
     joins.push(
       ` LEFT JOIN ${quote(relation.target().name)} AS ${quote(joined)} ON ${quote(joined)}."id" = ${quote(alias)}.${quote(relation.foreignKey)}`,
     );
