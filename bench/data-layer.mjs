@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { hashAlphabet } from "./servers/shared/hash-id.mjs";
 
 const repo = new URL("..", import.meta.url).pathname;
 const dist = join(repo, "generated/dist");
@@ -24,9 +25,8 @@ const insert = raw.prepare(`INSERT INTO "patients" ("hash", "name", "cpf", "phon
 const hashes = [];
 raw.transaction(() => {
   for (let index = 0; index < 10_000; index += 1) {
-    const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
     let code = "";
-    for (let rest = index, digit = 0; digit < 8; digit += 1, rest = Math.floor(rest / 32)) code += alphabet[rest % 32];
+    for (let rest = index, digit = 0; digit < 8; digit += 1, rest = Math.floor(rest / 32)) code += hashAlphabet[rest % 32];
     const hash = `PAT_${code}`;
     hashes.push(hash);
     insert.run(hash, `Patient ${index}`, String(10_000_000_000 + index), null, now, now);

@@ -10,8 +10,7 @@ import { expect } from "vitest";
 import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { connectDatabase, sql, type Database } from "../src/lib/database.js";
-import { newHash } from "../src/lib/hash-id.js";
-import { hashPattern as publicIdPattern } from "../src/lib/public-names.js";
+import { hashMatcher, newHash } from "../src/lib/hash-id.js";
 import { createLogger } from "../src/lib/logger.js";
 import { hashPassword } from "../src/lib/passwords.js";
 
@@ -34,7 +33,8 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export const hashPattern = (prefix: string) => new RegExp(publicIdPattern(prefix));
+/** The pattern of one resource's public ids (the service's own matcher). */
+export const hashPattern = hashMatcher;
 
 /**
  * No response may carry an internal id or a foreign key, at any depth. `public_id` is the public

@@ -13,10 +13,19 @@ export function emitFiles(model: ProjectModel): OutputFile[] {
   return [prismaSchemaFile(model), openApiFile(model)];
 }
 
+// `generate` asks for the schema before rendering (to start the migration diff) and the render asks
+// again: built once per model.
+const schemaFiles = new WeakMap<ProjectModel, OutputFile>();
+
 /** Known before anything is rendered: `generate` starts the migration diff with it at once. */
 export function prismaSchemaFile(model: ProjectModel): OutputFile {
-  const path = "prisma/schema.prisma";
-  return { path, content: withHeader(path, buildPrismaSchema(model), "generated", model.source), ownership: "generated", source: model.source };
+  let file = schemaFiles.get(model);
+  if (!file) {
+    const path = "prisma/schema.prisma";
+    file = { path, content: withHeader(path, buildPrismaSchema(model), "generated", model.source), ownership: "generated", source: model.source };
+    schemaFiles.set(model, file);
+  }
+  return file;
 }
 
 function openApiFile(model: ProjectModel): OutputFile {

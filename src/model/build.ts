@@ -43,6 +43,8 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
   const byName = new Map(specs.resources.map((spec) => [spec.name, spec]));
   const resources = specs.resources.map((spec) => buildResource(spec, refs, byName, specsLabel));
   linkReferences(resources);
+  // Declarations read who references whom: built once every resource is linked.
+  for (const resource of resources) resource.declaration = declarationOf(resource);
 
   const database = databaseModel(specs.project);
   const user: UserModel = { prefix: "USR", extraFields: specs.project.auth.user.fields.map(fieldModel) };
@@ -234,7 +236,6 @@ function buildResource(
   };
   resource.examples = examplesOf(resource);
   resource.serializer = serializerKeys(spec, resource);
-  resource.declaration = declarationOf(resource);
   return resource;
 }
 
@@ -255,9 +256,13 @@ function declarationOf(resource: ResourceModel): DeclarationModel {
   for (const relation of resource.belongsTo) columns[relation.foreignKey] = "integer";
   const scales: Record<string, number> = {};
   for (const field of resource.fields) if (field.kind === "decimal") scales[field.name] = field.scale;
+  const restrictedBy = resource.referencedBy
+    .filter((reference) => reference.onDelete === "restrict")
+    .map((reference) => ({ target: reference.resource, foreignKey: reference.foreignKey }));
+  const read = [...resource.belongsTo, ...resource.hasMany].map((relation) => relation.target);
   return {
     columns,
-    restrictedBy: [],
+    restrictedBy,
     unique: nonEmpty(
       Object.fromEntries(
         resource.fields.filter((field) => field.unique).map((field) => [field.name, laravelMessage("unique", field.name)]),
@@ -275,7 +280,7 @@ function declarationOf(resource: ResourceModel): DeclarationModel {
     publicActions: Object.values(resource.actions)
       .filter((action) => action.public)
       .map((action) => action.name),
-    related: relatedOf(resource, [...resource.belongsTo, ...resource.hasMany].map((relation) => relation.target), []),
+    related: relatedOf(resource, read, restrictedBy.map((entry) => entry.target)),
   };
 }
 
@@ -359,14 +364,6 @@ function linkReferences(resources: ResourceModel[]): void {
         onDelete: relation.onDelete,
       };
       target.referencedBy.push(reference);
-      if (relation.onDelete === "restrict") {
-        target.declaration.restrictedBy.push({ target: reference.resource, foreignKey: relation.foreignKey });
-        target.declaration.related = relatedOf(
-          target,
-          target.declaration.related.filter((entry) => entry.row).map((entry) => entry.target),
-          [...target.declaration.related.filter((entry) => !entry.row).map((entry) => entry.target), reference.resource],
-        );
-      }
     }
   }
 }

@@ -41,8 +41,9 @@ interface Batches {
 
 function batchJobs(jobs: FormatJob[]): Batches {
   const joinable = (job: FormatJob) => job.parser === batchParser && !job.content.startsWith("#!") && !job.content.includes("@@hashapi-format-boundary");
-  const singles = jobs.map((job, index) => ({ job, index })).filter(({ job }) => !joinable(job));
-  const joined = jobs.map((job, index) => ({ job, index })).filter(({ job }) => joinable(job));
+  const singles: { job: FormatJob; index: number }[] = [];
+  const joined: { job: FormatJob; index: number }[] = [];
+  jobs.forEach((job, index) => (joinable(job) ? joined : singles).push({ job, index }));
   const groups: { index: number }[][] = [];
   for (let start = 0; start < joined.length; start += filesPerBatch) groups.push(joined.slice(start, start + filesPerBatch));
   const batchJobsList: FormatJob[] = [

@@ -1,8 +1,8 @@
-import { readdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { join, relative, sep } from "node:path";
+import { join } from "node:path";
 import type { DatabaseModel } from "../model/types.js";
 import type { OutputFile } from "../output/types.js";
+import { readTree } from "./read-tree.js";
 
 /**
  * hashapi's runtime library: the TypeScript every generated project shares, kept in runtime/ as real
@@ -13,17 +13,6 @@ export const defaultRuntimeDir = fileURLToPath(new URL("../../runtime", import.m
 
 export async function loadRuntime(database: DatabaseModel, source: string, dir = defaultRuntimeDir): Promise<OutputFile[]> {
   const parts = ["common", database.provider];
-  const files = await Promise.all(parts.map((part) => filesUnder(join(dir, part))));
+  const files = await Promise.all(parts.map((part) => readTree(join(dir, part))));
   return files.flat().map(({ path, content }) => ({ path, content, ownership: "generated", source, verbatim: true }));
-}
-
-async function filesUnder(root: string): Promise<{ path: string; content: string }[]> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  const files = entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
-  return Promise.all(
-    files.map(async (file) => ({ path: relative(root, file).split(sep).join("/"), content: await readFile(file, "utf8") })),
-  );
 }

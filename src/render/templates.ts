@@ -1,6 +1,5 @@
-import { readdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { join, relative, sep } from "node:path";
+import { readTree } from "./read-tree.js";
 
 export interface TemplateSource {
   /** Path under templates/ without the `.hbs` suffix: the output path it renders to. */
@@ -12,15 +11,6 @@ export const defaultTemplatesDir = fileURLToPath(new URL("../../templates", impo
 
 /** Reads every `*.hbs` under the templates folder, sorted by path so rendering order is stable. */
 export async function loadTemplates(dir = defaultTemplatesDir): Promise<TemplateSource[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const files = entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith(".hbs"))
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
-  return Promise.all(
-    files.map(async (file) => ({
-      path: relative(dir, file).split(sep).join("/").slice(0, -".hbs".length),
-      source: await readFile(file, "utf8"),
-    })),
-  );
+  const files = await readTree(dir, (name) => name.endsWith(".hbs"));
+  return files.map((file) => ({ path: file.path.slice(0, -".hbs".length), source: file.content }));
 }

@@ -13,10 +13,7 @@ const built = (await import(new URL("./spec-validators.js", import.meta.url).hre
   | { resource: ValidateFunction; project: ValidateFunction }
   | undefined;
 
-let validators: { resource: ValidateFunction; project: ValidateFunction } | undefined = built && {
-  resource: built.resource,
-  project: built.project,
-};
+let validators: { resource: ValidateFunction; project: ValidateFunction } | undefined = built;
 
 function compiled() {
   if (!validators) {

@@ -1,0 +1,17 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+
+/**
+ * Every file under `root` whose name `keep` accepts, with its posix path relative to `root` and its
+ * text, sorted by path so that what is built from them never depends on the file system's order.
+ */
+export async function readTree(root: string, keep: (name: string) => boolean = () => true): Promise<{ path: string; content: string }[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((entry) => entry.isFile() && keep(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+  return Promise.all(
+    files.map(async (file) => ({ path: relative(root, file).split(sep).join("/"), content: await readFile(file, "utf8") })),
+  );
+}
