@@ -7,7 +7,7 @@ const runtime = resolve(import.meta.dirname, "runtime");
 /**
  * The runtime library is one folder in a generated project but three here (common/, sqlite/,
  * postgresql/): a relative import that does not exist beside the importer is looked up in common/,
- * as it will sit in the project.
+ * as it will sit in the project, then in sqlite/ (the driver common/ imports, as in a SQLite project).
  */
 function runtimeLayout(): Plugin {
   return {
@@ -17,8 +17,7 @@ function runtimeLayout(): Plugin {
       const wanted = resolve(dirname(importer), source).replace(/\.js$/, ".ts");
       if (existsSync(wanted)) return wanted;
       const inProject = relative(runtime, wanted).split("/").slice(1).join("/");
-      const common = join(runtime, "common", inProject);
-      return existsSync(common) ? common : null;
+      return [join(runtime, "common", inProject), join(runtime, "sqlite", inProject)].find((path) => existsSync(path)) ?? null;
     },
   };
 }

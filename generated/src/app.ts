@@ -9,14 +9,15 @@ import { AuthService } from "./auth/auth.service.js";
 import { LoginThrottle } from "./auth/login-throttle.js";
 import { Revocations } from "./auth/revocations.js";
 import type { Config } from "./config.js";
-import { sendData } from "./http/envelope.js";
 import { errorHandler } from "./http/error-handler.js";
+import { health } from "./http/health.js";
 import { jsonBody } from "./http/json-body.js";
 import { publicOrigin } from "./http/public-origin.js";
 import { requestContext } from "./http/request-context.js";
 import { notFound, route } from "./http/routing.js";
 import type { Database } from "./lib/database.js";
 import type { Logger } from "./lib/logger.js";
+import { migrationsPath } from "./lib/migrations.js";
 import { ResourceRegistry } from "./resource/registry.js";
 import { openTables } from "./resources/tables.js";
 import { AppointmentController } from "./custom/appointment/appointment.controller.js";
@@ -57,7 +58,7 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
     .add(patientResource, new PatientPolicy(), PatientController);
 
   const api = express.Router();
-  route(api, "/health", { get: [(_req, res) => sendData(res, { status: "ok" })] });
+  route(api, "/health", { get: [health(db, migrationsPath(import.meta.url))] });
   route(api, "/openapi.json", {
     get: [(_req, res) => res.type("application/json").send(openapiText)],
   });

@@ -86,7 +86,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     databasePoolSize,
     logLevel,
     jwt: {
-      // Built once: verifying with a KeyObject skips jsonwebtoken's per-call key parsing.
+      // Built once: every request verifies its token with this key (src/lib/tokens.ts).
       key: createSecretKey(Buffer.from(secret === "" ? developmentSecret : secret)),
       issuer: environment.JWT_ISSUER ?? "clinic-api",
       audience: environment.JWT_AUDIENCE ?? "clinic-api",

@@ -5,8 +5,9 @@ import { availableParallelism } from "node:os";
 import { createApp } from "./app.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { answerClientErrors } from "./http/client-errors.js";
-import { connectDatabase } from "./lib/database.js";
+import { connectDatabase, type Database } from "./lib/database.js";
 import { createLogger } from "./lib/logger.js";
+import { migrationsPath, pendingMigrations } from "./lib/migrations.js";
 
 /**
  * WEB_CONCURRENCY=N runs N worker processes sharing the port (node:cluster); in production the
@@ -60,21 +61,36 @@ function configOrExit(): Config {
   }
 }
 
-async function serve(config: Config): Promise<void> {
-  const logger = createLogger(config.logLevel);
-  const db = await connectDatabase(config.databaseUrl, config.databasePoolSize).catch(
-    (error: Error) => {
-      // Keep the driver's reason ("connect ECONNREFUSED …"), its last line when it says more.
-      const reason =
-        error.message
-          .split("\n")
-          .map((line) => line.trim())
-          .filter(Boolean)
-          .at(-1) ?? error.name;
-      process.stderr.write(`Cannot open the database at DATABASE_URL: ${reason}\n`);
-      process.exit(1);
-    },
+async function openDatabase(config: Config, poolSize: number): Promise<Database> {
+  return connectDatabase(config.databaseUrl, poolSize).catch((error: Error) => {
+    // Keep the driver's reason ("connect ECONNREFUSED …"), its last line when it says more.
+    const reason =
+      error.message
+        .split("\n")
+        .map((line) => line.trim())
+        .filter(Boolean)
+        .at(-1) ?? error.name;
+    process.stderr.write(`Cannot open the database at DATABASE_URL: ${reason}\n`);
+    process.exit(1);
+  });
+}
+
+/** A server on a database without its migrations would answer 500s: say so once and stop instead. */
+async function exitUnlessMigrated(db: Database): Promise<void> {
+  const pending = await pendingMigrations(db, migrationsPath(import.meta.url));
+  if (pending.length === 0) return;
+  const count = pending.length === 1 ? "1 migration" : `${pending.length} migrations`;
+  process.stderr.write(
+    `The database at DATABASE_URL lacks ${count} (${pending.join(", ")}): run \`npm run db:migrate\`, then start again.\n`,
   );
+  await db.close();
+  process.exit(1);
+}
+
+async function serve(config: Config, checkMigrations: boolean): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  const db = await openDatabase(config, config.databasePoolSize);
+  if (checkMigrations) await exitUnlessMigrated(db);
   const server = createApp({ config, db, logger }).listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
@@ -109,5 +125,10 @@ if (cluster.isWorker) process.on("disconnect", () => process.exit(1));
 
 const config = configOrExit();
 const workers = workerCount();
-if (cluster.isPrimary && workers > 1) supervise(workers);
-else await serve(config);
+if (cluster.isPrimary && workers > 1) {
+  // The supervisor checks once, so a missing migration is one line, not one per worker.
+  const db = await openDatabase(config, 1);
+  await exitUnlessMigrated(db);
+  await db.close();
+  supervise(workers);
+} else await serve(config, cluster.isPrimary);

@@ -10,6 +10,7 @@ import {
   decodeClaims,
   externalProject,
   jwtSecret,
+  migrate,
   prepareProject,
   rawHttp,
   scanReply,
@@ -21,6 +22,7 @@ import {
   type RequestOptions,
   type RunningService,
 } from "../support/service.js";
+import { dropTables } from "../support/databases.js";
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
 /**
@@ -891,7 +893,19 @@ describe.each(targets)("api-contract.md on $label", ({ database, proxied }) => {
       expect(doctors.status).toBe(422);
     });
 
-    it("answers an unexpected failure with a bare 500 Server Error, logged with a request id (a second instance on an unmigrated database)", async () => {
+    it("refuses to start on a database that lacks its migrations: exit 1, one line naming them and the command", async () => {
+      const refused = await startService({ cwd: project.dir, env: { ...serviceEnv, DATABASE_URL: unmigratedUrl } }).then(
+        () => new Error("started on an unmigrated database"),
+        (error: Error) => error,
+      );
+      expect(refused.message).toMatch(/service exited early/);
+      expect(refused.message).toMatch(/lacks 1 migration \(0001_init\): run `npm run db:migrate`, then start again\./);
+      expect(refused.message).not.toMatch(/\bat \S+ \(/);
+    });
+
+    it("answers an unexpected failure with a bare 500 Server Error, logged with a request id (a second instance on a database whose tables went missing)", async () => {
+      await migrate(project.dir, { ...serviceEnv, DATABASE_URL: unmigratedUrl });
+      await dropTables(unmigratedUrl, project.dir, ["revoked_tokens", "doctors"]);
       const broken = await startService({ cwd: project.dir, env: { ...serviceEnv, DATABASE_URL: unmigratedUrl, LOG_LEVEL: "error" } });
       try {
         const brokenToken = craftToken({ alg: "HS256", typ: "JWT" }, { ...decodeClaims(token), jti: `broken-db-${base}` });

@@ -119,7 +119,12 @@ async function doPrepare(name: string, database: "sqlite" | "postgresql", url: s
   };
 }
 
-async function run(file: string, args: string[], cwd: string, env: Record<string, string>): Promise<string> {
+/** `npm run db:migrate` of a project, on the database of `env.DATABASE_URL`; its output. */
+export function migrate(dir: string, env: Record<string, string>): Promise<string> {
+  return run("npm", ["run", "db:migrate", "--silent"], dir, env);
+}
+
+export async function run(file: string, args: string[], cwd: string, env: Record<string, string>): Promise<string> {
   const result = await execa(file, args, { cwd, env, reject: false, all: true });
   if (result.exitCode !== 0) {
     throw new Error(`\`${[file, ...args].join(" ")}\` in ${cwd} exited with ${result.exitCode}:\n${result.all}`);

@@ -37,6 +37,11 @@ export interface Sql {
   get(query: SqlQuery | string, values?: readonly unknown[]): Promise<SqlRow | undefined>;
   /** Runs a write; resolves to the number of rows it changed. */
   run(query: SqlQuery | string, values?: readonly unknown[]): Promise<number>;
+  /**
+   * Runs a script as written, without values and without preparing it (DDL, PRAGMA, BEGIN/COMMIT).
+   * Statements of one transaction must share a connection: see lib/migrations.ts.
+   */
+  exec(script: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -57,6 +57,9 @@ export function openSql(url: string, poolSize?: number): Sql {
       const { prepared, values: bound } = run(query, values);
       return prepared.run(bound).changes;
     },
+    async exec(script) {
+      db.exec(script);
+    },
     async close() {
       db.close();
     },

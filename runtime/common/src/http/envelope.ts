@@ -3,17 +3,30 @@
 import type { Response } from "express";
 import type { FieldErrors } from "../lib/errors.js";
 
+/**
+ * Writes a JSON body straight to Node's response: Express's `res.json` adds a replacer lookup, a
+ * charset parse and an ETag branch the API never uses, on every request. A HEAD request gets the
+ * headers only (Node drops the body).
+ */
+function sendJson(res: Response, status: number, body: object): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(text));
+  res.end(text);
+}
+
 /** api-contract.md §1: one envelope for every response; `status` always equals the HTTP status. */
 export function sendData(res: Response, data: unknown, status = 200): void {
-  res.status(status).json({ type: "success", status, data });
+  sendJson(res, status, { type: "success", status, data });
 }
 
 export function sendMessage(res: Response, message: string, status = 200): void {
-  res.status(status).json({ type: "success", status, message });
+  sendJson(res, status, { type: "success", status, message });
 }
 
 export function sendList(res: Response, data: unknown[], links: object, meta: object): void {
-  res.status(200).json({ type: "success", status: 200, data, links, meta });
+  sendJson(res, 200, { type: "success", status: 200, data, links, meta });
 }
 
 export function sendError(
@@ -22,7 +35,9 @@ export function sendError(
   message: string,
   errors?: FieldErrors,
 ): void {
-  res
-    .status(status)
-    .json(errors ? { type: "error", status, message, errors } : { type: "error", status, message });
+  sendJson(
+    res,
+    status,
+    errors ? { type: "error", status, message, errors } : { type: "error", status, message },
+  );
 }

@@ -48,6 +48,9 @@ export function openSql(url: string, poolSize = 10): Sql {
     async run(input, values) {
       return (await query(input, values)).rowCount ?? 0;
     },
+    async exec(script) {
+      await pool.query(script);
+    },
     async close() {
       await pool.end();
     },

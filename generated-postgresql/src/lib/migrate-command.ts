@@ -1,0 +1,120 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { mkdirSync } from "node:fs";
+import { dirname, resolve as absolute } from "node:path";
+import { parseArgs } from "node:util";
+import { openSql } from "./driver.js";
+import {
+  applyMigrations,
+  migrationStatus,
+  MigrationFailed,
+  MigrationRefused,
+  readMigrationFiles,
+  readMigrationRecords,
+  resolveMigration,
+} from "./migrations.js";
+import type { Sql } from "./sql.js";
+
+const usage = `usage:
+  npm run db:migrate                              apply the pending migrations
+  npm run db:status                               list applied and pending migrations
+  npm run db:resolve -- --rolled-back <name>      a failed migration left nothing behind: apply it again later
+  npm run db:resolve -- --applied <name>          a failed migration was completed by hand`;
+
+/** `db:migrate`, `db:status` and `db:resolve` of the project; resolves to the exit code. */
+export async function runMigrateCommand(
+  argv: string[],
+  databaseUrl: string,
+  dir: string,
+): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { "rolled-back": { type: "string" }, applied: { type: "string" } },
+    });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${usage}\n`);
+    return 2;
+  }
+  const [command = "migrate"] = parsed.positionals;
+  if (!["migrate", "status", "resolve"].includes(command)) {
+    process.stderr.write(`unknown command "${command}"\n${usage}\n`);
+    return 2;
+  }
+  if (databaseUrl.startsWith("file:"))
+    mkdirSync(dirname(absolute(databaseUrl.slice("file:".length).split("?")[0]!)), {
+      recursive: true,
+    });
+  // One connection: the statements of a migration's transaction must share it.
+  const db = openSql(databaseUrl, 1);
+  try {
+    if (command === "status") return await printStatus(db, dir);
+    if (command === "resolve") return await resolveFailed(db, dir, parsed.values);
+    return await migrate(db, dir);
+  } catch (error) {
+    if (error instanceof MigrationFailed || error instanceof MigrationRefused) {
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    const reason = (error as Error).message?.split("\n")[0] ?? String(error);
+    process.stderr.write(`Cannot migrate the database at DATABASE_URL: ${reason}\n`);
+    return 1;
+  } finally {
+    await db.close().catch(() => undefined);
+  }
+}
+
+async function migrate(db: Sql, dir: string): Promise<number> {
+  const report = await applyMigrations(db, dir);
+  for (const missing of report.missing)
+    process.stdout.write(`warning: ${missing} is applied but no longer in prisma/migrations\n`);
+  for (const { name, statements, ms } of report.applied)
+    process.stdout.write(`Applied ${name} (${statements} statements, ${ms} ms)\n`);
+  process.stdout.write(
+    report.applied.length === 0
+      ? `Nothing to migrate: the database is up to date (${report.upToDate} migration${report.upToDate === 1 ? "" : "s"}).\n`
+      : `${report.applied.length} migration${report.applied.length === 1 ? "" : "s"} applied; the database is up to date.\n`,
+  );
+  return 0;
+}
+
+async function printStatus(db: Sql, dir: string): Promise<number> {
+  const status = migrationStatus(readMigrationFiles(dir), await readMigrationRecords(db));
+  for (const name of status.applied) process.stdout.write(`applied   ${name}\n`);
+  for (const name of status.failed) process.stdout.write(`failed    ${name}\n`);
+  for (const name of status.modified) process.stdout.write(`modified  ${name}\n`);
+  for (const name of status.missing) process.stdout.write(`missing   ${name}\n`);
+  for (const file of status.pending) process.stdout.write(`pending   ${file.name}\n`);
+  const behind = status.pending.length + status.failed.length;
+  process.stdout.write(
+    behind === 0
+      ? "The database is up to date.\n"
+      : "Run `npm run db:migrate` to apply what is pending.\n",
+  );
+  return behind === 0 ? 0 : 1;
+}
+
+async function resolveFailed(
+  db: Sql,
+  dir: string,
+  values: { "rolled-back"?: string; applied?: string },
+): Promise<number> {
+  const rolledBack = values["rolled-back"];
+  const applied = values.applied;
+  if ((rolledBack === undefined) === (applied === undefined)) {
+    process.stderr.write(
+      `give exactly one of --rolled-back <name> or --applied <name>\n${usage}\n`,
+    );
+    return 2;
+  }
+  const name = (rolledBack ?? applied)!;
+  await resolveMigration(db, name, rolledBack !== undefined ? "rolled-back" : "applied", dir);
+  process.stdout.write(
+    rolledBack !== undefined
+      ? `Marked ${name} as rolled back: \`npm run db:migrate\` applies it again.\n`
+      : `Marked ${name} as applied.\n`,
+  );
+  return 0;
+}

@@ -1,0 +1,348 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { sql, type Sql, type SqlDialect } from "./sql.js";
+
+/**
+ * The project's migrations (prisma/migrations/<NNNN_name>/migration.sql) and what the database has
+ * applied, in Prisma's own `_prisma_migrations` table (same columns, same SHA-256 checksums), so
+ * `prisma migrate status` and this module agree. Why not `prisma migrate deploy`: it does not run a
+ * migration in one transaction (a failure leaves half a table rebuild behind and a failed record that
+ * only the engine binary can resolve), it fails while a server holds the SQLite file open, and on
+ * PostgreSQL its WebAssembly engine fails through the driver adapter (prisma/orm#27403).
+ */
+export const migrationsDir = "prisma/migrations";
+
+/**
+ * The project's migrations folder seen from a module of it (`import.meta.url` of dist/server.js,
+ * src/app.ts, dist/scripts/migrate.js…): right whatever the working directory.
+ */
+export function migrationsPath(moduleUrl: string): string {
+  const depth = new URL(moduleUrl).pathname
+    .split("/")
+    .reverse()
+    .findIndex((part) => part === "src" || part === "dist");
+  return fileURLToPath(new URL(`${"../".repeat(depth)}${migrationsDir}`, moduleUrl));
+}
+
+export interface MigrationFile {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+/** A row of `_prisma_migrations`, as far as deciding what to do goes. */
+export interface MigrationRecord {
+  name: string;
+  checksum: string;
+  finished: boolean;
+  rolledBack: boolean;
+}
+
+export interface MigrationStatus {
+  /** On disk, not applied yet, in order. */
+  pending: MigrationFile[];
+  applied: string[];
+  /** Started and never finished nor rolled back (only `prisma migrate deploy` leaves these). */
+  failed: string[];
+  /** Applied, but the file changed since. */
+  modified: string[];
+  /** Applied, but no longer on disk. */
+  missing: string[];
+}
+
+export function checksumOf(sql: string): string {
+  return createHash("sha256").update(sql).digest("hex");
+}
+
+/** The migrations on disk, in the order they apply. */
+export function readMigrationFiles(dir = migrationsDir): MigrationFile[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && /^\d+_/.test(entry.name))
+    .map((entry) => entry.name)
+    .sort()
+    .filter((name) => existsSync(join(dir, name, "migration.sql")))
+    .map((name) => {
+      const sql = readFileSync(join(dir, name, "migration.sql"), "utf8");
+      return { name, sql, checksum: checksumOf(sql) };
+    });
+}
+
+const missingTable = new Set(["SQLITE_ERROR", "42P01"]);
+
+/** What the database recorded; none when the migrations table does not exist yet. */
+export async function readMigrationRecords(db: Sql): Promise<MigrationRecord[]> {
+  try {
+    const rows = await db.all(
+      `SELECT "migration_name", "checksum", "finished_at", "rolled_back_at" FROM "_prisma_migrations" ORDER BY "started_at", "migration_name"`,
+    );
+    return rows.map((row) => ({
+      name: String(row.migration_name),
+      checksum: String(row.checksum),
+      finished: row.finished_at !== null,
+      rolledBack: row.rolled_back_at !== null,
+    }));
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== undefined && missingTable.has(code) && /_prisma_migrations/.test(String(error)))
+      return [];
+    throw error;
+  }
+}
+
+export function migrationStatus(
+  files: readonly MigrationFile[],
+  records: readonly MigrationRecord[],
+): MigrationStatus {
+  const done = new Map(
+    records.filter((record) => record.finished && !record.rolledBack).map((r) => [r.name, r]),
+  );
+  const onDisk = new Set(files.map((file) => file.name));
+  return {
+    pending: files.filter((file) => !done.has(file.name)),
+    applied: files.filter((file) => done.has(file.name)).map((file) => file.name),
+    failed: records
+      .filter((record) => !record.finished && !record.rolledBack && !done.has(record.name))
+      .map((record) => record.name),
+    modified: files
+      .filter((file) => done.has(file.name) && done.get(file.name)!.checksum !== file.checksum)
+      .map((file) => file.name),
+    missing: [...done.keys()].filter((name) => !onDisk.has(name)),
+  };
+}
+
+/** The migrations a database still needs: what a server checks before it starts. */
+export async function pendingMigrations(db: Sql, dir = migrationsDir): Promise<string[]> {
+  const status = migrationStatus(readMigrationFiles(dir), await readMigrationRecords(db));
+  return [...new Set([...status.failed, ...status.pending.map((file) => file.name)])];
+}
+
+/**
+ * The statements of a migration script, one by one, so a failure can name its statement. Splits at
+ * `;` outside quotes and comments (Prisma writes one statement per `;`).
+ */
+export function splitStatements(script: string): string[] {
+  const statements: string[] = [];
+  let current = "";
+  for (let index = 0; index < script.length; index += 1) {
+    const char = script[index]!;
+    if (char === "-" && script[index + 1] === "-") {
+      const end = script.indexOf("\n", index);
+      index = end === -1 ? script.length : end;
+      current += "\n";
+      continue;
+    }
+    if (char === "/" && script[index + 1] === "*") {
+      const end = script.indexOf("*/", index + 2);
+      index = end === -1 ? script.length : end + 1;
+      continue;
+    }
+    if (char === "'" || char === '"') {
+      const end = closingQuote(script, index);
+      current += script.slice(index, end + 1);
+      index = end;
+      continue;
+    }
+    if (char === ";") {
+      if (current.trim() !== "") statements.push(current.trim());
+      current = "";
+      continue;
+    }
+    current += char;
+  }
+  if (current.trim() !== "") statements.push(current.trim());
+  return statements;
+}
+
+/** The index of the quote that closes the one at `start` (a doubled quote is an escaped one). */
+function closingQuote(text: string, start: number): number {
+  const quote = text[start];
+  for (let index = start + 1; index < text.length; index += 1) {
+    if (text[index] !== quote) continue;
+    if (text[index + 1] === quote) index += 1;
+    else return index;
+  }
+  return text.length - 1;
+}
+
+/** A migration that failed and was rolled back: the database is as it was before it. */
+export class MigrationFailed extends Error {
+  constructor(
+    readonly migration: string,
+    readonly statement: string,
+    readonly reason: string,
+  ) {
+    super(
+      `Migration ${migration} failed and was rolled back: the database is as it was before it.\n` +
+        `  statement: ${statement.length > 300 ? `${statement.slice(0, 300)}…` : statement}\n` +
+        `  reason: ${reason}`,
+    );
+  }
+}
+
+/** A state the migrations cannot proceed from, with the way out in the message. */
+export class MigrationRefused extends Error {}
+
+// The advisory lock key Prisma Migrate uses: two migrators never interleave on PostgreSQL.
+const postgresLockKey = 72707369;
+
+const recordsTable: Record<SqlDialect, string> = {
+  sqlite: `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id" TEXT PRIMARY KEY NOT NULL,
+    "checksum" TEXT NOT NULL,
+    "finished_at" DATETIME,
+    "migration_name" TEXT NOT NULL,
+    "logs" TEXT,
+    "rolled_back_at" DATETIME,
+    "started_at" DATETIME NOT NULL DEFAULT current_timestamp,
+    "applied_steps_count" INTEGER UNSIGNED NOT NULL DEFAULT 0
+  )`,
+  postgresql: `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum" VARCHAR(64) NOT NULL,
+    "finished_at" TIMESTAMPTZ,
+    "migration_name" VARCHAR(255) NOT NULL,
+    "logs" TEXT,
+    "rolled_back_at" TIMESTAMPTZ,
+    "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+  )`,
+};
+
+export interface MigrateReport {
+  applied: { name: string; statements: number; ms: number }[];
+  upToDate: number;
+  missing: string[];
+}
+
+/**
+ * Applies every pending migration, each in one transaction with its record: a failure rolls the
+ * whole migration back and throws MigrationFailed. `db` must be a connection of its own (SQLite: one
+ * connection; PostgreSQL: a pool of one), as statements of a transaction must share it.
+ *
+ * SQLite: a migration that rebuilds a table turns foreign keys off, which SQLite ignores inside a
+ * transaction; so they are turned off around it here, and `PRAGMA foreign_key_check` must find no
+ * orphan before the commit. Each migration starts with BEGIN IMMEDIATE, which waits (busy_timeout)
+ * while a running server writes, instead of failing.
+ */
+export async function applyMigrations(db: Sql, dir = migrationsDir): Promise<MigrateReport> {
+  const files = readMigrationFiles(dir);
+  await db.exec(recordsTable[db.dialect]);
+  if (db.dialect === "postgresql") {
+    await db.exec(`SET lock_timeout = '30s'`);
+    await db.get(`SELECT pg_advisory_lock(${postgresLockKey})`);
+  }
+  try {
+    const before = migrationStatus(files, await readMigrationRecords(db));
+    refuseToProceed(before);
+    const applied: MigrateReport["applied"] = [];
+    for (const file of before.pending) {
+      const started = performance.now();
+      const statements = splitStatements(file.sql);
+      if (await applyOne(db, file, statements))
+        applied.push({
+          name: file.name,
+          statements: statements.length,
+          ms: Math.round(performance.now() - started),
+        });
+    }
+    return { applied, upToDate: files.length - applied.length, missing: before.missing };
+  } finally {
+    if (db.dialect === "postgresql") await db.get(`SELECT pg_advisory_unlock(${postgresLockKey})`);
+  }
+}
+
+function refuseToProceed(status: MigrationStatus): void {
+  if (status.failed.length > 0)
+    throw new MigrationRefused(
+      `Migration ${status.failed[0]} was started earlier and never finished (recorded by \`prisma migrate deploy\`).\n` +
+        `Check the database: if the migration left nothing behind, run \`npm run db:resolve -- --rolled-back ${status.failed[0]}\` ` +
+        `and then \`npm run db:migrate\`; if you completed it by hand, run \`npm run db:resolve -- --applied ${status.failed[0]}\`.`,
+    );
+  if (status.modified.length > 0)
+    throw new MigrationRefused(
+      `Migration ${status.modified.join(", ")} changed after it was applied: restore ${migrationsDir}/${status.modified[0]}/migration.sql from version control.\n` +
+        "An applied migration is history; a change to the schema belongs in a new one (`hashapi generate` writes it).",
+    );
+}
+
+/** Applies one migration; false when another migrator applied it while this one waited. */
+async function applyOne(db: Sql, file: MigrationFile, statements: string[]): Promise<boolean> {
+  const sqlite = db.dialect === "sqlite";
+  if (sqlite) await db.exec("PRAGMA foreign_keys = OFF");
+  try {
+    await db.exec(sqlite ? "BEGIN IMMEDIATE" : "BEGIN");
+    try {
+      const records = await readMigrationRecords(db);
+      if (migrationStatus([file], records).applied.length > 0) {
+        await db.exec("ROLLBACK");
+        return false;
+      }
+      for (const statement of statements) {
+        try {
+          await db.exec(statement);
+        } catch (error) {
+          throw new MigrationFailed(file.name, statement, (error as Error).message);
+        }
+      }
+      if (sqlite) await assertNoOrphans(db, file.name);
+      const now = new Date();
+      await db.run(
+        sql`INSERT INTO "_prisma_migrations" ("id", "checksum", "finished_at", "migration_name", "applied_steps_count", "started_at")
+          VALUES (${randomUUID()}, ${file.checksum}, ${now}, ${file.name}, 1, ${now})`,
+      );
+      await db.exec("COMMIT");
+      return true;
+    } catch (error) {
+      await db.exec("ROLLBACK").catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    if (sqlite) await db.exec("PRAGMA foreign_keys = ON");
+  }
+}
+
+async function assertNoOrphans(db: Sql, migration: string): Promise<void> {
+  const orphans = await db.all("PRAGMA foreign_key_check");
+  if (orphans.length === 0) return;
+  const first = orphans[0]!;
+  throw new MigrationFailed(
+    migration,
+    "PRAGMA foreign_key_check",
+    `${orphans.length} row(s) would point at rows that do not exist (first: ${String(first.table)} row ${String(first.rowid)} → ${String(first.parent)})`,
+  );
+}
+
+/** Marks a failed migration as rolled back (to apply it again) or as applied (done by hand). */
+export async function resolveMigration(
+  db: Sql,
+  name: string,
+  as: "rolled-back" | "applied",
+  dir = migrationsDir,
+): Promise<void> {
+  const status = migrationStatus(readMigrationFiles(dir), await readMigrationRecords(db));
+  if (!status.failed.includes(name))
+    throw new MigrationRefused(
+      status.failed.length === 0
+        ? `No failed migration is recorded; nothing to resolve.`
+        : `${name} is not a failed migration; the failed one is ${status.failed.join(", ")}.`,
+    );
+  const now = new Date();
+  if (as === "rolled-back") {
+    await db.run(
+      sql`UPDATE "_prisma_migrations" SET "rolled_back_at" = ${now}
+        WHERE "migration_name" = ${name} AND "finished_at" IS NULL AND "rolled_back_at" IS NULL`,
+    );
+    return;
+  }
+  const file = readMigrationFiles(dir).find((candidate) => candidate.name === name);
+  if (!file) throw new MigrationRefused(`${migrationsDir}/${name}/migration.sql is not on disk.`);
+  await db.run(
+    sql`UPDATE "_prisma_migrations" SET "finished_at" = ${now}, "checksum" = ${file.checksum}
+      WHERE "migration_name" = ${name} AND "finished_at" IS NULL AND "rolled_back_at" IS NULL`,
+  );
+}

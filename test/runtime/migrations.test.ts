@@ -1,0 +1,217 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSql as openSqlite } from "../../runtime/sqlite/src/lib/driver.js";
+import {
+  applyMigrations,
+  checksumOf,
+  MigrationFailed,
+  MigrationRefused,
+  migrationsPath,
+  pendingMigrations,
+  resolveMigration,
+  splitStatements,
+} from "../../runtime/common/src/lib/migrations.js";
+import type { Sql } from "../../runtime/common/src/lib/sql.js";
+import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
+
+const init = `CREATE TABLE "owners" ("id" INTEGER NOT NULL PRIMARY KEY, "name" TEXT);
+CREATE TABLE "pets" ("id" INTEGER NOT NULL PRIMARY KEY, "owner_id" INTEGER NOT NULL REFERENCES "owners" ("id") ON DELETE CASCADE);
+INSERT INTO "owners" ("id", "name") VALUES (1, 'Ann'), (2, NULL);
+INSERT INTO "pets" ("id", "owner_id") VALUES (10, 1), (11, 2);`;
+
+// What Prisma writes on SQLite to change a column: a copy of the table, as in `prisma migrate diff`.
+const rebuildOwners = (nameColumn: string) => `-- RedefineTables
+PRAGMA defer_foreign_keys=ON;
+PRAGMA foreign_keys=OFF;
+CREATE TABLE "new_owners" ("id" INTEGER NOT NULL PRIMARY KEY, ${nameColumn});
+INSERT INTO "new_owners" ("id", "name") SELECT "id", "name" FROM "owners";
+DROP TABLE "owners";
+ALTER TABLE "new_owners" RENAME TO "owners";
+PRAGMA foreign_keys=ON;
+PRAGMA defer_foreign_keys=OFF;`;
+
+function migrationsFolder(migrations: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "hashapi-migrations-"));
+  for (const [name, sql] of Object.entries(migrations)) {
+    mkdirSync(join(dir, name));
+    writeFileSync(join(dir, name, "migration.sql"), sql);
+  }
+  return dir;
+}
+
+describe("splitStatements", () => {
+  it("splits at semicolons outside quotes and comments", () => {
+    expect(splitStatements(`-- a comment; with a semicolon\nCREATE TABLE "a;b" (x TEXT DEFAULT 'it''s; fine');\n/* block; */ DROP TABLE y;\n`)).toEqual([
+      `CREATE TABLE "a;b" (x TEXT DEFAULT 'it''s; fine')`,
+      "DROP TABLE y",
+    ]);
+  });
+});
+
+describe("migrationsPath", () => {
+  it("finds prisma/migrations of the project from a module in src/ or dist/, at any depth", () => {
+    expect(migrationsPath(pathToFileURL("/app/dist/server.js").href)).toBe("/app/prisma/migrations");
+    expect(migrationsPath(pathToFileURL("/app/dist/scripts/migrate.js").href)).toBe("/app/prisma/migrations");
+    expect(migrationsPath(pathToFileURL("/app/src/app.ts").href)).toBe("/app/prisma/migrations");
+  });
+});
+
+interface Target {
+  name: string;
+  open(): Promise<Sql>;
+}
+
+// Loaded by path at run time: the PostgreSQL runtime is type-checked on its own (runtime/tsconfig.postgresql.json).
+const postgresDriver = "../../runtime/postgresql/src/lib/driver.js";
+const openPostgres = async (url: string, poolSize: number) =>
+  ((await import(postgresDriver)) as { openSql: typeof openSqlite }).openSql(url, poolSize);
+
+const targets: Target[] = [];
+let postgres: PostgresServer | undefined;
+let databases = 0;
+const scratch = mkdtempSync(join(tmpdir(), "hashapi-migrate-db-"));
+targets.push({ name: "SQLite", open: async () => openSqlite(`file:${join(scratch, `db-${(databases += 1)}.db`)}`) });
+if (postgresBinDir()) targets.push({
+  name: "PostgreSQL",
+  open: async () => {
+    const name = `db_${(databases += 1)}`;
+    await postgres!.createDatabase(name);
+    return openPostgres(postgres!.url(name), 1);
+  },
+});
+
+beforeAll(async () => {
+  if (postgresBinDir()) postgres = await startPostgres();
+}, 120_000);
+afterAll(async () => {
+  await postgres?.destroy();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe.each(targets)("applyMigrations on $name", (target) => {
+  const rows = async (db: Sql, table: string) => db.all(`SELECT * FROM "${table}" ORDER BY "id"`);
+
+  it("applies what is pending, in order, records Prisma's checksums, and is a no-op the second time", async () => {
+    const dir = migrationsFolder({ "0001_init": init, "0002_more": `ALTER TABLE "owners" ADD COLUMN "email" TEXT;` });
+    const db = await target.open();
+    try {
+      expect(await pendingMigrations(db, dir)).toEqual(["0001_init", "0002_more"]);
+      const first = await applyMigrations(db, dir);
+      expect(first.applied.map((entry) => entry.name)).toEqual(["0001_init", "0002_more"]);
+      const records = await db.all(`SELECT "migration_name", "checksum", "finished_at" FROM "_prisma_migrations" ORDER BY "migration_name"`);
+      expect(records.map((record) => [record.migration_name, record.checksum])).toEqual([
+        ["0001_init", checksumOf(init)],
+        ["0002_more", checksumOf(`ALTER TABLE "owners" ADD COLUMN "email" TEXT;`)],
+      ]);
+      expect(records.every((record) => record.finished_at !== null)).toBe(true);
+      expect(await applyMigrations(db, dir)).toMatchObject({ applied: [], upToDate: 2 });
+      expect(await pendingMigrations(db, dir)).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("rolls a failing migration back whole, naming it and its statement, and records nothing", async () => {
+    const failing = target.name === "SQLite" ? rebuildOwners(`"name" TEXT NOT NULL`) : `ALTER TABLE "owners" ADD COLUMN "age" INTEGER;\nALTER TABLE "owners" ALTER COLUMN "name" SET NOT NULL;`;
+    const dir = migrationsFolder({ "0001_init": init, "0002_require_name": failing });
+    const db = await target.open();
+    try {
+      const error = await applyMigrations(db, dir).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(MigrationFailed);
+      expect((error as MigrationFailed).migration).toBe("0002_require_name");
+      expect((error as Error).message).toMatch(/rolled back: the database is as it was before it/);
+      expect((error as MigrationFailed).statement).toMatch(target.name === "SQLite" ? /^INSERT INTO "new_owners"/ : /SET NOT NULL/);
+      expect((error as MigrationFailed).reason).toMatch(/NOT NULL|null value/i);
+      // 0001 stays applied; 0002 left no table, no column and no record behind.
+      expect(await pendingMigrations(db, dir)).toEqual(["0002_require_name"]);
+      expect(await rows(db, "owners")).toEqual([{ id: 1, name: "Ann" }, { id: 2, name: null }]);
+      const tables = target.name === "SQLite" ? await db.all(`SELECT name FROM sqlite_master WHERE name = 'new_owners'`) : [];
+      expect(tables).toEqual([]);
+      expect(await db.all(`SELECT * FROM "_prisma_migrations" WHERE "migration_name" = '0002_require_name'`)).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it.runIf(target.name === "SQLite")("rebuilds a parent table without cascading deletes to its children, and keeps foreign keys on afterwards", async () => {
+    const dir = migrationsFolder({ "0001_init": init, "0002_widen": rebuildOwners(`"name" VARCHAR(200)`) });
+    const db = await target.open();
+    try {
+      await applyMigrations(db, dir);
+      expect(await rows(db, "pets")).toEqual([{ id: 10, owner_id: 1 }, { id: 11, owner_id: 2 }]);
+      expect(await db.get("PRAGMA foreign_keys")).toEqual({ foreign_keys: 1 });
+    } finally {
+      await db.close();
+    }
+  });
+
+  it.runIf(target.name === "SQLite")("refuses to commit a migration that leaves rows pointing at nothing", async () => {
+    const dir = migrationsFolder({ "0001_init": init, "0002_orphans": `PRAGMA foreign_keys=OFF;\nDELETE FROM "owners" WHERE "id" = 2;` });
+    const db = await target.open();
+    try {
+      const error = await applyMigrations(db, dir).catch((caught: unknown) => caught);
+      expect((error as MigrationFailed).reason).toMatch(/1 row\(s\) would point at rows that do not exist/);
+      expect(await rows(db, "owners")).toHaveLength(2);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("refuses a migration changed after it was applied, and one a crashed deploy left failed until it is resolved", async () => {
+    const dir = migrationsFolder({ "0001_init": init });
+    const db = await target.open();
+    try {
+      await applyMigrations(db, dir);
+      writeFileSync(join(dir, "0001_init", "migration.sql"), `${init}\n-- edited`);
+      await expect(applyMigrations(db, dir)).rejects.toThrow(/0001_init changed after it was applied/);
+      writeFileSync(join(dir, "0001_init", "migration.sql"), init);
+
+      // What `prisma migrate deploy` leaves after a failure: a record with neither finished_at nor rolled_back_at.
+      mkdirSync(join(dir, "0002_broken"));
+      writeFileSync(join(dir, "0002_broken", "migration.sql"), `ALTER TABLE "owners" ADD COLUMN "nickname" TEXT;`);
+      await db.run(`INSERT INTO "_prisma_migrations" ("id", "checksum", "migration_name", "applied_steps_count") VALUES ('crashed', 'x', '0002_broken', 0)`);
+      expect(await pendingMigrations(db, dir)).toEqual(["0002_broken"]);
+      await expect(applyMigrations(db, dir)).rejects.toThrow(MigrationRefused);
+      await expect(applyMigrations(db, dir)).rejects.toThrow(/npm run db:resolve -- --rolled-back 0002_broken/);
+      await expect(resolveMigration(db, "0001_init", "rolled-back", dir)).rejects.toThrow(/not a failed migration/);
+      await resolveMigration(db, "0002_broken", "rolled-back", dir);
+      expect((await applyMigrations(db, dir)).applied.map((entry) => entry.name)).toEqual(["0002_broken"]);
+      expect(await pendingMigrations(db, dir)).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe("applyMigrations while another process writes to the SQLite file", () => {
+  it("waits for the writer's lock instead of failing", async () => {
+    const path = join(scratch, "busy.db");
+    const dir = migrationsFolder({ "0001_init": init });
+    const holder = new Worker(
+      `const Database = require(${JSON.stringify(createRequire(import.meta.url).resolve("better-sqlite3"))});
+       const db = new Database(${JSON.stringify(path)});
+       db.pragma("journal_mode = WAL");
+       db.exec("CREATE TABLE held (x)");
+       db.exec("BEGIN IMMEDIATE");
+       db.exec("INSERT INTO held VALUES (1)");
+       require("node:worker_threads").parentPort.postMessage("locked");
+       setTimeout(() => { db.exec("COMMIT"); db.close(); }, 700);`,
+      { eval: true },
+    );
+    await new Promise((resolve) => holder.once("message", resolve));
+    const db = openSqlite(`file:${path}`);
+    try {
+      const started = Date.now();
+      expect((await applyMigrations(db, dir)).applied).toHaveLength(1);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    } finally {
+      await db.close();
+      await holder.terminate();
+    }
+  });
+});
