@@ -123,7 +123,10 @@ function scalarLine(database: DatabaseModel, input: PrismaFieldInput): string[] 
     input.default !== undefined ? `@default(${prismaDefault(field, input.default)})` : "",
     database.isPostgresql ? nativeType(input) : "",
   ].filter(Boolean);
-  return [field.name, `${prismaType(field)}${optional}`, attributes.join(" ")];
+  // An enum is a string column; its values live in a doc comment, where the migration planner
+  // reads them back from the migrated snapshot (a value removed needs --accept-data-loss).
+  const doc = field.type === "enum" ? `values: ${field.values.join(" | ")}` : undefined;
+  return [field.name, `${prismaType(field)}${optional}`, attributes.join(" "), ...(doc ? [doc] : [])];
 }
 
 function prismaType(field: FieldModel): string {
@@ -195,8 +198,9 @@ function pg(database: DatabaseModel, attribute: string): string {
 function modelBlock(name: string, lines: string[][], blockAttributes: string[]): string {
   const nameWidth = Math.max(...lines.map(([field]) => field!.length));
   const typeWidth = Math.max(...lines.map(([, type]) => type!.length));
-  const body = lines.map(([field, type, attributes]) =>
+  const body = lines.flatMap(([field, type, attributes, doc]) => [
+    ...(doc ? [`  /// ${doc}`] : []),
     `  ${field!.padEnd(nameWidth)} ${attributes ? type!.padEnd(typeWidth) + " " + attributes : type}`.trimEnd(),
-  );
+  ]);
   return [`model ${name} {`, ...body, "", ...blockAttributes.map((line) => `  ${line}`), "}"].join("\n");
 }

@@ -1,3 +1,4 @@
+import { evolutionOf } from "./evolution.js";
 import type { FieldSpec, ProjectSpec, ResourceSpec, ValidSpecs } from "../spec/types.js";
 import { parseRule } from "../spec/rules.js";
 import { defaultCollection, derivePrefix, withArticle, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
@@ -56,6 +57,7 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
     pagination: { ...specs.project.pagination },
     resources,
     user,
+    evolution: evolutionOf(specs),
   };
   return model;
 }

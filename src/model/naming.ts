@@ -75,3 +75,8 @@ export function withArticle(label: string): string {
   const vowel = vowelSounds.test(lower) || (/^[aeiou]/.test(lower) && !consonantSounds.test(lower));
   return `${vowel ? "an" : "a"} ${label}`;
 }
+
+/** The table a resource's model maps to: the snake_case plural of its name (`medical_records`). */
+export function resourceTable(spec: { name: string }): string {
+  return toSnake(pluralize(spec.name));
+}

@@ -1,3 +1,4 @@
+import type { SchemaEvolution } from "./evolution.js";
 import type { FieldType, FieldTypeDescriptor } from "./field-types.js";
 import type { ActionValidation } from "./validation.js";
 import type { JsonSchema } from "./json-schema.js";
@@ -16,6 +17,8 @@ export interface ProjectModel {
   pagination: { defaultPerPage: number; maxPerPage: number };
   resources: ResourceModel[];
   user: UserModel;
+  /** Renames and fills for the next migration (src/model/evolution.ts). */
+  evolution: SchemaEvolution;
 }
 
 export interface DatabaseModel {

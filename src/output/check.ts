@@ -6,6 +6,8 @@ export interface DriftReport {
   missing: string[];
   changed: { path: string; diff: string }[];
   orphaned: string[];
+  /** User-owned files whose resource is gone (see ChangeKind "orphan-user"). */
+  orphanedUser: string[];
 }
 
 /**
@@ -14,7 +16,7 @@ export interface DriftReport {
  */
 export async function checkOutput(outDir: string, map: FileMap, reads?: ReadonlyMap<string, string>): Promise<DriftReport> {
   const disk = await readDiskState(outDir, map, reads);
-  const report: DriftReport = { missing: [], changed: [], orphaned: [] };
+  const report: DriftReport = { missing: [], changed: [], orphaned: [], orphanedUser: [] };
   for (const file of map.values()) {
     const current = disk.contents.get(file.path);
     if (current === undefined) report.missing.push(file.path);
@@ -28,11 +30,13 @@ export async function checkOutput(outDir: string, map: FileMap, reads?: Readonly
     }
   }
   for (const [path, entry] of Object.entries(disk.manifest?.files ?? {})) {
-    if (entry.ownership === "generated" && !map.has(path) && disk.contents.has(path)) report.orphaned.push(path);
+    if (map.has(path) || !disk.contents.has(path)) continue;
+    if (entry.ownership === "generated") report.orphaned.push(path);
+    else if (entry.ownership === "user") report.orphanedUser.push(path);
   }
   return report;
 }
 
 export function isClean(report: DriftReport): boolean {
-  return report.missing.length === 0 && report.changed.length === 0 && report.orphaned.length === 0;
+  return report.missing.length === 0 && report.changed.length === 0 && report.orphaned.length === 0 && report.orphanedUser.length === 0;
 }

@@ -1,7 +1,11 @@
 import type { DiskState } from "./disk.js";
 import type { FileMap, OutputFile } from "./types.js";
 
-export type ChangeKind = "create" | "update" | "unchanged" | "keep-user" | "keep-migration" | "delete";
+/**
+ * `orphan-user`: a user-owned file that no spec produces any more (its resource was removed) and
+ * that would import deleted files; written only with --prune-custom, which deletes it.
+ */
+export type ChangeKind = "create" | "update" | "unchanged" | "keep-user" | "keep-migration" | "delete" | "orphan-user";
 
 export interface Change {
   kind: ChangeKind;
@@ -27,9 +31,9 @@ export function planChanges(map: FileMap, disk: DiskState): ChangeSet {
     else changes.push({ kind: "update", path: file.path, file });
   }
   for (const [path, entry] of Object.entries(disk.manifest?.files ?? {})) {
-    if (entry.ownership === "generated" && !map.has(path) && disk.contents.has(path)) {
-      changes.push({ kind: "delete", path });
-    }
+    if (map.has(path) || !disk.contents.has(path)) continue;
+    if (entry.ownership === "generated") changes.push({ kind: "delete", path });
+    else if (entry.ownership === "user") changes.push({ kind: "orphan-user", path });
   }
   return changes.sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
 }

@@ -8,18 +8,24 @@ const labels: Record<ChangeKind, string> = {
   unchanged: "same  ",
   "keep-user": "keep  ",
   "keep-migration": "keep  ",
+  "orphan-user": "delete",
 };
 
 export function formatChangeSet(changes: ChangeSet, options: { onlyChanges?: boolean } = {}): string {
   const count = (kind: ChangeKind) => changes.filter((change) => change.kind === kind).length;
   const lines = changes
-    .filter((change) => !options.onlyChanges || ["create", "update", "delete"].includes(change.kind))
+    .filter((change) => !options.onlyChanges || ["create", "update", "delete", "orphan-user"].includes(change.kind))
     .filter((change) => change.kind !== "unchanged")
     .map((change) => {
-      const note = change.kind === "keep-user" ? " (yours: never overwritten)" : change.kind === "keep-migration" ? " (migration: never rewritten)" : "";
+      const notes: Partial<Record<ChangeKind, string>> = {
+        "keep-user": " (yours: never overwritten)",
+        "keep-migration": " (migration: never rewritten)",
+        "orphan-user": " (yours: its resource is gone; --prune-custom)",
+      };
+      const note = notes[change.kind] ?? "";
       return `${labels[change.kind]} ${change.path}${note}`;
     });
-  const summary = `${count("create")} created, ${count("update")} updated, ${count("delete")} deleted, ${count("unchanged") + count("keep-user") + count("keep-migration")} unchanged`;
+  const summary = `${count("create")} created, ${count("update")} updated, ${count("delete") + count("orphan-user")} deleted, ${count("unchanged") + count("keep-user") + count("keep-migration")} unchanged`;
   return [...lines, summary, ""].join("\n");
 }
 
@@ -28,6 +34,7 @@ export function formatDriftReport(report: DriftReport): string {
     ...report.missing.map((path) => `missing   ${path}`),
     ...report.changed.map(({ path }) => `changed   ${path}`),
     ...report.orphaned.map((path) => `orphaned  ${path}`),
+    ...report.orphanedUser.map((path) => `orphaned  ${path} (yours: its resource is gone; generate --prune-custom deletes it)`),
   ];
   const diffs = report.changed.map(({ diff }) => diff.trimEnd());
   return [...lines, "", ...diffs, "", "Run `hashapi generate` to bring the output up to date.", ""].join("\n");

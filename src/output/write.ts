@@ -10,6 +10,8 @@ export interface WriteOptions {
   force: boolean;
   /** Files read earlier in this run (see FormatOptions.reads). */
   reads?: ReadonlyMap<string, string>;
+  /** Delete user-owned files no spec produces any more, instead of refusing (`--prune-custom`). */
+  pruneCustom?: boolean;
 }
 
 /** The changes writing would make, without making them (`--dry-run`). */
@@ -25,6 +27,8 @@ const parallelWrites = 32;
 /** Writes the changed files, deletes orphans, and leaves every unchanged file (and its mtime) alone. */
 export async function writeOutput(outDir: string, map: FileMap, options: WriteOptions): Promise<ChangeSet> {
   const changes = await previewOutput(outDir, map, options);
+  const orphans = changes.filter((change) => change.kind === "orphan-user").map((change) => change.path);
+  if (orphans.length > 0 && !options.pruneCustom) throw new OrphanedUserFiles(orphans);
   const writes = changes.flatMap((change) =>
     (change.kind === "create" || change.kind === "update") && change.file ? [{ path: join(outDir, change.path), content: change.file.content }] : [],
   );
@@ -33,11 +37,23 @@ export async function writeOutput(outDir: string, map: FileMap, options: WriteOp
     await Promise.all(writes.slice(start, start + parallelWrites).map((write) => writeAtomically(write.path, write.content)));
   }
   for (const change of changes) {
-    if (change.kind !== "delete") continue;
+    if (change.kind !== "delete" && change.kind !== "orphan-user") continue;
     await rm(join(outDir, change.path), { force: true });
     await removeEmptyParents(outDir, dirname(change.path));
   }
   return changes;
+}
+
+/** Your files of a resource whose spec is gone: they import deleted files, so the project would not build. */
+export class OrphanedUserFiles extends HashapiError {
+  constructor(readonly paths: readonly string[]) {
+    super(
+      `These files of yours belong to resources no spec defines any more, and import files that generation removes:\n` +
+        `${paths.map((path) => `  ${path}`).join("\n")}\n` +
+        "Nothing was written. Move what you want to keep elsewhere, then run again with --prune-custom to delete them\n" +
+        "(or restore the spec if its removal was a mistake).",
+    );
+  }
 }
 
 function assertOwnDirectory(outDir: string, nonEmpty: boolean, hasManifest: boolean, force: boolean): void {

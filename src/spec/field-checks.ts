@@ -16,7 +16,7 @@ export const reservedFieldNames = new Set([
 
 /** Which options each field type accepts (spec-format.md, "Field types"; src/model/field-types.ts). */
 export function optionsOf(type: FieldType): readonly string[] {
-  return ["type", "nullable", "default", ...fieldType(type).options];
+  return ["type", "nullable", "default", "renamedFrom", "backfill", ...fieldType(type).options];
 }
 
 /**
@@ -52,15 +52,22 @@ export function checkField(source: SpecSource, base: (string | number)[], field:
       problems.push(source.problem([...at, "pattern"], `invalid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, "")}`));
     }
   }
-  if (field.default !== undefined) {
-    const problem = defaultProblem(field);
-    if (problem) problems.push(source.problem([...at, "default"], problem));
+  for (const option of ["default", "backfill"] as const) {
+    if (field[option] === undefined) continue;
+    const problem = valueProblem(field, field[option], option);
+    if (problem) problems.push(source.problem([...at, option], problem));
+  }
+  if (field.renamedFrom === field.name) {
+    problems.push(source.problem([...at, "renamedFrom"], "renamedFrom names the field itself; give its previous name, or remove the key"));
   }
   return problems;
 }
 
-function defaultProblem(field: FieldSpec): string | undefined {
-  const value = field.default;
-  if (value === null) return field.nullable ? undefined : "null is not a valid default for a field that is not nullable";
+/** A default or backfill: a value of the field's type (null only for a nullable default). */
+function valueProblem(field: FieldSpec, value: unknown, option: "default" | "backfill"): string | undefined {
+  if (value === null) {
+    if (option === "backfill") return "null is no backfill: existing rows need a value when the field becomes required";
+    return field.nullable ? undefined : "null is not a valid default for a field that is not nullable";
+  }
   return fieldType(field.type).defaultProblem(value, field);
 }

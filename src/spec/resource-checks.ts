@@ -33,6 +33,8 @@ export function checkResource({ spec, source }: CheckedResource): Problem[] {
     problems.push(...checkField(source, ["fields"], field));
   }
 
+  problems.push(...checkRenames({ spec, source }));
+
   for (const relation of spec.relations ?? []) {
     const at = ["relations", relation.name];
     if (reservedFieldNames.has(relation.name)) problems.push(source.problem(at, `"${relation.name}" is reserved; choose another relation name`, "key"));
@@ -77,6 +79,40 @@ export function checkResource({ spec, source }: CheckedResource): Problem[] {
   return problems;
 }
 
+/**
+ * renamedFrom keys (docs/spec-format.md, "Changing a live database"): each names a previous name
+ * that nothing current still uses, and a renamed resource keeps its public ids only with a prefix
+ * of its own (the default prefix follows the name).
+ */
+function checkRenames({ spec, source }: CheckedResource): Problem[] {
+  const problems: Problem[] = [];
+  if (spec.renamedFrom !== undefined) {
+    if (spec.renamedFrom === spec.name) problems.push(source.problem(["renamedFrom"], "renamedFrom names the resource itself; give its previous name, or remove the key"));
+    else if (spec.prefix === undefined) {
+      const previous = derivePrefix(spec.renamedFrom);
+      problems.push(source.problem(["renamedFrom"], `a renamed resource needs an explicit prefix, or the public ids of its records stop resolving: add prefix: ${previous ?? "<its current prefix>"}${previous ? ` (what ${spec.renamedFrom} had by default)` : ""}`));
+    }
+  }
+  const fieldNames = new Set(spec.fields.map((field) => field.name));
+  const renamedFields = new Map<string, string>();
+  for (const field of spec.fields) {
+    if (field.renamedFrom === undefined || field.renamedFrom === field.name) continue;
+    const at = ["fields", field.name, "renamedFrom"];
+    if (fieldNames.has(field.renamedFrom)) problems.push(source.problem(at, `"${field.renamedFrom}" is still a field of ${spec.name}; a column cannot be renamed into two`));
+    else if (renamedFields.has(field.renamedFrom)) problems.push(source.problem(at, `"${renamedFields.get(field.renamedFrom)}" is renamed from "${field.renamedFrom}" too`));
+    renamedFields.set(field.renamedFrom, field.name);
+  }
+  const relationNames = new Set((spec.relations ?? []).map((relation) => relation.name));
+  for (const relation of spec.relations ?? []) {
+    if (relation.renamedFrom === undefined) continue;
+    const at = ["relations", relation.name, "renamedFrom"];
+    if (relation.type === "hasMany") problems.push(source.problem(at, `"renamedFrom" applies to belongsTo only (a hasMany has no column of its own)`, "key"));
+    else if (relation.renamedFrom === relation.name) problems.push(source.problem(at, "renamedFrom names the relation itself; give its previous name, or remove the key"));
+    else if (relationNames.has(relation.renamedFrom)) problems.push(source.problem(at, `"${relation.renamedFrom}" is still a relation of ${spec.name}`));
+  }
+  return problems;
+}
+
 /** Checks across resources: names, collections, prefixes and relation targets. */
 export function checkAcrossResources(resources: CheckedResource[], otherNames: readonly string[] = []): Problem[] {
   const problems: Problem[] = [];
@@ -114,6 +150,10 @@ export function checkAcrossResources(resources: CheckedResource[], otherNames: r
   }
 
   for (const { spec, source } of resources) {
+    const renamedFrom = spec.renamedFrom;
+    if (renamedFrom !== undefined && renamedFrom !== spec.name && byName.has(renamedFrom)) {
+      problems.push(source.problem(["renamedFrom"], `"${renamedFrom}" is still a resource (${byName.get(renamedFrom)!.spec.file}); a table cannot be renamed into two`));
+    }
     for (const relation of spec.relations ?? []) {
       const at = ["relations", relation.name];
       const target = byName.get(relation.resource);

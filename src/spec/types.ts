@@ -18,6 +18,10 @@ export interface FieldSpec {
   values?: string[];
   precision?: number;
   scale?: number;
+  /** The field's previous name: the migration renames its column instead of dropping it. */
+  renamedFrom?: string;
+  /** What existing rows get once when the field becomes required (the default when absent). */
+  backfill?: unknown;
 }
 
 export interface RelationSpec {
@@ -27,6 +31,8 @@ export interface RelationSpec {
   required?: boolean;
   onDelete?: "restrict" | "cascade" | "setNull";
   inverse?: string;
+  /** belongsTo: the relation's previous name; its foreign key column is renamed. */
+  renamedFrom?: string;
 }
 
 export interface ResourceSpec {
@@ -35,6 +41,8 @@ export interface ResourceSpec {
   name: string;
   collection?: string;
   prefix?: string;
+  /** The resource's previous name: the migration renames its table. */
+  renamedFrom?: string;
   softDelete?: boolean;
   fields: FieldSpec[];
   rules?: { create?: Record<string, string[]>; update?: Record<string, string[]> };

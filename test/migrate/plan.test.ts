@@ -57,7 +57,7 @@ describe("migration folder names", () => {
 describe("planMigration (real Prisma schema engine, no database)", () => {
   it("writes 0001_init with the SQL, a schema snapshot and the provider lock", async () => {
     const dir = await outDirWith({});
-    const files = await planMigration({ history: await readMigrationHistory(dir), schema: schema(), provider: "sqlite", source: "specs/" });
+    const { files } = await planMigration({ history: await readMigrationHistory(dir), schema: schema(), provider: "sqlite", source: "specs/" });
     expect(files.map((file) => file.path)).toEqual([
       "prisma/migrations/0001_init/migration.sql",
       "prisma/migrations/0001_init/schema.snapshot",
@@ -71,12 +71,12 @@ describe("planMigration (real Prisma schema engine, no database)", () => {
 
   it("writes nothing when the latest snapshot equals the schema", async () => {
     const dir = await outDirWith({ "prisma/migrations/0001_init/schema.snapshot": schema(), "prisma/migrations/migration_lock.toml": 'provider = "sqlite"\n' });
-    expect(await planMigration({ history: await readMigrationHistory(dir), schema: schema(), provider: "sqlite", source: "specs/" })).toEqual([]);
+    expect((await planMigration({ history: await readMigrationHistory(dir), schema: schema(), provider: "sqlite", source: "specs/" })).files).toEqual([]);
   });
 
   it("writes the next migration with only the difference", async () => {
     const dir = await outDirWith({ "prisma/migrations/0001_init/schema.snapshot": schema(), "prisma/migrations/migration_lock.toml": 'provider = "sqlite"\n' });
-    const files = await planMigration({
+    const { files } = await planMigration({
       history: await readMigrationHistory(dir),
       schema: schema("\n  phone String?"),
       provider: "sqlite",

@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { readMigrationHistory } from "../../migrate/history.js";
-import { assertSameProvider, planMigration, schemaAheadOfMigrations } from "../../migrate/plan.js";
+import { assertSameProvider, assessMigration, planMigration, schemaAheadOfMigrations, type MigrationPlan } from "../../migrate/plan.js";
+import { describeRiskyChanges } from "../../migrate/refusals.js";
 import {
   checkOutput,
   createFileMap,
@@ -23,6 +24,8 @@ interface GenerateFlags {
   dryRun?: boolean;
   migrationName?: string;
   force?: boolean;
+  acceptDataLoss?: boolean;
+  pruneCustom?: boolean;
 }
 
 export function registerGenerate(program: Command, setExit: (code: ExitCode) => void): void {
@@ -35,6 +38,8 @@ export function registerGenerate(program: Command, setExit: (code: ExitCode) => 
     .option("--dry-run", "print what would change, write nothing")
     .option("--migration-name <label>", "label of the migration written when the schema changed", "update")
     .option("--force", "write into a non-empty directory that is not a hashapi output")
+    .option("--accept-data-loss", "write a migration that drops, narrows or constrains columns or tables holding rows")
+    .option("--prune-custom", "delete your src/custom/ files of resources whose spec was removed")
     .option("--typecheck", "type-check the result with your files in src/custom/ (needs the project's npm install)")
     .addHelpText(
       "after",
@@ -46,9 +51,13 @@ Examples:
   $ hashapi generate --check                 # CI: exit 1 when generated/ is stale
   $ hashapi generate --migration-name add_phone
   $ hashapi generate --typecheck             # also report your overrides that a spec change broke
+  $ hashapi generate --accept-data-loss      # after reading the list of rows a migration would lose
 
 Only files whose bytes change are written; files generated before and no longer generated are
-deleted; user-owned files (src/custom/**) are created once and never touched again.
+deleted; user-owned files (src/custom/**) are created once and never touched again (those of a
+removed resource make generate stop, naming them, until --prune-custom). A migration that would drop,
+narrow or constrain stored data is refused with the list of what it would do, until
+--accept-data-loss; renamedFrom: in a spec turns a drop + add into a rename.
 Exit codes: 0 ok, 1 invalid specs or drift, 2 usage error.`,
     )
     .action(async (specsDir: string, flags: GenerateFlags) => {
@@ -56,10 +65,19 @@ Exit codes: 0 ok, 1 invalid specs or drift, 2 usage error.`,
       const history = await readMigrationHistory(flags.out);
       assertSameProvider(history, model.database.provider);
       const schema = prismaSchemaFile(model).content;
-      // Prisma's diff (a second process, ≈ 1.5 s) runs while this one renders and formats.
-      const migration = flags.check
-        ? Promise.resolve([])
-        : planMigration({ history, schema, provider: model.database.provider, label: flags.migrationName, source: model.source });
+      // Prisma's diff (a second process, ≈ 1.5 s) runs while this one renders and formats. A dry run
+      // plans as if consent were given, to show the SQL beside the list of what it would change.
+      const migration: Promise<MigrationPlan | null> = flags.check
+        ? Promise.resolve(null)
+        : planMigration({
+            history,
+            schema,
+            provider: model.database.provider,
+            label: flags.migrationName,
+            source: model.source,
+            evolution: model.evolution,
+            acceptDataLoss: flags.acceptDataLoss === true || flags.dryRun === true,
+          });
       migration.catch(() => undefined); // awaited below; meanwhile a failure must not be "unhandled"
       const reads = new Map<string, string>();
       const map = await renderModel(model, { previousOutput: flags.out, reads });
@@ -72,20 +90,29 @@ Exit codes: 0 ok, 1 invalid specs or drift, 2 usage error.`,
           return setExit(0);
         }
         if (!isClean(report)) process.stdout.write(formatDriftReport(report));
-        if (migrationsStale)
+        if (migrationsStale) {
           process.stdout.write(
             "stale     prisma/schema.prisma has changes that no migration covers; run `hashapi generate` to write one\n",
           );
+          const { assessment } = assessMigration(history.latestSnapshot, schema, model.database.provider, model.evolution);
+          if (assessment.risky.length > 0)
+            process.stdout.write(`That migration would change stored rows (it needs --accept-data-loss):\n${describeRiskyChanges(assessment.risky)}\n`);
+        }
         return setExit(1);
       }
 
-      const full: FileMap = createFileMap([...map.values(), ...(await migration)]);
+      const plan = await migration;
+      const full: FileMap = createFileMap([...map.values(), ...(plan?.files ?? [])]);
       if (flags.dryRun) {
+        process.stdout.write("Dry run: nothing is written.\n");
         process.stdout.write(formatChangeSet(await previewOutput(flags.out, full, { force: flags.force ?? false, reads })));
+        if (plan) process.stdout.write(describeMigration(plan, flags.acceptDataLoss === true));
         return setExit(0);
       }
-      const changes = await writeOutput(flags.out, full, { force: flags.force ?? false, reads });
+      const changes = await writeOutput(flags.out, full, { force: flags.force ?? false, reads, pruneCustom: flags.pruneCustom ?? false });
       process.stdout.write(formatChangeSet(changes, { onlyChanges: true }));
+      if (plan && plan.risky.length > 0)
+        process.stdout.write(`The new migration changes stored rows (--accept-data-loss):\n${describeRiskyChanges(plan.risky)}\n`);
       if (flags.typecheck) {
         // Loaded only here: ts-morph alone costs every other command 0.4 s of start-up.
         const { describeTypeProblems, typecheckOutput } = await import("../../typecheck/run.js");
@@ -100,3 +127,16 @@ Exit codes: 0 ok, 1 invalid specs or drift, 2 usage error.`,
     });
 }
 
+/** The migration a dry run would write: what it does to stored rows, then its SQL. */
+function describeMigration(plan: MigrationPlan, consented: boolean): string {
+  const file = plan.files.find((candidate) => candidate.path.endsWith("/migration.sql"));
+  if (!file) return "No migration: the migrations already cover the schema.\n";
+  const lines: string[] = [];
+  if (plan.risky.length > 0)
+    lines.push(
+      `This migration would change stored rows${consented ? "" : "; generate refuses to write it without --accept-data-loss"}:`,
+      describeRiskyChanges(plan.risky),
+    );
+  lines.push(`SQL of ${file.path}:`, plan.sql.trimEnd(), "");
+  return `${lines.join("\n")}\n`;
+}

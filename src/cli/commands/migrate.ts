@@ -13,6 +13,7 @@ export function registerMigrate(program: Command, setExit: (code: ExitCode) => v
     .option("-n, --name <label>", "label of the new migration", "update")
     .option("-s, --specs <dir>", "specs folder", "specs")
     .option("-o, --out <dir>", "output directory", "generated")
+    .option("--accept-data-loss", "write a migration that drops, narrows or constrains columns or tables holding rows")
     .addHelpText(
       "after",
       `
@@ -23,14 +24,16 @@ Examples:
 No database is needed: the SQL comes from Prisma's schema engine (WebAssembly, no download).
 Existing migrations are never rewritten. \`hashapi generate\` does the same as part of a full run.`,
     )
-    .action(async (flags: { name: string; specs: string; out: string }) => {
+    .action(async (flags: { name: string; specs: string; out: string; acceptDataLoss?: boolean }) => {
       const model = await loadModel(flags.specs);
-      const files = await planMigration({
+      const { files } = await planMigration({
         history: await readMigrationHistory(flags.out),
         schema: prismaSchemaFile(model).content,
         provider: model.database.provider,
         label: flags.name,
         source: model.source,
+        evolution: model.evolution,
+        acceptDataLoss: flags.acceptDataLoss === true,
       });
       if (files.length === 0) {
         process.stdout.write("The migrations already cover the schema; nothing to write.\n");

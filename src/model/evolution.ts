@@ -1,0 +1,56 @@
+import type { FieldType } from "./field-types.js";
+import type { ResourceSpec, ValidSpecs } from "../spec/types.js";
+import { resourceTable } from "./naming.js";
+
+/**
+ * What the specs say about changing a live database (docs/spec-format.md, "Changing a live
+ * database"): renames to carry out instead of drop + add, and the value existing rows get when a
+ * column becomes required. The migration planner (src/migrate/) uses what applies to the change at
+ * hand and ignores the rest, so a `renamedFrom` left in a spec after its migration changes nothing.
+ */
+export interface SchemaEvolution {
+  /** A resource's table renamed: `from` is the resource's previous name (the Prisma model name). */
+  tables: { from: string; model: string; table: string; source: string }[];
+  /** A column renamed: a field's `renamedFrom`, or a belongsTo's (its foreign key). */
+  columns: { table: string; from: string; to: string; source: string }[];
+  /** The value for rows without one when `column` becomes required: a `backfill:`, else the default. */
+  fills: ColumnFill[];
+  /** Each resource's table → its spec file, for messages. */
+  sources: Record<string, string>;
+}
+
+export interface ColumnFill {
+  table: string;
+  column: string;
+  type: FieldType;
+  value: unknown;
+  origin: "backfill" | "default";
+  source: string;
+}
+
+export function evolutionOf(specs: ValidSpecs): SchemaEvolution {
+  const evolution: SchemaEvolution = { tables: [], columns: [], fills: [], sources: {} };
+  for (const spec of specs.resources) {
+    const table = resourceTable(spec);
+    evolution.sources[table] = spec.file;
+    if (spec.renamedFrom !== undefined && spec.renamedFrom !== spec.name)
+      evolution.tables.push({ from: spec.renamedFrom, model: spec.name, table, source: spec.file });
+    evolution.columns.push(...columnRenames(spec, table));
+    for (const field of spec.fields) {
+      const value = field.backfill ?? field.default;
+      if (value === undefined || value === null) continue;
+      evolution.fills.push({ table, column: field.name, type: field.type, value, origin: field.backfill !== undefined ? "backfill" : "default", source: spec.file });
+    }
+  }
+  return evolution;
+}
+
+function columnRenames(spec: ResourceSpec, table: string): SchemaEvolution["columns"] {
+  const renames: SchemaEvolution["columns"] = [];
+  for (const field of spec.fields)
+    if (field.renamedFrom !== undefined && field.renamedFrom !== field.name) renames.push({ table, from: field.renamedFrom, to: field.name, source: spec.file });
+  for (const relation of spec.relations ?? [])
+    if (relation.type === "belongsTo" && relation.renamedFrom !== undefined && relation.renamedFrom !== relation.name)
+      renames.push({ table, from: `${relation.renamedFrom}_id`, to: `${relation.name}_id`, source: spec.file });
+  return renames;
+}
