@@ -217,7 +217,7 @@ describe("generate --typecheck", () => {
     try {
       expect((await hashapi(["generate", specs, "--out", target, "--force", "--typecheck"])).stdout).toContain("Type check passed.");
       const spec = join(specs, "medical-record.yaml");
-      await writeFile(spec, (await readFile(spec, "utf8")).replace("summary:", "notes:"));
+      await writeFile(spec, (await readFile(spec, "utf8")).replace("summary: { type: text, max: 5000 }", "notes: { type: text, max: 5000, renamedFrom: summary }"));
       const broken = await hashapi(["generate", specs, "--out", target, "--typecheck", "--migration-name", "rename summary"]);
       expect(broken.code).toBe(1);
       expect(broken.stderr).toMatch(/^src\/custom\/medical-record\/medical-record\.policy\.ts:\d+:\d+ \(your file\) Property 'summary' does not exist/m);

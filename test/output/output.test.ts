@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, readdir, rm, stat, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -59,8 +60,12 @@ describe("write", () => {
     await writeOutput(dir, build(file("src/custom/p.ts", "v2\n", "user"), file("prisma/migrations/0001_init/migration.sql", "v2", "migration")), { force: false });
     expect(await readFile(join(dir, "src/custom/p.ts"), "utf8")).toBe("edited by the user\n");
     expect(await readFile(join(dir, "prisma/migrations/0001_init/migration.sql"), "utf8")).toBe("v1");
-    await writeOutput(dir, build(file("src/a.ts", "a\n")), { force: false });
+    // A user file no spec produces any more is never deleted silently: generation stops, naming it.
+    await expect(writeOutput(dir, build(file("src/a.ts", "a\n")), { force: false })).rejects.toThrow(/src\/custom\/p\.ts[\s\S]*--prune-custom/);
     expect(await readFile(join(dir, "src/custom/p.ts"), "utf8")).toBe("edited by the user\n");
+    expect(existsSync(join(dir, "src/a.ts"))).toBe(false);
+    await writeOutput(dir, build(file("src/a.ts", "a\n")), { force: false, pruneCustom: true });
+    expect(existsSync(join(dir, "src/custom/p.ts"))).toBe(false);
   });
 
   it("refuses a foreign non-empty directory unless forced, and leaves its files alone", async () => {
