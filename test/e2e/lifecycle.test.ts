@@ -70,6 +70,7 @@ describe.each(cases)("changing the specs of a live database on $label", ({ datab
     const generated = await generate(...flags);
     expect(generated.exitCode, generated.all).toBe(0);
     expect(migrations().length, "one new migration").toBe(before + 1);
+    expect((await client(service.baseUrl)("GET", "/api/health")).status, "not ready while a migration is pending").toBe(503);
     const output = await migrate(project.dir, project.env);
     expect(output).toMatch(/Applied \d{4}_\w+ \(\d+ statements, \d+ ms\)/);
     expect((await client(service.baseUrl)("GET", "/api/health")).status, "the running service sees every migration applied").toBe(200);
@@ -162,6 +163,18 @@ describe.each(cases)("changing the specs of a live database on $label", ({ datab
     expect((await generate("--check")).exitCode).toBe(0);
   });
 
+  it("3b. renames a belongsTo with renamedFrom: its foreign key column is renamed, every link kept", async () => {
+    await editSpec("medical-record.yaml", (text) => text.replace("patient: { type: belongsTo, resource: Patient, required: true }", "owner: { type: belongsTo, resource: Patient, required: true, renamedFrom: patient }"));
+    const { sql } = await generateAndMigrate("--migration-name", "owner");
+    expect(sql).toContain('ALTER TABLE "medical_records" RENAME COLUMN "patient_id" TO "owner_id";');
+    expect(sql).not.toMatch(/DROP COLUMN/);
+    for (const row of ledger.get("medical_records")!) {
+      row.owner_id = row.patient_id;
+      delete row.patient_id;
+    }
+    await expectLedger();
+  });
+
   it("4. renames a resource with renamedFrom: the table is renamed, its rows, ids and links kept; your files of the old name are pruned only on request", async () => {
     await rm(join(specs, "doctor.yaml"));
     await writeFile(
@@ -208,7 +221,7 @@ describe.each(cases)("changing the specs of a live database on $label", ({ datab
     expect(dryRun.exitCode, dryRun.all).toBe(0);
     expect(dryRun.all).toMatch(/^Dry run: nothing is written\./);
     expect(dryRun.all).toMatch(/generate refuses to write it without --accept-data-loss:\n  - changes the type from Decimal to Int of medical_records\.weight_kg/);
-    expect(dryRun.all).toMatch(/SQL of prisma\/migrations\/0007_update\/migration\.sql:\n[\s\S]*weight_kg/);
+    expect(dryRun.all).toMatch(/SQL of prisma\/migrations\/0008_update\/migration\.sql:\n[\s\S]*weight_kg/);
     const check = await generate("--check");
     expect(check.exitCode).toBe(1);
     expect(check.all).toMatch(/it needs --accept-data-loss\):\n  - changes the type from Decimal to Int/);
