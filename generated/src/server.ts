@@ -8,6 +8,7 @@ import { answerClientErrors } from "./http/client-errors.js";
 import { connectDatabase, type Database } from "./lib/database.js";
 import { createLogger } from "./lib/logger.js";
 import { migrationsPath, pendingMigrations } from "./lib/migrations.js";
+import { loadEnvironment } from "./lib/project-files.js";
 
 /**
  * WEB_CONCURRENCY=N runs N worker processes sharing the port (node:cluster); in production the
@@ -123,6 +124,7 @@ async function serve(config: Config, checkMigrations: boolean): Promise<void> {
 // A worker whose supervisor died (even by SIGKILL) must not live on as an orphan holding the port.
 if (cluster.isWorker) process.on("disconnect", () => process.exit(1));
 
+loadEnvironment(import.meta.url);
 const config = configOrExit();
 const workers = workerCount();
 if (cluster.isPrimary && workers > 1) {

@@ -1,4 +1,5 @@
 import { evolutionOf } from "./evolution.js";
+import { routesOf } from "./routes.js";
 import type { FieldSpec, ProjectSpec, ResourceSpec, ValidSpecs } from "../spec/types.js";
 import { parseRule } from "../spec/rules.js";
 import { defaultCollection, derivePrefix, withArticle, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
@@ -58,6 +59,7 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
     resources,
     user,
     evolution: evolutionOf(specs),
+    out: specs.project.out,
   };
   return model;
 }
@@ -222,6 +224,7 @@ function buildResource(
     publicIdKey: ref.publicIdKey,
     serializer: [],
     actions,
+    routes: routesOf(ref.collection, actions),
     validation: partialUpdate(validationFor("create"), validationFor("update")),
     declaration: {
       columns: {},

@@ -1,4 +1,5 @@
 import type { SchemaEvolution } from "./evolution.js";
+import type { RouteModel } from "./routes.js";
 import type { FieldType, FieldTypeDescriptor } from "./field-types.js";
 import type { ActionValidation } from "./validation.js";
 import type { JsonSchema } from "./json-schema.js";
@@ -19,6 +20,8 @@ export interface ProjectModel {
   user: UserModel;
   /** Renames and fills for the next migration (src/model/evolution.ts). */
   evolution: SchemaEvolution;
+  /** hashapi.yaml's `out:`, relative to the folder that holds the specs folder (src/cli/output-dir.ts). */
+  out: string;
 }
 
 export interface DatabaseModel {
@@ -148,6 +151,8 @@ export interface ResourceModel {
   /** Output keys in order, as the serializer writes them. */
   serializer: SerializedKey[];
   actions: Record<ActionName, ActionModel>;
+  /** Its HTTP routes, for the generated README. */
+  routes: RouteModel[];
   validation: {
     create: ActionValidation;
     update: ActionValidation;

@@ -3,6 +3,7 @@ export function projectFileTemplate(name: string): string {
 # Project settings. Every key is optional; the values below are the defaults.
 name: ${name}
 database: sqlite            # sqlite (embedded file) | postgresql
+out: api                    # the generated project, next to this specs folder (every command uses it)
 auth:
   ttl: 3600                 # access token lifetime, seconds
   refreshTtl: 1209600       # how long after the first login a token may be refreshed, seconds

@@ -21,6 +21,7 @@ export function normalizeFields(fields: Record<string, Omit<FieldSpec, "name">> 
 type RawProject = {
   name?: string;
   database?: ProjectSpec["database"];
+  out?: string;
   auth?: { ttl?: number; refreshTtl?: number; user?: { fields?: Record<string, Omit<FieldSpec, "name">> } };
   pagination?: Partial<ProjectSpec["pagination"]>;
 };
@@ -30,6 +31,7 @@ export function normalizeProject(data: RawProject | null): ProjectSpec {
   return {
     name: data?.name ?? "hashapi-api",
     database: data?.database ?? "sqlite",
+    out: data?.out ?? "generated",
     auth: {
       ttl: data?.auth?.ttl ?? 3600,
       refreshTtl: data?.auth?.refreshTtl ?? 1209600,

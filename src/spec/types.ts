@@ -55,6 +55,8 @@ export interface ResourceSpec {
 export interface ProjectSpec {
   name: string;
   database: "sqlite" | "postgresql";
+  /** The generated project's folder, relative to the folder that holds the specs folder. */
+  out: string;
   auth: { ttl: number; refreshTtl: number; user: { fields: FieldSpec[] } };
   pagination: { defaultPerPage: number; maxPerPage: number };
 }

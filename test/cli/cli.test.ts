@@ -168,7 +168,9 @@ describe("generate", () => {
     const target = join(work, "dry");
     const result = await hashapi(["generate", exampleSpecs, "--out", target, "--dry-run"]);
     expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Dry run: nothing is written\./);
     expect(result.stdout).toMatch(/create\s+src\/app\.ts/);
+    expect(result.stdout).toMatch(/SQL of prisma\/migrations\/0001_init\/migration\.sql:\n[\s\S]*CREATE TABLE "patients"/);
     await expect(stat(target)).rejects.toThrow();
   });
 
@@ -259,9 +261,40 @@ describe("add-resource and init", () => {
     const result = await hashapi(["init", specs]);
     expect(result.code).toBe(0);
     expect(await listFiles(specs)).toEqual(["hashapi.yaml", "note.yaml"]);
+    expect(result.stdout).toContain(`hashapi generate ${specs}  `);
+    expect(result.stdout).not.toContain("--out");
     expect((await hashapi(["validate", specs])).code).toBe(0);
     expect((await hashapi(["init", specs])).code).toBe(1);
   });
+});
+
+describe("one output folder: out: in hashapi.yaml", () => {
+  it("is where generate, --check and migrate read and write, from any working directory; --out overrides it", async () => {
+    const project = await freshDir("out-setting");
+    await hashapi(["init", "specs"], project);
+    expect(await readFile(join(project, "specs/hashapi.yaml"), "utf8")).toMatch(/^out: api /m);
+
+    const first = await hashapi(["generate"], project);
+    expect(first.code, first.stderr).toBe(0);
+    expect(await listFiles(join(project, "api"))).toContain("README.md");
+    expect(first.stdout).toMatch(/Next steps:\n {2}cd api\n {2}npm install\n {2}npm run db:migrate\n {2}npm run user:create -- --name "Ada Admin"[^\n]*\n {2}npm run dev/);
+    // From another folder, naming the specs: still api/ next to them, and nothing stray in the cwd.
+    const elsewhere = await freshDir("out-setting-elsewhere");
+    const check = await hashapi(["generate", join(project, "specs"), "--check"], elsewhere);
+    expect(check.code, check.stdout).toBe(0);
+    expect(await readdir(elsewhere)).toEqual([]);
+
+    await writeFile(join(project, "specs/note.yaml"), (await readFile(join(project, "specs/note.yaml"), "utf8")).replace("fields:\n", "fields:\n  color: { type: string, nullable: true }\n"));
+    const again = await hashapi(["generate"], project);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain("New migration prisma/migrations/0002_update: run `npm run db:migrate` in api (safe while the server runs).");
+    expect(again.stdout).not.toContain("Next steps");
+    expect((await hashapi(["migrate"], project)).stdout).toContain("The migrations already cover the schema");
+
+    const override = await hashapi(["generate", "--out", "other"], project);
+    expect(override.code).toBe(0);
+    expect(await listFiles(join(project, "other"))).toContain("hashapi.manifest.json");
+  }, 120_000);
 });
 
 async function mtimes(dir: string): Promise<Record<string, number>> {

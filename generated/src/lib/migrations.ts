@@ -3,7 +3,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { projectPath } from "./project-files.js";
 import { sql, type Sql, type SqlDialect } from "./sql.js";
 
 /**
@@ -21,11 +21,7 @@ export const migrationsDir = "prisma/migrations";
  * src/app.ts, dist/scripts/migrate.js…): right whatever the working directory.
  */
 export function migrationsPath(moduleUrl: string): string {
-  const depth = new URL(moduleUrl).pathname
-    .split("/")
-    .reverse()
-    .findIndex((part) => part === "src" || part === "dist");
-  return fileURLToPath(new URL(`${"../".repeat(depth)}${migrationsDir}`, moduleUrl));
+  return projectPath(moduleUrl, migrationsDir);
 }
 
 export interface MigrationFile {

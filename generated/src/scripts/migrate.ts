@@ -2,8 +2,10 @@
 
 import { runMigrateCommand } from "../lib/migrate-command.js";
 import { migrationsPath } from "../lib/migrations.js";
+import { loadEnvironment } from "../lib/project-files.js";
 
 // npm run db:migrate | db:status | db:resolve (see src/lib/migrate-command.ts).
+loadEnvironment(import.meta.url);
 const databaseUrl = process.env.DATABASE_URL ?? "file:./data/app.db";
 process.exitCode = await runMigrateCommand(
   process.argv.slice(2),

@@ -4,10 +4,12 @@ import { parseArgs } from "node:util";
 import { connectDatabase, isUniqueViolation, sql } from "../lib/database.js";
 import { newHash } from "../lib/hash-id.js";
 import { hashPassword } from "../lib/passwords.js";
+import { loadEnvironment } from "../lib/project-files.js";
 
 const usage = "usage: npm run user:create -- --name <name> --email <email> --password <password>";
 
 async function main(): Promise<number> {
+  loadEnvironment(import.meta.url);
   let values;
   try {
     ({ values } = parseArgs({

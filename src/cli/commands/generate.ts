@@ -15,10 +15,12 @@ import {
 } from "../../output/index.js";
 import { prismaSchemaFile } from "../../emit/index.js";
 import { loadModel, renderModel } from "../../pipeline/generate.js";
+import { nextSteps } from "../next-steps.js";
+import { outputDir } from "../output-dir.js";
 import type { ExitCode } from "../main.js";
 
 interface GenerateFlags {
-  out: string;
+  out?: string;
   typecheck?: boolean;
   check?: boolean;
   dryRun?: boolean;
@@ -33,7 +35,7 @@ export function registerGenerate(program: Command, setExit: (code: ExitCode) => 
     .command("generate")
     .description("Render the specs into a complete Express + Prisma project (and its next migration).")
     .argument("[specs]", "specs folder", "specs")
-    .option("-o, --out <dir>", "output directory", "generated")
+    .option("-o, --out <dir>", "output directory (default: out: in hashapi.yaml, else generated/)")
     .addOption(new Option("--check", "regenerate in memory and fail (exit 1) on any drift").conflicts("dryRun"))
     .option("--dry-run", "print what would change, write nothing")
     .option("--migration-name <label>", "label of the migration written when the schema changed", "update")
@@ -62,7 +64,8 @@ Exit codes: 0 ok, 1 invalid specs or drift, 2 usage error.`,
     )
     .action(async (specsDir: string, flags: GenerateFlags) => {
       const model = await loadModel(specsDir);
-      const history = await readMigrationHistory(flags.out);
+      const out = outputDir(specsDir, flags.out, model.out);
+      const history = await readMigrationHistory(out);
       assertSameProvider(history, model.database.provider);
       const schema = prismaSchemaFile(model).content;
       // Prisma's diff (a second process, ≈ 1.5 s) runs while this one renders and formats. A dry run
@@ -80,13 +83,13 @@ Exit codes: 0 ok, 1 invalid specs or drift, 2 usage error.`,
           });
       migration.catch(() => undefined); // awaited below; meanwhile a failure must not be "unhandled"
       const reads = new Map<string, string>();
-      const map = await renderModel(model, { previousOutput: flags.out, reads });
+      const map = await renderModel(model, { previousOutput: out, reads });
 
       if (flags.check) {
-        const report = await checkOutput(flags.out, map, reads);
+        const report = await checkOutput(out, map, reads);
         const migrationsStale = schemaAheadOfMigrations(history, schema);
         if (isClean(report) && !migrationsStale) {
-          process.stdout.write(`${flags.out} is up to date with ${specsDir}.\n`);
+          process.stdout.write(`${out} is up to date with ${specsDir}.\n`);
           return setExit(0);
         }
         if (!isClean(report)) process.stdout.write(formatDriftReport(report));
@@ -105,18 +108,19 @@ Exit codes: 0 ok, 1 invalid specs or drift, 2 usage error.`,
       const full: FileMap = createFileMap([...map.values(), ...(plan?.files ?? [])]);
       if (flags.dryRun) {
         process.stdout.write("Dry run: nothing is written.\n");
-        process.stdout.write(formatChangeSet(await previewOutput(flags.out, full, { force: flags.force ?? false, reads })));
+        process.stdout.write(formatChangeSet(await previewOutput(out, full, { force: flags.force ?? false, reads })));
         if (plan) process.stdout.write(describeMigration(plan, flags.acceptDataLoss === true));
         return setExit(0);
       }
-      const changes = await writeOutput(flags.out, full, { force: flags.force ?? false, reads, pruneCustom: flags.pruneCustom ?? false });
+      const changes = await writeOutput(out, full, { force: flags.force ?? false, reads, pruneCustom: flags.pruneCustom ?? false });
       process.stdout.write(formatChangeSet(changes, { onlyChanges: true }));
       if (plan && plan.risky.length > 0)
         process.stdout.write(`The new migration changes stored rows (--accept-data-loss):\n${describeRiskyChanges(plan.risky)}\n`);
+      process.stdout.write(nextSteps(out, changes, plan));
       if (flags.typecheck) {
         // Loaded only here: ts-morph alone costs every other command 0.4 s of start-up.
         const { describeTypeProblems, typecheckOutput } = await import("../../typecheck/run.js");
-        const problems = await typecheckOutput(resolve(flags.out), map);
+        const problems = await typecheckOutput(resolve(out), map);
         if (problems.length > 0) {
           process.stderr.write(describeTypeProblems(problems));
           return setExit(1);

@@ -32,7 +32,7 @@ Refuses a folder that already holds YAML files.`,
       process.stdout.write(
         `Created ${join(dir, "hashapi.yaml")} and ${join(dir, "note.yaml")}.\n\nNext:\n` +
           `  hashapi add-resource <name> --specs ${dir}   # one file per resource\n` +
-          `  hashapi generate ${dir} --out api            # the project, ready for npm install\n`,
+          `  hashapi generate ${dir}                      # the project in api/ (out: in hashapi.yaml)\n`,
       );
       setExit(0);
     });

@@ -4,6 +4,7 @@ import { planMigration } from "../../migrate/plan.js";
 import { writeMigrationFiles } from "../../migrate/write.js";
 import { prismaSchemaFile } from "../../emit/index.js";
 import { loadModel } from "../../pipeline/generate.js";
+import { outputDir } from "../output-dir.js";
 import type { ExitCode } from "../main.js";
 
 export function registerMigrate(program: Command, setExit: (code: ExitCode) => void): void {
@@ -12,7 +13,7 @@ export function registerMigrate(program: Command, setExit: (code: ExitCode) => v
     .description("Write the next migration only: the difference between the last migrated schema and the specs.")
     .option("-n, --name <label>", "label of the new migration", "update")
     .option("-s, --specs <dir>", "specs folder", "specs")
-    .option("-o, --out <dir>", "output directory", "generated")
+    .option("-o, --out <dir>", "output directory (default: out: in hashapi.yaml, else generated/)")
     .option("--accept-data-loss", "write a migration that drops, narrows or constrains columns or tables holding rows")
     .addHelpText(
       "after",
@@ -24,10 +25,11 @@ Examples:
 No database is needed: the SQL comes from Prisma's schema engine (WebAssembly, no download).
 Existing migrations are never rewritten. \`hashapi generate\` does the same as part of a full run.`,
     )
-    .action(async (flags: { name: string; specs: string; out: string; acceptDataLoss?: boolean }) => {
+    .action(async (flags: { name: string; specs: string; out?: string; acceptDataLoss?: boolean }) => {
       const model = await loadModel(flags.specs);
+      const out = outputDir(flags.specs, flags.out, model.out);
       const { files } = await planMigration({
-        history: await readMigrationHistory(flags.out),
+        history: await readMigrationHistory(out),
         schema: prismaSchemaFile(model).content,
         provider: model.database.provider,
         label: flags.name,
@@ -39,7 +41,7 @@ Existing migrations are never rewritten. \`hashapi generate\` does the same as p
         process.stdout.write("The migrations already cover the schema; nothing to write.\n");
         return setExit(0);
       }
-      await writeMigrationFiles(flags.out, files);
+      await writeMigrationFiles(out, files);
       for (const file of files) process.stdout.write(`create ${file.path}\n`);
       setExit(0);
     });

@@ -1,0 +1,13 @@
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+
+/**
+ * Where a command reads and writes the generated project: `--out` as typed (relative to the working
+ * directory), else hashapi.yaml's `out:` next to the specs folder (`specs/` + `out: api` → `api/`),
+ * so every command finds the same folder from wherever it runs. Shown relative to the working
+ * directory, as a user would type it.
+ */
+export function outputDir(specsDir: string, flag: string | undefined, configured: string): string {
+  if (flag !== undefined) return flag;
+  const target = isAbsolute(configured) ? configured : join(dirname(resolve(specsDir)), configured);
+  return relative(process.cwd(), target) || ".";
+}

@@ -1,0 +1,111 @@
+import { appendFile, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryDatabase } from "../support/databases.js";
+import { admin, client, freePort, jwtSecret, prepareProject, run, startService, type Project } from "../support/service.js";
+
+/**
+ * Issue 13, the daily loop of a generated project: `.env` read by the server and the scripts, the
+ * scripts runnable without a build, and `npm run dev` restarting on a change.
+ */
+describe("the generated project's daily loop (SQLite)", () => {
+  let project: Project;
+
+  beforeAll(async () => {
+    project = await prepareProject({ name: "daily-sqlite" });
+  }, 300_000);
+
+  afterAll(async () => {
+    await rm(join(project.dir, ".env"), { force: true });
+    await project?.cleanup();
+  });
+
+  it("reads .env: the server listens on its PORT; variables already set win over it", async () => {
+    const port = await freePort();
+    await writeFile(join(project.dir, ".env"), `PORT=${port}\nDATABASE_URL=${project.databaseUrl}\nJWT_SECRET=${jwtSecret}\nLOG_LEVEL=silent\n`);
+    const server = execa(process.execPath, ["dist/server.js"], { cwd: project.dir, env: { PATH: process.env.PATH, HOST: "127.0.0.1" }, extendEnv: false, reject: false });
+    try {
+      const health = await waitFor(`http://127.0.0.1:${port}/api/health`);
+      expect(health.status).toBe(200);
+    } finally {
+      server.kill("SIGTERM");
+      await server;
+    }
+    // PORT set in the environment: the .env file's PORT is ignored.
+    const service = await startService({ cwd: project.dir, env: project.env });
+    try {
+      expect(service.port).not.toBe(port);
+      expect((await client(service.baseUrl)("GET", "/api/health")).status).toBe(200);
+    } finally {
+      await service.stop();
+      await rm(join(project.dir, ".env"));
+    }
+  }, 60_000);
+
+  it("runs db:status and user:create from the sources (no build), with DATABASE_URL from .env", async () => {
+    await writeFile(join(project.dir, ".env"), `DATABASE_URL=${project.databaseUrl}\n`);
+    try {
+      await rm(join(project.dir, "dist"), { recursive: true, force: true });
+      const status = await execa("npm", ["run", "db:status", "--silent"], { cwd: project.dir, env: { PATH: process.env.PATH }, extendEnv: false, reject: false, all: true });
+      expect(status.exitCode, status.all).toBe(0);
+      expect(status.all).toMatch(/applied {3}0001_init\nThe database is up to date\./);
+      const created = await execa("npm", ["run", "user:create", "--silent", "--", "--name", "Eve", "--email", "eve@example.com", "--password", "a long password"], { cwd: project.dir, env: { PATH: process.env.PATH }, extendEnv: false, reject: false, all: true });
+      expect(created.exitCode, created.all).toBe(0);
+      const eve = await queryDatabase(project.databaseUrl, project.dir, `SELECT "hash" FROM "users" WHERE "email" = 'eve@example.com'`);
+      expect(created.stdout.trim()).toBe(eve[0]!.hash);
+    } finally {
+      await rm(join(project.dir, ".env"), { force: true });
+      await run("npm", ["run", "build", "--silent"], project.dir, project.env);
+    }
+  }, 120_000);
+
+  it("npm run dev serves from src/ and restarts on a change", async () => {
+    const port = await freePort();
+    const dev = execa("npm", ["run", "dev", "--silent"], {
+      cwd: project.dir,
+      env: { ...project.env, PORT: String(port), HOST: "127.0.0.1", JWT_SECRET: jwtSecret, LOG_LEVEL: "info" },
+      reject: false,
+      all: true,
+      detached: true,
+    });
+    let output = "";
+    dev.all?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const policy = join(project.dir, "src/custom/doctor/doctor.policy.ts");
+    const original = await readFile(policy, "utf8");
+    try {
+      await waitFor(`http://127.0.0.1:${port}/api/health`);
+      const api = client(`http://127.0.0.1:${port}`);
+      expect((await api("GET", "/api/doctors")).status).toBe(200);
+      const listening = output.split("listening").length;
+      // A change in your file: the watcher restarts the server, which then applies it.
+      await appendFile(policy, `\nexport const touched = ${Date.now()};\n`);
+      await waitUntil(() => output.split("listening").length > listening, 20_000);
+      await waitFor(`http://127.0.0.1:${port}/api/health`);
+      const token = (await api("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } })).body.data.access_token as string;
+      expect((await api("GET", "/api/doctors", { token })).status).toBe(200);
+    } finally {
+      await writeFile(policy, original);
+      if (dev.pid) process.kill(-dev.pid, "SIGTERM");
+      await dev;
+    }
+  }, 90_000);
+});
+
+async function waitFor(url: string, timeoutMs = 30_000): Promise<Response> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
+    if (response?.status === 200) return response;
+    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 in ${timeoutMs} ms`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
