@@ -58,6 +58,7 @@ describe("migrationsPath", () => {
     expect(migrationsPath(pathToFileURL("/app/dist/server.js").href)).toBe("/app/prisma/migrations");
     expect(migrationsPath(pathToFileURL("/app/dist/scripts/migrate.js").href)).toBe("/app/prisma/migrations");
     expect(migrationsPath(pathToFileURL("/app/src/app.ts").href)).toBe("/app/prisma/migrations");
+    expect(migrationsPath(pathToFileURL("/app/test/support.ts").href)).toBe("/app/prisma/migrations");
   });
 });
 

@@ -18,10 +18,18 @@ export const migrationsDir = "prisma/migrations";
 
 /**
  * The project's migrations folder seen from a module of it (`import.meta.url` of dist/server.js,
- * src/app.ts, dist/scripts/migrate.js…): right whatever the working directory.
+ * src/app.ts, dist/scripts/migrate.js, test/support.ts…): right whatever the working directory.
  */
 export function migrationsPath(moduleUrl: string): string {
+<<<<<<< HEAD
   return projectPath(moduleUrl, migrationsDir);
+=======
+  const depth = new URL(moduleUrl).pathname
+    .split("/")
+    .reverse()
+    .findIndex((part) => part === "src" || part === "dist" || part === "test");
+  return fileURLToPath(new URL(`${"../".repeat(depth)}${migrationsDir}`, moduleUrl));
+>>>>>>> main
 }
 
 export interface MigrationFile {

@@ -18,7 +18,7 @@ export const migrationsDir = "prisma/migrations";
 
 /**
  * The project's migrations folder seen from a module of it (`import.meta.url` of dist/server.js,
- * src/app.ts, dist/scripts/migrate.js…): right whatever the working directory.
+ * src/app.ts, dist/scripts/migrate.js, test/support.ts…): right whatever the working directory.
  */
 export function migrationsPath(moduleUrl: string): string {
   return projectPath(moduleUrl, migrationsDir);
