@@ -5,11 +5,12 @@ import { fileURLToPath } from "node:url";
 
 /**
  * A path of the project's root folder seen from one of its modules (`import.meta.url` of
- * src/server.ts, dist/server.js, dist/scripts/migrate.js…): right whatever the working directory.
+ * src/server.ts, dist/server.js, dist/scripts/migrate.js, test/support.ts…): right whatever the
+ * working directory.
  */
 export function projectPath(moduleUrl: string, path: string): string {
   const parts = new URL(moduleUrl).pathname.split("/").reverse();
-  const depth = parts.findIndex((part) => part === "src" || part === "dist");
+  const depth = parts.findIndex((part) => part === "src" || part === "dist" || part === "test");
   return fileURLToPath(new URL(`${"../".repeat(depth)}${path}`, moduleUrl));
 }
 

@@ -21,15 +21,7 @@ export const migrationsDir = "prisma/migrations";
  * src/app.ts, dist/scripts/migrate.js, test/support.ts…): right whatever the working directory.
  */
 export function migrationsPath(moduleUrl: string): string {
-<<<<<<< HEAD
   return projectPath(moduleUrl, migrationsDir);
-=======
-  const depth = new URL(moduleUrl).pathname
-    .split("/")
-    .reverse()
-    .findIndex((part) => part === "src" || part === "dist" || part === "test");
-  return fileURLToPath(new URL(`${"../".repeat(depth)}${migrationsDir}`, moduleUrl));
->>>>>>> main
 }
 
 export interface MigrationFile {
