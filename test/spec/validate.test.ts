@@ -37,6 +37,7 @@ describe("valid specs", () => {
     expect(specs!.project).toEqual({
       name: "hashapi-api",
       database: "sqlite",
+      out: "generated",
       auth: { ttl: 3600, refreshTtl: 1209600, user: { fields: [] } },
       pagination: { defaultPerPage: 15, maxPerPage: 100 },
     });
