@@ -11,6 +11,11 @@ export type ExitCode = 0 | 1 | 2;
 
 /** Runs the CLI and returns the exit code; the bin script sets it. Never throws. */
 export async function run(argv: string[]): Promise<ExitCode> {
+  // `hashapi … | head` closes the pipe early: that is the reader's choice, not an error to report.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   let exitCode: ExitCode = 0;
   const program = new Command("hashapi")
     .description("Generate a complete Express + Prisma JSON API from one YAML file per resource.")

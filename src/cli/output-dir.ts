@@ -1,4 +1,10 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { portablePath } from "../pipeline/generate.js";
+
+/** Notices (not errors) go to stderr, so that stdout stays the command's own output. */
+export function notice(text: string): void {
+  process.stderr.write(`${text}\n`);
+}
 
 /**
  * Where a command reads and writes the generated project: `--out` as typed (relative to the working
@@ -7,7 +13,7 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
  * directory, as a user would type it.
  */
 export function outputDir(specsDir: string, flag: string | undefined, configured: string): string {
-  if (flag !== undefined) return flag;
-  const target = isAbsolute(configured) ? configured : join(dirname(resolve(specsDir)), configured);
+  if (flag !== undefined) return portablePath(flag);
+  const target = isAbsolute(configured) ? configured : join(dirname(resolve(portablePath(specsDir))), configured);
   return relative(process.cwd(), target) || ".";
 }

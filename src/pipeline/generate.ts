@@ -1,4 +1,4 @@
-import { basename, resolve } from "node:path";
+import { basename, resolve, sep } from "node:path";
 import { SpecError } from "../errors.js";
 import { buildModel } from "../model/build.js";
 import type { ProjectModel } from "../model/types.js";
@@ -30,16 +30,21 @@ export interface GenerateOptions {
  * Reads and validates a specs folder. Throws SpecError with every problem found, each formatted as
  * `specs/patient.yaml:7:5 fields.name.type: …`.
  */
-export async function loadValidSpecs(specsDir: string): Promise<ValidSpecs> {
-  const loaded = await loadSpecsDir(specsDir, displayPath(specsDir));
+export async function loadValidSpecs(specsDir: string, notice?: (text: string) => void): Promise<ValidSpecs> {
+  const loaded = await loadSpecsDir(portablePath(specsDir), displayPath(specsDir), notice);
   const { problems, specs } = validateSpecs(loaded);
   if (problems.length > 0 || !specs) throw new SpecError(problems.map(formatProblem));
   return specs;
 }
 
 /** The model of a specs folder, labelled by the folder's own name so output never depends on cwd. */
-export async function loadModel(specsDir: string): Promise<ProjectModel> {
-  return buildModel(await loadValidSpecs(specsDir), specsLabel(specsDir));
+export async function loadModel(specsDir: string, notice?: (text: string) => void): Promise<ProjectModel> {
+  return buildModel(await loadValidSpecs(specsDir, notice), specsLabel(portablePath(specsDir)));
+}
+
+/** `specs\` typed as on Windows reads as `specs/` elsewhere too (a backslash is no separator there). */
+export function portablePath(path: string): string {
+  return sep === "\\" ? path : path.replaceAll("\\", "/");
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Document, isMap } from "yaml";
+import { defaultCollection } from "../model/naming.js";
 import type { FieldFlag } from "./fields-flag.js";
 
 const schemaComment = " yaml-language-server: $schema=../node_modules/hashapi/schema/spec.schema.json";
@@ -25,7 +26,7 @@ export function resourceSpecTemplate(name: string): string {
   return `#${schemaComment}
 # The ${name} resource. Every key is explained in hashapi's README, section "Spec format".
 name: ${name}
-# collection: ${name.toLowerCase()}s   # URL segment; default: kebab-case plural of the name
+# collection: ${defaultCollection(name)}   # URL segment; this is the default (kebab-case plural of the name)
 # prefix: ABC                 # public id prefix, three letters; default: derived from the name
 # softDelete: true            # DELETE marks deleted_at; POST /<collection>/<hash>/restore undoes it
 fields:

@@ -53,7 +53,8 @@ export function checkField(source: SpecSource, base: (string | number)[], field:
     }
   }
   for (const option of ["default", "backfill"] as const) {
-    if (field[option] === undefined) continue;
+    // An enum without values is reported once, above; its default cannot be checked against nothing.
+    if (field[option] === undefined || (field.type === "enum" && field.values === undefined)) continue;
     const problem = valueProblem(field, field[option], option);
     if (problem) problems.push(source.problem([...at, option], problem));
   }

@@ -1,5 +1,5 @@
 import { readFile, readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { HashapiError } from "../errors.js";
 import { SpecSource } from "./source.js";
 import type { Problem } from "./types.js";
@@ -25,12 +25,20 @@ export function parseSpecFile(file: string, text: string): { loaded: LoadedFile;
 }
 
 /** Reads every `*.yaml`/`*.yml` of a specs folder, in name order; `display` prefixes messages. */
-export async function loadSpecsDir(dir: string, display = dir): Promise<LoadedSpecs> {
-  const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
+export async function loadSpecsDir(dir: string, display = dir, notice: (text: string) => void = () => undefined): Promise<LoadedSpecs> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOTDIR" && /\.ya?ml$/.test(dir)) {
+      const folder = dirname(display);
+      throw new HashapiError(`"${display}" is a spec file; hashapi reads the whole specs folder: \`hashapi generate ${folder}\``);
+    }
     const reason = error.code === "ENOENT" ? "does not exist" : error.code === "ENOTDIR" ? "is not a folder" : `cannot be read (${error.code})`;
-    throw new HashapiError(`specs folder "${display}" ${reason}; create one with \`hashapi init ${display}\``);
+    throw new HashapiError(`specs folder "${display}" ${reason}${error.code === "ENOENT" ? `; create one with \`hashapi init ${display}\`` : ""}`);
   });
-  const specFiles = names.filter((name) => /\.ya?ml$/.test(name)).sort();
+  const specFiles = entries.filter((entry) => entry.isFile() && /\.ya?ml$/.test(entry.name)).map((entry) => entry.name).sort();
+  // Anything else is not read: say so, so a misnamed spec (patient.yml.txt, a subfolder) is noticed.
+  const ignored = entries.filter((entry) => !specFiles.includes(entry.name) && !entry.name.startsWith(".")).map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name));
+  if (ignored.length > 0) notice(`notice: ${display}/ also holds ${ignored.join(", ")}: not read (specs are the *.yaml and *.yml files directly in the folder)`);
+
   if (!specFiles.some((name) => name !== projectFileName)) {
     throw new HashapiError(`specs folder "${display}" holds no resource spec (*.yaml); add one with \`hashapi add-resource <name> --specs ${display}\``);
   }

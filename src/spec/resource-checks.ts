@@ -13,11 +13,20 @@ export interface CheckedResource {
 /** The built-in User resource owns this prefix. */
 const builtInPrefixes = new Map([["USR", "the built-in User"]]);
 
+/** Models (and their tables) every project has: users, revoked tokens, login throttles. */
+const builtInResources = new Map([
+  ["User", "the built-in user of /api/auth (table users): give it fields under auth.user.fields in hashapi.yaml, or choose another name"],
+  ["RevokedToken", "a table of the built-in authentication (revoked_tokens); choose another name"],
+  ["LoginThrottle", "a table of the built-in authentication (login_throttles); choose another name"],
+]);
+
 /** Checks within one resource file. */
 export function checkResource({ spec, source }: CheckedResource): Problem[] {
   const problems: Problem[] = [];
   const relationNames = new Set((spec.relations ?? []).map((relation) => relation.name));
 
+  const builtIn = builtInResources.get(spec.name);
+  if (builtIn) problems.push(source.problem(["name"], `"${spec.name}" is ${builtIn}`));
   if (spec.prefix === undefined && derivePrefix(spec.name) === undefined) {
     problems.push(source.problem(["name"], `"${spec.name}" is too short to derive a public-id prefix from; set prefix: with three uppercase letters`));
   }

@@ -1,7 +1,8 @@
 import { access, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { HashapiError } from "../../errors.js";
+import { HashapiError, SpecError } from "../../errors.js";
+import { formatProblem, loadSpecsDir, parseSpecFile, validateSpecs, type LoadedSpecs } from "../../spec/index.js";
 import { toKebab } from "../../model/naming.js";
 import { parseFieldsFlag } from "../../scaffold/fields-flag.js";
 import { resourceClassName } from "../../scaffold/resource-name.js";
@@ -19,9 +20,11 @@ export function registerAddResource(program: Command, setExit: (code: ExitCode) 
       "after",
       `
 Examples:
-  $ hashapi add-resource patients --fields name:string:max=120,cpf:string:unique:length=11,phone:string:nullable
+  $ hashapi add-resource patients --fields 'name:string:max=120,cpf:string:unique:length=11,phone:string:nullable'
   $ hashapi add-resource medical-records          # commented template to fill in
-  $ hashapi add-resource Invoice --fields total:decimal:precision=10:scale=2,status:enum:values=open|paid
+  $ hashapi add-resource Invoice --fields 'total:decimal:precision=10:scale=2,status:enum:values=open|paid'
+
+Quote --fields: the shell reads | and other characters of it as its own.
 
 Field types: string, text, integer, decimal, boolean, date, datetime, email, enum, json.
 Modifiers: unique, nullable, max=N, min=N, length=N, precision=N, scale=N, values=a|b|c (enum).
@@ -35,6 +38,8 @@ An existing spec file is never overwritten.`,
         throw new HashapiError(`${file} already exists; hashapi never overwrites a spec. Edit it, or choose another name.`);
       }
       const text = fields && fields.length > 0 ? resourceSpecFromFields(name, fields) : resourceSpecTemplate(name);
+      // Checked as generate would check it, beside the specs already there: nothing is written when it is wrong.
+      await assertValidBeside(flags.specs, file, text);
       await mkdir(flags.specs, { recursive: true });
       await writeFile(file, text, { flag: "wx" });
       process.stdout.write(
@@ -46,6 +51,14 @@ An existing spec file is never overwritten.`,
       );
       setExit(0);
     });
+}
+
+async function assertValidBeside(specsDir: string, file: string, text: string): Promise<void> {
+  const { loaded, problems: syntax } = parseSpecFile(file, text);
+  const others = await exists(specsDir) ? await loadSpecsDir(specsDir).catch(() => undefined) : undefined;
+  const specs: LoadedSpecs = { project: others?.project ?? null, resources: [...(others?.resources ?? []), loaded], problems: syntax };
+  const problems = syntax.length > 0 ? syntax : validateSpecs(specs).problems.filter((problem) => problem.file === file);
+  if (problems.length > 0) throw new SpecError(problems.map(formatProblem));
 }
 
 async function exists(path: string): Promise<boolean> {

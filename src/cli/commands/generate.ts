@@ -16,7 +16,7 @@ import {
 import { prismaSchemaFile } from "../../emit/index.js";
 import { loadModel, renderModel } from "../../pipeline/generate.js";
 import { nextSteps } from "../next-steps.js";
-import { outputDir } from "../output-dir.js";
+import { notice, outputDir } from "../output-dir.js";
 import type { ExitCode } from "../main.js";
 
 interface GenerateFlags {
@@ -63,7 +63,7 @@ narrow or constrain stored data is refused with the list of what it would do, un
 Exit codes: 0 ok, 1 invalid specs or drift, 2 usage error.`,
     )
     .action(async (specsDir: string, flags: GenerateFlags) => {
-      const model = await loadModel(specsDir);
+      const model = await loadModel(specsDir, notice);
       const out = outputDir(specsDir, flags.out, model.out);
       const history = await readMigrationHistory(out);
       assertSameProvider(history, model.database.provider);

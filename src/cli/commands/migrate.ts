@@ -4,7 +4,7 @@ import { planMigration } from "../../migrate/plan.js";
 import { writeMigrationFiles } from "../../migrate/write.js";
 import { prismaSchemaFile } from "../../emit/index.js";
 import { loadModel } from "../../pipeline/generate.js";
-import { outputDir } from "../output-dir.js";
+import { notice, outputDir } from "../output-dir.js";
 import type { ExitCode } from "../main.js";
 
 export function registerMigrate(program: Command, setExit: (code: ExitCode) => void): void {
@@ -26,7 +26,7 @@ No database is needed: the SQL comes from Prisma's schema engine (WebAssembly, n
 Existing migrations are never rewritten. \`hashapi generate\` does the same as part of a full run.`,
     )
     .action(async (flags: { name: string; specs: string; out?: string; acceptDataLoss?: boolean }) => {
-      const model = await loadModel(flags.specs);
+      const model = await loadModel(flags.specs, notice);
       const out = outputDir(flags.specs, flags.out, model.out);
       const { files } = await planMigration({
         history: await readMigrationHistory(out),

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { loadValidSpecs } from "../../pipeline/generate.js";
 import type { ExitCode } from "../main.js";
+import { notice } from "../output-dir.js";
 
 export function registerValidate(program: Command, setExit: (code: ExitCode) => void): void {
   program
@@ -17,7 +18,7 @@ Examples:
 Exit codes: 0 valid, 1 invalid, 2 usage error.`,
     )
     .action(async (specsDir: string) => {
-      const specs = await loadValidSpecs(specsDir);
+      const specs = await loadValidSpecs(specsDir, notice);
       process.stdout.write(
         `${specsDir}: ${specs.resources.length} resource${specs.resources.length === 1 ? "" : "s"}, valid.\n`,
       );

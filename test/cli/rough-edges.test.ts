@@ -1,0 +1,95 @@
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/** Issue 13, point 4: the rough edges a first hour found, each through the built CLI. */
+const repo = new URL("../..", import.meta.url).pathname;
+const cli = join(repo, "bin/hashapi.js");
+
+async function hashapi(args: string[], cwd: string) {
+  const result = await execa(process.execPath, [cli, ...args], { cwd, reject: false, env: { NO_COLOR: "1" } });
+  return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+}
+const noStackTrace = /\n\s+at .+:\d+:\d+/;
+
+let work: string;
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "hashapi-edges-"));
+});
+afterAll(async () => rm(work, { recursive: true, force: true }));
+
+describe("add-resource", () => {
+  it("quotes --fields in its help, because the shell would cut values=a|b", async () => {
+    const help = await hashapi(["add-resource", "--help"], work);
+    expect(help.stdout).toContain("--fields 'total:decimal:precision=10:scale=2,status:enum:values=open|paid'");
+  });
+
+  it.each([
+    [["user"], /specs\/user\.yaml:\d+:\d+ name: "User" is the built-in user of \/api\/auth/],
+    [["notes", "--fields", "id:integer,title:string"], /specs\/note\.yaml:\d+:\d+ fields\.id: "id" is reserved/],
+  ])("refuses %j with the spec-style message, writing nothing", async (args, message) => {
+    const dir = join(work, `refuse-${args[0]}`);
+    await mkdir(dir, { recursive: true });
+    const result = await hashapi(["add-resource", ...args], dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(noStackTrace);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("writes a commented template whose collection hint is the real default", async () => {
+    const dir = join(work, "template");
+    await mkdir(dir, { recursive: true });
+    expect((await hashapi(["add-resource", "medical-records"], dir)).code).toBe(0);
+    expect(await readFile(join(dir, "specs/medical-record.yaml"), "utf8")).toContain("# collection: medical-records ");
+  });
+});
+
+describe("generate and validate", () => {
+  let specs: string;
+  beforeAll(async () => {
+    specs = join(work, "project", "specs");
+    await cp(join(repo, "specs"), specs, { recursive: true });
+  });
+
+  it("points a spec file given instead of its folder to the folder", async () => {
+    const result = await hashapi(["generate", "specs/patient.yaml", "--dry-run"], join(work, "project"));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('"specs/patient.yaml" is a spec file; hashapi reads the whole specs folder: `hashapi generate specs`');
+  });
+
+  it("accepts a folder typed with Windows separators", async () => {
+    const result = await hashapi(["validate", "specs\\"], join(work, "project"));
+    expect(result.code, result.stderr).toBe(0);
+  });
+
+  it("names files and folders in the specs folder that it does not read", async () => {
+    await writeFile(join(specs, "notes.txt"), "x");
+    await mkdir(join(specs, "old"), { recursive: true });
+    const result = await hashapi(["validate", "specs"], join(work, "project"));
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("notice: specs/ also holds notes.txt, old/: not read (specs are the *.yaml and *.yml files directly in the folder)");
+    await rm(join(specs, "notes.txt"));
+    await rm(join(specs, "old"), { recursive: true });
+  });
+
+  it("reports an enum without values once", async () => {
+    const dir = join(work, "enum");
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "task.yaml"), "name: Task\nfields:\n  status: { type: enum, default: open }\n");
+    const result = await hashapi(["validate", dir], work);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toContain('an enum field needs "values"');
+  });
+
+  it("stops quietly when the reader of its output goes away (EPIPE)", async () => {
+    const result = await execa("sh", ["-c", `node ${cli} generate specs --dry-run | head -n 1`], { cwd: join(work, "project"), reject: false });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe("Dry run: nothing is written.");
+    expect(result.stderr).not.toMatch(/EPIPE/);
+    expect(result.stderr).not.toMatch(noStackTrace);
+  });
+});
