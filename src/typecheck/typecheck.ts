@@ -21,7 +21,9 @@ export interface TypeProblem {
 export function typecheckProject(outDir: string, map: FileMap): TypeProblem[] {
   const root = resolve(outDir);
   const tsconfig = JSON.parse(map.get("tsconfig.json")?.content ?? "{}") as { compilerOptions?: object };
-  const { options } = ts.convertCompilerOptionsFromJson(tsconfig.compilerOptions ?? {}, root);
+  // Named as the project's own tsconfig, so `types: ["node"]` resolves from the project's
+  // node_modules/@types (and its parents), not from wherever hashapi was started.
+  const { options } = ts.convertCompilerOptionsFromJson(tsconfig.compilerOptions ?? {}, root, join(root, "tsconfig.json"));
   const project = new Project({
     // Files created in memory get no package.json "type" lookup, so under NodeNext TypeScript would
     // take them for CommonJS and refuse import.meta and top-level await. The project is ESM: say so.

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryDatabase } from "../support/databases.js";
-import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
+import { databaseTargets } from "../support/hostile.js";
+import { startPostgres, type PostgresServer } from "../support/postgres.js";
 import { admin, client, migrate, prepareProject, repo, run, startService, type Project, type RunningService } from "../support/service.js";
 
 /**
@@ -18,10 +19,8 @@ type Row = Record<string, unknown>;
 type Ledger = Map<string, Row[]>;
 
 const targets = (process.env.HASHAPI_E2E_TARGETS ?? "sqlite,postgresql").split(",");
-const cases = [
-  { label: "SQLite", database: "sqlite" as const },
-  ...(postgresBinDir() ? [{ label: "PostgreSQL", database: "postgresql" as const }] : []),
-].filter(({ database }) => targets.includes(database));
+// SQLite always; PostgreSQL where installed, and always in CI (which installs it).
+const cases = databaseTargets.filter(({ database }) => targets.includes(database));
 
 describe.each(cases)("changing the specs of a live database on $label", ({ database }) => {
   let postgres: PostgresServer | undefined;
