@@ -9,6 +9,8 @@ export const projectFileName = "hashapi.yaml";
 export interface LoadedFile {
   source: SpecSource;
   data: unknown;
+  /** A file that is not valid YAML: the resource name its `name:` line gives, when it gives one. */
+  unreadableName?: string;
 }
 
 export interface LoadedSpecs {
@@ -16,12 +18,20 @@ export interface LoadedSpecs {
   resources: LoadedFile[];
   /** YAML syntax problems; files with any are left out of `resources`. */
   problems: Problem[];
+  /**
+   * The `name:` of files left out for their syntax, read from the text: their resources exist, so
+   * relations to them are not also reported as unknown.
+   */
+  unreadableNames?: string[];
 }
 
 /** Parses one spec file. Pure: `file` is only the label that messages show. */
 export function parseSpecFile(file: string, text: string): { loaded: LoadedFile; problems: Problem[] } {
   const { source, problems } = SpecSource.parse(file, text);
-  return { loaded: { source, data: problems.length === 0 ? source.data() : null }, problems };
+  if (problems.length === 0) return { loaded: { source, data: source.data() }, problems };
+  // Unreadable as YAML, but its `name:` line usually is: its resource exists (see LoadedSpecs).
+  const name = /^name:\s*["']?([A-Z][A-Za-z0-9]*)/m.exec(text)?.[1];
+  return { loaded: { source, data: null, ...(name ? { unreadableName: name } : {}) }, problems };
 }
 
 /** Reads every `*.yaml`/`*.yml` of a specs folder, in name order; `display` prefixes messages. */
@@ -48,7 +58,10 @@ export async function loadSpecsDir(dir: string, display = dir, notice: (text: st
   for (const [index, name] of specFiles.entries()) {
     const { loaded, problems } = parseSpecFile(`${display}/${name}`, texts[index]!);
     result.problems.push(...problems);
-    if (problems.length > 0) continue;
+    if (problems.length > 0) {
+      if (loaded.unreadableName) (result.unreadableNames ??= []).push(loaded.unreadableName);
+      continue;
+    }
     if (name === projectFileName) result.project = loaded;
     else result.resources.push(loaded);
   }

@@ -16,9 +16,11 @@ export class SpecSource {
     const source = new SpecSource(file, document, lines);
     const problems = [...document.errors].map((error) => {
       const { line, col } = lines.linePos(error.pos[0]);
-      return { file, line, column: col, path: "", message: `invalid YAML: ${firstLine(error.message)}` };
+      return yamlProblem(file, text, line, col, firstLine(error.message));
     });
-    return { source, problems };
+    // A tab in the indentation makes the parser misread what follows: the tab is the one problem.
+    const tabs = problems.filter((problem) => problem.message.includes("a tab indents"));
+    return { source, problems: dedupe(tabs.length > 0 ? tabs : problems) };
   }
 
   data(): unknown {
@@ -64,4 +66,50 @@ function rangeStart(node: unknown): number | undefined {
 
 function firstLine(message: string): string {
   return message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+}
+
+/**
+ * A YAML syntax error as a spec problem, said in the terms of the mistake: the parser reports an
+ * unclosed `{` or `[` where it gave up (the next line); it is shown where it was opened.
+ */
+function yamlProblem(file: string, text: string, line: number, column: number, message: string): Problem {
+  const problem = (at: number, col: number, said: string) => ({ file, line: at, column: col, path: "", message: `invalid YAML: ${said}` });
+  if (/^Tabs are not allowed/.test(message)) return problem(line, column, "a tab indents this line; YAML indents with spaces only");
+  const closing = /end with an? ([}\]])/.exec(message)?.[1];
+  if (closing) {
+    const opening = closing === "}" ? "{" : "[";
+    const source = text.split("\n");
+    for (let at = Math.min(line, source.length); at >= 1; at -= 1) {
+      const unclosed = unclosedColumn(source[at - 1]!, opening, closing);
+      if (unclosed !== undefined)
+        return problem(at, unclosed, `this ${opening} is never closed (a flow ${opening === "{" ? "map" : "sequence"} ends with ${closing} on the same line)`);
+    }
+  }
+  return problem(line, column, message);
+}
+
+/** The 1-based column of the last `open` on a line that its `close` does not match, outside quotes. */
+function unclosedColumn(line: string, open: string, close: string): number | undefined {
+  const stack: number[] = [];
+  let quote: string | undefined;
+  for (let index = 0; index < line.length; index += 1) {
+    const char = line[index]!;
+    if (quote) {
+      if (char === quote) quote = undefined;
+    } else if (char === "'" || char === '"') quote = char;
+    else if (char === "#" && (index === 0 || line[index - 1] === " ")) break;
+    else if (char === open) stack.push(index + 1);
+    else if (char === close) stack.pop();
+  }
+  return stack.at(-1);
+}
+
+function dedupe(problems: Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((problem) => {
+    const key = `${problem.line}:${problem.column}:${problem.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -27,7 +27,7 @@ export function validateSpecs(loaded: LoadedSpecs): { problems: Problem[]; specs
   }
 
   const resources: CheckedResource[] = [];
-  const invalidNames: string[] = [];
+  const invalidNames: string[] = [...(loaded.unreadableNames ?? [])];
   for (const file of loaded.resources) {
     const schemaProblems = checkAgainstSchema("resource", file.source, file.data);
     problems.push(...schemaProblems);

@@ -22,7 +22,9 @@ eagerLoad: [patient, doctor]
 `;
 
 export const errorCases: [string, Record<string, string>, string[]][] = [
-  ["YAML syntax", { "a.yaml": "name: [Patient\nfields: {}\n" }, ["specs/a.yaml:2:1 invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]"]],
+  ["YAML syntax: an unclosed [ is shown where it opens", { "a.yaml": "name: [Patient\nfields: {}\n" }, ["specs/a.yaml:1:7 invalid YAML: this [ is never closed (a flow sequence ends with ] on the same line)"]],
+  ["YAML syntax: an unclosed { is shown where it opens", { "a.yaml": "name: Patient\nfields:\n  name: { type: string\n  cpf: { type: string }\n" }, ["specs/a.yaml:3:9 invalid YAML: this { is never closed (a flow map ends with } on the same line)"]],
+  ["YAML syntax: one tab is one problem, and files that relate to its resource say nothing more", { "a.yaml": patient.replace("  name: { type: string", "\tname: { type: string"), "b.yaml": appointment, "c.yaml": doctor }, ["specs/a.yaml:4:1 invalid YAML: a tab indents this line; YAML indents with spaces only"]],
   ["unknown top-level key with suggestion", { "a.yaml": "name: Patient\nfeilds:\n  name: { type: string }\n" }, ["specs/a.yaml:1:1 missing required key \"fields\"", "specs/a.yaml:2:1 feilds: unknown key \"feilds\" (did you mean \"fields\"?)"]],
   ["missing required key", { "a.yaml": "name: Patient\n" }, ["specs/a.yaml:1:1 missing required key \"fields\""]],
   ["name not PascalCase", { "a.yaml": "name: patient\nfields:\n  name: { type: string }\n" }, ["specs/a.yaml:1:7 name: must be a PascalCase singular class name, e.g. \"MedicalRecord\""]],

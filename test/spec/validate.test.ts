@@ -10,7 +10,10 @@ function validate(files: Record<string, string>) {
   for (const [name, text] of Object.entries(files)) {
     const { loaded: file, problems } = parseSpecFile(`specs/${name}`, text);
     loaded.problems.push(...problems);
-    if (problems.length > 0) continue;
+    if (problems.length > 0) {
+      if (file.unreadableName) (loaded.unreadableNames ??= []).push(file.unreadableName);
+      continue;
+    }
     if (name === "hashapi.yaml") loaded.project = file;
     else loaded.resources.push(file);
   }
