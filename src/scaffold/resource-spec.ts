@@ -4,8 +4,14 @@ import type { FieldFlag } from "./fields-flag.js";
 
 const schemaComment = " yaml-language-server: $schema=../node_modules/hashapi/schema/spec.schema.json";
 
-/** The YAML of a new resource spec built from `--fields`. */
-export function resourceSpecFromFields(name: string, fields: FieldFlag[]): string {
+/** A required belongsTo from `--belongs-to`: the relation's name and the resource it points at. */
+export interface BelongsToFlag {
+  name: string;
+  resource: string;
+}
+
+/** The YAML of a new resource spec built from `--fields` (and `--belongs-to`). */
+export function resourceSpecFromFields(name: string, fields: FieldFlag[], belongsTo: BelongsToFlag[] = []): string {
   const document = new Document({
     name,
     fields: Object.fromEntries(
@@ -14,10 +20,15 @@ export function resourceSpecFromFields(name: string, fields: FieldFlag[]): strin
         return [field.name, { type: field.type, ...(typeof values === "string" ? { values: values.split("|") } : {}), ...options }];
       }),
     ),
+    ...(belongsTo.length > 0
+      ? { relations: Object.fromEntries(belongsTo.map((relation) => [relation.name, { type: "belongsTo", resource: relation.resource, required: true }])) }
+      : {}),
   });
   document.commentBefore = schemaComment;
-  const fieldsNode = document.get("fields");
-  if (isMap(fieldsNode)) for (const item of fieldsNode.items) if (isMap(item.value)) item.value.flow = true;
+  for (const section of ["fields", "relations"]) {
+    const node = document.get(section);
+    if (isMap(node)) for (const item of node.items) if (isMap(item.value)) item.value.flow = true;
+  }
   return document.toString({ lineWidth: 0 });
 }
 

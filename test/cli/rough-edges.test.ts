@@ -39,6 +39,19 @@ describe("add-resource", () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
+  it("adds required belongsTo relations from --belongs-to, checked against the other specs", async () => {
+    const dir = join(work, "belongs");
+    await cp(join(repo, "specs"), join(dir, "specs"), { recursive: true });
+    const added = await hashapi(["add-resource", "visits", "--fields", "at:datetime", "--belongs-to", "patient,physician:Doctor"], dir);
+    expect(added.code, added.stderr).toBe(0);
+    const text = await readFile(join(dir, "specs/visit.yaml"), "utf8");
+    expect(text).toContain("relations:\n  patient: { type: belongsTo, resource: Patient, required: true }\n  physician: { type: belongsTo, resource: Doctor, required: true }");
+    expect((await hashapi(["validate", "specs"], dir)).code).toBe(0);
+    const unknown = await hashapi(["add-resource", "bills", "--fields", "total:decimal", "--belongs-to", "clinic"], dir);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/specs\/bill\.yaml:\d+:\d+ relations\.clinic\.resource: unknown resource "Clinic"/);
+  });
+
   it("writes a commented template whose collection hint is the real default", async () => {
     const dir = join(work, "template");
     await mkdir(dir, { recursive: true });

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { HashapiError, SpecError } from "../../errors.js";
 import { formatProblem, loadSpecsDir, parseSpecFile, validateSpecs, type LoadedSpecs } from "../../spec/index.js";
-import { toKebab } from "../../model/naming.js";
+import { toKebab, toSnake } from "../../model/naming.js";
 import { parseFieldsFlag } from "../../scaffold/fields-flag.js";
 import { resourceClassName } from "../../scaffold/resource-name.js";
 import { resourceSpecFromFields, resourceSpecTemplate } from "../../scaffold/resource-spec.js";
@@ -15,6 +15,7 @@ export function registerAddResource(program: Command, setExit: (code: ExitCode) 
     .description("Write a new resource spec file (from --fields, or a commented template).")
     .argument("<name>", "resource name: patients, Patient or medical-records")
     .option("-f, --fields <list>", "fields as name:type[:modifier…], comma-separated")
+    .option("-b, --belongs-to <list>", "required belongsTo relations, comma-separated: patient,doctor or author:User")
     .option("-s, --specs <dir>", "specs folder", "specs")
     .addHelpText(
       "after",
@@ -23,6 +24,7 @@ Examples:
   $ hashapi add-resource patients --fields 'name:string:max=120,cpf:string:unique:length=11,phone:string:nullable'
   $ hashapi add-resource medical-records          # commented template to fill in
   $ hashapi add-resource Invoice --fields 'total:decimal:precision=10:scale=2,status:enum:values=open|paid'
+  $ hashapi add-resource appointments --fields 'scheduled_at:datetime' --belongs-to patient,doctor
 
 Quote --fields: the shell reads | and other characters of it as its own.
 
@@ -30,14 +32,24 @@ Field types: string, text, integer, decimal, boolean, date, datetime, email, enu
 Modifiers: unique, nullable, max=N, min=N, length=N, precision=N, scale=N, values=a|b|c (enum).
 An existing spec file is never overwritten.`,
     )
-    .action(async (input: string, flags: { fields?: string; specs: string }) => {
+    .action(async (input: string, flags: { fields?: string; belongsTo?: string; specs: string }) => {
       const name = resourceClassName(input);
       const fields = flags.fields === undefined ? undefined : parseFieldsFlag(flags.fields);
+      const belongsTo = (flags.belongsTo ?? "")
+        .split(",")
+        .map((relation) => relation.trim())
+        .filter(Boolean)
+        .map((relation) => {
+          // `patient` (the resource Patient) or `author:User` (a relation named apart from its resource).
+          const [relationName, resource = relationName] = relation.split(":") as [string, string?];
+          return { name: toSnake(relationName), resource: resourceClassName(resource) };
+        });
       const file = join(flags.specs, `${toKebab(name)}.yaml`);
       if (await exists(file)) {
         throw new HashapiError(`${file} already exists; hashapi never overwrites a spec. Edit it, or choose another name.`);
       }
-      const text = fields && fields.length > 0 ? resourceSpecFromFields(name, fields) : resourceSpecTemplate(name);
+      const text =
+        (fields && fields.length > 0) || belongsTo.length > 0 ? resourceSpecFromFields(name, fields ?? [], belongsTo) : resourceSpecTemplate(name);
       // Checked as generate would check it, beside the specs already there: nothing is written when it is wrong.
       await assertValidBeside(flags.specs, file, text);
       await mkdir(flags.specs, { recursive: true });
