@@ -106,3 +106,36 @@ describe("generate and validate", () => {
     expect(result.stderr).not.toMatch(noStackTrace);
   });
 });
+
+describe("generate --watch", () => {
+  it("regenerates on each saved spec (code only, naming the pending migration), reports a broken spec and keeps watching", async () => {
+    const dir = join(work, "watch");
+    await cp(join(repo, "specs"), join(dir, "specs"), { recursive: true });
+    let output = "";
+    const watcher = execa(process.execPath, [cli, "generate", "specs", "--out", "api", "--watch"], { cwd: dir, reject: false, all: true, env: { NO_COLOR: "1" } });
+    watcher.all?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const waitFor = async (pattern: RegExp, from: number) => {
+      const deadline = Date.now() + 60_000;
+      while (!pattern.test(output.slice(from))) {
+        if (Date.now() > deadline) throw new Error(`no ${pattern} in:\n${output}`);
+        await new Promise((done) => setTimeout(done, 50));
+      }
+    };
+    try {
+      await waitFor(/Watching specs \(Ctrl-C to stop\)/, 0);
+      const patient = join(dir, "specs/patient.yaml");
+      let mark = output.length;
+      await writeFile(patient, (await readFile(patient, "utf8")).replace("  phone: { type: string, max: 20, nullable: true }\n", "  phone: { type: string, max: 20, nullable: true }\n  email: { type: email, nullable: true }\n"));
+      await waitFor(/update src\/resources\/patient\/patient\.repository\.ts[\s\S]*The schema changed: `hashapi generate` \(without --watch\) writes its migration[\s\S]*Watching specs/, mark);
+      expect(await readdir(join(dir, "api/prisma/migrations"))).toEqual(["0001_init", "migration_lock.toml"]);
+      mark = output.length;
+      await writeFile(patient, "name: Patient\nfields:\n\tname: { type: string }\n");
+      await waitFor(/specs\/patient\.yaml:3:1 invalid YAML: a tab indents this line[\s\S]*Watching specs/, mark);
+      expect(watcher.exitCode).toBeNull();
+    } finally {
+      watcher.kill("SIGINT");
+    }
+    expect((await watcher).exitCode).toBe(0);
+  }, 120_000);
+});
+

@@ -1,0 +1,55 @@
+import { watch } from "node:fs";
+import { HashapiError } from "../errors.js";
+import type { ExitCode } from "./main.js";
+
+/** Saving a file fires several events at once: one regeneration per burst. */
+const settleMs = 150;
+
+/**
+ * `generate --watch`: runs once, then again after every change in the specs folder, until Ctrl-C.
+ * A spec error is printed and the watch goes on (the next save may fix it); a run never overlaps
+ * another, and changes made during one start the next.
+ */
+export async function watchSpecs(specsDir: string, run: (first: boolean) => Promise<ExitCode>): Promise<ExitCode> {
+  const once = async (first = false) => {
+    try {
+      await run(first);
+    } catch (error) {
+      if (!(error instanceof HashapiError)) throw error;
+      process.stderr.write(`${error.message}\n`);
+    }
+  };
+  await once(true);
+  let running: Promise<void> | undefined;
+  let pending = false;
+  let timer: NodeJS.Timeout | undefined;
+  const trigger = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (running) {
+        pending = true;
+        return;
+      }
+      running = (async () => {
+        do {
+          pending = false;
+          process.stdout.write(`\n[${new Date().toTimeString().slice(0, 8)}] ${specsDir} changed: generating\n`);
+          await once();
+        } while (pending);
+        running = undefined;
+        process.stdout.write(`Watching ${specsDir} (Ctrl-C to stop)\n`);
+      })();
+    }, settleMs);
+  };
+  const watcher = watch(specsDir, trigger);
+  process.stdout.write(`Watching ${specsDir} (Ctrl-C to stop)\n`);
+  return new Promise((resolve) => {
+    const stop = () => {
+      watcher.close();
+      clearTimeout(timer);
+      resolve(0);
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+}
