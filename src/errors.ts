@@ -1,3 +1,5 @@
+import type { Problem } from "./spec/types.js";
+
 /**
  * Errors a user can cause carry an exit code and a message meant to be printed as is: the CLI shows
  * the message without a stack trace. Anything else that escapes is a bug in hashapi and is reported
@@ -13,9 +15,15 @@ export class HashapiError extends Error {
   }
 }
 
-/** Specs that do not validate; `problems` are already formatted as `file:line:col path: message`. */
+/**
+ * Specs that do not validate; `problems` are already formatted as `file:line:col path: message`,
+ * `details` are the same problems as data (for `--json`).
+ */
 export class SpecError extends HashapiError {
-  constructor(readonly problems: string[]) {
+  constructor(
+    readonly problems: string[],
+    readonly details: readonly Problem[] = [],
+  ) {
     super(problems.join("\n"), 1);
   }
 }

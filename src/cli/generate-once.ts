@@ -15,6 +15,7 @@ import {
 import { prismaSchemaFile } from "../emit/index.js";
 import { loadModel, renderModel } from "../pipeline/generate.js";
 import type { ExitCode } from "./main.js";
+import { asJson } from "./json-output.js";
 import { nextSteps } from "./next-steps.js";
 import { notice, outputDir } from "./output-dir.js";
 
@@ -28,12 +29,54 @@ export interface GenerateFlags {
   acceptDataLoss?: boolean;
   pruneCustom?: boolean;
   watch?: boolean;
+  /** With --check or --dry-run: one JSON document on stdout instead of prose. */
+  json?: boolean;
   /** Write the code only, and say when the schema is ahead of the migrations (--watch). */
   noMigration?: boolean;
 }
 
 /** One `hashapi generate`: write (or check, or preview) the project and its next migration. */
 export async function generateOnce(specsDir: string, flags: GenerateFlags): Promise<ExitCode> {
+  if (flags.json) return asJson(() => generateReport(specsDir, flags), (report) => ({ ...report.document, exitCode: report.exitCode }));
+  return generateAndSay(specsDir, flags);
+}
+
+/** `--check` and `--dry-run` as data (see `--json`). */
+async function generateReport(specsDir: string, flags: GenerateFlags): Promise<{ exitCode: ExitCode; document: object }> {
+  const model = await loadModel(specsDir, notice);
+  const out = outputDir(specsDir, flags.out, model.out);
+  const history = await readMigrationHistory(out);
+  assertSameProvider(history, model.database.provider);
+  const schema = prismaSchemaFile(model).content;
+  const reads = new Map<string, string>();
+  if (flags.check) {
+    const map = await renderModel(model, { previousOutput: out, reads });
+    const report = await checkOutput(out, map, reads);
+    const migrationPending = schemaAheadOfMigrations(history, schema);
+    const { assessment } = assessMigration(history.latestSnapshot, schema, model.database.provider, model.evolution);
+    const upToDate = isClean(report) && !migrationPending;
+    const { missing, orphaned, orphanedUser } = report;
+    const changed = report.changed.map((change) => change.path);
+    return { exitCode: upToDate ? 0 : 1, document: { upToDate, out, missing, changed, orphaned, orphanedUser, migrationPending, risky: migrationPending ? assessment.risky : [] } };
+  }
+  const [map, plan] = await Promise.all([
+    renderModel(model, { previousOutput: out, reads }),
+    planMigration({ history, schema, provider: model.database.provider, label: flags.migrationName, source: model.source, evolution: model.evolution, acceptDataLoss: true }),
+  ]);
+  const changes = await previewOutput(out, createFileMap([...map.values(), ...plan.files]), { force: flags.force ?? false, reads });
+  const migration = plan.files.find((file) => file.path.endsWith("/migration.sql"));
+  return {
+    exitCode: 0,
+    document: {
+      dryRun: true,
+      out,
+      changes: changes.filter((change) => change.kind !== "unchanged").map(({ kind, path }) => ({ kind, path })),
+      migration: migration ? { path: migration.path, sql: plan.sql, risky: plan.risky, refusedWithoutConsent: plan.risky.length > 0 && !flags.acceptDataLoss } : null,
+    },
+  };
+}
+
+async function generateAndSay(specsDir: string, flags: GenerateFlags): Promise<ExitCode> {
   const model = await loadModel(specsDir, notice);
   const out = outputDir(specsDir, flags.out, model.out);
   const history = await readMigrationHistory(out);

@@ -33,7 +33,7 @@ export interface GenerateOptions {
 export async function loadValidSpecs(specsDir: string, notice?: (text: string) => void): Promise<ValidSpecs> {
   const loaded = await loadSpecsDir(portablePath(specsDir), displayPath(specsDir), notice);
   const { problems, specs } = validateSpecs(loaded);
-  if (problems.length > 0 || !specs) throw new SpecError(problems.map(formatProblem));
+  if (problems.length > 0 || !specs) throw new SpecError(problems.map(formatProblem), problems);
   return specs;
 }
 

@@ -139,3 +139,38 @@ describe("generate --watch", () => {
   }, 120_000);
 });
 
+describe("--json for CI tools", () => {
+  it("validate, generate --check and --dry-run print one JSON document, also for invalid specs", async () => {
+    const dir = join(work, "json");
+    await cp(join(repo, "specs"), join(dir, "specs"), { recursive: true });
+    const valid = await hashapi(["validate", "specs", "--json"], dir);
+    expect(valid.code).toBe(0);
+    expect(JSON.parse(valid.stdout)).toEqual({ valid: true, resources: ["Appointment", "Doctor", "MedicalRecord", "Patient"] });
+
+    const dryRun = await hashapi(["generate", "specs", "--out", "api", "--dry-run", "--json"], dir);
+    expect(dryRun.code).toBe(0);
+    const preview = JSON.parse(dryRun.stdout);
+    expect(preview.changes).toContainEqual({ kind: "create", path: "src/app.ts" });
+    expect(preview.migration).toMatchObject({ path: "prisma/migrations/0001_init/migration.sql", risky: [], refusedWithoutConsent: false });
+    expect(preview.migration.sql).toContain('CREATE TABLE "patients"');
+
+    expect((await hashapi(["generate", "specs", "--out", "api"], dir)).code).toBe(0);
+    const clean = await hashapi(["generate", "specs", "--out", "api", "--check", "--json"], dir);
+    expect(clean.code).toBe(0);
+    expect(JSON.parse(clean.stdout)).toEqual({ upToDate: true, out: "api", missing: [], changed: [], orphaned: [], orphanedUser: [], migrationPending: false, risky: [] });
+
+    await writeFile(join(dir, "specs/doctor.yaml"), (await readFile(join(dir, "specs/doctor.yaml"), "utf8")).replace("  crm: { type: string, max: 20, unique: true }\n", ""));
+    const stale = await hashapi(["generate", "specs", "--out", "api", "--check", "--json"], dir);
+    expect(stale.code).toBe(1);
+    const report = JSON.parse(stale.stdout);
+    expect(report).toMatchObject({ upToDate: false, migrationPending: true, risky: [{ table: "doctors", column: "crm", effect: "drops column doctors.crm and every value in it" }] });
+    expect(report.changed).toContain("src/resources/doctor/doctor.validator.ts");
+
+    await writeFile(join(dir, "specs/doctor.yaml"), "name: Doctor\nfields:\n\tname: { type: string }\n");
+    const invalid = await hashapi(["generate", "specs", "--out", "api", "--check", "--json"], dir);
+    expect(invalid.code).toBe(1);
+    expect(JSON.parse(invalid.stdout)).toEqual({ valid: false, problems: [{ file: "specs/doctor.yaml", line: 3, column: 1, path: "", message: "invalid YAML: a tab indents this line; YAML indents with spaces only" }] });
+    expect((await hashapi(["generate", "specs", "--json"], dir)).code).toBe(2);
+  }, 120_000);
+});
+

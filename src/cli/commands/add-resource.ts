@@ -70,7 +70,7 @@ async function assertValidBeside(specsDir: string, file: string, text: string): 
   const others = await exists(specsDir) ? await loadSpecsDir(specsDir).catch(() => undefined) : undefined;
   const specs: LoadedSpecs = { project: others?.project ?? null, resources: [...(others?.resources ?? []), loaded], problems: syntax };
   const problems = syntax.length > 0 ? syntax : validateSpecs(specs).problems.filter((problem) => problem.file === file);
-  if (problems.length > 0) throw new SpecError(problems.map(formatProblem));
+  if (problems.length > 0) throw new SpecError(problems.map(formatProblem), problems);
 }
 
 async function exists(path: string): Promise<boolean> {

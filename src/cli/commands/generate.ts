@@ -1,4 +1,5 @@
 import { Option, type Command } from "commander";
+import { UsageError } from "../../errors.js";
 import { generateOnce, type GenerateFlags } from "../generate-once.js";
 import type { ExitCode } from "../main.js";
 import { watchSpecs } from "../watch.js";
@@ -11,6 +12,7 @@ export function registerGenerate(program: Command, setExit: (code: ExitCode) => 
     .option("-o, --out <dir>", "output directory (default: out: in hashapi.yaml, else generated/)")
     .addOption(new Option("--check", "regenerate in memory and fail (exit 1) on any drift").conflicts("dryRun"))
     .option("--dry-run", "print what would change, write nothing")
+    .option("--json", "with --check or --dry-run: one JSON document on stdout (for CI tools)")
     .option("--migration-name <label>", "label of the migration written when the schema changed", "update")
     .option("--force", "write into a non-empty directory that is not a hashapi output")
     .option("--accept-data-loss", "write a migration that drops, narrows or constrains columns or tables holding rows")
@@ -25,6 +27,7 @@ Examples:
   $ hashapi generate specs --out api         # another output directory
   $ hashapi generate --dry-run               # list the changes, write nothing
   $ hashapi generate --check                 # CI: exit 1 when generated/ is stale
+  $ hashapi generate --check --json          # the same, as { "upToDate": false, "changed": [...], ... }
   $ hashapi generate --migration-name add_phone
   $ hashapi generate --typecheck             # also report your overrides that a spec change broke
   $ hashapi generate --accept-data-loss      # after reading the list of rows a migration would lose
@@ -38,6 +41,7 @@ narrow or constrain stored data is refused with the list of what it would do, un
 Exit codes: 0 ok, 1 invalid specs or drift, 2 usage error.`,
     )
     .action(async (specsDir: string, flags: GenerateFlags) => {
+      if (flags.json && !flags.check && !flags.dryRun) throw new UsageError("--json goes with --check or --dry-run");
       // The first run is a plain generate; the runs on save write code only (no migration per keystroke).
       if (flags.watch) return setExit(await watchSpecs(specsDir, (first) => generateOnce(specsDir, { ...flags, noMigration: !first })));
       setExit(await generateOnce(specsDir, flags));

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { loadValidSpecs } from "../../pipeline/generate.js";
 import type { ExitCode } from "../main.js";
+import { asJson } from "../json-output.js";
 import { notice } from "../output-dir.js";
 
 export function registerValidate(program: Command, setExit: (code: ExitCode) => void): void {
@@ -8,16 +9,19 @@ export function registerValidate(program: Command, setExit: (code: ExitCode) => 
     .command("validate")
     .description("Check a specs folder and report every problem with file, line and column.")
     .argument("[specs]", "specs folder", "specs")
+    .option("--json", "print the result as JSON (for CI tools): { valid, resources } or { valid, problems }")
     .addHelpText(
       "after",
       `
 Examples:
   $ hashapi validate
   $ hashapi validate path/to/specs
+  $ hashapi validate --json                # { "valid": false, "problems": [{ "file", "line", ... }] }
 
 Exit codes: 0 valid, 1 invalid, 2 usage error.`,
     )
-    .action(async (specsDir: string) => {
+    .action(async (specsDir: string, flags: { json?: boolean }) => {
+      if (flags.json) return setExit(await asJson(() => loadValidSpecs(specsDir, notice), (specs) => ({ valid: true, resources: specs.resources.map((resource) => resource.name) })));
       const specs = await loadValidSpecs(specsDir, notice);
       process.stdout.write(
         `${specsDir}: ${specs.resources.length} resource${specs.resources.length === 1 ? "" : "s"}, valid.\n`,
