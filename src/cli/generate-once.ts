@@ -10,6 +10,7 @@ import {
   isClean,
   previewOutput,
   writeOutput,
+  type ChangeKind,
   type FileMap,
 } from "../output/index.js";
 import { prismaSchemaFile } from "../emit/index.js";
@@ -18,6 +19,11 @@ import type { ExitCode } from "./main.js";
 import { asJson } from "./json-output.js";
 import { nextSteps } from "./next-steps.js";
 import { notice, outputDir } from "./output-dir.js";
+import { step, styleFor } from "./style.js";
+
+const style = styleFor(process.stdout);
+const paint = (kind: ChangeKind, label: string) =>
+  kind === "create" ? style.green(label) : kind === "update" ? style.yellow(label) : kind === "delete" || kind === "orphan-user" ? style.red(label) : style.dim(label);
 
 export interface GenerateFlags {
   out?: string;
@@ -97,7 +103,7 @@ async function generateAndSay(specsDir: string, flags: GenerateFlags): Promise<E
       });
   migration.catch(() => undefined); // awaited below; meanwhile a failure must not be "unhandled"
   const reads = new Map<string, string>();
-  const map = await renderModel(model, { previousOutput: out, reads });
+  const map = await step("rendering and formatting the project", renderModel(model, { previousOutput: out, reads }));
 
   if (flags.check) {
     const report = await checkOutput(out, map, reads);
@@ -118,16 +124,16 @@ async function generateAndSay(specsDir: string, flags: GenerateFlags): Promise<E
     return 1;
   }
 
-  const plan = await migration;
+  const plan = await step("computing the migration (prisma migrate diff)", migration);
   const full: FileMap = createFileMap([...map.values(), ...(plan?.files ?? [])]);
   if (flags.dryRun) {
     process.stdout.write("Dry run: nothing is written.\n");
-    process.stdout.write(formatChangeSet(await previewOutput(out, full, { force: flags.force ?? false, reads })));
+    process.stdout.write(formatChangeSet(await previewOutput(out, full, { force: flags.force ?? false, reads }), { paint }));
     if (plan) process.stdout.write(describeMigration(plan, flags.acceptDataLoss === true));
     return 0;
   }
   const changes = await writeOutput(out, full, { force: flags.force ?? false, reads, pruneCustom: flags.pruneCustom ?? false });
-  process.stdout.write(formatChangeSet(changes, { onlyChanges: true }));
+  process.stdout.write(formatChangeSet(changes, { onlyChanges: true, paint }));
   if (plan && plan.risky.length > 0)
     process.stdout.write(`The new migration changes stored rows (--accept-data-loss):\n${describeRiskyChanges(plan.risky)}\n`);
   process.stdout.write(nextSteps(out, changes, plan));

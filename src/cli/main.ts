@@ -5,6 +5,7 @@ import { registerGenerate } from "./commands/generate.js";
 import { registerInit } from "./commands/init.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerValidate } from "./commands/validate.js";
+import { styleFor } from "./style.js";
 import { version } from "./version.js";
 
 export type ExitCode = 0 | 1 | 2;
@@ -54,7 +55,7 @@ function handleError(error: unknown): ExitCode {
     return error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.version" ? 0 : 2;
   }
   if (error instanceof HashapiError) {
-    process.stderr.write(`${error.message}\n`);
+    process.stderr.write(`${styleFor(process.stderr).red(error.message)}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);

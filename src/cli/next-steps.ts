@@ -1,5 +1,6 @@
 import type { ChangeSet } from "../output/index.js";
 import type { MigrationPlan } from "../migrate/plan.js";
+import { styleFor } from "./style.js";
 
 /**
  * What to do after `generate`, for the case at hand: the whole first run in a new folder, or the
@@ -10,7 +11,7 @@ export function nextSteps(out: string, changes: ChangeSet, plan: MigrationPlan |
   if (firstRun) {
     return [
       "",
-      "Next steps:",
+      styleFor(process.stdout).bold("Next steps:"),
       `  cd ${out}`,
       "  npm install",
       "  npm run db:migrate",

@@ -4,7 +4,7 @@ export { formatFiles, type FormatOptions } from "./format.js";
 export { formatterFingerprint, prettierOptions } from "./format-options.js";
 export { sha256 } from "./hash.js";
 export { addManifest, manifestPath, parseManifest, type Manifest } from "./manifest.js";
-export { planChanges, type Change, type ChangeSet } from "./plan.js";
+export { planChanges, type Change, type ChangeKind, type ChangeSet } from "./plan.js";
 export { previewOutput, writeOutput, type WriteOptions } from "./write.js";
 export { checkOutput, isClean, type DriftReport } from "./check.js";
 export { formatChangeSet, formatDriftReport } from "./report.js";

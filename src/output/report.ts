@@ -11,7 +11,11 @@ const labels: Record<ChangeKind, string> = {
   "orphan-user": "delete",
 };
 
-export function formatChangeSet(changes: ChangeSet, options: { onlyChanges?: boolean } = {}): string {
+/** How a change's label is shown (colour on a terminal: see src/cli/style.ts); as is by default. */
+export type PaintLabel = (kind: ChangeKind, label: string) => string;
+
+export function formatChangeSet(changes: ChangeSet, options: { onlyChanges?: boolean; paint?: PaintLabel } = {}): string {
+  const paint = options.paint ?? ((_kind: ChangeKind, label: string) => label);
   const count = (kind: ChangeKind) => changes.filter((change) => change.kind === kind).length;
   const lines = changes
     .filter((change) => !options.onlyChanges || ["create", "update", "delete", "orphan-user"].includes(change.kind))
@@ -23,7 +27,7 @@ export function formatChangeSet(changes: ChangeSet, options: { onlyChanges?: boo
         "orphan-user": " (yours: its resource is gone; --prune-custom)",
       };
       const note = notes[change.kind] ?? "";
-      return `${labels[change.kind]} ${change.path}${note}`;
+      return `${paint(change.kind, labels[change.kind])} ${change.path}${note}`;
     });
   const summary = `${count("create")} created, ${count("update")} updated, ${count("delete") + count("orphan-user")} deleted, ${count("unchanged") + count("keep-user") + count("keep-migration")} unchanged`;
   return [...lines, summary, ""].join("\n");

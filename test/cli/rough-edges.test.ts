@@ -174,3 +174,21 @@ describe("--json for CI tools", () => {
   }, 120_000);
 });
 
+describe("colour and step lines", () => {
+  it("colours change labels on a terminal or with FORCE_COLOR, never when piped or with NO_COLOR, and says what takes over a second", async () => {
+    const dir = join(work, "colour");
+    await cp(join(repo, "specs"), join(dir, "specs"), { recursive: true });
+    const run = (env: Record<string, string>) =>
+      execa(process.execPath, [cli, "generate", "specs", "--out", "api", "--dry-run"], { cwd: dir, reject: false, env, extendEnv: false });
+    const base = { PATH: process.env.PATH ?? "" };
+    expect((await run(base)).stdout).not.toContain("\u001b[");
+    expect((await run({ ...base, FORCE_COLOR: "1" })).stdout).toContain("\u001b[32mcreate\u001b[39m src/app.ts");
+    // A real terminal (script(1) gives the command a pseudo-terminal): colour, and step lines for what is slow.
+    const tty = await execa("script", ["-qec", `node ${cli} generate specs --out api --dry-run`, "/dev/null"], { cwd: dir, reject: false, env: { ...base, TERM: "xterm" }, extendEnv: false });
+    expect(tty.stdout).toContain("\u001b[32mcreate\u001b[39m src/app.ts");
+    expect(tty.stdout).toMatch(/✓ computing the migration \(prisma migrate diff\) \(\d+\.\d s\)/);
+    const noColour = await execa("script", ["-qec", `node ${cli} generate specs --out api --dry-run`, "/dev/null"], { cwd: dir, reject: false, env: { ...base, TERM: "xterm", NO_COLOR: "1" }, extendEnv: false });
+    expect(noColour.stdout).not.toContain("\u001b[3");
+  }, 120_000);
+});
+

@@ -1,0 +1,40 @@
+/**
+ * Colour for people, plain text for pipes and files: on when the stream is a terminal, unless
+ * NO_COLOR is set (https://no-color.org) or TERM is dumb; FORCE_COLOR=1 turns it on anywhere
+ * (FORCE_COLOR=0 off), as most Node tools do.
+ */
+export interface Style {
+  green(text: string): string;
+  yellow(text: string): string;
+  red(text: string): string;
+  bold(text: string): string;
+  dim(text: string): string;
+}
+
+export function colourEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "") return env.FORCE_COLOR !== "0";
+  return stream.isTTY === true && env.NO_COLOR === undefined && env.TERM !== "dumb";
+}
+
+export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Style {
+  const on = colourEnabled(stream, env);
+  const code = (open: number, close: number) => (text: string) => (on ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+  return { green: code(32, 39), yellow: code(33, 39), red: code(31, 39), bold: code(1, 22), dim: code(2, 22) };
+}
+
+/**
+ * Runs `work`, and on a terminal says what is going on when it takes longer than a second: a line
+ * when it starts to be slow, another with its time when it ends. Silent on pipes and files.
+ */
+export async function step<T>(label: string, work: Promise<T>, stream: NodeJS.WriteStream = process.stderr): Promise<T> {
+  if (!stream.isTTY) return work;
+  const started = performance.now();
+  const slow = setTimeout(() => stream.write(`… ${label}\n`), 1_000);
+  try {
+    return await work;
+  } finally {
+    clearTimeout(slow);
+    const seconds = (performance.now() - started) / 1000;
+    if (seconds >= 1) stream.write(`✓ ${label} (${seconds.toFixed(1)} s)\n`);
+  }
+}
