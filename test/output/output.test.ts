@@ -103,6 +103,14 @@ describe("check", () => {
     expect(text).toContain("-const a = 2;\n+const a = 1;");
     expect(text).not.toMatch(/^(changed|missing|orphaned) +src\/custom/m);
   });
+
+  it("reports a user file whose resource is gone, naming --prune-custom", async () => {
+    await writeOutput(dir, build(file("src/a.ts", "a\n"), file("src/custom/gone/gone.policy.ts", "mine\n", "user")), { force: false });
+    const report = await checkOutput(dir, build(file("src/a.ts", "a\n")));
+    expect(report.orphanedUser).toEqual(["src/custom/gone/gone.policy.ts"]);
+    expect(isClean(report)).toBe(false);
+    expect(formatDriftReport(report)).toContain("orphaned  src/custom/gone/gone.policy.ts (yours: its resource is gone; generate --prune-custom deletes it)");
+  });
 });
 
 describe("manifest", () => {
