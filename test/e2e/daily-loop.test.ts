@@ -43,6 +43,20 @@ describe("the generated project's daily loop (SQLite)", () => {
     }
   }, 60_000);
 
+  it("refuses a port in use with one line and exit 1, never a 'listening' line first", async () => {
+    const service = await startService({ cwd: project.dir, env: project.env });
+    try {
+      for (const workers of ["1", "2"]) {
+        const second = await execa(process.execPath, ["dist/server.js"], { cwd: project.dir, env: { ...project.env, PORT: String(service.port), HOST: "127.0.0.1", WEB_CONCURRENCY: workers, JWT_SECRET: jwtSecret, LOG_LEVEL: "info" }, reject: false, all: true, timeout: 20_000 });
+        expect(second.exitCode, second.all).toBe(1);
+        expect(second.all).toMatch(new RegExp(`Cannot listen on 127\\.0\\.0\\.1:${service.port}: .*EADDRINUSE`));
+        expect(second.all).not.toContain("listening on");
+      }
+    } finally {
+      await service.stop();
+    }
+  }, 60_000);
+
   it("runs db:status and user:create from the sources (no build), with DATABASE_URL from .env", async () => {
     await writeFile(join(project.dir, ".env"), `DATABASE_URL=${project.databaseUrl}\n`);
     try {
