@@ -133,8 +133,12 @@ export class ResourceService<
       return error;
     // Only values that passed their own rules are looked up: PostgreSQL refuses "abc" for an
     // integer column with an error, and such a value is already reported anyway.
-    const checked = new Set(Object.keys(error.errors));
-    const taken = await this.takenFields(body as Record<string, unknown>, exceptId, checked);
+    const alreadyReported = new Set(Object.keys(error.errors));
+    const taken = await this.takenFields(
+      body as Record<string, unknown>,
+      exceptId,
+      alreadyReported,
+    );
     for (const [field, messages] of Object.entries(taken)) error.errors[field] = messages;
     return error;
   }

@@ -54,18 +54,22 @@ export function checksumOf(sql: string): string {
   return createHash("sha256").update(sql).digest("hex");
 }
 
-/** The migrations on disk, in the order they apply. */
-export function readMigrationFiles(dir = migrationsDir): MigrationFile[] {
+/** The names of the migrations on disk (their folders), in the order they apply. */
+function migrationNames(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && /^\d+_/.test(entry.name))
     .map((entry) => entry.name)
     .sort()
-    .filter((name) => existsSync(join(dir, name, "migration.sql")))
-    .map((name) => {
-      const sql = readFileSync(join(dir, name, "migration.sql"), "utf8");
-      return { name, sql, checksum: checksumOf(sql) };
-    });
+    .filter((name) => existsSync(join(dir, name, "migration.sql")));
+}
+
+/** The migrations on disk, in the order they apply. */
+export function readMigrationFiles(dir = migrationsDir): MigrationFile[] {
+  return migrationNames(dir).map((name) => {
+    const sql = readFileSync(join(dir, name, "migration.sql"), "utf8");
+    return { name, sql, checksum: checksumOf(sql) };
+  });
 }
 
 const missingTable = new Set(["SQLITE_ERROR", "42P01"]);
@@ -90,20 +94,33 @@ export async function readMigrationRecords(db: Sql): Promise<MigrationRecord[]> 
   }
 }
 
+/** The records of migrations that are done (finished, not rolled back), by name. */
+function doneRecords(records: readonly MigrationRecord[]): Map<string, MigrationRecord> {
+  return new Map(
+    records.filter((record) => record.finished && !record.rolledBack).map((r) => [r.name, r]),
+  );
+}
+
+/** Started, never finished nor rolled back, and not done since (only `prisma migrate deploy` leaves these). */
+function failedNames(
+  records: readonly MigrationRecord[],
+  done: ReadonlyMap<string, MigrationRecord>,
+): string[] {
+  return records
+    .filter((record) => !record.finished && !record.rolledBack && !done.has(record.name))
+    .map((record) => record.name);
+}
+
 export function migrationStatus(
   files: readonly MigrationFile[],
   records: readonly MigrationRecord[],
 ): MigrationStatus {
-  const done = new Map(
-    records.filter((record) => record.finished && !record.rolledBack).map((r) => [r.name, r]),
-  );
+  const done = doneRecords(records);
   const onDisk = new Set(files.map((file) => file.name));
   return {
     pending: files.filter((file) => !done.has(file.name)),
     applied: files.filter((file) => done.has(file.name)).map((file) => file.name),
-    failed: records
-      .filter((record) => !record.finished && !record.rolledBack && !done.has(record.name))
-      .map((record) => record.name),
+    failed: failedNames(records, done),
     modified: files
       .filter((file) => done.has(file.name) && done.get(file.name)!.checksum !== file.checksum)
       .map((file) => file.name),
@@ -111,10 +128,15 @@ export function migrationStatus(
   };
 }
 
-/** The migrations a database still needs: what a server checks before it starts. */
+/**
+ * The migrations a database still needs: what a server checks before it starts and on every health
+ * check. Names only: no migration file is read or hashed for it.
+ */
 export async function pendingMigrations(db: Sql, dir = migrationsDir): Promise<string[]> {
-  const status = migrationStatus(readMigrationFiles(dir), await readMigrationRecords(db));
-  return [...new Set([...status.failed, ...status.pending.map((file) => file.name)])];
+  const records = await readMigrationRecords(db);
+  const done = doneRecords(records);
+  const pending = migrationNames(dir).filter((name) => !done.has(name));
+  return [...new Set([...failedNames(records, done), ...pending])];
 }
 
 /**
@@ -320,7 +342,8 @@ export async function resolveMigration(
   as: "rolled-back" | "applied",
   dir = migrationsDir,
 ): Promise<void> {
-  const status = migrationStatus(readMigrationFiles(dir), await readMigrationRecords(db));
+  const files = readMigrationFiles(dir);
+  const status = migrationStatus(files, await readMigrationRecords(db));
   if (!status.failed.includes(name))
     throw new MigrationRefused(
       status.failed.length === 0
@@ -335,7 +358,7 @@ export async function resolveMigration(
     );
     return;
   }
-  const file = readMigrationFiles(dir).find((candidate) => candidate.name === name);
+  const file = files.find((candidate) => candidate.name === name);
   if (!file) throw new MigrationRefused(`${migrationsDir}/${name}/migration.sql is not on disk.`);
   await db.run(
     sql`UPDATE "_prisma_migrations" SET "finished_at" = ${now}, "checksum" = ${file.checksum}
