@@ -1,6 +1,7 @@
 import type { ColumnFill } from "../model/evolution.js";
 import type { RequiredColumn } from "./changes.js";
 import type { Provider } from "./prisma-diff.js";
+import { rewriteModels } from "./schema-shape.js";
 
 /**
  * Required columns on tables that hold rows. The migration is written in three parts: the columns
@@ -10,15 +11,16 @@ import type { Provider } from "./prisma-diff.js";
  */
 export function withOptionalColumns(schema: string, columns: readonly RequiredColumn[]): string {
   if (columns.length === 0) return schema;
-  return schema.replace(/^model (\w+) \{\n([\s\S]*?)^\}/gm, (block, model: string, body: string) => {
-    const table = /@@map\("([^"]+)"\)/.exec(body)?.[1];
+  return rewriteModels(schema, ({ table, body }) => {
     const names = new Set(columns.filter((column) => column.table === table).map((column) => column.column));
-    if (names.size === 0) return block;
-    const lines = body.split("\n").map((line) => {
-      const field = /^(\s*)(\w+)(\s+)(\w+)(\s|$)/.exec(line);
-      return field && names.has(field[2]!) ? line.replace(/^(\s*\w+\s+\w+)/, "$1?") : line;
-    });
-    return `model ${model} {\n${lines.join("\n")}}`;
+    if (names.size === 0) return undefined;
+    return body
+      .split("\n")
+      .map((line) => {
+        const field = /^(\s*)(\w+)(\s+)(\w+)(\s|$)/.exec(line);
+        return field && names.has(field[2]!) ? line.replace(/^(\s*\w+\s+\w+)/, "$1?") : line;
+      })
+      .join("\n");
   });
 }
 

@@ -1,6 +1,6 @@
 import type { SchemaEvolution } from "../model/evolution.js";
 import type { Provider } from "./prisma-diff.js";
-import type { SchemaShape } from "./schema-shape.js";
+import { rewriteModels, type SchemaShape } from "./schema-shape.js";
 
 /** Renames that apply to this migration: the previous schema has the old name and not the new one. */
 export interface Renames {
@@ -53,14 +53,13 @@ export function renameStatements(renames: Renames, provider: Provider): string[]
  */
 export function renamedSchema(previous: string, shape: SchemaShape, renames: Renames, provider: Provider): string {
   if (!hasRenames(renames)) return previous;
-  return previous.replace(/^model (\w+) \{\n([\s\S]*?)^\}/gm, (block, _model: string, body: string) => {
-    const table = /@@map\("([^"]+)"\)/.exec(body)?.[1];
-    const current = table === undefined ? undefined : shape.get(table);
-    if (!current) return block;
+  return rewriteModels(previous, ({ table, body }) => {
+    const current = shape.get(table);
+    if (!current) return undefined;
     const tableRename = renames.tables.find((rename) => rename.from === current.table);
     const newTable = tableRename?.to ?? current.table;
     const columnRenames = new Map(renames.columns.filter((rename) => rename.table === newTable).map((rename) => [rename.from, rename.to]));
-    if (!tableRename && columnRenames.size === 0) return block;
+    if (!tableRename && columnRenames.size === 0) return undefined;
     const column = (name: string) => columnRenames.get(name) ?? name;
     const list = (names: string) => names.split(",").map((name) => column(name.trim())).join(", ");
     const keep = (columns: string[], suffix: string) => constraintName(current.table, columns, suffix, provider);
@@ -85,7 +84,7 @@ export function renamedSchema(previous: string, shape: SchemaShape, renames: Ren
       if (provider === "postgresql") rewritten = rewritten.replace(/@id\b(?!\()/, `@id(map: "${keep([], "pkey")}")`);
       return `${indent}${column(name)}${space}${type}${rewritten}`;
     });
-    return `model ${current.model} {\n${lines.join("\n")}}`;
+    return lines.join("\n");
   });
 }
 

@@ -33,12 +33,31 @@ export type SchemaShape = Map<string, TableShape>;
 
 const scalarTypes = new Set(["String", "Int", "BigInt", "Float", "Decimal", "DateTime", "Boolean", "Json", "Bytes"]);
 
+/** A `model Name { … }` block: its name and its body (every line up to the closing brace). */
+const modelBlocks = /^model (\w+) \{\n([\s\S]*?)^\}/gm;
+
+/** The table a model maps to: its `@@map`, else its name (as Prisma does). */
+function tableOf(model: string, body: string): string {
+  return /@@map\("([^"]+)"\)/.exec(body)?.[1] ?? model;
+}
+
+/**
+ * The schema with some model blocks rewritten: `rewrite` gets each model's name, table and body, and
+ * returns the new body, or undefined to keep the block as it is.
+ */
+export function rewriteModels(schema: string, rewrite: (model: { name: string; table: string; body: string }) => string | undefined): string {
+  return schema.replace(modelBlocks, (block, name: string, body: string) => {
+    const rewritten = rewrite({ name, table: tableOf(name, body), body });
+    return rewritten === undefined ? block : `model ${name} {\n${rewritten}}`;
+  });
+}
+
 /** Tables by name. */
 export function parseSchemaShape(schema: string): SchemaShape {
   const tables: SchemaShape = new Map();
-  for (const block of schema.matchAll(/^model (\w+) \{\n([\s\S]*?)^\}/gm)) {
+  for (const block of schema.matchAll(modelBlocks)) {
     const [, model, body] = block as unknown as [string, string, string];
-    const table = /@@map\("([^"]+)"\)/.exec(body)?.[1] ?? model;
+    const table = tableOf(model, body);
     const shape: TableShape = { model, table, columns: new Map(), relations: new Map(), indexes: [] };
     let values: string[] | undefined;
     for (const line of body.split("\n")) {

@@ -10,9 +10,9 @@ import { resourceTable } from "./naming.js";
  */
 export interface SchemaEvolution {
   /** A resource's table renamed: `from` is the resource's previous name (the Prisma model name). */
-  tables: { from: string; model: string; table: string; source: string }[];
+  tables: { from: string; table: string }[];
   /** A column renamed: a field's `renamedFrom`, or a belongsTo's (its foreign key). */
-  columns: { table: string; from: string; to: string; source: string }[];
+  columns: { table: string; from: string; to: string }[];
   /** The value for rows without one when `column` becomes required: a `backfill:`, else the default. */
   fills: ColumnFill[];
   /** Each resource's table → its spec file, for messages. */
@@ -24,8 +24,6 @@ export interface ColumnFill {
   column: string;
   type: FieldType;
   value: unknown;
-  origin: "backfill" | "default";
-  source: string;
 }
 
 export function evolutionOf(specs: ValidSpecs): SchemaEvolution {
@@ -34,12 +32,12 @@ export function evolutionOf(specs: ValidSpecs): SchemaEvolution {
     const table = resourceTable(spec);
     evolution.sources[table] = spec.file;
     if (spec.renamedFrom !== undefined && spec.renamedFrom !== spec.name)
-      evolution.tables.push({ from: spec.renamedFrom, model: spec.name, table, source: spec.file });
+      evolution.tables.push({ from: spec.renamedFrom, table });
     evolution.columns.push(...columnRenames(spec, table));
     for (const field of spec.fields) {
       const value = field.backfill ?? field.default;
       if (value === undefined || value === null) continue;
-      evolution.fills.push({ table, column: field.name, type: field.type, value, origin: field.backfill !== undefined ? "backfill" : "default", source: spec.file });
+      evolution.fills.push({ table, column: field.name, type: field.type, value });
     }
   }
   return evolution;
@@ -48,9 +46,9 @@ export function evolutionOf(specs: ValidSpecs): SchemaEvolution {
 function columnRenames(spec: ResourceSpec, table: string): SchemaEvolution["columns"] {
   const renames: SchemaEvolution["columns"] = [];
   for (const field of spec.fields)
-    if (field.renamedFrom !== undefined && field.renamedFrom !== field.name) renames.push({ table, from: field.renamedFrom, to: field.name, source: spec.file });
+    if (field.renamedFrom !== undefined && field.renamedFrom !== field.name) renames.push({ table, from: field.renamedFrom, to: field.name });
   for (const relation of spec.relations ?? [])
     if (relation.type === "belongsTo" && relation.renamedFrom !== undefined && relation.renamedFrom !== relation.name)
-      renames.push({ table, from: `${relation.renamedFrom}_id`, to: `${relation.name}_id`, source: spec.file });
+      renames.push({ table, from: `${relation.renamedFrom}_id`, to: `${relation.name}_id` });
   return renames;
 }

@@ -102,8 +102,8 @@ describe("assessChanges: what a migration does to stored rows", () => {
       { table: "patients", column: "age", added: true, source: "specs/patient.yaml" },
     ]);
     const fills: SchemaEvolution["fills"] = [
-      { table: "patients", column: "phone", type: "string", value: "unknown", origin: "default", source: "specs/patient.yaml" },
-      { table: "patients", column: "age", type: "integer", value: 0, origin: "backfill", source: "specs/patient.yaml" },
+      { table: "patients", column: "phone", type: "string", value: "unknown" },
+      { table: "patients", column: "age", type: "integer", value: 0 },
     ];
     const filled = assess(next, { ...none, fills });
     expect(filled.unfillable).toEqual([]);
@@ -122,8 +122,8 @@ describe("renames", () => {
   weight  Decimal? @db.Decimal(5, 2)`).replace('@@map("patients")', '@@map("clients")');
   const evolution: SchemaEvolution = {
     ...none,
-    tables: [{ from: "Patient", model: "Client", table: "clients", source: "specs/client.yaml" }],
-    columns: [{ table: "clients", from: "phone", to: "mobile", source: "specs/client.yaml" }],
+    tables: [{ from: "Patient", table: "clients" }],
+    columns: [{ table: "clients", from: "phone", to: "mobile" }],
   };
 
   it("apply while the previous schema has the old name, and are ignored once it has the new one", () => {
@@ -158,7 +158,7 @@ describe("renames", () => {
 });
 
 describe("fill values as SQL", () => {
-  const fill = (type: SchemaEvolution["fills"][number]["type"], value: unknown) => ({ table: "t", column: "c", type, value, origin: "backfill" as const, source: "" });
+  const fill = (type: SchemaEvolution["fills"][number]["type"], value: unknown) => ({ table: "t", column: "c", type, value });
   it.each([
     ["string", "O'Neil", "sqlite", "'O''Neil'"],
     ["integer", 7, "postgresql", "7"],
