@@ -18,8 +18,8 @@ import { loadModel, renderModel } from "../pipeline/generate.js";
 import type { ExitCode } from "./main.js";
 import { asJson } from "./json-output.js";
 import { nextSteps } from "./next-steps.js";
-import { notice, outputDir } from "./output-dir.js";
-import { step, styleFor } from "./style.js";
+import { outputDir } from "./output-dir.js";
+import { notice, step, styleFor } from "./style.js";
 
 const style = styleFor(process.stdout);
 const paint = (kind: ChangeKind, label: string) =>
@@ -35,7 +35,7 @@ export interface GenerateFlags {
   acceptDataLoss?: boolean;
   pruneCustom?: boolean;
   watch?: boolean;
-  /** With --check or --dry-run: one JSON document on stdout instead of prose. */
+  /** With --check or --dry-run: one JSON document on stdout instead of prose (asJson). */
   json?: boolean;
   /** Write the code only, and say when the schema is ahead of the migrations (--watch). */
   noMigration?: boolean;
@@ -43,95 +43,90 @@ export interface GenerateFlags {
 
 /** One `hashapi generate`: write (or check, or preview) the project and its next migration. */
 export async function generateOnce(specsDir: string, flags: GenerateFlags): Promise<ExitCode> {
-  if (flags.json) return asJson(() => generateReport(specsDir, flags), (report) => ({ ...report.document, exitCode: report.exitCode }));
-  return generateAndSay(specsDir, flags);
+  if (flags.json) {
+    const result = (): Promise<{ exitCode: ExitCode; json: object }> => (flags.check ? checkResult : dryRunResult)(specsDir, flags);
+    return asJson(result, ({ exitCode, json }) => ({ ...json, exitCode }));
+  }
+  if (flags.check) return sayCheck(specsDir, await checkResult(specsDir, flags));
+  if (flags.dryRun) return sayDryRun(await dryRunResult(specsDir, flags), flags);
+  return write(specsDir, flags);
 }
 
-/** `--check` and `--dry-run` as data (see `--json`). */
-async function generateReport(specsDir: string, flags: GenerateFlags): Promise<{ exitCode: ExitCode; document: object }> {
+/** What every mode starts from: the model, where its project is, and the migrations written so far. */
+async function prepare(specsDir: string, flags: GenerateFlags) {
   const model = await loadModel(specsDir, notice);
   const out = outputDir(specsDir, flags.out, model.out);
   const history = await readMigrationHistory(out);
   assertSameProvider(history, model.database.provider);
   const schema = prismaSchemaFile(model).content;
+  // Files read from `out` while formatting, not read again by the check or the write.
   const reads = new Map<string, string>();
-  if (flags.check) {
-    const map = await renderModel(model, { previousOutput: out, reads });
-    const report = await checkOutput(out, map, reads);
-    const migrationPending = schemaAheadOfMigrations(history, schema);
-    const { assessment } = assessMigration(history.latestSnapshot, schema, model.database.provider, model.evolution);
-    const upToDate = isClean(report) && !migrationPending;
-    const { missing, orphaned, orphanedUser } = report;
-    const changed = report.changed.map((change) => change.path);
-    return { exitCode: upToDate ? 0 : 1, document: { upToDate, out, missing, changed, orphaned, orphanedUser, migrationPending, risky: migrationPending ? assessment.risky : [] } };
-  }
-  const [map, plan] = await Promise.all([
-    renderModel(model, { previousOutput: out, reads }),
-    planMigration({ history, schema, provider: model.database.provider, label: flags.migrationName, source: model.source, evolution: model.evolution, acceptDataLoss: true }),
-  ]);
-  const changes = await previewOutput(out, createFileMap([...map.values(), ...plan.files]), { force: flags.force ?? false, reads });
-  const migration = plan.files.find((file) => file.path.endsWith("/migration.sql"));
-  return {
-    exitCode: 0,
-    document: {
-      dryRun: true,
-      out,
-      changes: changes.filter((change) => change.kind !== "unchanged").map(({ kind, path }) => ({ kind, path })),
-      migration: migration ? { path: migration.path, sql: plan.sql, risky: plan.risky, refusedWithoutConsent: plan.risky.length > 0 && !flags.acceptDataLoss } : null,
-    },
+  // Prisma's diff (a second process, ≈ 1.5 s) runs while this one renders and formats.
+  const planNext = (acceptDataLoss: boolean) => {
+    const plan = planMigration({ history, schema, provider: model.database.provider, label: flags.migrationName, source: model.source, evolution: model.evolution, acceptDataLoss });
+    plan.catch(() => undefined); // awaited later; meanwhile a failure must not be "unhandled"
+    return plan;
   };
+  const render = () => step("rendering and formatting the project", renderModel(model, { previousOutput: out, reads }));
+  return { model, out, history, schema, reads, planNext, render };
 }
 
-async function generateAndSay(specsDir: string, flags: GenerateFlags): Promise<ExitCode> {
-  const model = await loadModel(specsDir, notice);
-  const out = outputDir(specsDir, flags.out, model.out);
-  const history = await readMigrationHistory(out);
-  assertSameProvider(history, model.database.provider);
-  const schema = prismaSchemaFile(model).content;
-  // Prisma's diff (a second process, ≈ 1.5 s) runs while this one renders and formats. A dry run
-  // plans as if consent were given, to show the SQL beside the list of what it would change.
-  const migration: Promise<MigrationPlan | null> = flags.check || flags.noMigration
-    ? Promise.resolve(null)
-    : planMigration({
-        history,
-        schema,
-        provider: model.database.provider,
-        label: flags.migrationName,
-        source: model.source,
-        evolution: model.evolution,
-        acceptDataLoss: flags.acceptDataLoss === true || flags.dryRun === true,
-      });
-  migration.catch(() => undefined); // awaited below; meanwhile a failure must not be "unhandled"
-  const reads = new Map<string, string>();
-  const map = await step("rendering and formatting the project", renderModel(model, { previousOutput: out, reads }));
+/** `--check`: drift of the files, and whether the schema is ahead of the migrations (and how risky). */
+async function checkResult(specsDir: string, flags: GenerateFlags) {
+  const { model, out, history, schema, reads, render } = await prepare(specsDir, flags);
+  const report = await checkOutput(out, await render(), reads);
+  const migrationPending = schemaAheadOfMigrations(history, schema);
+  const risky = migrationPending ? assessMigration(history.latestSnapshot, schema, model.database.provider, model.evolution).assessment.risky : [];
+  const upToDate = isClean(report) && !migrationPending;
+  const { missing, orphaned, orphanedUser } = report;
+  const changed = report.changed.map((change) => change.path);
+  return { out, report, migrationPending, risky, exitCode: (upToDate ? 0 : 1) as ExitCode, json: { upToDate, out, missing, changed, orphaned, orphanedUser, migrationPending, risky } };
+}
 
-  if (flags.check) {
-    const report = await checkOutput(out, map, reads);
-    const migrationsStale = schemaAheadOfMigrations(history, schema);
-    if (isClean(report) && !migrationsStale) {
-      process.stdout.write(`${out} is up to date with ${specsDir}.\n`);
-      return 0;
-    }
-    if (!isClean(report)) process.stdout.write(formatDriftReport(report));
-    if (migrationsStale) {
-      process.stdout.write(
-        "stale     prisma/schema.prisma has changes that no migration covers; run `hashapi generate` to write one\n",
-      );
-      const { assessment } = assessMigration(history.latestSnapshot, schema, model.database.provider, model.evolution);
-      if (assessment.risky.length > 0)
-        process.stdout.write(`That migration would change stored rows (it needs --accept-data-loss):\n${describeRiskyChanges(assessment.risky)}\n`);
-    }
-    return 1;
-  }
-
-  const plan = await step("computing the migration (prisma migrate diff)", migration);
-  const full: FileMap = createFileMap([...map.values(), ...(plan?.files ?? [])]);
-  if (flags.dryRun) {
-    process.stdout.write("Dry run: nothing is written.\n");
-    process.stdout.write(formatChangeSet(await previewOutput(out, full, { force: flags.force ?? false, reads }), { paint }));
-    if (plan) process.stdout.write(describeMigration(plan, flags.acceptDataLoss === true));
+function sayCheck(specsDir: string, { out, report, migrationPending, risky, exitCode }: Awaited<ReturnType<typeof checkResult>>): ExitCode {
+  if (exitCode === 0) {
+    process.stdout.write(`${out} is up to date with ${specsDir}.\n`);
     return 0;
   }
+  if (!isClean(report)) process.stdout.write(formatDriftReport(report));
+  if (migrationPending) {
+    process.stdout.write("stale     prisma/schema.prisma has changes that no migration covers; run `hashapi generate` to write one\n");
+    if (risky.length > 0) process.stdout.write(`That migration would change stored rows (it needs --accept-data-loss):\n${describeRiskyChanges(risky)}\n`);
+  }
+  return 1;
+}
+
+/** `--dry-run`: what writing would change, and the migration it would write (planned as if consent were given). */
+async function dryRunResult(specsDir: string, flags: GenerateFlags) {
+  const { out, reads, planNext, render } = await prepare(specsDir, flags);
+  const migration = planNext(true);
+  const map = await render();
+  const plan = await step("computing the migration (prisma migrate diff)", migration);
+  const changes = await previewOutput(out, createFileMap([...map.values(), ...plan.files]), { force: flags.force ?? false, reads });
+  const file = plan.files.find((candidate) => candidate.path.endsWith("/migration.sql"));
+  const json = {
+    dryRun: true,
+    out,
+    changes: changes.filter((change) => change.kind !== "unchanged").map(({ kind, path }) => ({ kind, path })),
+    migration: file ? { path: file.path, sql: plan.sql, risky: plan.risky, refusedWithoutConsent: plan.risky.length > 0 && !flags.acceptDataLoss } : null,
+  };
+  return { changes, plan, exitCode: 0 as ExitCode, json };
+}
+
+function sayDryRun({ changes, plan }: Awaited<ReturnType<typeof dryRunResult>>, flags: GenerateFlags): ExitCode {
+  process.stdout.write("Dry run: nothing is written.\n");
+  process.stdout.write(formatChangeSet(changes, { paint }));
+  process.stdout.write(describeMigration(plan, flags.acceptDataLoss === true));
+  return 0;
+}
+
+/** The real run: writes what changed and the next migration (none with --watch after its first run). */
+async function write(specsDir: string, flags: GenerateFlags): Promise<ExitCode> {
+  const { out, history, schema, reads, planNext, render } = await prepare(specsDir, flags);
+  const migration = flags.noMigration ? Promise.resolve(null) : planNext(flags.acceptDataLoss === true);
+  const map = await render();
+  const plan = await step("computing the migration (prisma migrate diff)", migration);
+  const full: FileMap = createFileMap([...map.values(), ...(plan?.files ?? [])]);
   const changes = await writeOutput(out, full, { force: flags.force ?? false, reads, pruneCustom: flags.pruneCustom ?? false });
   process.stdout.write(formatChangeSet(changes, { onlyChanges: true, paint }));
   if (plan && plan.risky.length > 0)
@@ -150,7 +145,6 @@ async function generateAndSay(specsDir: string, flags: GenerateFlags): Promise<E
     process.stdout.write("Type check passed.\n");
   }
   return 0;
-
 }
 
 /** The migration a dry run would write: what it does to stored rows, then its SQL. */

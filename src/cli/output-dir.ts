@@ -1,11 +1,6 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { portablePath } from "../pipeline/generate.js";
 
-/** Notices (not errors) go to stderr, so that stdout stays the command's own output. */
-export function notice(text: string): void {
-  process.stderr.write(`${text}\n`);
-}
-
 /**
  * Where a command reads and writes the generated project: `--out` as typed (relative to the working
  * directory), else hashapi.yaml's `out:` next to the specs folder (`specs/` + `out: api` → `api/`),

@@ -38,3 +38,8 @@ export async function step<T>(label: string, work: Promise<T>, stream: NodeJS.Wr
     if (seconds >= 1) stream.write(`✓ ${label} (${seconds.toFixed(1)} s)\n`);
   }
 }
+
+/** Notices (not errors) go to stderr, so that stdout stays the command's own output. */
+export function notice(text: string): void {
+  process.stderr.write(`${text}\n`);
+}

@@ -4,7 +4,8 @@ import { planMigration } from "../../migrate/plan.js";
 import { writeMigrationFiles } from "../../migrate/write.js";
 import { prismaSchemaFile } from "../../emit/index.js";
 import { loadModel } from "../../pipeline/generate.js";
-import { notice, outputDir } from "../output-dir.js";
+import { outputDir } from "../output-dir.js";
+import { notice } from "../style.js";
 import type { ExitCode } from "../main.js";
 
 export function registerMigrate(program: Command, setExit: (code: ExitCode) => void): void {

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { loadValidSpecs } from "../../pipeline/generate.js";
 import type { ExitCode } from "../main.js";
 import { asJson } from "../json-output.js";
-import { notice } from "../output-dir.js";
+import { notice } from "../style.js";
 
 export function registerValidate(program: Command, setExit: (code: ExitCode) => void): void {
   program
