@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryDatabase } from "../support/databases.js";
-import { admin, client, freePort, jwtSecret, prepareProject, run, startService, type Project } from "../support/service.js";
+import { admin, client, freePort, jwtSecret, prepareProject, run, startService, waitFor200, type Project } from "../support/service.js";
 
 /**
  * Issue 13, the daily loop of a generated project: `.env` read by the server and the scripts, the
@@ -26,7 +26,7 @@ describe("the generated project's daily loop (SQLite)", () => {
     await writeFile(join(project.dir, ".env"), `PORT=${port}\nDATABASE_URL=${project.databaseUrl}\nJWT_SECRET=${jwtSecret}\nLOG_LEVEL=silent\n`);
     const server = execa(process.execPath, ["dist/server.js"], { cwd: project.dir, env: { PATH: process.env.PATH, HOST: "127.0.0.1" }, extendEnv: false, reject: false });
     try {
-      const health = await waitFor(`http://127.0.0.1:${port}/api/health`);
+      const health = await waitFor200(`http://127.0.0.1:${port}/api/health`);
       expect(health.status).toBe(200);
     } finally {
       server.kill("SIGTERM");
@@ -88,14 +88,14 @@ describe("the generated project's daily loop (SQLite)", () => {
     const policy = join(project.dir, "src/custom/doctor/doctor.policy.ts");
     const original = await readFile(policy, "utf8");
     try {
-      await waitFor(`http://127.0.0.1:${port}/api/health`);
+      await waitFor200(`http://127.0.0.1:${port}/api/health`);
       const api = client(`http://127.0.0.1:${port}`);
       expect((await api("GET", "/api/doctors")).status).toBe(200);
       const listening = output.split("listening").length;
       // A change in your file: the watcher restarts the server, which then applies it.
       await appendFile(policy, `\nexport const touched = ${Date.now()};\n`);
       await waitUntil(() => output.split("listening").length > listening, 20_000);
-      await waitFor(`http://127.0.0.1:${port}/api/health`);
+      await waitFor200(`http://127.0.0.1:${port}/api/health`);
       const token = (await api("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } })).body.data.access_token as string;
       expect((await api("GET", "/api/doctors", { token })).status).toBe(200);
     } finally {
@@ -105,16 +105,6 @@ describe("the generated project's daily loop (SQLite)", () => {
     }
   }, 90_000);
 });
-
-async function waitFor(url: string, timeoutMs = 30_000): Promise<Response> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
-    if (response?.status === 200) return response;
-    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 in ${timeoutMs} ms`);
-    await new Promise((done) => setTimeout(done, 100));
-  }
-}
 
 async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa, type Options } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, repo } from "../support/service.js";
+import { freePort, repo, waitFor200 } from "../support/service.js";
 
 /**
  * Issue 13, point 7: what a new user does in the first hour, from the packed tarball in an empty
@@ -51,7 +51,7 @@ describe("the first hour, from the packed tarball", () => {
     const server = execa("npm", ["start", "--silent"], { cwd: api, env: { ...env, PORT: String(port), HOST: "127.0.0.1" }, extendEnv: false, reject: false, detached: true });
     try {
       const base = `http://127.0.0.1:${port}`;
-      await waitFor(`${base}/api/health`);
+      await waitFor200(`${base}/api/health`, 60_000);
       timings.push(["npm start (first answer)", performance.now() - started]);
       const login = await post(`${base}/api/auth/login`, { email: "ada@example.com", password: "a long password" });
       expect(login.status).toBe(200);
@@ -72,7 +72,7 @@ describe("the first hour, from the packed tarball", () => {
     const dev = execa("npm", ["run", "dev", "--silent"], { cwd: api, env: { ...env, PORT: String(devPort), HOST: "127.0.0.1", LOG_LEVEL: "info" }, extendEnv: false, reject: false, all: true, detached: true });
     dev.all?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     try {
-      await waitFor(`http://127.0.0.1:${devPort}/api/health`);
+      await waitFor200(`http://127.0.0.1:${devPort}/api/health`, 60_000);
       const before = output.split("listening").length;
       const changed = performance.now();
       await appendFile(join(api, "src/custom/patient/patient.policy.ts"), "\n// touched\n");
@@ -97,14 +97,4 @@ async function post(url: string, body: object, token?: string): Promise<{ status
     body: JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };
-}
-
-async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then((response) => response.status === 200, () => false);
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 in ${timeoutMs} ms`);
-    await new Promise((done) => setTimeout(done, 100));
-  }
 }

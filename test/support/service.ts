@@ -119,6 +119,17 @@ async function doPrepare(name: string, database: "sqlite" | "postgresql", url: s
   };
 }
 
+/** Polls `url` until it answers 200 (a server starting up), or fails after `timeoutMs`. */
+export async function waitFor200(url: string, timeoutMs = 30_000): Promise<Response> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
+    if (response?.status === 200) return response;
+    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 in ${timeoutMs} ms`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
 /** `npm run db:migrate` of a project, on the database of `env.DATABASE_URL`; its output. */
 export function migrate(dir: string, env: Record<string, string>): Promise<string> {
   return run("npm", ["run", "db:migrate", "--silent"], dir, env);
