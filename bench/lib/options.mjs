@@ -5,7 +5,8 @@ import { endpointIds } from "./scenarios.mjs";
 export const usage = `usage: node bench/service.mjs [--duration 10] [--rounds 3] [--quick] [--json] [--skip-scaling]
        [--patients 10000] [--connections 32] [--warmup 2] [--scaling-duration 5]
        [--scaling-sizes 1000,10000,100000] [--endpoints show,list,create,update,login]
-       [--profile]   instead of comparing: CPU-profile the service alone, one run per endpoint`;
+       [--profile [--profile-server service|express-ceiling|reference|peer]]
+                     instead of comparing: CPU-profile one server alone (the service unless named), one run per endpoint`;
 
 const defaults = {
   duration: 10,
@@ -18,6 +19,7 @@ const defaults = {
   json: false,
   skipScaling: false,
   profile: false,
+  profileServer: "service",
 };
 const quick = { duration: 3, rounds: 1, warmup: 1, scalingDuration: 2 };
 
@@ -26,6 +28,7 @@ export function resolveOptions(given = {}) {
   const options = { ...defaults, ...(given.quick ? quick : {}), ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) };
   options.scalingDuration ??= Math.min(5, options.duration);
   const unknown = options.endpoints.filter((id) => !endpointIds.includes(id));
+  if (!["service", "reference", "express-ceiling", "peer"].includes(options.profileServer)) throw new Error(`unknown --profile-server ${options.profileServer}; known: service, reference, express-ceiling, peer`);
   if (unknown.length > 0) throw new Error(`unknown endpoint(s) ${unknown.join(", ")}; known: ${endpointIds.join(", ")}`);
   for (const key of ["duration", "rounds", "patients", "connections", "scalingDuration"])
     if (!(options[key] > 0)) throw new Error(`--${key} must be a positive number`);
@@ -51,6 +54,7 @@ export function parseCommandLine(argv) {
       "scaling-sizes": { type: "string" },
       endpoints: { type: "string" },
       profile: { type: "boolean" },
+      "profile-server": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -68,6 +72,7 @@ export function parseCommandLine(argv) {
     scalingSizes: list(values["scaling-sizes"])?.map(Number),
     endpoints: list(values.endpoints),
     profile: values.profile,
+    profileServer: values["profile-server"],
   });
 }
 

@@ -1,4 +1,5 @@
-// --profile: where the service spends its CPU, per endpoint. The service alone, under the same
+// --profile: where a server (the service unless --profile-server names another) spends its CPU,
+// per endpoint. One server alone, under the same
 // load as in the comparison, with V8's sampling profiler (node --cpu-prof, written at exit); the
 // profiler's overhead is why this is a separate mode and not part of the measured runs.
 import { copyFileSync, readdirSync } from "node:fs";
@@ -22,17 +23,17 @@ export async function profileService({ options, projectDir, scratch, seededPath,
     await mkdir(profileDir, { recursive: true });
     await removeDatabase(databasePath);
     copyFileSync(seededPath, databasePath);
-    const server = await startServer("service", { projectDir, databasePath, nodeArgs: ["--cpu-prof", "--cpu-prof-dir", profileDir] });
+    const server = await startServer(options.profileServer, { projectDir, databasePath, nodeArgs: ["--cpu-prof", "--cpu-prof-dir", profileDir] });
     let figures;
     try {
       const token = await login(server.baseUrl, admin);
-      log(`profiling the service: ${endpointLabels[id]}`);
+      log(`profiling ${options.profileServer}: ${endpointLabels[id]}`);
       figures = await measure({ baseUrl: server.baseUrl, pid: server.pid, endpoint: endpoint(id, { seeded, token }), connections: options.connections, warmupSeconds: options.warmup, seconds: options.duration });
     } finally {
       await stopProcess(server.handle);
     }
     const file = readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile"));
-    if (!file) throw new Error(`the service wrote no CPU profile into ${profileDir}`);
+    if (!file) throw new Error(`${options.profileServer} wrote no CPU profile into ${profileDir}`);
     profiles.push({ id, label: endpointLabels[id], requestsPerSecond: figures.requestsPerSecond, file: join(profileDir, file), ...summariseProfile(join(profileDir, file)) });
     resetWrites(databasePath, seeded);
   }

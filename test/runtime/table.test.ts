@@ -141,6 +141,30 @@ describe("Table (runtime/common/src/lib/table.ts) on SQLite", () => {
     expect(await pets.findOne({ id: pet.id })).toBeNull();
   });
 
+  it("writes and reads back in one statement (RETURNING) when the read needs no join, and re-reads otherwise", async () => {
+    statements.length = 0;
+    const owner = await owners.insertAndRead({ hash: "OWN_CCCCCCCC", name: "Caio" });
+    expect(owner).toMatchObject({ hash: "OWN_CCCCCCCC", name: "Caio", deleted_at: null });
+    expect(owner.created_at).toBeInstanceOf(Date);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^INSERT INTO "owners" .* RETURNING "id", "hash"/);
+    const renamed = await owners.updateAndRead(owner.id, { name: "Caio B." });
+    expect(renamed).toMatchObject({ id: owner.id, name: "Caio B." });
+    expect(renamed!.updated_at.getTime()).toBeGreaterThanOrEqual(owner.updated_at.getTime());
+    expect(statements).toHaveLength(2);
+    expect(await owners.updateAndRead(999_999, { name: "Nobody" })).toBeNull();
+
+    statements.length = 0;
+    // pets belongsTo owners: the read joins, so the write is followed by a read by id.
+    const pet = await pets.insertAndRead({ hash: "PET_CCCCCCCC", name: "Tom", vaccinated: false, owner_id: owner.id }, ["owner"]);
+    expect(pet.owner).toMatchObject({ hash: "OWN_CCCCCCCC", name: "Caio B." });
+    expect(statements).toHaveLength(2);
+    const withPets = await owners.updateAndRead(owner.id, { name: "Caio C." }, ["pets"]);
+    expect(withPets!.pets!.map((item) => item.name)).toEqual(["Tom"]);
+    await pets.delete(pet.id);
+    await owners.delete(owner.id);
+  });
+
   it("refuses a column name that is not declared (a bug in code, never SQL)", async () => {
     await expect(pets.findMany({ where: { ["name; DROP TABLE pets" as "name"]: "x" } })).rejects.toThrow("pets has no column");
   });

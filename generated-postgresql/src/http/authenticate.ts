@@ -1,9 +1,10 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import type { NextFunction, Request, Response } from "express";
+import type { Request, Response } from "express";
 import type { AuthService, CurrentUser } from "../auth/auth.service.js";
 import { Unauthenticated } from "../lib/errors.js";
 import { bearerToken, type TokenClaims } from "../lib/tokens.js";
+import type { Action } from "./route-table.js";
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -12,23 +13,27 @@ declare module "express-serve-static-core" {
   }
 }
 
-/** Requires a valid bearer token in the Authorization header (never the query string). */
-export function requireAuth(auth: AuthService) {
-  return async (req: Request, _res: Response, next: NextFunction) => {
-    const token = bearerToken(req.get("authorization"));
-    if (!token) throw new Unauthenticated();
-    const { user, claims } = await auth.authenticate(token);
-    req.user = user;
-    req.token = claims;
-    next();
+/** Sets `req.user` and `req.token` from the bearer token of the Authorization header (never the query string). */
+async function signIn(auth: AuthService, req: Request): Promise<void> {
+  const token = bearerToken(req.headers.authorization);
+  if (!token) throw new Unauthenticated();
+  const { user, claims } = await auth.authenticate(token);
+  req.user = user;
+  req.token = claims;
+}
+
+/** The action, for callers with a valid token of an existing user only (401 otherwise). */
+export function requireAuth(auth: AuthService, action: Action): Action {
+  return async (req: Request, res: Response) => {
+    await signIn(auth, req);
+    await action(req, res);
   };
 }
 
 /** For public actions: a presented token must still be valid, an absent one is fine. */
-export function optionalAuth(auth: AuthService) {
-  const required = requireAuth(auth);
-  return async (req: Request, res: Response, next: NextFunction) => {
-    if (req.get("authorization") === undefined) return next();
-    return required(req, res, next);
+export function optionalAuth(auth: AuthService, action: Action): Action {
+  return async (req: Request, res: Response) => {
+    if (req.headers.authorization !== undefined) await signIn(auth, req);
+    await action(req, res);
   };
 }

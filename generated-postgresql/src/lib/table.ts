@@ -69,11 +69,19 @@ export interface FindOptions<Model> {
 
 type Decoder = (row: SqlRow) => Record<string, unknown>;
 
+/** A statement's text with its values, ready for the driver. */
+interface Statement {
+  text: string;
+  values: unknown[];
+}
+
 /** The SELECT list, joins and decoder of one read shape (a set of loaded relations). */
 interface Shape {
   columns: string;
   joins: string;
   decode: Decoder;
+  /** findOne's statement texts in this shape, by kind of lookup (a handful at most). */
+  findOne: Map<string, string>;
 }
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -158,6 +166,7 @@ export class Table<Model, Row = Model> {
   /** The quoted alias reads use (see rootAlias); writes and single-table statements use `table`. */
   private readonly alias: string;
   private readonly table: string;
+  private returnsRow?: { text: string; decode: Decoder };
 
   constructor(
     readonly sql: Sql,
@@ -174,20 +183,33 @@ export class Table<Model, Row = Model> {
     relations: readonly string[] = [],
   ): Promise<Row | null> {
     const shape = this.shape(relations);
-    const values = new Values(this.sql.dialect);
-    const conditions: string[] = [];
-    if (where.hash !== undefined)
-      conditions.push(`${this.alias}."hash" = ${values.add(where.hash)}`);
-    if (where.id !== undefined) conditions.push(`${this.alias}."id" = ${values.add(where.id)}`);
-    if (this.spec.softDelete && where.deleted !== undefined)
-      conditions.push(`${this.alias}."deleted_at" IS ${where.deleted ? "NOT NULL" : "NULL"}`);
-    const row = await this.sql.get(
-      `SELECT ${shape.columns} FROM ${this.from()}${shape.joins} WHERE ${conditions.join(" AND ") || "TRUE"} LIMIT 1`,
-      values.list,
-    );
+    const values: unknown[] = [];
+    if (where.hash !== undefined) values.push(where.hash);
+    if (where.id !== undefined) values.push(where.id);
+    const row = await this.sql.get(this.findOneText(shape, where), values);
     if (!row) return null;
-    const [record] = await this.withHasMany([shape.decode(row)], relations);
-    return record as Row;
+    const record = shape.decode(row);
+    if (!this.loadsHasMany(relations)) return record as Row;
+    const [loaded] = await this.withHasMany([record], relations);
+    return loaded as Row;
+  }
+
+  /** The text of a findOne, built once per read shape and kind of lookup. */
+  private findOneText(shape: Shape, where: { hash?: string; id?: number; deleted?: boolean }) {
+    const kind = `${where.hash !== undefined}${where.id !== undefined}${where.deleted}`;
+    let text = shape.findOne.get(kind);
+    if (text === undefined) {
+      const values = new Values(this.sql.dialect);
+      const conditions: string[] = [];
+      if (where.hash !== undefined)
+        conditions.push(`${this.alias}."hash" = ${values.add(where.hash)}`);
+      if (where.id !== undefined) conditions.push(`${this.alias}."id" = ${values.add(where.id)}`);
+      if (this.spec.softDelete && where.deleted !== undefined)
+        conditions.push(`${this.alias}."deleted_at" IS ${where.deleted ? "NOT NULL" : "NULL"}`);
+      text = `SELECT ${shape.columns} FROM ${this.from()}${shape.joins} WHERE ${conditions.join(" AND ") || "TRUE"} LIMIT 1`;
+      shape.findOne.set(kind, text);
+    }
+    return text;
   }
 
   /** The rows that match, in order: live ones only unless `withTrashed`. */
@@ -208,7 +230,9 @@ export class Table<Model, Row = Model> {
       `SELECT ${shape.columns} FROM ${this.from()}${shape.joins}${conditions} ORDER BY ${order.join(", ")}${limit}${offset}`,
       values.list,
     );
-    return (await this.withHasMany(rows.map(shape.decode), options.relations ?? [])) as Row[];
+    const records = rows.map(shape.decode);
+    if (!this.loadsHasMany(options.relations ?? [])) return records as Row[];
+    return (await this.withHasMany(records, options.relations ?? [])) as Row[];
   }
 
   async count(
@@ -277,30 +301,84 @@ export class Table<Model, Row = Model> {
 
   /** Inserts a row (timestamps set here, as Prisma's @default(now()) and @updatedAt would) and returns its id. */
   async insert(values: Writable<Model> & { hash: string }): Promise<number> {
+    const insert = this.insertStatement(values);
+    const inserted = await this.sql.get(`${insert.text} RETURNING "id"`, insert.values);
+    return Number(inserted!.id);
+  }
+
+  /**
+   * Inserts a row and reads it back with the relations asked for: in the same statement (RETURNING)
+   * when the read needs no join, else by id.
+   */
+  async insertAndRead(
+    values: Writable<Model> & { hash: string },
+    relations: readonly string[] = [],
+  ): Promise<Row> {
+    const returning = this.returning(relations);
+    if (returning === undefined)
+      return (await this.findOne({ id: await this.insert(values) }, relations))!;
+    const insert = this.insertStatement(values);
+    const row = await this.sql.get(`${insert.text} ${returning.text}`, insert.values);
+    return returning.decode(row!) as Row;
+  }
+
+  /** Updates the given columns (and updated_at) of one row; false when no row has that id. */
+  async update(id: number, values: Writable<Model>): Promise<boolean> {
+    const update = this.updateStatement(id, values);
+    return (await this.sql.run(update.text, update.values)) > 0;
+  }
+
+  /** Updates one row and reads it back (see insertAndRead); null when no row has that id. */
+  async updateAndRead(
+    id: number,
+    values: Writable<Model>,
+    relations: readonly string[] = [],
+  ): Promise<Row | null> {
+    const returning = this.returning(relations);
+    if (returning === undefined)
+      return (await this.update(id, values)) ? this.findOne({ id }, relations) : null;
+    const update = this.updateStatement(id, values);
+    const row = await this.sql.get(`${update.text} ${returning.text}`, update.values);
+    return row ? (returning.decode(row) as Row) : null;
+  }
+
+  /** The INSERT of a row (timestamps included) and its values. */
+  private insertStatement(values: Writable<Model> & { hash: string }): Statement {
     const now = new Date();
     const row: Record<string, unknown> = { created_at: now, updated_at: now, ...defined(values) };
     const bound = new Values(this.sql.dialect);
     const columns = Object.keys(row);
     const list = columns.map((column) => bound.add(this.encode(column, row[column])));
-    const inserted = await this.sql.get(
-      `INSERT INTO ${this.table} (${columns.map((column) => this.column(column)).join(", ")}) VALUES (${list.join(", ")}) RETURNING "id"`,
-      bound.list,
-    );
-    return Number(inserted!.id);
+    const names = columns.map((column) => this.column(column)).join(", ");
+    return {
+      text: `INSERT INTO ${this.table} (${names}) VALUES (${list.join(", ")})`,
+      values: bound.list,
+    };
   }
 
-  /** Updates the given columns (and updated_at) of one row; false when no row has that id. */
-  async update(id: number, values: Writable<Model>): Promise<boolean> {
+  /** The UPDATE of one row's given columns and updated_at, and its values. */
+  private updateStatement(id: number, values: Writable<Model>): Statement {
     const row: Record<string, unknown> = { ...defined(values), updated_at: new Date() };
     const bound = new Values(this.sql.dialect);
     const assignments = Object.keys(row).map(
       (column) => `${this.column(column)} = ${bound.add(this.encode(column, row[column]))}`,
     );
-    const changed = await this.sql.run(
-      `UPDATE ${this.table} SET ${assignments.join(", ")} WHERE "id" = ${bound.add(id)}`,
-      bound.list,
-    );
-    return changed > 0;
+    const text = `UPDATE ${this.table} SET ${assignments.join(", ")} WHERE "id" = ${bound.add(id)}`;
+    return { text, values: bound.list };
+  }
+
+  /**
+   * A write's RETURNING list and decoder when the row it returns is the whole read (a table without
+   * belongsTo, whose read shape has no join, and no hasMany asked for); undefined otherwise.
+   */
+  private returning(relations: readonly string[]): { text: string; decode: Decoder } | undefined {
+    if (Object.keys(this.spec.belongsTo).length > 0 || this.loadsHasMany(relations))
+      return undefined;
+    this.returnsRow ??= {
+      text: `RETURNING ${Object.keys(this.columns).map(quote).join(", ")}`,
+      decode: this.shape([]).decode,
+    };
+    return this.returnsRow;
   }
 
   async delete(id: number): Promise<void> {
@@ -403,6 +481,10 @@ export class Table<Model, Row = Model> {
     return shape;
   }
 
+  private loadsHasMany(relations: readonly string[]): boolean {
+    return relations.some((name) => Object.hasOwn(this.spec.hasMany, name));
+  }
+
   /** Loads each requested hasMany for every record at once: one statement per relation, ordered like lists. */
   private async withHasMany(
     records: Record<string, unknown>[],
@@ -438,7 +520,7 @@ function buildShape(spec: TableSpec, loaded: readonly string[], dialect: SqlDial
   const columns: string[] = [];
   const joins: string[] = [];
   const decode = readShape(spec, rootAlias(spec), "", loaded, columns, joins, dialect);
-  return { columns: columns.join(", "), joins: joins.join(""), decode };
+  return { columns: columns.join(", "), joins: joins.join(""), decode, findOne: new Map() };
 }
 
 /**

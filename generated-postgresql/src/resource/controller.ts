@@ -65,7 +65,7 @@ export class ResourceController<
 
   /** 403 "This action is unauthorized." unless `allowed`. */
   protected async authorize(allowed: boolean | Promise<boolean>): Promise<void> {
-    if (!(await allowed)) throw new Forbidden();
+    if (!(typeof allowed === "boolean" ? allowed : await allowed)) throw new Forbidden();
   }
 
   /** The relations a response nests (eager and requested), refused at once to a caller who may not see them. */

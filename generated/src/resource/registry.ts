@@ -1,13 +1,13 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import type { Router } from "express";
 import type { AuthService } from "../auth/auth.service.js";
 import { nestedReader, type NestedReader } from "../http/nested-access.js";
 import { Table, type TableSpec } from "../lib/table.js";
 import type { ControllerContext, ResourceController } from "./controller.js";
 import type { ActionName, ResourceDescriptor } from "./descriptor.js";
 import type { Policy } from "./policy.js";
-import { resourceRoutes } from "./routes.js";
+import type { RouteTable } from "../http/route-table.js";
+import { addResourceRoutes } from "./routes.js";
 import { createSerializer, type Serializer } from "./serializer.js";
 import { ResourceService, type StoredRow } from "./service.js";
 
@@ -74,8 +74,8 @@ export class ResourceRegistry {
     return this;
   }
 
-  /** Mounts each resource's routes at /<collection> of `router`. */
-  mount(router: Router): void {
+  /** Adds each resource's routes at `<base>/<collection>` (base: /api). */
+  addRoutes(routes: RouteTable, base: string): void {
     const readers = new Map<TableSpec, NestedReader>(
       this.entries.map(({ resource, policy }) => [
         resource.table,
@@ -99,13 +99,10 @@ export class ResourceRegistry {
         nested,
         serialize: this.serializerOf(resource.table),
       });
-      router.use(
-        `/${resource.collection}`,
-        resourceRoutes(controller, this.auth, {
-          publicActions: publicActions(resource),
-          softDelete: resource.table.softDelete,
-        }),
-      );
+      addResourceRoutes(routes, `${base}/${resource.collection}`, controller, this.auth, {
+        publicActions: publicActions(resource),
+        softDelete: resource.table.softDelete,
+      });
     }
   }
 

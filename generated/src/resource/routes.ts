@@ -1,37 +1,32 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { Router, type Request, type Response } from "express";
 import type { AuthService } from "../auth/auth.service.js";
 import { optionalAuth, requireAuth } from "../http/authenticate.js";
-import { route } from "../http/routing.js";
+import type { Action, RouteTable } from "../http/route-table.js";
 import type { ActionName } from "./descriptor.js";
 
-type Actions = Record<ActionName, (req: Request, res: Response) => Promise<void>>;
-
 /**
- * Routes of one resource, mounted at /api/<collection> (a request for another collection never
- * enters this router); parameters are hashes. Actions listed in auth.public need no token; every
- * other method of a path is a 405 with Allow.
+ * Routes of one resource at `base` (/api/<collection>); parameters are hashes. Actions listed in
+ * auth.public need no token; every other method of a path is a 405 with Allow.
  */
-export function resourceRoutes(
-  controller: Actions,
+export function addResourceRoutes(
+  routes: RouteTable,
+  base: string,
+  controller: Record<ActionName, Action>,
   auth: AuthService,
   options: { publicActions: readonly ActionName[]; softDelete: boolean },
-): Router {
-  const router = Router();
-  const needsToken = requireAuth(auth);
-  const tokenOptional = optionalAuth(auth);
-  const action = (name: ActionName) => [
-    options.publicActions.includes(name) ? tokenOptional : needsToken,
-    (req: Request, res: Response) => controller[name](req, res),
-  ];
-  route(router, "/", { get: action("index"), post: action("store") });
-  route(router, "/:hash", {
+): void {
+  const action = (name: ActionName): Action => {
+    const run: Action = (req, res) => controller[name](req, res);
+    return options.publicActions.includes(name) ? optionalAuth(auth, run) : requireAuth(auth, run);
+  };
+  routes.add(base, { get: action("index"), post: action("store") });
+  const update = action("update");
+  routes.add(`${base}/:hash`, {
     get: action("show"),
-    put: action("update"),
-    patch: action("update"),
+    put: update,
+    patch: update,
     delete: action("destroy"),
   });
-  if (options.softDelete) route(router, "/:hash/restore", { post: action("restore") });
-  return router;
+  if (options.softDelete) routes.add(`${base}/:hash/restore`, { post: action("restore") });
 }

@@ -87,8 +87,7 @@ export class ResourceService<
     for (let attempt = 1; ; attempt += 1) {
       const hash = newHash(this.resource.prefix);
       try {
-        const id = await this.table.insert({ ...data, hash });
-        return (await this.table.findOne({ id }, relations))!;
+        return await this.table.insertAndRead({ ...data, hash }, relations);
       } catch (error) {
         const collided =
           isUniqueViolation(error) && attempt < hashAttempts && (await this.hashTaken(hash));
@@ -99,12 +98,15 @@ export class ResourceService<
 
   async update(row: Row, payload: Update, relations: readonly string[] = []): Promise<Row> {
     const data = await this.toData(payload);
+    let updated: Row | null;
     try {
-      await this.table.update(row.id, data);
+      updated = await this.table.updateAndRead(row.id, data, relations);
     } catch (error) {
       throw await this.explainWriteError(error, payload, row.id);
     }
-    return (await this.table.findOne({ id: row.id }, relations))!;
+    // Deleted a moment ago by another request: as gone as if it had never been found.
+    if (!updated) throw new NotFound();
+    return updated;
   }
 
   /** Soft-deletes (or deletes) a record nothing live still needs: 409 while a restrict relation points at it. */
@@ -123,8 +125,13 @@ export class ResourceService<
   }
 
   async restore(row: Row, relations: readonly string[] = []): Promise<Row> {
-    await this.table.update(row.id, { deleted_at: null } as unknown as Writable<Model>);
-    return (await this.table.findOne({ id: row.id }, relations))!;
+    const restored = await this.table.updateAndRead(
+      row.id,
+      { deleted_at: null } as unknown as Writable<Model>,
+      relations,
+    );
+    if (!restored) throw new NotFound();
+    return restored;
   }
 
   /** Adds "has already been taken" to validation errors, so a client sees every problem at once. */

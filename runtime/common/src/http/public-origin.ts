@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import type { NextFunction, Request, Response } from "express";
+import type { Request, Response } from "express";
 import { sendError } from "./envelope.js";
 
 declare module "express-serve-static-core" {
@@ -24,13 +24,14 @@ export function isValidHost(host: string): boolean {
  * Where links in responses point. With APP_URL set (required in production) they always start with
  * it, whatever Host a client sends, so a forged Host can never reach a cache in front of the service.
  * Without it (development) they follow the request's Host, which must then be a valid `host[:port]`:
- * anything else is a 400, as RFC 9112 §3.2 asks.
+ * anything else is a 400, as RFC 9112 §3.2 asks (answered here: false means the request is done).
  */
-export function publicOrigin(appUrl: string | undefined) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const host = req.headers.host ?? "";
-    if (!isValidHost(host)) return sendError(res, 400, "Bad request.");
-    req.publicOrigin = appUrl ?? `${req.protocol}://${host}`;
-    next();
-  };
+export function setPublicOrigin(appUrl: string | undefined, req: Request, res: Response): boolean {
+  const host = req.headers.host ?? "";
+  if (!isValidHost(host)) {
+    sendError(res, 400, "Bad request.");
+    return false;
+  }
+  req.publicOrigin = appUrl ?? `${req.protocol}://${host}`;
+  return true;
 }

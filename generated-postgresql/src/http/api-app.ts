@@ -1,0 +1,86 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import express, { type Express } from "express";
+import swaggerUi from "swagger-ui-express";
+import { AuthController } from "../auth/auth.controller.js";
+import { addAuthRoutes } from "../auth/auth.routes.js";
+import { AuthService } from "../auth/auth.service.js";
+import { LoginThrottle } from "../auth/login-throttle.js";
+import { Revocations } from "../auth/revocations.js";
+import type { Database } from "../lib/database.js";
+import type { Logger } from "../lib/logger.js";
+import type { JwtSettings } from "../lib/tokens.js";
+import { ResourceRegistry } from "../resource/registry.js";
+import { errorHandler } from "./error-handler.js";
+import { health } from "./health.js";
+import { jsonBody } from "./json-body.js";
+import { setPublicOrigin } from "./public-origin.js";
+import { startRequest, provideRequestLog } from "./request-context.js";
+import { notFound, RouteTable } from "./route-table.js";
+
+/** The settings the API reads (the project's Config has these and more). */
+export interface ApiSettings {
+  appUrl: string | undefined;
+  jwt: JwtSettings;
+  bodyLimit: string;
+  pagination: { defaultPerPage: number; maxPerPage: number };
+}
+
+export interface ApiParts {
+  settings: ApiSettings;
+  db: Database;
+  logger: Logger;
+  /** Every resource's table, given to the runtime and to custom code as `req.tables`. */
+  tables: Readonly<Record<string, unknown>>;
+  /** openapi.json as text, served at /api/openapi.json and rendered at /api/docs. */
+  openapiText: string;
+  /** The reference page's title. */
+  title: string;
+  /** Where this build's migrations are, for the health check. */
+  migrationsDir: string;
+  /** Adds the project's resources. */
+  resources: (registry: ResourceRegistry) => ResourceRegistry;
+}
+
+/**
+ * The whole API as an Express app, without listening. One middleware prepares every request
+ * (request id, Host, JSON body), one route table answers the API's routes, Express serves the
+ * reference page's files, and everything else is a 404 in the envelope.
+ */
+export function createApiApp(parts: ApiParts): Express {
+  const { settings, db, logger, tables } = parts;
+  const app = express();
+  app.disable("x-powered-by");
+  app.disable("etag");
+  app.set("query parser", "simple");
+  provideRequestLog(app, logger);
+  // Set once on the app's request prototype: every request sees the same tables.
+  Object.assign(app.request, { tables });
+
+  const auth = new AuthService(db, settings.jwt, new Revocations(db), new LoginThrottle(db));
+  const routes = new RouteTable()
+    .add("/api/health", { get: health(db, parts.migrationsDir) })
+    .add("/api/openapi.json", {
+      get: (_req, res) => void res.type("application/json").send(parts.openapiText),
+    });
+  addAuthRoutes(routes, "/api/auth", new AuthController(auth), auth);
+  parts
+    .resources(new ResourceRegistry(tables, auth, settings.pagination))
+    .addRoutes(routes, "/api");
+
+  const readBody = jsonBody(settings.bodyLimit);
+  app.use((req, res, next) => {
+    startRequest(logger, req, res);
+    if (setPublicOrigin(settings.appUrl, req, res)) readBody(req, res, next);
+  });
+  app.use(routes.middleware());
+  // The reference page serves its own assets from swagger-ui-dist: it works without internet access.
+  app.use(
+    "/api/docs",
+    swaggerUi.serve,
+    swaggerUi.setup(JSON.parse(parts.openapiText) as object, { customSiteTitle: parts.title }),
+  );
+  app.use(notFound);
+  app.use(errorHandler);
+  return app;
+}
