@@ -82,7 +82,9 @@ export function compileValidator<T>(
   messageSource: MessageTable | MessageList,
   options: ValidatorOptions = {},
 ): PayloadValidator<T> {
-  const validate: ValidateFunction = ajv.compile(schema);
+  // Compiled on first use: a project's validators are imported at start-up, and compiling them all
+  // there made every restart of `npm run dev` wait for resources nobody had asked for yet.
+  let compiled: ValidateFunction | undefined;
   const lists = Object.values(messageSource).some((entry) => Array.isArray(entry));
   const messages = lists
     ? messageTable(messageSource as MessageList)
@@ -93,6 +95,7 @@ export function compileValidator<T>(
       throw new ValidationFailed({ body: ["The request body must be a JSON object."] });
     }
     const record = body as Record<string, unknown>;
+    const validate = (compiled ??= ajv.compile(schema));
     const errors = validate(body)
       ? emptyFieldErrors()
       : toFieldErrors(validate.errors ?? [], record, messages);
