@@ -11,6 +11,8 @@ if (existsSync(".env")) process.loadEnvFile(".env");
 // `schema` must stay, and DATABASE_URL must resolve: without either, the CLI falls back to
 // downloading a query engine.
 process.env.DATABASE_URL ??= "file:./data/app.db";
+// No update check against checkpoint.prisma.io: the CLI runs offline, and waited for it on every call.
+process.env.CHECKPOINT_DISABLE ??= "1";
 
 export default defineConfig({
   experimental: { adapter: true },
