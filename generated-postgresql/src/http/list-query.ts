@@ -132,6 +132,8 @@ export function parseListQuery(req: Request, spec: ListSpec): ListQuery {
 
 /** `?with=` on a single record: validated exactly as on lists. */
 export function parseRelationsQuery(req: Request, available: readonly string[]): string[] {
+  // Most reads of one record carry no query at all: nothing to parse (Express parses on every access).
+  if (!req.url.includes("?")) return [];
   const errors = emptyFieldErrors();
   const fail = (key: string, message: string) => (errors[key] ??= []).push(message);
   const value = req.query.with;

@@ -10,6 +10,13 @@ function encode(value: unknown): unknown {
   return value;
 }
 
+/** The values as SQLite binds them; the same array when none needs converting (the usual case). */
+function encodeAll(values: readonly unknown[]): readonly unknown[] {
+  for (const value of values)
+    if (value instanceof Date || typeof value === "boolean") return values.map(encode);
+  return values;
+}
+
 /** `file:./data/app.db` → `./data/app.db`, relative to the working directory as Prisma reads it. */
 export function sqliteFile(url: string): string {
   return url.replace(/^file:/, "").replace(/\?.*$/, "");
@@ -41,7 +48,7 @@ export function openSql(url: string, poolSize?: number): Sql {
   };
   const run = (query: Parameters<Sql["all"]>[0], values?: readonly unknown[]) => {
     const statement = statementOf("sqlite", query, values);
-    return { prepared: prepare(statement.text), values: statement.values.map(encode) };
+    return { prepared: prepare(statement.text), values: encodeAll(statement.values) };
   };
   return {
     dialect: "sqlite",

@@ -81,7 +81,7 @@ interface Shape {
   joins: string;
   decode: Decoder;
   /** findOne's statement texts in this shape, by kind of lookup (a handful at most). */
-  findOne: Map<string, string>;
+  findOne: Map<number, string>;
 }
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -167,6 +167,8 @@ export class Table<Model, Row = Model> {
   private readonly alias: string;
   private readonly table: string;
   private returnsRow?: { text: string; decode: Decoder };
+  /** The read shape without relations, the one almost every statement uses. */
+  private plainShape?: Shape;
 
   constructor(
     readonly sql: Sql,
@@ -196,7 +198,10 @@ export class Table<Model, Row = Model> {
 
   /** The text of a findOne, built once per read shape and kind of lookup. */
   private findOneText(shape: Shape, where: { hash?: string; id?: number; deleted?: boolean }) {
-    const kind = `${where.hash !== undefined}${where.id !== undefined}${where.deleted}`;
+    const kind =
+      (where.hash === undefined ? 0 : 1) |
+      (where.id === undefined ? 0 : 2) |
+      (where.deleted === undefined ? 0 : where.deleted ? 4 : 8);
     let text = shape.findOne.get(kind);
     if (text === undefined) {
       const values = new Values(this.sql.dialect);
@@ -460,6 +465,11 @@ export class Table<Model, Row = Model> {
   }
 
   private shape(relations: readonly string[]): Shape {
+    if (relations.length === 0) return (this.plainShape ??= this.shapeOf([]));
+    return this.shapeOf(relations);
+  }
+
+  private shapeOf(relations: readonly string[]): Shape {
     const loaded = Object.keys(this.spec.belongsTo).filter((name) => relations.includes(name));
     const key = loaded.join(",");
     let shape = this.shapes.get(key);

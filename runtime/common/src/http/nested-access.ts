@@ -36,6 +36,7 @@ export function loadableRelations(
   requested: readonly string[],
   user: CurrentUser | undefined,
 ): string[] {
+  if (eager.length === 0 && requested.length === 0) return [];
   const relations = [...new Set([...eager, ...requested])];
   if (user === undefined && relations.some((relation) => !readers[relation]?.public))
     throw new Unauthenticated();
