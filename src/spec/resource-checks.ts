@@ -144,6 +144,14 @@ export function checkAcrossResources(resources: CheckedResource[], otherNames: r
       problems.push(source.problem([spec.collection ? "collection" : "name"], `collection "${collection}" is also used by ${sameCollection.spec.name} (${sameCollection.spec.file}); set collection: on one of them`));
     } else byCollection.set(collection, resource);
 
+  }
+
+  // Explicit prefixes are claimed first: a clash with one derived from a name is reported on the
+  // derived one, the spec to change (changing a written prefix would change live public ids).
+  const explicitFirst = [...resources.filter((resource) => resource.spec.prefix), ...resources.filter((resource) => !resource.spec.prefix)];
+  for (const resource of explicitFirst) {
+    const { spec, source } = resource;
+    if (byName.get(spec.name) !== resource) continue;
     const prefix = spec.prefix ?? derivePrefix(spec.name);
     if (prefix === undefined) continue;
     const at = [spec.prefix ? "prefix" : "name"];
@@ -152,9 +160,8 @@ export function checkAcrossResources(resources: CheckedResource[], otherNames: r
     const other = byPrefix.get(prefix);
     if (builtIn) problems.push(source.problem(at, `prefix "${prefix}"${how} is reserved for ${builtIn}; set an explicit prefix: with three other letters`));
     else if (other) {
-      problems.push(
-        source.problem(at, `prefix "${prefix}"${how} is also the prefix of ${other.spec.name} (${other.spec.file}); set an explicit prefix: on one of them`),
-      );
+      const fix = spec.prefix ? "choose three other letters for one of them" : "set prefix: with three other letters in this file";
+      problems.push(source.problem(at, `prefix "${prefix}"${how} is also the prefix of ${other.spec.name} (${other.spec.file}); ${fix}`));
     } else byPrefix.set(prefix, resource);
   }
 
