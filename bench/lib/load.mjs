@@ -26,11 +26,9 @@ function fire({ baseUrl, endpoint, connections, seconds }) {
 export async function measure({ baseUrl, pid, endpoint, connections, warmupSeconds, seconds }) {
   let warmupDrain = { seconds: 0, incidents: [] };
   let warmupNon2xx = 0;
-  let warmupTotal = 0;
   if (warmupSeconds > 0) {
     const warmup = await fire({ baseUrl, endpoint, connections, seconds: warmupSeconds });
     warmupNon2xx = warmup.non2xx + warmup.errors;
-    warmupTotal = warmup.requests.total;
     warmupDrain = await drain(baseUrl, endpoint);
   }
   const memory = sampleRss(pid);
@@ -43,7 +41,6 @@ export async function measure({ baseUrl, pid, endpoint, connections, warmupSecon
     // autocannon's per-second average rounds each second down to whole requests.
     requestsPerSecond: result.requests.total / result.duration,
     total: result.requests.total,
-    warmupTotal,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,

@@ -6,8 +6,6 @@ import { createServer } from "node:net";
 const running = new Set();
 
 export function startProcess({ name, command, args, cwd, env }) {
-  const pinned = process.env.BENCH_PIN_SERVER; // e.g. "1": run the server on that CPU alone (taskset)
-  if (pinned) [command, args] = ["taskset", ["-c", pinned, command, ...args]];
   const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const keep = (chunk) => {
