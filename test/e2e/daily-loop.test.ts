@@ -1,6 +1,6 @@
-import { appendFile, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { execa } from "execa";
+import { execa, execaSync } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryDatabase } from "../support/databases.js";
 import { admin, client, freePort, jwtSecret, prepareProject, run, startService, waitFor200, type Project } from "../support/service.js";
@@ -91,13 +91,28 @@ describe("the generated project's daily loop (SQLite)", () => {
       await waitFor200(`http://127.0.0.1:${port}/api/health`);
       const api = client(`http://127.0.0.1:${port}`);
       expect((await api("GET", "/api/doctors")).status).toBe(200);
-      const listening = output.split("listening").length;
-      // A change in your file: the watcher restarts the server, which then applies it.
-      await appendFile(policy, `\nexport const touched = ${Date.now()};\n`);
-      await waitUntil(() => output.split("listening").length > listening, 20_000);
-      await waitFor200(`http://127.0.0.1:${port}/api/health`);
       const token = (await api("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } })).body.data.access_token as string;
+      const restarted = async (change: () => Promise<void>) => {
+        const listening = output.split("listening").length;
+        await change();
+        await waitUntil(() => output.split("listening").length > listening, 20_000);
+        await waitFor200(`http://127.0.0.1:${port}/api/health`);
+      };
+      // A change in your file: the server restarts from the sources as they now are.
+      await restarted(() => writeFile(policy, original.replace(/export class DoctorPolicy extends ResourcePolicy<DoctorRow> \{\}/, "export class DoctorPolicy extends ResourcePolicy<DoctorRow> {\n  override index(): boolean {\n    return false;\n  }\n}")));
+      expect((await api("GET", "/api/doctors", { token })).status).toBe(403);
+      // A change that breaks the server: said once, and the next change starts it again.
+      const stopped = output.split("The server stopped").length;
+      await writeFile(policy, `${original}\nexport const = ;\n`);
+      await waitUntil(() => output.split("The server stopped").length > stopped, 20_000);
+      await restarted(() => writeFile(policy, original));
       expect((await api("GET", "/api/doctors", { token })).status).toBe(200);
+      // The runner killed outright: no server or standby process outlives it.
+      const standbys = () => processes().filter(({ args }) => args.includes(join(project.dir, "src/lib/dev-standby.ts")));
+      const runner = processes().find(({ pid }) => standbys().some((standby) => standby.ppid === pid));
+      expect(runner, output).toBeDefined();
+      process.kill(runner!.pid, "SIGKILL");
+      await waitUntil(() => standbys().length === 0, 10_000);
     } finally {
       await writeFile(policy, original);
       if (dev.pid) process.kill(-dev.pid, "SIGTERM");
@@ -105,6 +120,14 @@ describe("the generated project's daily loop (SQLite)", () => {
     }
   }, 90_000);
 });
+
+function processes(): { pid: number; ppid: number; args: string }[] {
+  return execaSync("ps", ["-eo", "pid=,ppid=,args="])
+    .stdout.split("\n")
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+    .filter((match) => match !== null)
+    .map((match) => ({ pid: Number(match[1]), ppid: Number(match[2]), args: match[3]! }));
+}
 
 async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
