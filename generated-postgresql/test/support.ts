@@ -11,7 +11,7 @@ import { hashMatcher, newHash } from "../src/lib/hash-id.js";
 import { createLogger } from "../src/lib/logger.js";
 import { applyMigrations, migrationsPath } from "../src/lib/migrations.js";
 import { hashPassword } from "../src/lib/passwords.js";
-import { Table, type TableSpec } from "../src/lib/table.js";
+import { tableLookup } from "../src/lib/table.js";
 import type { CurrentUser } from "../src/auth/auth.service.js";
 import type { ResourceDescriptor } from "../src/resource/descriptor.js";
 import { ResourceService } from "../src/resource/service.js";
@@ -105,10 +105,7 @@ export async function startApi(): Promise<TestApi> {
   );
 
   const tables = openTables(db);
-  const bySpec = new Map<TableSpec, Table<any, any>>();
-  for (const table of Object.values(tables))
-    if (table instanceof Table) bySpec.set(table.spec, table);
-  const tableOf = (spec: TableSpec) => bySpec.get(spec)!;
+  const tableOf = tableLookup(tables);
   const api: TestApi = {
     baseUrl,
     token: "",

@@ -50,7 +50,6 @@ export async function assertMayRead(
   relations: readonly string[],
   user: CurrentUser | undefined,
 ): Promise<void> {
-  if (relations.length === 0) return;
   for (const relation of relations) {
     const reader = readers[relation];
     if (!reader) throw new Forbidden();

@@ -2,7 +2,7 @@
 
 import { fork, type ChildProcess } from "node:child_process";
 import { watch } from "node:fs";
-import { relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { projectPath } from "./project-files.js";
 
@@ -14,9 +14,8 @@ import { projectPath } from "./project-files.js";
  * A change to node_modules (npm install) needs `npm run dev` again.
  */
 
-const sourceDir = projectPath(import.meta.url, "src");
-const environmentFile = projectPath(import.meta.url, ".env");
-const serverEntry = projectPath(import.meta.url, "src/server.ts");
+const projectDir = projectPath(import.meta.url, ".");
+const serverEntry = join(projectDir, "src/server.ts");
 const standbyEntry = fileURLToPath(new URL("./dev-standby.ts", import.meta.url));
 // Saving in an editor is often several writes in a row: one restart for them all.
 const settleMs = 60;
@@ -73,11 +72,11 @@ function onChange(path: string): void {
   }, settleMs);
 }
 
-watch(sourceDir, { recursive: true }, (_event, file) => {
-  if (file) onChange(relative(projectPath(import.meta.url, "."), `${sourceDir}/${file}`));
+watch(join(projectDir, "src"), { recursive: true }, (_event, file) => {
+  if (file) onChange(join("src", file));
 });
-watch(projectPath(import.meta.url, "."), (_event, file) => {
-  if (file === ".env") onChange(relative(projectPath(import.meta.url, "."), environmentFile));
+watch(projectDir, (_event, file) => {
+  if (file === ".env") onChange(file);
 });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -166,9 +166,8 @@ export class Table<Model, Row = Model> {
   /** The quoted alias reads use (see rootAlias); writes and single-table statements use `table`. */
   private readonly alias: string;
   private readonly table: string;
+  /** What writes whose row is the whole read return, made on first use (see `returning`). */
   private returnsRow?: { text: string; decode: Decoder };
-  /** The read shape without relations, the one almost every statement uses. */
-  private plainShape?: Shape;
 
   constructor(
     readonly sql: Sql,
@@ -190,10 +189,8 @@ export class Table<Model, Row = Model> {
     if (where.id !== undefined) values.push(where.id);
     const row = await this.sql.get(this.findOneText(shape, where), values);
     if (!row) return null;
-    const record = shape.decode(row);
-    if (!this.loadsHasMany(relations)) return record as Row;
-    const [loaded] = await this.withHasMany([record], relations);
-    return loaded as Row;
+    const [record] = await this.withHasMany([shape.decode(row)], relations);
+    return record as Row;
   }
 
   /** The text of a findOne, built once per read shape and kind of lookup. */
@@ -235,9 +232,7 @@ export class Table<Model, Row = Model> {
       `SELECT ${shape.columns} FROM ${this.from()}${shape.joins}${conditions} ORDER BY ${order.join(", ")}${limit}${offset}`,
       values.list,
     );
-    const records = rows.map(shape.decode);
-    if (!this.loadsHasMany(options.relations ?? [])) return records as Row[];
-    return (await this.withHasMany(records, options.relations ?? [])) as Row[];
+    return (await this.withHasMany(rows.map(shape.decode), options.relations ?? [])) as Row[];
   }
 
   async count(
@@ -465,11 +460,6 @@ export class Table<Model, Row = Model> {
   }
 
   private shape(relations: readonly string[]): Shape {
-    if (relations.length === 0) return (this.plainShape ??= this.shapeOf([]));
-    return this.shapeOf(relations);
-  }
-
-  private shapeOf(relations: readonly string[]): Shape {
     const loaded = Object.keys(this.spec.belongsTo).filter((name) => relations.includes(name));
     const key = loaded.join(",");
     let shape = this.shapes.get(key);
@@ -524,6 +514,23 @@ export class Table<Model, Row = Model> {
     }
     return records;
   }
+}
+
+/**
+ * The Table of each TableSpec among `tables` (what openTables(db) returns: its `sql` handle is not a
+ * table), for code that knows a resource by its declaration.
+ */
+export function tableLookup(
+  tables: Readonly<Record<string, unknown>>,
+): (spec: TableSpec) => Table<any, any> {
+  const bySpec = new Map<TableSpec, Table<any, any>>();
+  for (const table of Object.values(tables))
+    if (table instanceof Table) bySpec.set(table.spec, table);
+  return (spec) => {
+    const table = bySpec.get(spec);
+    if (!table) throw new Error(`No table for ${spec.name}`);
+    return table;
+  };
 }
 
 function buildShape(spec: TableSpec, loaded: readonly string[], dialect: SqlDialect): Shape {

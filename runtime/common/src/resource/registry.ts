@@ -2,7 +2,7 @@
 
 import type { AuthService } from "../auth/auth.service.js";
 import { nestedReader, type NestedReader } from "../http/nested-access.js";
-import { Table, type TableSpec } from "../lib/table.js";
+import { tableLookup, type Table, type TableSpec } from "../lib/table.js";
 import type { ControllerContext, ResourceController } from "./controller.js";
 import type { ActionName, ResourceDescriptor } from "./descriptor.js";
 import type { Policy } from "./policy.js";
@@ -35,7 +35,7 @@ interface Entry {
  */
 export class ResourceRegistry {
   private readonly entries: Entry[] = [];
-  private readonly tables: Map<TableSpec, Table<any, any>>;
+  private readonly tableOf: (spec: TableSpec) => Table<any, any>;
   private readonly serializers = new Map<TableSpec, Serializer>();
 
   constructor(
@@ -44,10 +44,7 @@ export class ResourceRegistry {
     private readonly auth: AuthService,
     private readonly pagination: { defaultPerPage: number; maxPerPage: number },
   ) {
-    const list = Object.values(tables).filter(
-      (table): table is Table<any, any> => table instanceof Table,
-    );
-    this.tables = new Map(list.map((table) => [table.spec, table]));
+    this.tableOf = tableLookup(tables);
   }
 
   add<
@@ -91,9 +88,7 @@ export class ResourceRegistry {
         ]),
       );
       const controller = new Controller({
-        service: new ResourceService(resource, this.tableOf(resource.table), (table) =>
-          this.tableOf(table),
-        ),
+        service: new ResourceService(resource, this.tableOf(resource.table), this.tableOf),
         policy,
         listSpec: { ...resource.list, softDelete: resource.table.softDelete, ...this.pagination },
         nested,
@@ -104,12 +99,6 @@ export class ResourceRegistry {
         softDelete: resource.table.softDelete,
       });
     }
-  }
-
-  private tableOf(spec: TableSpec): Table<any, any> {
-    const table = this.tables.get(spec);
-    if (!table) throw new Error(`No table for ${spec.name}`);
-    return table;
   }
 
   private serializerOf(spec: TableSpec): Serializer {
