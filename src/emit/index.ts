@@ -1,16 +1,17 @@
-import type { ProjectModel } from "../model/types.js";
+import type { ProjectModel, ResourceModel } from "../model/types.js";
 import type { OutputFile } from "../output/types.js";
 import { withHeader } from "../render/header.js";
 import { layoutJson } from "./json-layout.js";
 import { buildOpenApi } from "./openapi.js";
 import { buildPrismaSchema } from "./prisma-schema.js";
+import { buildResourceDeclaration } from "./resource-declaration.js";
 
 /**
  * The emit stage: outputs computed from the model by code rather than laid out by a template, one
- * function per file (Prisma's schema, the OpenAPI document).
+ * function per file (Prisma's schema, the OpenAPI document, each resource's declaration).
  */
 export function emitFiles(model: ProjectModel): OutputFile[] {
-  return [prismaSchemaFile(model), openApiFile(model)];
+  return [prismaSchemaFile(model), openApiFile(model), ...model.resources.map(declarationFile)];
 }
 
 // `generate` asks for the schema before rendering (to start the migration diff) and the render asks
@@ -31,4 +32,10 @@ export function prismaSchemaFile(model: ProjectModel): OutputFile {
 function openApiFile(model: ProjectModel): OutputFile {
   // Laid out here as prettier would (json-layout.ts): formatting 2 MB of JSON took prettier over a second.
   return { path: "openapi.json", content: layoutJson(buildOpenApi(model)), ownership: "generated", source: model.source, verbatim: true };
+}
+
+function declarationFile(resource: ResourceModel): OutputFile {
+  const kebab = resource.names.kebab;
+  const path = `src/resources/${kebab}/${kebab}.resource.json`;
+  return { path, content: layoutJson(buildResourceDeclaration(resource)), ownership: "generated", source: resource.source, verbatim: true };
 }

@@ -33,7 +33,8 @@ export function typecheckProject(outDir: string, map: FileMap): TypeProblem[] {
 
   const userOwned = new Set<string>();
   for (const file of map.values()) {
-    if (!file.path.startsWith("src/") || !file.path.endsWith(".ts")) continue;
+    // Resources' declarations (`<name>.resource.json`) are imported by their TypeScript: typed from it.
+    if (!file.path.startsWith("src/") || !/\.(ts|json)$/.test(file.path)) continue;
     const absolute = join(root, file.path);
     // A user-owned file is checked as the user left it on disk; the map only holds its first version.
     const onDisk = file.ownership === "user" && existsSync(absolute) ? readFileSync(absolute, "utf8") : undefined;

@@ -44,6 +44,17 @@ export interface TableSpec<Model = any, Row = Model> {
   readonly row?: Row;
 }
 
+/** A table as `<name>.repository.ts` declares it: what it lacks (no soft delete, no relations) is left out. */
+export type TableDeclaration<Model, Row> = Pick<TableSpec<Model, Row>, "name" | "columns"> &
+  Partial<Pick<TableSpec<Model, Row>, "softDelete" | "belongsTo" | "hasMany" | "restrictedBy">>;
+
+/** A table's full spec, with what its declaration left out made explicit (false, none). */
+export function defineTable<Model, Row = Model>(
+  declaration: TableDeclaration<Model, Row>,
+): TableSpec<Model, Row> {
+  return { softDelete: false, belongsTo: {}, hasMany: {}, restrictedBy: [], ...declaration };
+}
+
 /** Values a write may set: the model's own columns, each with its own type; id and hash excepted. */
 export type Writable<Model> = {
   [Column in Exclude<ColumnOf<Model>, "id" | "hash">]?: Model[Column];

@@ -117,6 +117,49 @@ export function compileValidator<T>(
   };
 }
 
+/** One action's payload rules as `<name>.resource.json` holds them: the schema, each field's messages. */
+export interface ActionRules {
+  readonly schema: object;
+  /** field → `[message, ...the keywords it answers]` (JSON has no tuples: checked when compiled). */
+  readonly messages: Readonly<Record<string, readonly (readonly string[])[]>>;
+  readonly confirmed?: readonly string[];
+}
+
+export interface PayloadRules {
+  readonly create: ActionRules;
+  readonly update: ActionRules;
+}
+
+export interface PayloadValidators<Create, Update> {
+  readonly create: PayloadValidator<Create>;
+  readonly update: PayloadValidator<Update>;
+}
+
+/**
+ * A resource's two validators, typed by the payloads its `<name>.validator.ts` declares: an update
+ * accepts any of the create fields unless its rules say otherwise.
+ */
+export function payloadValidators<Create, Update = Partial<Create>>(
+  rules: PayloadRules,
+): PayloadValidators<Create, Update> {
+  return {
+    create: actionValidator<Create>(rules.create),
+    update: actionValidator<Update>(rules.update),
+  };
+}
+
+function actionValidator<T>(rules: ActionRules): PayloadValidator<T> {
+  for (const [field, entries] of Object.entries(rules.messages))
+    for (const entry of entries)
+      if (entry.length < 2)
+        throw new Error(
+          `The messages of ${field} need a message and a keyword each: ${JSON.stringify(entry)}`,
+        );
+  return compileValidator<T>(rules.schema, rules.messages as MessageList, {
+    confirmed: rules.confirmed ?? [],
+  });
+}
+
 export function toFieldErrors(
   errors: ErrorObject[],
   body: Record<string, unknown>,

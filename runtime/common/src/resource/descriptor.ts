@@ -2,32 +2,26 @@
 
 import type { FilterKind } from "../http/list-query.js";
 import type { TableSpec } from "../lib/table.js";
-import type { PayloadValidator } from "../lib/validation.js";
+import type { PayloadRules, PayloadValidators } from "../lib/validation.js";
 
 export type ActionName = "index" | "store" | "show" | "update" | "destroy" | "restore";
 
 /**
- * Everything the runtime needs to serve one resource, as the specs decided it. Each resource's
- * `<name>.resource.ts` declares one with `defineResource`; the service, controller, serializer and
- * routes in this folder do the rest.
+ * What the specs decided for one resource, with the words a filter kind and an action are written
+ * in: the runtime's own types in a descriptor, any string in the JSON a declaration is read from.
  */
-export interface ResourceDescriptor<Model = any, Row = any, Create = any, Update = any> {
+interface ResourceSettings<Filter extends string, Action extends string> {
   /** Path segment under /api: `medical-records`. */
   readonly collection: string;
   /** Public id prefix: `MRE` in `MRE_7KX9MQ2B`. */
   readonly prefix: string;
-  readonly table: TableSpec<Model, Row>;
-  readonly validate: {
-    readonly create: PayloadValidator<Create>;
-    readonly update: PayloadValidator<Update>;
-  };
   /** Unique fields and the message for a value another record holds. */
   readonly unique?: Readonly<Record<string, string>>;
   /** belongsTo payload keys and the message for a hash that finds no live record. */
   readonly exists?: Readonly<Record<string, string>>;
   readonly list: {
     readonly sortable: readonly string[];
-    readonly filters: Readonly<Record<string, FilterKind>>;
+    readonly filters: Readonly<Record<string, Filter>>;
     /** Relations a client may ask for with `?with=`. */
     readonly relations: readonly string[];
   };
@@ -41,15 +35,77 @@ export interface ResourceDescriptor<Model = any, Row = any, Create = any, Update
   /** Decimal places of each decimal field's output string. */
   readonly scales?: Readonly<Record<string, number>>;
   /** Actions listed under auth.public: they need no token. */
-  readonly publicActions?: readonly ActionName[];
+  readonly publicActions?: readonly Action[];
 }
 
-/** A resource's descriptor, its types taken from its table and its validators. */
+/**
+ * Everything the runtime needs to serve one resource, as the specs decided it. Each resource's
+ * `<name>.resource.ts` declares one with `defineResource` from its `<name>.resource.json`; the
+ * service, controller, serializer and routes in this folder do the rest.
+ */
+export interface ResourceDescriptor<
+  Model = any,
+  Row = any,
+  Create = any,
+  Update = any,
+> extends ResourceSettings<FilterKind, ActionName> {
+  readonly table: TableSpec<Model, Row>;
+  readonly validate: PayloadValidators<Create, Update>;
+}
+
+/**
+ * `<name>.resource.json` as `hashapi generate` writes it: plain JSON (its validation schemas are the
+ * ones openapi.json publishes), read once at start-up.
+ */
+export interface ResourceDeclaration extends ResourceSettings<string, string> {
+  /** Read by the resource's `<name>.validator.ts` (payloadValidators), which types the payloads. */
+  readonly validation: PayloadRules;
+}
+
+const filterKinds: ReadonlySet<string> = new Set<FilterKind>([
+  "string",
+  "integer",
+  "decimal",
+  "boolean",
+  "date",
+  "datetime",
+  "relation",
+]);
+const actionNames: ReadonlySet<string> = new Set<ActionName>([
+  "index",
+  "store",
+  "show",
+  "update",
+  "destroy",
+  "restore",
+]);
+
+/**
+ * A resource's descriptor: its row types from its table, its settings from its declaration, its
+ * typed validators from `<name>.validator.ts`. A declaration edited by hand into something the
+ * runtime cannot serve stops the start-up here, with the table's name, instead of failing a request.
+ */
 export function defineResource<Model, Row, Create, Update>(
   table: TableSpec<Model, Row>,
-  resource: Omit<ResourceDescriptor<Model, Row, Create, Update>, "table">,
+  declaration: ResourceDeclaration,
+  validate: PayloadValidators<Create, Update>,
 ): ResourceDescriptor<Model, Row, Create, Update> {
-  return { table, ...resource };
+  const { validation: _readByTheValidators, list, publicActions, ...settings } = declaration;
+  for (const [field, kind] of Object.entries(list.filters))
+    if (!filterKinds.has(kind)) refuse(table, `filter ${field} has an unknown kind "${kind}"`);
+  for (const action of publicActions ?? [])
+    if (!actionNames.has(action)) refuse(table, `public action "${action}" is not an action`);
+  return {
+    table,
+    ...settings,
+    list: { ...list, filters: list.filters as Readonly<Record<string, FilterKind>> },
+    ...(publicActions ? { publicActions: publicActions as readonly ActionName[] } : {}),
+    validate,
+  };
+}
+
+function refuse(table: TableSpec, problem: string): never {
+  throw new Error(`The declaration of table ${table.name} cannot be served: ${problem}.`);
 }
 
 /** Whether an output key is the public id. */

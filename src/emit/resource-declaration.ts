@@ -1,0 +1,36 @@
+import type { ActionValidation } from "../model/validation.js";
+import type { ResourceModel } from "../model/types.js";
+
+/**
+ * `<name>.resource.json`: everything the runtime reads of one resource that is data rather than types
+ * (runtime/common/src/resource/descriptor.ts, ResourceDeclaration): its routes' settings, list
+ * options, output allow-list, and each action's JSON Schema with its Laravel messages, the same
+ * schemas openapi.json publishes. Kept as JSON because it is data: written without prettier, read by
+ * `defineResource` and `payloadValidators`, and not repeated as near-identical TypeScript per resource.
+ */
+export function buildResourceDeclaration(resource: ResourceModel): object {
+  const { declaration } = resource;
+  return {
+    collection: resource.collection,
+    prefix: resource.prefix,
+    ...(declaration.unique ? { unique: declaration.unique } : {}),
+    ...(declaration.exists ? { exists: declaration.exists } : {}),
+    list: { sortable: resource.sortable, filters: declaration.filters, relations: resource.withable },
+    ...(resource.eagerLoad.length > 0 ? { eagerLoad: resource.eagerLoad } : {}),
+    output: declaration.output.keys,
+    ...(declaration.output.scales ? { scales: declaration.output.scales } : {}),
+    ...(declaration.publicActions.length > 0 ? { publicActions: declaration.publicActions } : {}),
+    validation: {
+      create: actionValidation(resource.validation.create),
+      update: actionValidation(resource.validation.update),
+    },
+  };
+}
+
+function actionValidation(validation: ActionValidation): object {
+  return {
+    schema: validation.schema,
+    messages: validation.messageList,
+    ...(validation.confirmed.length > 0 ? { confirmed: validation.confirmed } : {}),
+  };
+}
