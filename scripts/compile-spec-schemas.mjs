@@ -14,4 +14,8 @@ const ajv = new Ajv({ ...ajvOptions, code: { source: true, esm: true } });
 ajv.addSchema(schema("spec.schema.json"), "resource");
 ajv.addSchema(schema("project.schema.json"), "project");
 const standalone = standaloneCode.default ?? standaloneCode;
-writeFileSync(new URL("dist/spec/spec-validators.js", repo), standalone(ajv, { resource: "resource", project: "project" }));
+// Ajv's ES module output still loads its runtime helpers (ucs2length, equal) with require(), which
+// an ES module does not have: without one, the import failed and every run compiled the schemas.
+const requireShim = 'import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n';
+const code = standalone(ajv, { resource: "resource", project: "project" }).replace('"use strict";', "");
+writeFileSync(new URL("dist/spec/spec-validators.js", repo), `${requireShim}${code}`);

@@ -40,11 +40,11 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
     openapiText,
     title: "clinic-api API",
     migrationsDir: migrationsPath(import.meta.url),
-    resources: (registry) =>
-      registry
-        .add(appointmentResource, new AppointmentPolicy(), AppointmentController)
-        .add(doctorResource, new DoctorPolicy(), DoctorController)
-        .add(medicalRecordResource, new MedicalRecordPolicy(), MedicalRecordController)
-        .add(patientResource, new PatientPolicy(), PatientController),
+    resources(registry) {
+      registry.add(appointmentResource, new AppointmentPolicy(), AppointmentController);
+      registry.add(doctorResource, new DoctorPolicy(), DoctorController);
+      registry.add(medicalRecordResource, new MedicalRecordPolicy(), MedicalRecordController);
+      registry.add(patientResource, new PatientPolicy(), PatientController);
+    },
   });
 }

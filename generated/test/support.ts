@@ -161,24 +161,20 @@ export async function startApi(): Promise<TestApi> {
  */
 export const factories = {
   async appointment(api: TestApi, n: number): Promise<string> {
-    const created = await api
-      .service(appointmentResource)
-      .create(await payloads.appointment(api, n));
-    return created.hash as string;
+    const payload = await payloads.appointment(api, n);
+    return (await api.service(appointmentResource).create(payload)).hash as string;
   },
   async doctor(api: TestApi, n: number): Promise<string> {
-    const created = await api.service(doctorResource).create(await payloads.doctor(api, n));
-    return created.hash as string;
+    const payload = await payloads.doctor(api, n);
+    return (await api.service(doctorResource).create(payload)).hash as string;
   },
   async medicalRecord(api: TestApi, n: number): Promise<string> {
-    const created = await api
-      .service(medicalRecordResource)
-      .create(await payloads.medicalRecord(api, n));
-    return created.hash as string;
+    const payload = await payloads.medicalRecord(api, n);
+    return (await api.service(medicalRecordResource).create(payload)).hash as string;
   },
   async patient(api: TestApi, n: number): Promise<string> {
-    const created = await api.service(patientResource).create(await payloads.patient(api, n));
-    return created.hash as string;
+    const payload = await payloads.patient(api, n);
+    return (await api.service(patientResource).create(payload)).hash as string;
   },
 };
 

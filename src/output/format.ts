@@ -2,6 +2,7 @@ import { createFileMap } from "./file-map.js";
 import { formatJobs } from "./format-jobs.js";
 import { parserFor } from "./format-options.js";
 import { reusableContents } from "./format-reuse.js";
+import { isLaidOut } from "./laid-out.js";
 import { sha256 } from "./hash.js";
 import type { FileMap, OutputFile } from "./types.js";
 
@@ -18,14 +19,15 @@ export interface FormatOptions {
 }
 
 /**
- * Formats every file prettier has a parser for (migrations are history and stay as rendered), and
- * marks the generated ones with the hash of their rendered text, for the manifest.
+ * Formats every file prettier has a parser for (migrations are history and stay as rendered; a file
+ * its template already laid out as prettier would, see laid-out.ts, is taken as it is), and marks the
+ * formatted generated ones with the hash of their rendered text, for the manifest.
  */
 export async function formatFiles(map: FileMap, options: FormatOptions = {}): Promise<FileMap> {
   const formattable: OutputFile[] = [];
   const asRendered: OutputFile[] = [];
   for (const file of map.values()) {
-    if (file.ownership === "migration" || file.verbatim || parserFor(file.path) === undefined) asRendered.push(file);
+    if (file.ownership === "migration" || file.verbatim || parserFor(file.path) === undefined || (file.laidOut && isLaidOut(file.path, file.content))) asRendered.push(file);
     else formattable.push(file.ownership === "generated" ? { ...file, renderSha256: sha256(file.content) } : file);
   }
   const contents = options.previousOutput === undefined ? new Map<string, string>() : await reusableContents(options.previousOutput, formattable, options.reads);

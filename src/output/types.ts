@@ -20,6 +20,11 @@ export interface OutputFile {
   renderSha256?: string;
   /** Already in its final layout (the runtime library, JSON laid out by the emit stage): never reformatted. */
   verbatim?: boolean;
+  /**
+   * Rendered from a template kept in prettier's layout: written as rendered when its lines fit the
+   * print width (see laid-out.ts), formatted otherwise.
+   */
+  laidOut?: boolean;
 }
 
 /** Iteration order is sorted by path. */

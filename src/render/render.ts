@@ -38,6 +38,7 @@ export function renderArtifacts(artifacts: Artifact[], precompiled: PrecompiledT
       content: withHeader(artifact.outputPath, body, artifact.ownership, artifact.source),
       ownership: artifact.ownership,
       source: artifact.source,
+      laidOut: true,
     });
   }
   return files;

@@ -56,7 +56,7 @@ describe("defineTable (runtime/common/src/lib/table.ts)", () => {
 });
 
 describe("payloadValidators (runtime/common/src/lib/validation.ts)", () => {
-  const validators = payloadValidators<RoomCreate>(rules);
+  const validators = payloadValidators<RoomCreate>({ validation: rules });
 
   it("answers a failing payload with the messages the declaration holds, per keyword", () => {
     expect(failure(() => validators.create({ name: "too long" }))).toEqual({ name: ["The name field must not be greater than 5 characters."] });
@@ -78,13 +78,13 @@ describe("payloadValidators (runtime/common/src/lib/validation.ts)", () => {
 
   it("refuses a message entry without a keyword when compiled, naming the field", () => {
     const broken: PayloadRules = { ...rules, update: { schema: {}, messages: { name: [["The name field is odd."]] } } };
-    expect(() => payloadValidators(broken)).toThrow('The messages of name need a message and a keyword each: ["The name field is odd."]');
+    expect(() => payloadValidators({ validation: broken })).toThrow('The messages of name need a message and a keyword each: ["The name field is odd."]');
   });
 });
 
 describe("defineResource (runtime/common/src/resource/descriptor.ts)", () => {
   const table = defineTable<{ id: number; hash: string; name: string }>({ name: "rooms", columns: { name: "string" } });
-  const validate = payloadValidators<RoomCreate>(rules);
+  const validate = payloadValidators<RoomCreate>({ validation: rules });
 
   it("serves the declaration's settings with the table and the validators, not the raw rules", () => {
     const resource = defineResource(table, declaration, validate);

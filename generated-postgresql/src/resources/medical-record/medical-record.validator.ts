@@ -19,6 +19,4 @@ export type MedicalRecordUpdatePayload = Partial<MedicalRecordCreatePayload>;
  * openapi.json publishes), produced from the rules of specs/medical-record.yaml; a failure answers with the
  * Laravel messages written beside them.
  */
-export const medicalRecordValidators = payloadValidators<MedicalRecordCreatePayload>(
-  json.validation,
-);
+export const medicalRecordValidators = payloadValidators<MedicalRecordCreatePayload>(json);

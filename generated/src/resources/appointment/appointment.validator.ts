@@ -20,4 +20,4 @@ export type AppointmentUpdatePayload = Partial<AppointmentCreatePayload>;
  * openapi.json publishes), produced from the rules of specs/appointment.yaml; a failure answers with the
  * Laravel messages written beside them.
  */
-export const appointmentValidators = payloadValidators<AppointmentCreatePayload>(json.validation);
+export const appointmentValidators = payloadValidators<AppointmentCreatePayload>(json);

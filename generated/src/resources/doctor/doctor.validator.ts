@@ -18,4 +18,4 @@ export type DoctorUpdatePayload = Partial<DoctorCreatePayload>;
  * openapi.json publishes), produced from the rules of specs/doctor.yaml; a failure answers with the
  * Laravel messages written beside them.
  */
-export const doctorValidators = payloadValidators<DoctorCreatePayload>(json.validation);
+export const doctorValidators = payloadValidators<DoctorCreatePayload>(json);

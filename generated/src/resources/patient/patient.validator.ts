@@ -18,4 +18,4 @@ export type PatientUpdatePayload = Partial<PatientCreatePayload>;
  * openapi.json publishes), produced from the rules of specs/patient.yaml; a failure answers with the
  * Laravel messages written beside them.
  */
-export const patientValidators = payloadValidators<PatientCreatePayload>(json.validation);
+export const patientValidators = payloadValidators<PatientCreatePayload>(json);

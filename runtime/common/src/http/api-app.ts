@@ -38,7 +38,7 @@ export interface ApiParts {
   /** Where this build's migrations are, for the health check. */
   migrationsDir: string;
   /** Adds the project's resources. */
-  resources: (registry: ResourceRegistry) => ResourceRegistry;
+  resources: (registry: ResourceRegistry) => void;
 }
 
 /**
@@ -63,9 +63,9 @@ export function createApiApp(parts: ApiParts): Express {
       get: (_req, res) => void res.type("application/json").send(parts.openapiText),
     });
   addAuthRoutes(routes, "/api/auth", new AuthController(auth), auth);
-  parts
-    .resources(new ResourceRegistry(tables, auth, settings.pagination))
-    .addRoutes(routes, "/api");
+  const registry = new ResourceRegistry(tables, auth, settings.pagination);
+  parts.resources(registry);
+  registry.addRoutes(routes, "/api");
 
   const readBody = jsonBody(settings.bodyLimit);
   app.use((req, res, next) => {

@@ -136,12 +136,14 @@ export interface PayloadValidators<Create, Update> {
 }
 
 /**
- * A resource's two validators, typed by the payloads its `<name>.validator.ts` declares: an update
- * accepts any of the create fields unless its rules say otherwise.
+ * A resource's two validators, from the `validation` of its `<name>.resource.json`, typed by the
+ * payloads its `<name>.validator.ts` declares: an update accepts any of the create fields unless its
+ * rules say otherwise.
  */
-export function payloadValidators<Create, Update = Partial<Create>>(
-  rules: PayloadRules,
-): PayloadValidators<Create, Update> {
+export function payloadValidators<Create, Update = Partial<Create>>(declaration: {
+  readonly validation: PayloadRules;
+}): PayloadValidators<Create, Update> {
+  const rules = declaration.validation;
   return {
     create: actionValidator<Create>(rules.create),
     update: actionValidator<Update>(rules.update),
