@@ -43,7 +43,7 @@ export interface FieldTypeDescriptor {
     example(field: FieldFacts & { label: string; nullable: boolean }): unknown;
   };
   /** How `?field=value` parses on a list (the runtime's FilterKind), or undefined when it cannot be filtered. */
-  filter: "string" | "integer" | "decimal" | "boolean" | "date" | "datetime" | undefined;
+  filter: "string" | "uuid" | "integer" | "decimal" | "boolean" | "date" | "datetime" | undefined;
   sortable: boolean;
 }
 
@@ -57,6 +57,9 @@ export interface FieldFacts {
 }
 
 const decimalSyntax = "^-?[0-9]+(\\.[0-9]+)?$";
+// The canonical text of a UUID, lowercase as PostgreSQL's uuid type answers: stored as sent on
+// SQLite, the same value reads back the same on both databases.
+const uuidSyntax = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$";
 const common = ["max", "min", "length", "pattern", "unique"] as const;
 const quoted = (value: unknown) => JSON.stringify(String(value));
 const textDefault = (value: unknown) => (typeof value === "string" ? undefined : "must be a string");
@@ -121,6 +124,24 @@ export const fieldTypes = {
       numeric: false,
     },
     output: { schema: () => ({ type: "string", format: "email" }), tsType: () => "string", example: () => "maria@example.com" },
+  },
+  uuid: {
+    ...stringLike(() => "@db.Uuid", ["unique"]),
+    defaultProblem: (value) => (typeof value === "string" && new RegExp(uuidSyntax).test(value) ? undefined : "must be a lowercase UUID"),
+    payload: {
+      schema: () => ({ type: "string", pattern: uuidSyntax }),
+      rule: undefined,
+      typeMessage: "uuid",
+      keywordMessages: { pattern: "uuid" },
+      tsType: () => "string",
+      numeric: false,
+    },
+    output: {
+      schema: () => ({ type: "string", format: "uuid" }),
+      tsType: () => "string",
+      example: () => "0b7e4c1a-3f9d-4e2b-9a61-5d8c2f0e7b34",
+    },
+    filter: "uuid",
   },
   enum: {
     ...stringLike((field) => `@db.VarChar(${Math.max(...(field.values ?? []).map((value) => value.length), 1)})`, ["values"]),

@@ -1,3 +1,4 @@
+import { fieldTypeNames } from "../model/field-types.js";
 import type { FieldType } from "./types.js";
 
 export interface ParsedRule {
@@ -16,12 +17,15 @@ export function parseRule(text: string): ParsedRule {
 
 type Arity = "none" | "number" | "two-numbers" | "list" | "regex";
 
+/** Presence rules suit every field type (src/model/field-types.ts) and relations. */
+const everyField: readonly (FieldType | "relation")[] = [...fieldTypeNames, "relation"];
+
 /** Every rule hashapi knows, its argument shape, and the field types it applies to. */
 export const ruleTable: Record<string, { arity: Arity; appliesTo: readonly (FieldType | "relation")[] }> = {
-  required: { arity: "none", appliesTo: ["string", "text", "integer", "decimal", "boolean", "date", "datetime", "email", "enum", "json", "relation"] },
-  sometimes: { arity: "none", appliesTo: ["string", "text", "integer", "decimal", "boolean", "date", "datetime", "email", "enum", "json", "relation"] },
-  nullable: { arity: "none", appliesTo: ["string", "text", "integer", "decimal", "boolean", "date", "datetime", "email", "enum", "json", "relation"] },
-  string: { arity: "none", appliesTo: ["string", "text", "email", "enum"] },
+  required: { arity: "none", appliesTo: everyField },
+  sometimes: { arity: "none", appliesTo: everyField },
+  nullable: { arity: "none", appliesTo: everyField },
+  string: { arity: "none", appliesTo: ["string", "text", "email", "enum", "uuid"] },
   integer: { arity: "none", appliesTo: ["integer"] },
   numeric: { arity: "none", appliesTo: ["integer", "decimal"] },
   boolean: { arity: "none", appliesTo: ["boolean"] },
@@ -34,10 +38,10 @@ export const ruleTable: Record<string, { arity: Arity; appliesTo: readonly (Fiel
   between: { arity: "two-numbers", appliesTo: ["string", "text", "email", "integer", "decimal"] },
   in: { arity: "list", appliesTo: ["string", "email", "enum", "integer"] },
   regex: { arity: "regex", appliesTo: ["string", "text", "email"] },
-  unique: { arity: "none", appliesTo: ["string", "text", "integer", "decimal", "date", "datetime", "email", "enum"] },
+  unique: { arity: "none", appliesTo: ["string", "text", "integer", "decimal", "date", "datetime", "email", "enum", "uuid"] },
   exists: { arity: "none", appliesTo: ["relation"] },
   confirmed: { arity: "none", appliesTo: ["string", "text", "email"] },
-  uuid: { arity: "none", appliesTo: ["string"] },
+  uuid: { arity: "none", appliesTo: ["string", "uuid"] },
   url: { arity: "none", appliesTo: ["string", "text"] },
 };
 

@@ -290,6 +290,26 @@ describe.each(databaseTargets)("hostile clients on $label", ({ database }) => {
       expect((await call("GET", "/api/doctors?name=a%00b")).status).toBe(422);
     });
 
+    it("takes a uuid field only in its lowercase canonical form, in bodies and filters, and reads it back as sent", async () => {
+      const device = "0b7e4c1a-3f9d-4e2b-9a61-5d8c2f0e7b34";
+      for (const value of [device.toUpperCase(), `urn:uuid:${device}`, `{${device}}`, device.replaceAll("-", ""), `${device} `, 42]) {
+        const reply = await measurement({ device: value });
+        expect(reply.status, String(value)).toBe(422);
+        expect(reply.body.errors.device, String(value)).toEqual(["The device field must be a valid UUID."]);
+      }
+      const stored = await measurement({ device });
+      expect(stored.status, stored.text).toBe(201);
+      expect(stored.body.data.device).toBe(device);
+      const listed = await call("GET", `/api/measurements?device=${device}`);
+      expect(listed.status).toBe(200);
+      expect(listed.body.data.map((row: { hash: string }) => row.hash)).toContain(stored.body.data.hash);
+      for (const value of [device.toUpperCase(), "not-a-uuid", `urn:uuid:${device}`]) {
+        const reply = await call("GET", `/api/measurements?device=${encodeURIComponent(value)}`);
+        expect(reply.status, value).toBe(422);
+        expect(reply.body.errors.device, value).toEqual(["The device filter is not a valid UUID."]);
+      }
+    });
+
     it("refuses filter values that are not real dates (2023-02-31 is not March 3)", async () => {
       expect((await call("GET", "/api/medical-records?recorded_on=2023-02-31", { token })).status).toBe(422);
       expect((await call("GET", "/api/measurements?taken_on=2023-02-31")).status).toBe(422);

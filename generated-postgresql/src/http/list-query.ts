@@ -6,8 +6,21 @@ import { emptyFieldErrors, ValidationFailed } from "../lib/errors.js";
 import { anyHashPattern, reservedQueryParameters } from "../lib/public-names.js";
 
 /** How a filter value from the query string becomes a typed value for an exact match. */
-export type FilterKind =
-  "string" | "integer" | "decimal" | "boolean" | "date" | "datetime" | "relation";
+export const filterKinds = [
+  "string",
+  "uuid",
+  "integer",
+  "decimal",
+  "boolean",
+  "date",
+  "datetime",
+  "relation",
+] as const;
+export type FilterKind = (typeof filterKinds)[number];
+
+// A UUID's canonical text (lowercase): anything else matches no row, and PostgreSQL's uuid type
+// would refuse it outright.
+const uuidText = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface ListSpec {
   sortable: readonly string[];
@@ -121,7 +134,7 @@ export function parseListQuery(req: Request, spec: ListSpec): ListQuery {
     if (value === undefined)
       fail(
         key,
-        `The ${label(key)} filter is not a valid ${kind === "relation" ? "identifier" : kind}.`,
+        `The ${label(key)} filter is not a valid ${kind === "relation" ? "identifier" : kind === "uuid" ? "UUID" : kind}.`,
       );
     else filters[key] = value;
   }
@@ -206,6 +219,8 @@ function filterValue(kind: FilterKind, raw: string): string | number | boolean |
       return parseDateTime(raw);
     case "relation":
       return anyHash.test(raw) ? raw : undefined;
+    case "uuid":
+      return uuidText.test(raw) ? raw : undefined;
     default:
       // PostgreSQL refuses NUL in text; such a value can match nothing anywhere.
       return raw.includes("\u0000") ? undefined : raw;

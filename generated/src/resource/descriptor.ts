@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import type { FilterKind } from "../http/list-query.js";
+import { filterKinds, type FilterKind } from "../http/list-query.js";
 import type { TableSpec } from "../lib/table.js";
 import type { PayloadRules, PayloadValidators } from "../lib/validation.js";
 
@@ -62,15 +62,7 @@ export interface ResourceDeclaration extends ResourceSettings<string, string> {
   readonly validation: PayloadRules;
 }
 
-const filterKinds: ReadonlySet<string> = new Set<FilterKind>([
-  "string",
-  "integer",
-  "decimal",
-  "boolean",
-  "date",
-  "datetime",
-  "relation",
-]);
+const filterKindNames: ReadonlySet<string> = new Set<string>(filterKinds);
 const actionNames: ReadonlySet<string> = new Set<ActionName>([
   "index",
   "store",
@@ -92,7 +84,7 @@ export function defineResource<Model, Row, Create, Update>(
 ): ResourceDescriptor<Model, Row, Create, Update> {
   const { validation: _readByTheValidators, list, publicActions, ...settings } = declaration;
   for (const [field, kind] of Object.entries(list.filters))
-    if (!filterKinds.has(kind)) refuse(table, `filter ${field} has an unknown kind "${kind}"`);
+    if (!filterKindNames.has(kind)) refuse(table, `filter ${field} has an unknown kind "${kind}"`);
   for (const action of publicActions ?? [])
     if (!actionNames.has(action)) refuse(table, `public action "${action}" is not an action`);
   return {
