@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// Two servers compared in alternating short slices, the ratio of each pair of slices taken, and the
+// median of those ratios reported: on this machine two runs of one build differ by 10–40 %, so
+// figures from separate runs (bench/service.mjs) can move a ratio more than a change does. Slices
+// alternate their order (AB, BA, …) so that neither server always runs on a warmer machine.
+//
+//   node bench/service.mjs --quick   # once: builds .tmp/bench/project and the seeded database
+//   node bench/pairs.mjs A B [--endpoints show,list,create,update] [--slices 12] [--seconds 2]
+//
+// A and B: `reference`, `express-ceiling`, or the folder of a built generated project (e.g.
+// .tmp/bench/project, or the output of another build of hashapi to compare with).
+import { copyFileSync, existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import autocannon from "autocannon";
+import Database from "better-sqlite3";
+import { login } from "./lib/http-client.mjs";
+import { stopProcess } from "./lib/processes.mjs";
+import { endpoint } from "./lib/scenarios.mjs";
+import { admin } from "./lib/seed.mjs";
+import { startServer } from "./lib/servers.mjs";
+
+const scratch = new URL("../.tmp/bench/", import.meta.url).pathname;
+const named = new Set(["reference", "express-ceiling"]);
+
+function parseArguments(argv) {
+  const options = { servers: [], endpoints: ["show", "list", "create", "update"], slices: 12, seconds: 2 };
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index];
+    if (argument === "--endpoints") options.endpoints = argv[++index].split(",");
+    else if (argument === "--slices") options.slices = Number.parseInt(argv[++index], 10);
+    else if (argument === "--seconds") options.seconds = Number.parseInt(argv[++index], 10);
+    else options.servers.push(argument);
+  }
+  if (options.servers.length !== 2) throw new Error("usage: node bench/pairs.mjs A B [--endpoints show,list] [--slices 12] [--seconds 2]");
+  return options;
+}
+
+const median = (values) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
+
+async function start(server, label, seededPath) {
+  const databasePath = join(scratch, `pairs-${label}.db`);
+  copyFileSync(seededPath, databasePath);
+  return named.has(server)
+    ? startServer(server, { databasePath })
+    : startServer("service", { projectDir: resolve(server), databasePath });
+}
+
+async function compare(options, id, seeded, seededPath) {
+  const servers = [];
+  try {
+    for (const [label, server] of [["A", options.servers[0]], ["B", options.servers[1]]]) {
+      const running = await start(server, label, seededPath);
+      servers.push({ running, scenario: endpoint(id, { seeded, token: await login(running.baseUrl, admin) }) });
+    }
+    const fire = ({ running, scenario }, seconds) =>
+      autocannon({
+        url: running.baseUrl,
+        connections: 32,
+        duration: seconds,
+        requests: [{ setupRequest: (request) => ({ ...request, ...scenario.next() }) }],
+      });
+    for (const server of servers) await fire(server, options.seconds);
+    const rates = [[], []];
+    const ratios = [];
+    for (let slice = 0; slice < options.slices; slice += 1) {
+      const rate = [];
+      for (const index of slice % 2 === 0 ? [0, 1] : [1, 0]) {
+        const result = await fire(servers[index], options.seconds);
+        if (result.non2xx > 0) throw new Error(`${options.servers[index]} answered ${result.non2xx} non-2xx on ${id}`);
+        rate[index] = result.requests.total / result.duration;
+      }
+      rates[0].push(rate[0]);
+      rates[1].push(rate[1]);
+      ratios.push(rate[1] / rate[0]);
+    }
+    return { endpoint: id, a: median(rates[0]), b: median(rates[1]), ratio: median(ratios), ratios };
+  } finally {
+    for (const { running } of servers) await stopProcess(running.handle);
+  }
+}
+
+const options = parseArguments(process.argv.slice(2));
+const seededPath = join(scratch, "main-seeded.db");
+if (!existsSync(seededPath)) throw new Error(`${seededPath} is missing: run \`node bench/service.mjs --quick\` once first`);
+const db = new Database(seededPath, { readonly: true });
+const liveHashes = db.prepare("SELECT hash FROM patients WHERE deleted_at IS NULL").pluck().all();
+db.close();
+const seeded = { liveHashes, liveCount: liveHashes.length };
+process.stdout.write(`A = ${options.servers[0]}, B = ${options.servers[1]}; ${options.slices} slices of ${options.seconds} s each, alternating\n`);
+for (const id of options.endpoints) {
+  const { a, b, ratio, ratios } = await compare(options, id, seeded, seededPath);
+  const spread = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+  process.stdout.write(`${id.padEnd(7)} A ${Math.round(a).toLocaleString("en")} req/s, B ${Math.round(b).toLocaleString("en")} req/s, B/A ${ratio.toFixed(3)}× (median of ${ratios.length} pairs; ${spread})\n`);
+}
