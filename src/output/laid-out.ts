@@ -7,7 +7,8 @@ const width = prettierOptions.printWidth ?? 80;
  * prettier: templates are written in prettier's layout (test/render/layout.test.ts renders the
  * example, the every-type fixture and synthetic projects and compares each such file with prettier's
  * output), so only a line of code that a long name or many values pushed past the print width
- * needs prettier to break it (prettier leaves comments and a string alone on its line as they are). Formatting was most of a fresh generation's time, for files it did not change.
+ * needs prettier to break it (prettier leaves comments and a string alone on its line as they are).
+ * Formatting was most of a fresh generation's time, for files it did not change.
  */
 export function isLaidOut(path: string, content: string): boolean {
   // Markdown: prose is kept as written (proseWrap "preserve"); tables are aligned by the template.

@@ -7,7 +7,7 @@ import { writeSyntheticSpecs } from "../../bench/synthetic-specs.mjs";
 import { parserFor, prettierOptions } from "../../src/output/format-options.js";
 import { isLaidOut } from "../../src/output/laid-out.js";
 import { loadModel } from "../../src/pipeline/generate.js";
-import { alignTable, literalProperty, tsInline } from "../../src/render/engine.js";
+import { alignTable, literalProperty, tsInline } from "../../src/render/layout.js";
 import { planArtifacts } from "../../src/render/plan.js";
 import { renderArtifacts } from "../../src/render/render.js";
 import { loadTemplates } from "../../src/render/templates.js";
@@ -79,7 +79,7 @@ describe("isLaidOut (src/output/laid-out.ts)", () => {
   });
 });
 
-describe("tsInline (src/render/engine.ts)", () => {
+describe("tsInline (src/render/layout.ts)", () => {
   it("writes a JSON value as prettier writes the literal on one line", async () => {
     const value = { name: "string", "odd-key": [1, "two", null, true], nested: { empty: {}, none: [] } };
     const text = `export const a = ${tsInline(value)};\n`;
@@ -88,7 +88,7 @@ describe("tsInline (src/render/engine.ts)", () => {
   });
 });
 
-describe("alignTable and literalProperty (src/render/engine.ts)", () => {
+describe("alignTable and literalProperty (src/render/layout.ts)", () => {
   it("aligns a Markdown table's columns as prettier does, a `|` in code staying in its cell", async () => {
     const table = "| a | longer heading |\n|---|---|\n| `x \\| y` | … |\n| wide cell here | z |\n";
     const aligned = alignTable(table);

@@ -4,7 +4,8 @@ import { filterKinds, type FilterKind } from "../http/list-query.js";
 import type { TableSpec } from "../lib/table.js";
 import type { PayloadRules, PayloadValidators } from "../lib/validation.js";
 
-export type ActionName = "index" | "store" | "show" | "update" | "destroy" | "restore";
+export const actionNames = ["index", "store", "show", "update", "destroy", "restore"] as const;
+export type ActionName = (typeof actionNames)[number];
 
 /**
  * What the specs decided for one resource, with the words a filter kind and an action are written
@@ -63,14 +64,7 @@ export interface ResourceDeclaration extends ResourceSettings<string, string> {
 }
 
 const filterKindNames: ReadonlySet<string> = new Set<string>(filterKinds);
-const actionNames: ReadonlySet<string> = new Set<ActionName>([
-  "index",
-  "store",
-  "show",
-  "update",
-  "destroy",
-  "restore",
-]);
+const actionNameSet: ReadonlySet<string> = new Set<string>(actionNames);
 
 /**
  * A resource's descriptor: its row types from its table, its settings from its declaration, its
@@ -86,7 +80,7 @@ export function defineResource<Model, Row, Create, Update>(
   for (const [field, kind] of Object.entries(list.filters))
     if (!filterKindNames.has(kind)) refuse(table, `filter ${field} has an unknown kind "${kind}"`);
   for (const action of publicActions ?? [])
-    if (!actionNames.has(action)) refuse(table, `public action "${action}" is not an action`);
+    if (!actionNameSet.has(action)) refuse(table, `public action "${action}" is not an action`);
   return {
     table,
     ...settings,
