@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { FilterKind } from "../../runtime/common/src/http/list-query.js";
 import type { ColumnKind } from "../../runtime/common/src/lib/table.js";
+import type { ActionName as RuntimeActionName } from "../../runtime/common/src/resource/descriptor.js";
+import type { ActionName } from "../../src/model/types.js";
 import { fieldTypeNames, fieldTypes, type FieldTypeDescriptor } from "../../src/model/field-types.js";
 import { optionsOf } from "../../src/spec/field-checks.js";
 import { parseFieldsFlag } from "../../src/scaffold/fields-flag.js";
@@ -10,6 +12,8 @@ import { parseFieldsFlag } from "../../src/scaffold/fields-flag.js";
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 export const kindsAgree: Same<FieldTypeDescriptor["kind"], ColumnKind> = true;
 export const filtersAgree: Same<NonNullable<FieldTypeDescriptor["filter"]>, Exclude<FilterKind, "relation">> = true;
+// And the model's actions are the ones the runtime's declarations may name.
+export const actionsAgree: Same<ActionName, RuntimeActionName> = true;
 
 describe("the field-type registry (src/model/field-types.ts)", () => {
   it("is the list of types the spec's JSON Schema offers editors", () => {
