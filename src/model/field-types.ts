@@ -1,5 +1,6 @@
 import { laravelMessage, type LaravelMessageKey } from "./laravel-messages.js";
 import type { JsonSchema } from "./json-schema.js";
+import { uuidPattern } from "./public-names.js";
 
 /**
  * Everything hashapi knows about a field type, in one place: what a spec may say about it, how it is
@@ -57,9 +58,6 @@ export interface FieldFacts {
 }
 
 const decimalSyntax = "^-?[0-9]+(\\.[0-9]+)?$";
-// The canonical text of a UUID, lowercase as PostgreSQL's uuid type answers: stored as sent on
-// SQLite, the same value reads back the same on both databases.
-const uuidSyntax = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$";
 const common = ["max", "min", "length", "pattern", "unique"] as const;
 const quoted = (value: unknown) => JSON.stringify(String(value));
 const textDefault = (value: unknown) => (typeof value === "string" ? undefined : "must be a string");
@@ -127,9 +125,9 @@ export const fieldTypes = {
   },
   uuid: {
     ...stringLike(() => "@db.Uuid", ["unique"]),
-    defaultProblem: (value) => (typeof value === "string" && new RegExp(uuidSyntax).test(value) ? undefined : "must be a lowercase UUID"),
+    defaultProblem: (value) => (typeof value === "string" && new RegExp(uuidPattern).test(value) ? undefined : "must be a lowercase UUID"),
     payload: {
-      schema: () => ({ type: "string", pattern: uuidSyntax }),
+      schema: () => ({ type: "string", pattern: uuidPattern }),
       rule: undefined,
       typeMessage: "uuid",
       keywordMessages: { pattern: "uuid" },

@@ -19,6 +19,13 @@ export function hashPattern(prefix: string): string {
 /** The pattern of any resource's public id, for a relation filter (prefixes are three capitals). */
 export const anyHashPattern = `^[A-Z]{3}_${hashCodeClass}{${hashCodeLength}}$`;
 
+/**
+ * A `uuid` field's text: the canonical form, lowercase as PostgreSQL's uuid type answers (SQLite
+ * stores what was sent, so only this form reads back the same on both databases). The payload
+ * schema and the `?field=` filter both hold values to it.
+ */
+export const uuidPattern = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$";
+
 /** List query parameters of every collection: no field may be named like one. */
 export const reservedQueryParameters = [
   "page",

@@ -3,7 +3,7 @@
 import type { Request } from "express";
 import { parseDate, parseDateTime } from "../lib/dates.js";
 import { emptyFieldErrors, ValidationFailed } from "../lib/errors.js";
-import { anyHashPattern, reservedQueryParameters } from "../lib/public-names.js";
+import { anyHashPattern, reservedQueryParameters, uuidPattern } from "../lib/public-names.js";
 
 /** How a filter value from the query string becomes a typed value for an exact match. */
 export const filterKinds = [
@@ -18,9 +18,10 @@ export const filterKinds = [
 ] as const;
 export type FilterKind = (typeof filterKinds)[number];
 
-// A UUID's canonical text (lowercase): anything else matches no row, and PostgreSQL's uuid type
-// would refuse it outright.
-const uuidText = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+// Anything else matches no row, and PostgreSQL's uuid type would refuse it outright.
+const uuidText = new RegExp(uuidPattern);
+/** How a filter's kind is named in its message, where that is not the kind itself. */
+const kindNouns: Partial<Record<FilterKind, string>> = { relation: "identifier", uuid: "UUID" };
 
 export interface ListSpec {
   sortable: readonly string[];
@@ -132,10 +133,7 @@ export function parseListQuery(req: Request, spec: ListSpec): ListQuery {
     if (raw === undefined) continue;
     const value = filterValue(kind, raw);
     if (value === undefined)
-      fail(
-        key,
-        `The ${label(key)} filter is not a valid ${kind === "relation" ? "identifier" : kind === "uuid" ? "UUID" : kind}.`,
-      );
+      fail(key, `The ${label(key)} filter is not a valid ${kindNouns[kind] ?? kind}.`);
     else filters[key] = value;
   }
 
