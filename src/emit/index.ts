@@ -37,5 +37,5 @@ function openApiFile(model: ProjectModel): OutputFile {
 function declarationFile(resource: ResourceModel): OutputFile {
   const kebab = resource.names.kebab;
   const path = `src/resources/${kebab}/${kebab}.resource.json`;
-  return { path, content: layoutJson(buildResourceDeclaration(resource), 100, true), ownership: "generated", source: resource.source, verbatim: true };
+  return { path, content: layoutJson(buildResourceDeclaration(resource), { inlineObjects: true }), ownership: "generated", source: resource.source, verbatim: true };
 }

@@ -1,3 +1,5 @@
+import { prettierOptions } from "../output/format-options.js";
+
 /**
  * JSON laid out exactly as prettier's `json` parser lays out `JSON.stringify(value, null, 2)`, without
  * prettier: a non-empty object always takes one line per key (prettier keeps the line breaks it finds
@@ -7,8 +9,8 @@
  * For a large document (openapi.json of 100 resources: 2 MB) this takes milliseconds where prettier
  * takes more than a second; json-layout.test.ts compares the two.
  */
-export function layoutJson(value: unknown, width = 100, inlineObjects = false): string {
-  return `${layout(value, "", 0, { width, inlineObjects })}\n`;
+export function layoutJson(value: unknown, { inlineObjects = false }: { inlineObjects?: boolean } = {}): string {
+  return `${layout(value, "", 0, { width: prettierOptions.printWidth ?? 80, inlineObjects })}\n`;
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -30,7 +30,7 @@ describe("layoutJson: prettier's JSON layout without prettier", () => {
     await cp(join(repo, "specs"), join(withFixture, "specs"), { recursive: true });
     await cp(join(repo, "test/fixtures/hostile-specs/measurement.yaml"), join(withFixture, "specs/measurement.yaml"));
     for (const resource of (await loadModel(join(withFixture, "specs"))).resources) {
-      const text = layoutJson(buildResourceDeclaration(resource), 100, true);
+      const text = layoutJson(buildResourceDeclaration(resource), { inlineObjects: true });
       expect(text, resource.name).toBe(await prettierAgain(text));
       expect(JSON.parse(text)).toEqual(buildResourceDeclaration(resource));
     }
@@ -46,7 +46,7 @@ describe("layoutJson: prettier's JSON layout without prettier", () => {
       objects: [{ a: 1, b: 2 }, { a: 3, b: 4 }],
       lone: [{ a: 1 }],
     };
-    const text = layoutJson(value, 100, true);
+    const text = layoutJson(value, { inlineObjects: true });
     expect(text).toBe(await prettierAgain(text));
     expect(text).toContain('"short": { "type": "string", "maxLength": 5 },');
     expect(text).toContain('"pairs": [\n    ["a", "b"],\n    ["c", "d"]\n  ],');
