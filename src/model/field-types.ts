@@ -46,7 +46,32 @@ export interface FieldTypeDescriptor {
   /** How `?field=value` parses on a list (the runtime's FilterKind), or undefined when it cannot be filtered. */
   filter: "string" | "uuid" | "integer" | "decimal" | "boolean" | "date" | "datetime" | undefined;
   sortable: boolean;
+  /** The validation rules a spec may give a field of this type, beyond required, sometimes and nullable. */
+  rules: readonly TypeRule[];
 }
+
+/**
+ * The Laravel rules that depend on a field's type. Each type lists the ones it takes (`rules`);
+ * src/spec/rules.ts gives each its argument shape and derives from this registry where it applies.
+ */
+export type TypeRule =
+  | "string"
+  | "integer"
+  | "numeric"
+  | "boolean"
+  | "date"
+  | "email"
+  | "max"
+  | "min"
+  | "size"
+  | "digits"
+  | "between"
+  | "in"
+  | "regex"
+  | "unique"
+  | "confirmed"
+  | "uuid"
+  | "url";
 
 /** What a descriptor may read of one field's spec. */
 export interface FieldFacts {
@@ -58,15 +83,24 @@ export interface FieldFacts {
 }
 
 const decimalSyntax = "^-?[0-9]+(\\.[0-9]+)?$";
+/** max, min, size and between: characters for text, values for numbers (payload.numeric). */
+const sizeRules: readonly TypeRule[] = ["max", "min", "size", "between"];
+/** What every free-text type takes. */
+const textRules: readonly TypeRule[] = ["string", ...sizeRules, "regex", "unique", "confirmed"];
 const common = ["max", "min", "length", "pattern", "unique"] as const;
 const quoted = (value: unknown) => JSON.stringify(String(value));
 const textDefault = (value: unknown) => (typeof value === "string" ? undefined : "must be a string");
 const dateTimeDefault = (value: unknown) =>
   value === "now" ? "now()" : JSON.stringify(new Date(String(value)).toISOString());
 
-const stringLike = (postgres: FieldTypeDescriptor["prisma"]["postgres"], options: readonly string[]): FieldTypeDescriptor => ({
+const stringLike = (
+  postgres: FieldTypeDescriptor["prisma"]["postgres"],
+  options: readonly string[],
+  rules: readonly TypeRule[],
+): FieldTypeDescriptor => ({
   kind: "string",
   options,
+  rules,
   prisma: { type: "String", postgres },
   prismaDefault: quoted,
   defaultProblem: textDefault,
@@ -105,14 +139,22 @@ function dateLike(
     output: { schema: () => ({ type: "string", format }), tsType: () => "string", example: () => example },
     filter: kind,
     sortable: true,
+    rules: ["date", "unique"],
   };
 }
 
 export const fieldTypes = {
-  string: stringLike((field) => (field.max !== undefined ? `@db.VarChar(${field.max})` : "@db.Text"), common),
-  text: { ...stringLike(() => "@db.Text", ["max"]), filter: undefined },
+  string: stringLike((field) => (field.max !== undefined ? `@db.VarChar(${field.max})` : "@db.Text"), common, [
+    ...textRules,
+    "email",
+    "digits",
+    "in",
+    "uuid",
+    "url",
+  ]),
+  text: { ...stringLike(() => "@db.Text", ["max"], [...textRules, "url"]), filter: undefined },
   email: {
-    ...stringLike((field) => `@db.VarChar(${field.max ?? 255})`, common),
+    ...stringLike((field) => `@db.VarChar(${field.max ?? 255})`, common, [...textRules, "email", "in"]),
     payload: {
       schema: () => ({ type: "string", format: "email" }),
       rule: "email",
@@ -124,7 +166,7 @@ export const fieldTypes = {
     output: { schema: () => ({ type: "string", format: "email" }), tsType: () => "string", example: () => "maria@example.com" },
   },
   uuid: {
-    ...stringLike(() => "@db.Uuid", ["unique"]),
+    ...stringLike(() => "@db.Uuid", ["unique"], ["string", "unique", "uuid"]),
     defaultProblem: (value) => (typeof value === "string" && new RegExp(uuidPattern).test(value) ? undefined : "must be a lowercase UUID"),
     payload: {
       schema: () => ({ type: "string", pattern: uuidPattern }),
@@ -142,7 +184,7 @@ export const fieldTypes = {
     filter: "uuid",
   },
   enum: {
-    ...stringLike((field) => `@db.VarChar(${Math.max(...(field.values ?? []).map((value) => value.length), 1)})`, ["values"]),
+    ...stringLike((field) => `@db.VarChar(${Math.max(...(field.values ?? []).map((value) => value.length), 1)})`, ["values"], ["string", "in", "unique"]),
     defaultProblem: (value, field) =>
       typeof value === "string" && (field.values ?? []).includes(value) ? undefined : `must be one of the enum values: ${(field.values ?? []).join(", ")}`,
     payload: {
@@ -169,6 +211,7 @@ export const fieldTypes = {
     output: { schema: () => ({ type: "integer" }), tsType: () => "number", example: () => 42 },
     filter: "integer",
     sortable: true,
+    rules: ["integer", "numeric", ...sizeRules, "digits", "in", "unique"],
   },
   decimal: {
     kind: "decimal",
@@ -192,6 +235,7 @@ export const fieldTypes = {
     },
     filter: "decimal",
     sortable: true,
+    rules: ["numeric", ...sizeRules, "unique"],
   },
   boolean: {
     kind: "boolean",
@@ -203,6 +247,7 @@ export const fieldTypes = {
     output: { schema: () => ({ type: "boolean" }), tsType: () => "boolean", example: () => true },
     filter: "boolean",
     sortable: true,
+    rules: ["boolean"],
   },
   date: dateLike("date", "date", "@db.Date", "2026-01-15", (value) =>
     value === "now" || (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value)) ? undefined : 'must be a date "YYYY-MM-DD" or "now"',
@@ -220,6 +265,7 @@ export const fieldTypes = {
     output: { schema: () => ({}), tsType: () => "unknown", example: () => ({}) },
     filter: undefined,
     sortable: false,
+    rules: [],
   },
 } satisfies Record<string, FieldTypeDescriptor>;
 

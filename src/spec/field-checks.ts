@@ -1,4 +1,5 @@
 import { fieldType } from "../model/field-types.js";
+import { withArticle } from "../model/naming.js";
 import { reservedQueryParameters } from "../model/public-names.js";
 import type { SpecSource } from "./source.js";
 import type { FieldSpec, FieldType, Problem } from "./types.js";
@@ -30,7 +31,7 @@ export function checkField(source: SpecSource, base: (string | number)[], field:
   for (const option of Object.keys(field)) {
     if (option === "name" || allowed.includes(option)) continue;
     problems.push(
-      source.problem([...at, option], `option "${option}" does not apply to a ${field.type} field (it takes ${allowed.filter((name) => name !== "type").join(", ")})`, "key"),
+      source.problem([...at, option], `option "${option}" does not apply to ${withArticle(`${field.type} field`)} (it takes ${allowed.filter((name) => name !== "type").join(", ")})`, "key"),
     );
   }
   if (field.type === "enum" && field.values === undefined) {

@@ -1,3 +1,4 @@
+import { withArticle } from "../model/naming.js";
 import { didYouMean } from "./problem.js";
 import { parseRule, ruleArgumentProblem, ruleTable } from "./rules.js";
 import type { SpecSource } from "./source.js";
@@ -39,7 +40,7 @@ export function checkRules(source: SpecSource, spec: ResourceSpec): Problem[] {
         const argumentProblem = ruleArgumentProblem(rule);
         if (argumentProblem) problems.push(source.problem(at, argumentProblem));
         else if (!ruleTable[rule.name]!.appliesTo.includes(target)) {
-          const what = field ? `a ${field.type} field` : "a belongsTo relation";
+          const what = field ? withArticle(`${field.type} field`) : "a belongsTo relation";
           problems.push(source.problem(at, `rule "${rule.name}" does not apply to ${what}`));
         } else if (rule.name === "nullable" && !(field ? field.nullable : !relation!.required)) {
           problems.push(

@@ -1,4 +1,4 @@
-import { fieldTypeNames } from "../model/field-types.js";
+import { fieldTypeNames, fieldTypes, type TypeRule } from "../model/field-types.js";
 import type { FieldType } from "./types.js";
 
 export interface ParsedRule {
@@ -17,33 +17,47 @@ export function parseRule(text: string): ParsedRule {
 
 type Arity = "none" | "number" | "two-numbers" | "list" | "regex";
 
-/** Presence rules suit every field type (src/model/field-types.ts) and relations. */
-const everyField: readonly (FieldType | "relation")[] = [...fieldTypeNames, "relation"];
+/** Rules whose meaning does not depend on the field's type: presence, and `exists` for relations. */
+type PresenceRule = "required" | "sometimes" | "nullable";
+
+/** Every rule hashapi knows and its argument shape; where a type rule applies is the registry's word. */
+const arities: Record<PresenceRule | "exists" | TypeRule, Arity> = {
+  required: "none",
+  sometimes: "none",
+  nullable: "none",
+  string: "none",
+  integer: "none",
+  numeric: "none",
+  boolean: "none",
+  date: "none",
+  email: "none",
+  max: "number",
+  min: "number",
+  size: "number",
+  digits: "number",
+  between: "two-numbers",
+  in: "list",
+  regex: "regex",
+  unique: "none",
+  exists: "none",
+  confirmed: "none",
+  uuid: "none",
+  url: "none",
+};
+
+const presenceRules: readonly string[] = ["required", "sometimes", "nullable"] satisfies PresenceRule[];
+
+/** The field types (src/model/field-types.ts) a rule applies to, and "relation" for a belongsTo. */
+function targetsOf(rule: string): readonly (FieldType | "relation")[] {
+  if (presenceRules.includes(rule)) return [...fieldTypeNames, "relation"];
+  if (rule === "exists") return ["relation"];
+  return fieldTypeNames.filter((type) => (fieldTypes[type].rules as readonly string[]).includes(rule));
+}
 
 /** Every rule hashapi knows, its argument shape, and the field types it applies to. */
-export const ruleTable: Record<string, { arity: Arity; appliesTo: readonly (FieldType | "relation")[] }> = {
-  required: { arity: "none", appliesTo: everyField },
-  sometimes: { arity: "none", appliesTo: everyField },
-  nullable: { arity: "none", appliesTo: everyField },
-  string: { arity: "none", appliesTo: ["string", "text", "email", "enum", "uuid"] },
-  integer: { arity: "none", appliesTo: ["integer"] },
-  numeric: { arity: "none", appliesTo: ["integer", "decimal"] },
-  boolean: { arity: "none", appliesTo: ["boolean"] },
-  date: { arity: "none", appliesTo: ["date", "datetime"] },
-  email: { arity: "none", appliesTo: ["string", "email"] },
-  max: { arity: "number", appliesTo: ["string", "text", "email", "integer", "decimal"] },
-  min: { arity: "number", appliesTo: ["string", "text", "email", "integer", "decimal"] },
-  size: { arity: "number", appliesTo: ["string", "text", "email", "integer", "decimal"] },
-  digits: { arity: "number", appliesTo: ["string", "integer"] },
-  between: { arity: "two-numbers", appliesTo: ["string", "text", "email", "integer", "decimal"] },
-  in: { arity: "list", appliesTo: ["string", "email", "enum", "integer"] },
-  regex: { arity: "regex", appliesTo: ["string", "text", "email"] },
-  unique: { arity: "none", appliesTo: ["string", "text", "integer", "decimal", "date", "datetime", "email", "enum", "uuid"] },
-  exists: { arity: "none", appliesTo: ["relation"] },
-  confirmed: { arity: "none", appliesTo: ["string", "text", "email"] },
-  uuid: { arity: "none", appliesTo: ["string", "uuid"] },
-  url: { arity: "none", appliesTo: ["string", "text"] },
-};
+export const ruleTable: Record<string, { arity: Arity; appliesTo: readonly (FieldType | "relation")[] }> = Object.fromEntries(
+  Object.entries(arities).map(([rule, arity]) => [rule, { arity, appliesTo: targetsOf(rule) }]),
+);
 
 /** Why a rule's arguments are wrong, or undefined when they are fine. */
 export function ruleArgumentProblem(rule: ParsedRule): string | undefined {

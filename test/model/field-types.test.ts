@@ -7,6 +7,7 @@ import type { ActionName } from "../../src/model/types.js";
 import { fieldTypeNames, fieldTypes, type FieldTypeDescriptor } from "../../src/model/field-types.js";
 import { optionsOf } from "../../src/spec/field-checks.js";
 import { parseFieldsFlag } from "../../src/scaffold/fields-flag.js";
+import { ruleTable } from "../../src/spec/rules.js";
 
 // Compile-time: the registry speaks the runtime's language (a new kind must reach the runtime too).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -29,6 +30,16 @@ describe("the field-type registry (src/model/field-types.ts)", () => {
       const piece = type === "enum" ? `f:${type}:values=a|b` : `f:${type}`;
       expect(parseFieldsFlag(piece)[0]!.type).toBe(type);
     }
+  });
+
+  it("decides the rules each type takes, from which the rule table derives where a rule applies", () => {
+    expect(ruleTable.digits!.appliesTo).toEqual(["string", "integer"]);
+    expect(ruleTable.uuid!.appliesTo).toEqual(["string", "uuid"]);
+    expect(ruleTable.required!.appliesTo).toEqual([...fieldTypeNames, "relation"]);
+    expect(ruleTable.exists!.appliesTo).toEqual(["relation"]);
+    expect(fieldTypes.json.rules).toEqual([]);
+    // No rule is known that no field could take.
+    for (const [rule, { appliesTo }] of Object.entries(ruleTable)) expect(appliesTo.length, rule).toBeGreaterThan(0);
   });
 
   it("gives every type a payload schema, an output schema and an example that schema accepts", () => {
