@@ -1,4 +1,5 @@
-import { readFile, readdir } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { manifestPath, parseManifest, type Manifest } from "./manifest.js";
 import type { FileMap } from "./types.js";
@@ -30,7 +31,7 @@ export async function readDiskState(outDir: string, map: FileMap, reads?: Readon
 
 async function readOptional(path: string): Promise<string | undefined> {
   try {
-    return await readFile(path, "utf8");
+    return readFileSync(path, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;

@@ -8,6 +8,8 @@ import { defaultWorkerCount, formatInWorkers, type FormatJob, type FormatOutcome
  * reported, whichever thread met it first.
  */
 export async function formatJobs(jobs: FormatJob[], workers = defaultWorkerCount(jobs.length)): Promise<string[]> {
+  // Nothing to format (every file reused or laid out): prettier is not even imported.
+  if (jobs.length === 0) return [];
   const batched = batchJobs(jobs);
   const outcomes = workers > 0 ? await formatInWorkers(batched.jobs, workers) : await formatHere(batched.jobs);
   const texts = batched.split(outcomes);

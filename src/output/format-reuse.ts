@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatterFingerprint } from "./format-options.js";
 import { sha256 } from "./hash.js";
@@ -51,5 +51,9 @@ async function readManifest(outDir: string): Promise<Manifest | null> {
 }
 
 async function readOptional(path: string): Promise<string | undefined> {
-  return readFile(path, "utf8").catch(() => undefined);
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
 }
