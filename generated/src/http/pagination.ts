@@ -32,14 +32,12 @@ export function paginate(
 ): { links: PageLinks; meta: PageMeta } {
   const path = `${req.publicOrigin}${req.baseUrl}${req.path === "/" ? "" : req.path}`;
   const lastPage = Math.max(1, Math.ceil(total / perPage));
-  const params = new URLSearchParams();
+  const kept = new URLSearchParams();
   for (const [key, value] of Object.entries(req.query))
-    if (key !== "page" && typeof value === "string") params.set(key, value);
-  const link = (target: number) => {
-    const query = new URLSearchParams(params);
-    query.set("page", String(target));
-    return `${path}?${query.toString()}`;
-  };
+    if (key !== "page" && typeof value === "string") kept.set(key, value);
+  // The other parameters, encoded once; `page` comes last, as URLSearchParams.set would append it.
+  const others = kept.toString();
+  const link = (target: number) => `${path}?${others === "" ? "" : `${others}&`}page=${target}`;
   const from = count === 0 ? null : (page - 1) * perPage + 1;
   return {
     links: {
