@@ -14,7 +14,7 @@ import { errorHandler } from "./error-handler.js";
 import { health } from "./health.js";
 import { jsonBody } from "./json-body.js";
 import { setPublicOrigin } from "./public-origin.js";
-import { startRequest, provideRequestLog } from "./request-context.js";
+import { provideParsedQuery, provideRequestLog, startRequest } from "./request-context.js";
 import { notFound, RouteTable } from "./route-table.js";
 
 /** The settings the API reads (the project's Config has these and more). */
@@ -53,6 +53,7 @@ export function createApiApp(parts: ApiParts): Express {
   app.disable("etag");
   app.set("query parser", "simple");
   provideRequestLog(app, logger);
+  provideParsedQuery(app);
   // Set once on the app's request prototype: every request sees the same tables.
   Object.assign(app.request, { tables });
 

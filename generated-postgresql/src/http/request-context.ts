@@ -30,6 +30,34 @@ export function provideRequestLog(app: Express, logger: Logger): void {
   });
 }
 
+// Kept on the request itself (a symbol no other code can name): cheaper to reach than a WeakMap.
+const parsedQuery = Symbol("parsedQuery");
+interface ParsedQuery {
+  readonly url: string;
+  readonly query: unknown;
+}
+
+/**
+ * Express 5 parses the query string again on every read of `req.query` (a list request reads it
+ * twice: its parameters, then its page links; custom code may read it more). Here each request
+ * parses it once: the same object for as long as `req.url` stays the same.
+ */
+export function provideParsedQuery(app: Express): void {
+  const parse = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(app.request), "query")?.get;
+  if (parse === undefined) return;
+  Object.defineProperty(app.request, "query", {
+    configurable: true,
+    enumerable: true,
+    get(this: Request & { [parsedQuery]?: ParsedQuery }): unknown {
+      const cached = this[parsedQuery];
+      if (cached !== undefined && cached.url === this.url) return cached.query;
+      const query: unknown = parse.call(this);
+      this[parsedQuery] = { url: this.url, query };
+      return query;
+    },
+  });
+}
+
 /**
  * A request id (the caller's X-Request-Id when sane) on every log line and response, and one
  * "request" line per response when the level is `info` or lower (no timer otherwise).

@@ -1,11 +1,12 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import Sqlite from "better-sqlite3";
+import { isoInstant } from "./dates.js";
 import { maxPreparedStatements, statementOf, type Sql, type SqlRow } from "./sql.js";
 
 /** Prisma's SQLite adapter stores DateTime as ISO 8601 text with an explicit offset; so do we. */
 function encode(value: unknown): unknown {
-  if (value instanceof Date) return value.toISOString().replace("Z", "+00:00");
+  if (value instanceof Date) return `${isoInstant(value).slice(0, -1)}+00:00`;
   if (typeof value === "boolean") return value ? 1 : 0;
   return value;
 }

@@ -1,15 +1,15 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { parseDate, parseDateTime } from "./dates.js";
+import { isoInstant, parseDate, parseDateTime } from "./dates.js";
 
 /** Output conversions shared by every serializer: dates as ISO strings, decimals as exact strings. */
 
 export function isoDateTime(value: Date | null): string | null {
-  return value === null ? null : value.toISOString();
+  return value === null ? null : isoInstant(value);
 }
 
 export function isoDate(value: Date | null): string | null {
-  return value === null ? null : value.toISOString().slice(0, 10);
+  return value === null ? null : isoInstant(value).slice(0, 10);
 }
 
 export function decimalString(

@@ -1,0 +1,34 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { isoInstant, parseDate, parseDateTime } from "../../runtime/common/src/lib/dates.js";
+import { isoDate, isoDateTime } from "../../runtime/common/src/lib/serialize.js";
+
+describe("isoInstant (runtime/common/src/lib/dates.ts)", () => {
+  it("writes exactly what toISOString writes, for any instant of years 0000–9999", () => {
+    const yearZero = new Date(0);
+    yearZero.setUTCFullYear(0, 0, 1);
+    const lastInstant = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+    fc.assert(
+      fc.property(fc.integer({ min: yearZero.getTime(), max: lastInstant }), (ms) => {
+        const date = new Date(ms);
+        expect(isoInstant(date)).toBe(date.toISOString());
+      }),
+      { numRuns: 20_000 },
+    );
+    for (const text of ["0000-01-01T00:00:00.000Z", "0099-12-31T23:59:59.999Z", "0999-06-15T01:02:03.004Z", "1970-01-01T00:00:00.000Z", "2024-02-29T12:00:00.050Z", "9999-12-31T23:59:59.999Z"])
+      expect(isoInstant(new Date(text))).toBe(text);
+  });
+
+  it("leaves other years and invalid dates to toISOString", () => {
+    expect(isoInstant(new Date("+010000-01-01T00:00:00.000Z"))).toBe("+010000-01-01T00:00:00.000Z");
+    expect(isoInstant(new Date("-000001-01-01T00:00:00.000Z"))).toBe("-000001-01-01T00:00:00.000Z");
+    expect(() => isoInstant(new Date(Number.NaN))).toThrow(RangeError);
+  });
+
+  it("is what the serializer outputs for date-times and dates, and reads back as the same instant", () => {
+    const instant = parseDateTime("2026-11-24T18:45:07.3+02:00")!;
+    expect(isoDateTime(instant)).toBe("2026-11-24T16:45:07.300Z");
+    expect(isoDate(parseDate("0042-03-05")!)).toBe("0042-03-05");
+    expect(parseDateTime(isoDateTime(instant)!)!.getTime()).toBe(instant.getTime());
+  });
+});
