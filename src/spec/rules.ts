@@ -17,8 +17,9 @@ export function parseRule(text: string): ParsedRule {
 
 type Arity = "none" | "number" | "two-numbers" | "list" | "regex";
 
-/** Rules whose meaning does not depend on the field's type: presence, and `exists` for relations. */
-type PresenceRule = "required" | "sometimes" | "nullable";
+/** Rules whose meaning does not depend on the field's type: they apply to every field and relation. */
+const presenceRules = ["required", "sometimes", "nullable"] as const;
+type PresenceRule = (typeof presenceRules)[number];
 
 /** Every rule hashapi knows and its argument shape; where a type rule applies is the registry's word. */
 const arities: Record<PresenceRule | "exists" | TypeRule, Arity> = {
@@ -45,11 +46,9 @@ const arities: Record<PresenceRule | "exists" | TypeRule, Arity> = {
   url: "none",
 };
 
-const presenceRules: readonly string[] = ["required", "sometimes", "nullable"] satisfies PresenceRule[];
-
 /** The field types (src/model/field-types.ts) a rule applies to, and "relation" for a belongsTo. */
 function targetsOf(rule: string): readonly (FieldType | "relation")[] {
-  if (presenceRules.includes(rule)) return [...fieldTypeNames, "relation"];
+  if ((presenceRules as readonly string[]).includes(rule)) return [...fieldTypeNames, "relation"];
   if (rule === "exists") return ["relation"];
   return fieldTypeNames.filter((type) => (fieldTypes[type].rules as readonly string[]).includes(rule));
 }

@@ -81,7 +81,7 @@ export function isoInstant(date: Date): string {
   const year = date.getUTCFullYear();
   if (!(year >= 0 && year <= 9999)) return date.toISOString();
   const ms = date.getUTCMilliseconds();
-  const paddedYear = year >= 1000 ? `${year}` : `${year}`.padStart(4, "0");
+  const paddedYear = `${year}`.padStart(4, "0");
   const paddedMs = ms >= 100 ? `${ms}` : ms >= 10 ? `0${ms}` : `00${ms}`;
   return `${paddedYear}-${twoDigits(date.getUTCMonth() + 1)}-${twoDigits(date.getUTCDate())}T${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())}:${twoDigits(date.getUTCSeconds())}.${paddedMs}Z`;
 }
