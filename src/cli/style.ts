@@ -23,19 +23,34 @@ export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = p
 }
 
 /**
- * Runs `work`, and on a terminal says what is going on when it takes longer than a second: a line
- * when it starts to be slow, another with its time when it ends. Silent on pipes and files.
+ * How long a step runs before it is worth a line: a second, or HASHAPI_SLOW_STEP_MS (a whole number
+ * of milliseconds; 0 shows every step), so that a test or a CI log decides it instead of the speed
+ * of the machine.
  */
-export async function step<T>(label: string, work: Promise<T>, stream: NodeJS.WriteStream = process.stderr): Promise<T> {
+export function slowStepMs(env: NodeJS.ProcessEnv = process.env): number {
+  const configured = env.HASHAPI_SLOW_STEP_MS;
+  return configured !== undefined && /^\d+$/.test(configured) ? Number(configured) : 1_000;
+}
+
+/**
+ * Runs `work`, and on a terminal says what is going on when it takes longer than `slowAfterMs`: a
+ * line when it starts to be slow, another with its time when it ends. Silent on pipes and files.
+ */
+export async function step<T>(
+  label: string,
+  work: Promise<T>,
+  stream: Pick<NodeJS.WriteStream, "isTTY" | "write"> = process.stderr,
+  slowAfterMs = slowStepMs(),
+): Promise<T> {
   if (!stream.isTTY) return work;
   const started = performance.now();
-  const slow = setTimeout(() => stream.write(`… ${label}\n`), 1_000);
+  const slow = setTimeout(() => stream.write(`… ${label}\n`), slowAfterMs);
   try {
     return await work;
   } finally {
     clearTimeout(slow);
-    const seconds = (performance.now() - started) / 1000;
-    if (seconds >= 1) stream.write(`✓ ${label} (${seconds.toFixed(1)} s)\n`);
+    const elapsed = performance.now() - started;
+    if (elapsed >= slowAfterMs) stream.write(`✓ ${label} (${(elapsed / 1000).toFixed(1)} s)\n`);
   }
 }
 

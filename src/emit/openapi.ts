@@ -72,6 +72,7 @@ export function buildOpenApi(project: ProjectModel): object {
     schemas[`${resource.names.pascal}UpdatePayload`] = resource.validation.update.schema;
     Object.assign(paths, resourcePaths(resource, project));
   }
+  withConnectionErrors(paths);
   return {
     openapi: "3.1.0",
     info: {
@@ -88,6 +89,17 @@ export function buildOpenApi(project: ProjectModel): object {
     paths,
     components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } }, schemas, responses: errorResponses(project) },
   };
+}
+
+/**
+ * Adds the `4XX` range to every operation: the answers the HTTP server gives before a route is
+ * chosen (408, 417, 431, …) are in the envelope too, and a contract checker must never meet an
+ * undocumented one. Statuses an operation documents itself keep their own entry.
+ */
+function withConnectionErrors(paths: Record<string, object>): void {
+  for (const item of Object.values(paths) as Record<string, { responses?: Record<string, unknown> }>[])
+    // A path item also holds its shared `parameters`: only operations have responses.
+    for (const operation of Object.values(item)) if (operation.responses) operation.responses["4XX"] = responseRef("ClientError");
 }
 
 function envelopeError(): JsonSchema {
@@ -116,7 +128,7 @@ function errorResponses(project: ProjectModel): Record<string, object> {
     Unauthenticated: error("401 missing or invalid token", "Unauthenticated.", { "WWW-Authenticate": { schema: { type: "string", const: "Bearer" } } }),
     Forbidden: error("403 denied by the policy", "This action is unauthorized."),
     NotFound: error("404 no live record with that hash", "Resource not found."),
-    Conflict: error("409 referenced by other records", "Resource is referenced by other records."),
+    Conflict: error("409 referenced by other records (delete), or a record it points at is deleted (restore)", "Resource is referenced by other records."),
     PayloadTooLarge: error("413 body over 100 kB", "Payload too large."),
     UnsupportedMediaType: error("415 body is not JSON", "Unsupported media type."),
     ValidationFailed: {
@@ -126,6 +138,11 @@ function errorResponses(project: ProjectModel): Record<string, object> {
     TooManyAttempts: error("429 too many login attempts", "Too many attempts.", { "Retry-After": { schema: { type: "integer" } } }),
     MethodNotAllowed: error("405 known path, other method (see the Allow header)", "Method not allowed.", { Allow: { schema: { type: "string" } } }),
     ServerError: error("500 unexpected error", "Server Error"),
+    ClientError: {
+      description:
+        "Any other client error, answered by the HTTP server before a route is chosen: 408 request timeout, 417 an Expect other than 100-continue, 431 header fields too large, 400 for CONNECT or a missing or repeated Host",
+      content: json(ref("Error"), { type: "error", status: 431, message: "Request header fields too large." }),
+    },
   };
 }
 
@@ -203,7 +220,7 @@ function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<s
   if (resource.softDelete) {
     paths[`/api/${resource.collection}/{hash}/restore`] = {
       parameters: [hashParameter],
-      post: { operationId: `restore${name}`, tags, summary: `Restore a soft-deleted ${resource.names.label}`, ...security("restore"), responses: { "200": { description: "restored", content: successRecord(ref(name), 200, example) }, ...auth, "403": responseRef("Forbidden"), "404": responseRef("NotFound"), ...postBodyErrors, "500": responseRef("ServerError") } },
+      post: { operationId: `restore${name}`, tags, summary: `Restore a soft-deleted ${resource.names.label}`, ...security("restore"), responses: { "200": { description: "restored", content: successRecord(ref(name), 200, example) }, ...auth, "403": responseRef("Forbidden"), "404": responseRef("NotFound"), "409": responseRef("Conflict"), ...postBodyErrors, "500": responseRef("ServerError") } },
     };
   }
   return paths;

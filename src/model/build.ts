@@ -229,6 +229,8 @@ function buildResource(
     declaration: {
       columns: {},
       restrictedBy: [],
+      cascadeTo: [],
+      nullOnDelete: [],
       unique: undefined,
       exists: undefined,
       filters: {},
@@ -261,13 +263,21 @@ function declarationOf(resource: ResourceModel): DeclarationModel {
   for (const relation of resource.belongsTo) columns[relation.foreignKey] = "integer";
   const scales: Record<string, number> = {};
   for (const field of resource.fields) if (field.kind === "decimal") scales[field.name] = field.scale;
-  const restrictedBy = resource.referencedBy
-    .filter((reference) => reference.onDelete === "restrict")
-    .map((reference) => ({ target: reference.resource, foreignKey: reference.foreignKey }));
+  const referencing = (onDelete: BelongsToModel["onDelete"]) =>
+    resource.referencedBy
+      .filter((reference) => reference.onDelete === onDelete)
+      .map((reference) => ({ target: reference.resource, foreignKey: reference.foreignKey }));
+  const restrictedBy = referencing("restrict");
+  // A hard delete leaves cascade and setNull to the database; a soft delete applies them itself.
+  const cascadeTo = resource.softDelete ? referencing("cascade") : [];
+  const nullOnDelete = resource.softDelete ? referencing("setNull") : [];
   const read = [...resource.belongsTo, ...resource.hasMany].map((relation) => relation.target);
+  const pointing = [...restrictedBy, ...cascadeTo, ...nullOnDelete].map((entry) => entry.target);
   return {
     columns,
     restrictedBy,
+    cascadeTo,
+    nullOnDelete,
     unique: nonEmpty(
       Object.fromEntries(
         resource.fields.filter((field) => field.unique).map((field) => [field.name, laravelMessage("unique", field.name)]),
@@ -285,7 +295,7 @@ function declarationOf(resource: ResourceModel): DeclarationModel {
     publicActions: Object.values(resource.actions)
       .filter((action) => action.public)
       .map((action) => action.name),
-    related: relatedOf(resource, read, restrictedBy.map((entry) => entry.target)),
+    related: relatedOf(resource, read, pointing),
   };
 }
 

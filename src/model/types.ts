@@ -187,6 +187,12 @@ export interface DeclarationModel {
   columns: Record<string, ValueKind>;
   /** Tables whose live rows refuse this one's deletion (their belongsTo here is onDelete: restrict). */
   restrictedBy: { target: ResourceRef; foreignKey: string }[];
+  /**
+   * Soft-delete tables only: what a soft delete does to the tables pointing here, as the database's
+   * foreign keys do on a hard delete (onDelete: cascade, setNull).
+   */
+  cascadeTo: { target: ResourceRef; foreignKey: string }[];
+  nullOnDelete: { target: ResourceRef; foreignKey: string }[];
   /** Unique field → its "has already been taken" message; undefined when none is unique. */
   unique: Record<string, string> | undefined;
   /** belongsTo payload key → its "The selected … is invalid." message; undefined without belongsTo. */

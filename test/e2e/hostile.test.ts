@@ -1,7 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { gzipSync } from "node:zlib";
+import { execa } from "execa";
+import jwt from "jsonwebtoken";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { byStatus, createUser, databaseTargets, isErrorEnvelope, requestFrom, startHostileService, type HostileService } from "../support/hostile.js";
-import { admin, client, rawHttp, startService, type Project, type Reply, type RequestOptions, type RunningService } from "../support/service.js";
+import { admin, client, jwtSecret, rawHttp, startService, type Project, type Reply, type RequestOptions, type RunningService } from "../support/service.js";
 
 /**
  * Issue 10, point by point: each way a single hostile request used to crash a worker, bypass a
@@ -292,11 +295,13 @@ describe.each(databaseTargets)("hostile clients on $label", ({ database }) => {
 
     it("takes a uuid field only in its lowercase canonical form, in bodies and filters, and reads it back as sent", async () => {
       const device = "0b7e4c1a-3f9d-4e2b-9a61-5d8c2f0e7b34";
-      for (const value of [device.toUpperCase(), `urn:uuid:${device}`, `{${device}}`, device.replaceAll("-", ""), `${device} `, 42]) {
+      for (const value of [device.toUpperCase(), `urn:uuid:${device}`, `{${device}}`, device.replaceAll("-", ""), `${device}x`, 42]) {
         const reply = await measurement({ device: value });
         expect(reply.status, String(value)).toBe(422);
         expect(reply.body.errors.device, String(value)).toEqual(["The device field must be a valid UUID."]);
       }
+      // Surrounding white space is trimmed before the rules (TrimStrings), as for every text field.
+      expect((await measurement({ device: ` ${device} ` })).body.data.device).toBe(device);
       const stored = await measurement({ device });
       expect(stored.status, stored.text).toBe(201);
       expect(stored.body.data.device).toBe(device);
@@ -365,6 +370,215 @@ describe.each(databaseTargets)("hostile clients on $label", ({ database }) => {
       expect(Object.keys(document.body.paths["/api/doctors"].get.responses)).toContain("401");
       expect(Object.keys(document.body.paths["/api/doctors/{hash}"].get.responses)).toContain("401");
     });
+  });
+
+  describe("9. integrity under races (issue 20)", () => {
+    /** `count` tasks, `width` at a time. */
+    async function inParallel<T>(count: number, width: number, task: (index: number) => Promise<T>): Promise<T[]> {
+      const results: T[] = [];
+      for (let start = 0; start < count; start += width)
+        results.push(...(await Promise.all(Array.from({ length: Math.min(width, count - start) }, (_, offset) => task(start + offset)))));
+      return results;
+    }
+
+    it("never lets a patient's soft delete and an appointment that references it both succeed: 200 concurrent pairs", async () => {
+      const doctor = await call("POST", "/api/doctors", { token, body: { name: "Dr. Pairs", crm: `P${Date.now() % 1e9}` } });
+      expect(doctor.status, doctor.text).toBe(201);
+      const outcomes = await inParallel(200, 20, async () => {
+        const created = await call("POST", "/api/patients", { token, body: { name: "Pair", cpf: String((cpf += 1)) } });
+        expect(created.status, created.text).toBe(201);
+        const hash = created.body.data.hash as string;
+        const [deleted, booked] = await Promise.all([
+          call("DELETE", `/api/patients/${hash}`, { token }),
+          call("POST", "/api/appointments", { token, body: { patient: hash, doctor: doctor.body.data.hash, scheduled_at: "2026-12-01T10:00:00.000Z" } }),
+        ]);
+        expect([200, 409], deleted.text).toContain(deleted.status);
+        expect([201, 422], booked.text).toContain(booked.status);
+        return { hash, deleted: deleted.status === 200, booked: booked.status === 201 };
+      });
+      expect(outcomes.filter((pair) => pair.deleted && pair.booked)).toEqual([]);
+      // Exactly one side of each pair won: the loser saw the winner's write.
+      for (const pair of outcomes) expect(pair.deleted !== pair.booked, pair.hash).toBe(true);
+      // And the database agrees: no deleted patient has an appointment, every kept one has its own.
+      for (const pair of outcomes.slice(0, 40)) {
+        const listed = await call("GET", `/api/appointments?patient=${pair.hash}`, { token });
+        expect(listed.body.meta.total, pair.hash).toBe(pair.booked ? 1 : 0);
+      }
+      expectNoWorkerDied();
+    }, 180_000);
+
+    it("refuses to restore an appointment-free record's child whose parent is deleted (409), and restores the parent", async () => {
+      const created = await call("POST", "/api/patients", { token, body: { name: "Restore", cpf: String((cpf += 1)) } });
+      const hash = created.body.data.hash as string;
+      expect((await call("DELETE", `/api/patients/${hash}`, { token })).status).toBe(200);
+      const restored = await call("POST", `/api/patients/${hash}/restore`, { token });
+      expect(restored.status, restored.text).toBe(200);
+      expect(restored.body.data.hash).toBe(hash);
+      expect((await call("POST", `/api/patients/${hash}/restore`, { token })).status).toBe(404);
+    });
+
+    it("never lets a logout that answered 200 leave a working token behind a racing refresh: 150 rounds", async () => {
+      const me = await call("GET", "/api/auth/me", { token });
+      const mint = () => jwt.sign({ sub: me.body.hash, jti: randomUUID(), auth_time: Math.floor(Date.now() / 1000) }, jwtSecret, { algorithm: "HS256", expiresIn: 600, issuer: "clinic-api", audience: "clinic-api" });
+      const rounds = await inParallel(150, 10, async () => {
+        const presented = mint();
+        const [logout, refresh] = await Promise.all([call("POST", "/api/auth/logout", { token: presented }), call("POST", "/api/auth/refresh", { token: presented })]);
+        expect([200, 401]).toContain(logout.status);
+        expect([200, 401]).toContain(refresh.status);
+        const derived = refresh.status === 200 ? (refresh.body.data.access_token as string) : undefined;
+        const derivedWorks = derived === undefined ? false : (await call("GET", "/api/auth/me", { token: derived })).status === 200;
+        const presentedWorks = (await call("GET", "/api/auth/me", { token: presented })).status === 200;
+        return { logout: logout.status, refresh: refresh.status, derivedWorks, presentedWorks };
+      });
+      for (const round of rounds) {
+        // Exactly one of the two decided the token's fate; the presented token is dead either way.
+        expect(round.logout === 200 ? round.refresh : round.logout, JSON.stringify(round)).toBe(401);
+        expect(round.presentedWorks).toBe(false);
+        if (round.logout === 200) expect(round.derivedWorks).toBe(false);
+      }
+      expect(rounds.some((round) => round.logout === 200)).toBe(true);
+    }, 120_000);
+  });
+
+  describe("10. every answer in the envelope and in the document (issue 20)", () => {
+    it("answers no Host, a repeated Host, an unknown Expect and CONNECT in the envelope, and documents a 4XX range", async () => {
+      const noHost = await rawHttp(service.baseUrl, "GET /api/doctors HTTP/1.1", "", { addHost: false });
+      expect(noHost.status).toBe(400);
+      expect(isErrorEnvelope(noHost), noHost.text).toBe(true);
+      const twoHosts = await raw(`GET /api/doctors HTTP/1.1\r\nHost: 127.0.0.1:${service.port}\r\nHost: evil.example`);
+      expect(twoHosts.status).toBe(400);
+      expect(isErrorEnvelope(twoHosts), twoHosts.text).toBe(true);
+      const buried = await raw(`GET /api/doctors HTTP/1.1\r\n${Array.from({ length: 1100 }, (_, index) => `X-H${index}: 1`).join("\r\n")}\r\nHost: 127.0.0.1:${service.port}`);
+      expect([400, 431]).toContain(buried.status);
+      expect(isErrorEnvelope(buried), buried.text).toBe(true);
+      const expectation = await raw("GET /api/doctors HTTP/1.1\r\nExpect: 999-nope");
+      expect(expectation.status).toBe(417);
+      expect(isErrorEnvelope(expectation), expectation.text).toBe(true);
+      const tunnel = await rawHttp(service.baseUrl, `CONNECT 127.0.0.1:${service.port} HTTP/1.1\r\nHost: 127.0.0.1:${service.port}`);
+      expect(tunnel.status).toBe(400);
+      expect(isErrorEnvelope(tunnel), tunnel.text).toBe(true);
+      // 100-continue still works: the interim answer, then the real one.
+      const body = JSON.stringify({ name: "Continue", cpf: String((cpf += 1)) });
+      const continued = await rawJson("POST", "/api/patients", body, "\r\nExpect: 100-continue");
+      expect(continued.status).toBe(100);
+      expect(continued.text).toMatch(/^HTTP\/1\.1 201 Created\r\n/m);
+      const document = await call("GET", "/api/openapi.json");
+      for (const [path, item] of Object.entries(document.body.paths as Record<string, Record<string, { responses?: object }>>))
+        for (const [method, operation] of Object.entries(item)) if (operation.responses) expect(Object.keys(operation.responses), `${method} ${path}`).toContain("4XX");
+      expectNoWorkerDied();
+    });
+
+    it("refuses a token with a critical header extension (RFC 7515 §4.1.11), and unknown query parameters on show as on list", async () => {
+      const me = await call("GET", "/api/auth/me", { token });
+      const critical = jwt.sign({ sub: me.body.hash, jti: randomUUID() }, jwtSecret, { algorithm: "HS256", expiresIn: 600, issuer: "clinic-api", audience: "clinic-api", header: { alg: "HS256", crit: ["b64"], b64: true } as never });
+      expect((await call("GET", "/api/auth/me", { token: critical })).status).toBe(401);
+      const shown = await call("GET", `/api/patients/${patient}?colour=blue`, { token });
+      expect(shown.status).toBe(422);
+      expect(shown.body.errors.colour).toEqual(["The colour parameter is not supported."]);
+      expect((await call("GET", `/api/patients/${patient}?with=appointments`, { token })).status).toBe(200);
+    });
+  });
+
+  describe("11. text is compared as users see it (issue 20)", () => {
+    it("trims and NFC-normalizes text before the rules: trailing spaces and decomposed accents are the same unique value", async () => {
+      const crm = `LK${Date.now() % 1e8}`;
+      const first = await call("POST", "/api/doctors", { token, body: { name: "  Dr. Trim  ", crm: `${crm}É` } });
+      expect(first.status, first.text).toBe(201);
+      expect(first.body.data.name).toBe("Dr. Trim");
+      for (const lookAlike of [`${crm}É `, ` ${crm}E\u0301`, `${crm}E\u0301`]) {
+        const again = await call("POST", "/api/doctors", { token, body: { name: "Dr. Twin", crm: lookAlike } });
+        expect(again.status, lookAlike).toBe(422);
+        expect(again.body.errors.crm, lookAlike).toEqual(["The crm has already been taken."]);
+      }
+      // Full-width digits are other characters (NFC keeps them): refused where digits are required.
+      const wide = await call("POST", "/api/patients", { token, body: { name: "Wide", cpf: "１２３４５６７８９０１" } });
+      expect(wide.status).toBe(422);
+      expect(Object.keys(wide.body.errors)).toEqual(["cpf"]);
+    });
+  });
+
+  describe("12. deployments: supervisor, proxies, CORS (issue 20)", () => {
+    const children = async (pid: number) =>
+      (await execa("pgrep", ["-P", String(pid)], { reject: false })).stdout.split("\n").filter(Boolean).map(Number);
+    const until = async <T>(what: string, check: () => Promise<T | undefined>, ms = 15_000): Promise<T> => {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const value = await check();
+        if (value !== undefined) return value;
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+
+    it("keeps serving when a worker and then its replacement are killed before it listens", async () => {
+      const second = await startService({ cwd: project.dir, env: { ...project.env, WEB_CONCURRENCY: "2" } });
+      try {
+        const primary = second.process.pid!;
+        const first = await until("two workers", async () => {
+          const pids = await children(primary);
+          return pids.length === 2 ? pids : undefined;
+        });
+        const serving = () =>
+          until("two workers serving", async () => ((await children(primary)).length === 2 && (await fetch(`${second.baseUrl}/api/health`)).status === 200 ? true : undefined));
+        for (let kill = 0; kill < 3; kill += 1) {
+          await serving();
+          const known = await children(primary);
+          process.kill(known[0]!, "SIGKILL");
+          // Its replacement, killed as soon as it appears (well before it can listen).
+          const replacement = await until("a replacement", async () => (await children(primary)).find((pid) => !known.includes(pid)));
+          process.kill(replacement, "SIGKILL");
+        }
+        await serving();
+        expect((await children(primary)).filter((pid) => !first.includes(pid)).length).toBeGreaterThanOrEqual(1);
+        for (let index = 0; index < 10; index += 1) expect((await fetch(`${second.baseUrl}/api/doctors`)).status).toBe(200);
+        expect(second.process.exitCode).toBeNull();
+        expect(second.output()).toMatch(/exited \(SIGKILL\) before listening, starting another in 0\.\d+ s/);
+        expect(second.output()).not.toMatch(/stopping/);
+      } finally {
+        await second.stop();
+      }
+    }, 60_000);
+
+    it("believes X-Forwarded-For only from a trusted proxy, and never locks a known-good login out of its own address", async () => {
+      // Without TRUST_PROXY the header is ignored: all of these count against 127.0.0.4.
+      const ignored = await inBatches(24, (index) => requestFrom(service.baseUrl, "127.0.0.4", "POST", "/api/auth/login", { email: `fwd-${index}@example.com`, password: "guess" }, { "X-Forwarded-For": `203.0.113.${index + 1}` }));
+      expect(byStatus(ignored)).toEqual({ 401: 20, 429: 4 });
+      const proxied = await startService({ cwd: project.dir, env: { ...project.env, TRUST_PROXY: "loopback", CORS_ORIGINS: "https://app.example.com" } });
+      const from = (address: string, email: string, password: string) =>
+        fetch(`${proxied.baseUrl}/api/auth/login`, { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": address }, body: JSON.stringify({ email, password }) }).then((reply) => reply.status);
+      try {
+        // The admin logs in once from 198.51.100.7: that e-mail and address are now a known-good pair.
+        expect(await from("198.51.100.7", admin.email, admin.password)).toBe(200);
+        const sprayed: number[] = [];
+        for (let index = 0; index < 22; index += 1) sprayed.push(await from("198.51.100.7", `spray-proxy-${index}@example.com`, "guess"));
+        expect(sprayed.filter((status) => status === 401)).toHaveLength(20);
+        expect(sprayed.filter((status) => status === 429)).toHaveLength(2);
+        // The address is over its limit for strangers, not for the account that logs in from it.
+        expect(await from("198.51.100.7", `stranger@example.com`, "guess")).toBe(429);
+        expect(await from("198.51.100.7", admin.email, admin.password)).toBe(200);
+        // Another client behind the same proxy has its own budget.
+        expect(await from("198.51.100.8", "someone@example.com", "guess")).toBe(401);
+
+        // CORS: a listed origin's preflight and request, and nothing for another origin.
+        const preflight = await fetch(`${proxied.baseUrl}/api/patients`, { method: "OPTIONS", headers: { Origin: "https://app.example.com", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type" } });
+        expect(preflight.status).toBe(204);
+        expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
+        expect(preflight.headers.get("access-control-allow-methods")).toContain("POST");
+        expect(preflight.headers.get("access-control-allow-headers")).toMatch(/Authorization/);
+        expect(Number(preflight.headers.get("access-control-max-age"))).toBeGreaterThan(0);
+        const listed = await fetch(`${proxied.baseUrl}/api/doctors`, { headers: { Origin: "https://app.example.com" } });
+        expect(listed.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
+        expect(listed.headers.get("vary")).toMatch(/Origin/);
+        const other = await fetch(`${proxied.baseUrl}/api/doctors`, { headers: { Origin: "https://evil.example" } });
+        expect(other.headers.get("access-control-allow-origin")).toBeNull();
+        const otherPreflight = await fetch(`${proxied.baseUrl}/api/patients`, { method: "OPTIONS", headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST" } });
+        expect(otherPreflight.headers.get("access-control-allow-origin")).toBeNull();
+        // Without CORS_ORIGINS (the main service) no CORS header at all.
+        expect((await call("GET", "/api/doctors", { headers: { Origin: "https://app.example.com" } })).headers.get("access-control-allow-origin")).toBeNull();
+      } finally {
+        await proxied.stop();
+      }
+    }, 120_000);
   });
 
   it("lost no worker on the way", async () => {

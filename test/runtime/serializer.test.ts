@@ -5,7 +5,7 @@ import { messageTable } from "../../runtime/common/src/lib/validation.js";
 import type { ResourceDescriptor } from "../../runtime/common/src/resource/descriptor.js";
 import { createSerializer, type Serializer } from "../../runtime/common/src/resource/serializer.js";
 
-const doctors: TableSpec = { name: "doctors", softDelete: false, columns: { name: "string" }, belongsTo: {}, hasMany: {}, restrictedBy: [] };
+const doctors: TableSpec = { name: "doctors", softDelete: false, columns: { name: "string" }, belongsTo: {}, hasMany: {}, restrictedBy: [], cascadeTo: [], nullOnDelete: [] };
 const visits: TableSpec = {
   name: "visits",
   softDelete: false,
@@ -13,6 +13,8 @@ const visits: TableSpec = {
   belongsTo: { doctor: { foreignKey: "doctor_id", target: () => doctors } },
   hasMany: {},
   restrictedBy: [],
+  cascadeTo: [],
+  nullOnDelete: [],
 };
 const resource = (table: TableSpec, output: string[]) => ({ table, output, scales: { fee: 2 } }) as unknown as ResourceDescriptor;
 

@@ -36,6 +36,8 @@ const ownerTable: TableSpec<Owner, OwnerRow> = {
   belongsTo: {},
   hasMany: { pets: { foreignKey: "owner_id", target: () => petTable } },
   restrictedBy: [{ foreignKey: "owner_id", target: () => petTable }],
+  cascadeTo: [],
+  nullOnDelete: [],
 };
 const petTable: TableSpec<Pet, PetRow> = {
   name: "pets",
@@ -44,6 +46,8 @@ const petTable: TableSpec<Pet, PetRow> = {
   belongsTo: { owner: { foreignKey: "owner_id", target: () => ownerTable } },
   hasMany: {},
   restrictedBy: [],
+  cascadeTo: [],
+  nullOnDelete: [],
 };
 
 // Compile-time promises: `npm test` type-checks this file (tsc), so each line below must stay an error.
@@ -78,7 +82,7 @@ beforeAll(async () => {
     statements.push(typeof query === "string" ? query : "(tagged)");
     return (real[method] as (q: never, v?: readonly unknown[]) => Promise<never>)(query, values);
   };
-  db = { dialect: "sqlite", all: recorded("all"), get: recorded("get"), run: recorded("run"), exec: (script) => real.exec(script), close: () => real.close() };
+  db = { dialect: "sqlite", all: recorded("all"), get: recorded("get"), run: recorded("run"), exec: (script) => real.exec(script), transaction: (work) => real.transaction(work), close: () => real.close() };
   await db.run(
     `CREATE TABLE "owners" ("id" INTEGER PRIMARY KEY, "hash" TEXT UNIQUE NOT NULL, "name" TEXT NOT NULL, "created_at" TEXT NOT NULL, "updated_at" TEXT NOT NULL, "deleted_at" TEXT)`,
   );
@@ -185,6 +189,8 @@ describe("Table (runtime/common/src/lib/table.ts) on SQLite", () => {
       belongsTo: { nodes: { foreignKey: "nodes_id", target: () => nodeTable } },
       hasMany: {},
       restrictedBy: [],
+      cascadeTo: [],
+      nullOnDelete: [],
     };
     await db.run(
       `CREATE TABLE "nodes" ("id" INTEGER PRIMARY KEY, "hash" TEXT UNIQUE NOT NULL, "a_column_name_long_enough_to_pass_the_postgresql_limit_60_ch" TEXT NOT NULL, "nodes_id" INTEGER REFERENCES "nodes"("id"), "created_at" TEXT NOT NULL, "updated_at" TEXT NOT NULL)`,

@@ -15,7 +15,7 @@ function token(claims: Record<string, unknown>, { alg = "HS256", hmac = "sha256"
 }
 const good = () => ({ sub: "USR_AAAAAAAA", jti: "j-1", iat: now(), exp: now() + 60, iss: "clinic", aud: "clinic-clients" });
 
-describe("HS256 tokens (runtime/common/src/lib/tokens.ts)", () => {
+describe("HS256 tokens through jsonwebtoken (runtime/common/src/lib/tokens.ts)", () => {
   it("reads back what it issues, with auth_time defaulting to the login time", () => {
     const issued = issueToken(settings, "USR_AAAAAAAA");
     expect(issued.token_type).toBe("Bearer");
@@ -53,6 +53,8 @@ describe("HS256 tokens (runtime/common/src/lib/tokens.ts)", () => {
     ["a number as sub", token({ ...good(), sub: 7 })],
     ["a payload that is an array", (() => { const input = `${segment({ alg: "HS256" })}.${segment([1])}`; return `${input}.${createHmac("sha256", secret).update(input).digest("base64url")}`; })()],
     ["four segments", `${token(good())}.x`],
+    ["a critical header extension (RFC 7515 §4.1.11)", (() => { const input = `${segment({ alg: "HS256", typ: "JWT", crit: ["exp"] })}.${segment(good())}`; return `${input}.${createHmac("sha256", secret).update(input).digest("base64url")}`; })()],
+    ["a jwk header carrying its own key", (() => { const input = `${segment({ alg: "HS256", jwk: { kty: "oct", k: "c2VjcmV0" } })}.${segment(good())}`; return `${input}.${createHmac("sha256", "secret").update(input).digest("base64url")}`; })()],
     ["garbage", "not.a.token"],
     ["the signature with one more character", `${token(good())}A`],
   ])("refuses %s", (_label, text) => {

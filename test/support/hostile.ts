@@ -52,12 +52,12 @@ export async function createUser(dir: string, env: Record<string, string>, email
  * One JSON request sent from a chosen loopback source address (127.0.0.0/8 all reaches the
  * service on 127.0.0.1), so that per-address limits can be tested apart from each other.
  */
-export function requestFrom(baseUrl: string, from: string, method: string, path: string, body?: unknown): Promise<Reply> {
+export function requestFrom(baseUrl: string, from: string, method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Reply> {
   const url = new URL(path, baseUrl);
   const sent = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname + url.search, method, localAddress: from, headers: sent ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(sent) } : {} },
+      { host: url.hostname, port: url.port, path: url.pathname + url.search, method, localAddress: from, headers: { ...extraHeaders, ...(sent ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(sent) } : {}) } },
       (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));

@@ -295,10 +295,10 @@ function parseJson(text: string): unknown {
  * body, a lying Content-Length, odd request lines). `head` is the request line and headers without
  * the final blank line; Host and Connection: close are added when missing.
  */
-export async function rawHttp(baseUrl: string, head: string, body = ""): Promise<Reply> {
+export async function rawHttp(baseUrl: string, head: string, body = "", options: { addHost?: boolean } = {}): Promise<Reply> {
   const { hostname, port } = new URL(baseUrl);
   let request = head.replace(/\r?\n/g, "\r\n").replace(/\r\n$/, "");
-  if (!/\r\nhost:/i.test(request)) request += `\r\nHost: ${hostname}:${port}`;
+  if (!/\r\nhost:/i.test(request) && options.addHost !== false) request += `\r\nHost: ${hostname}:${port}`;
   if (!/\r\nconnection:/i.test(request)) request += "\r\nConnection: close";
   const bytes = await new Promise<Buffer>((done, reject) => {
     const chunks: Buffer[] = [];

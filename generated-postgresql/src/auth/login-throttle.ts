@@ -11,41 +11,63 @@ import { decodeValue } from "../lib/table.js";
  */
 export const loginLimits = { accountAtAddress: 5, address: 20, account: 20 } as const;
 const windowSeconds = 60;
+/** How long a successful login keeps its e-mail and address a known-good pair. */
+const knownGoodDays = 30;
 
 type Counter = keyof typeof loginLimits;
 
 interface Attempt {
-  keys: Record<Counter, string>;
+  keys: Partial<Record<Counter, string>> & { accountAtAddress: string };
+  knownKey: string;
 }
 
 /**
  * Counters live in the database so that every instance of a scaled-out service sees the same ones.
  * An attempt is counted before the password is checked, in one atomic statement: parallel requests
  * cannot all pass a check that runs before any of them has been counted.
+ *
+ * The wide counters must not lock an account's owner out: behind a NAT or a proxy many people share
+ * one address, and anyone can spend an account's per-e-mail budget from elsewhere. So an e-mail and
+ * address that logged in successfully before (in the last 30 days) are a known-good pair: they count
+ * only against their own 5 a minute. Everyone else counts against all three.
  */
 export class LoginThrottle {
   constructor(private readonly db: Database) {}
 
-  /** Counts one attempt on every counter; TooManyAttempts when any counter is over its limit. */
+  /** Counts one attempt on every counter that applies; TooManyAttempts when any is over its limit. */
   async attempt(email: string, ip: string): Promise<Attempt> {
     const account = email.toLowerCase();
-    const keys: Record<Counter, string> = {
-      accountAtAddress: `${account}|${ip}`,
-      address: `address|${ip}`,
-      account: `account|${account}`,
-    };
+    // Each key starts with its kind, so no e-mail can spell another kind's key ("known|a@b.c" is an address).
+    const knownKey = `known|${account}|${ip}`;
     const now = new Date();
+    const known = await this.db.get(
+      sql`SELECT 1 AS "known" FROM "login_throttles" WHERE "key" = ${knownKey} AND "reset_at" > ${now}`,
+    );
+    const keys: Attempt["keys"] = known
+      ? { accountAtAddress: `pair|${account}|${ip}` }
+      : {
+          accountAtAddress: `pair|${account}|${ip}`,
+          address: `address|${ip}`,
+          account: `account|${account}`,
+        };
     const resetAt = new Date(now.getTime() + windowSeconds * 1000);
-    const counters = Object.keys(keys) as Counter[];
     // A counter whose window has ended starts again at 1 with a new window.
     const rows = await this.db.all(
-      sql`INSERT INTO "login_throttles" AS "l" ("key", "attempts", "reset_at")
+      keys.address === undefined || keys.account === undefined
+        ? sql`INSERT INTO "login_throttles" AS "l" ("key", "attempts", "reset_at")
+        VALUES (${keys.accountAtAddress}, 1, ${resetAt})
+        ON CONFLICT ("key") DO UPDATE SET
+          "attempts" = CASE WHEN "l"."reset_at" <= ${now} THEN 1 ELSE "l"."attempts" + 1 END,
+          "reset_at" = CASE WHEN "l"."reset_at" <= ${now} THEN "excluded"."reset_at" ELSE "l"."reset_at" END
+        RETURNING "key", "attempts", "reset_at"`
+        : sql`INSERT INTO "login_throttles" AS "l" ("key", "attempts", "reset_at")
         VALUES (${keys.accountAtAddress}, 1, ${resetAt}), (${keys.address}, 1, ${resetAt}), (${keys.account}, 1, ${resetAt})
         ON CONFLICT ("key") DO UPDATE SET
           "attempts" = CASE WHEN "l"."reset_at" <= ${now} THEN 1 ELSE "l"."attempts" + 1 END,
           "reset_at" = CASE WHEN "l"."reset_at" <= ${now} THEN "excluded"."reset_at" ELSE "l"."reset_at" END
         RETURNING "key", "attempts", "reset_at"`,
     );
+    const counters = Object.keys(keys) as Counter[];
     let waitMs = 0;
     for (const row of rows) {
       const counter = counters.find((candidate) => keys[candidate] === row.key)!;
@@ -57,15 +79,25 @@ export class LoginThrottle {
       }
     }
     if (waitMs > 0) throw new TooManyAttempts(Math.ceil(waitMs / 1000));
-    return { keys };
+    return { keys, knownKey };
   }
 
-  /** A successful login clears its e-mail-and-address counter (as Laravel does) and is not held against the wider ones. */
+  /**
+   * A successful login clears its e-mail-and-address counter (as Laravel does), is not held against
+   * the wider ones, and makes the pair known-good (see the class).
+   */
   async succeeded(attempt: Attempt): Promise<void> {
     const { accountAtAddress, address, account } = attempt.keys;
+    const now = new Date();
     await this.db.run(sql`DELETE FROM "login_throttles" WHERE "key" = ${accountAtAddress}`);
+    if (address !== undefined && account !== undefined)
+      await this.db.run(
+        sql`UPDATE "login_throttles" SET "attempts" = "attempts" - 1 WHERE "key" IN (${address}, ${account}) AND "attempts" > 0`,
+      );
+    const until = new Date(now.getTime() + knownGoodDays * 86_400_000);
     await this.db.run(
-      sql`UPDATE "login_throttles" SET "attempts" = "attempts" - 1 WHERE "key" IN (${address}, ${account}) AND "attempts" > 0`,
+      sql`INSERT INTO "login_throttles" ("key", "attempts", "reset_at") VALUES (${attempt.knownKey}, 0, ${until})
+        ON CONFLICT ("key") DO UPDATE SET "reset_at" = "excluded"."reset_at"`,
     );
   }
 }

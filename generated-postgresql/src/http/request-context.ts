@@ -24,7 +24,8 @@ export function provideRequestLog(app: Express, logger: Logger): void {
     configurable: true,
     get(this: Request): Logger {
       let log = logs.get(this);
-      if (!log) logs.set(this, (log = logger.child({ requestId: this.id })));
+      // The client's address as the throttle sees it: a trusted proxy's report (TRUST_PROXY), else the socket's.
+      if (!log) logs.set(this, (log = logger.child({ requestId: this.id, client: this.ip })));
       return log;
     },
   });

@@ -27,32 +27,73 @@ export function openSql(url: string, poolSize = 10): Sql {
     }
     return name;
   };
-  const query = (input: Parameters<Sql["all"]>[0], values?: readonly unknown[]) => {
+  /** Runs one statement on the pool (any free connection) or on a transaction's own connection. */
+  const query = (
+    on: pg.Pool | pg.PoolClient,
+    input: Parameters<Sql["all"]>[0],
+    values?: readonly unknown[],
+  ) => {
     const statement = statementOf("postgresql", input, values);
     const name = nameOf(statement.text);
-    return pool.query({
+    return on.query({
       ...(name === undefined ? {} : { name }),
       text: statement.text,
       values: statement.values as unknown[],
       types,
     });
   };
-  return {
+  const on = (connection: pg.Pool | pg.PoolClient): Omit<Sql, "transaction" | "close"> => ({
     dialect: "postgresql",
     async all(input, values) {
-      return (await query(input, values)).rows as SqlRow[];
+      return (await query(connection, input, values)).rows as SqlRow[];
     },
     async get(input, values) {
-      return (await query(input, values)).rows[0] as SqlRow | undefined;
+      return (await query(connection, input, values)).rows[0] as SqlRow | undefined;
     },
     async run(input, values) {
-      return (await query(input, values)).rowCount ?? 0;
+      return (await query(connection, input, values)).rowCount ?? 0;
     },
     async exec(script) {
-      await pool.query(script);
+      await connection.query(script);
+    },
+  });
+  return {
+    ...on(pool),
+    async transaction(work) {
+      for (let attempt = 1; ; attempt += 1) {
+        const client = await pool.connect();
+        const inside: Sql = {
+          ...on(client),
+          transaction: (nested) => nested(inside),
+          close: async () => {},
+        };
+        let broken: Error | undefined;
+        try {
+          await client.query("BEGIN");
+          const result = await work(inside);
+          await client.query("COMMIT");
+          return result;
+        } catch (error) {
+          await client.query("ROLLBACK").catch((failure: Error) => (broken = failure));
+          // Two transactions that each wait for a row the other locked: PostgreSQL ends one of
+          // them, which simply runs again (its locks are gone, so the other one has finished).
+          if (isRetryable(error) && attempt < maxAttempts) continue;
+          throw error;
+        } finally {
+          client.release(broken);
+        }
+      }
     },
     async close() {
       await pool.end();
     },
   };
+}
+
+// deadlock_detected, serialization_failure: the transaction did nothing and may simply run again.
+const retryableCodes = new Set(["40P01", "40001"]);
+const maxAttempts = 3;
+
+function isRetryable(error: unknown): boolean {
+  return retryableCodes.has((error as { code?: unknown } | null)?.code as string);
 }

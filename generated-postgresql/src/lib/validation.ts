@@ -69,6 +69,47 @@ export interface ValidatorOptions {
   confirmed?: readonly string[];
 }
 
+/**
+ * Fields whose text is kept exactly as sent: a password's spaces are part of it (Laravel's
+ * TrimStrings leaves the same three alone).
+ */
+const verbatimFields = new Set(["password", "password_confirmation", "current_password"]);
+
+/** The top-level properties a schema declares as text (a json field, which may hold anything, is not). */
+function textFields(schema: object): string[] {
+  const properties =
+    (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(properties)
+    .filter(([field, property]) => {
+      const type = property?.type;
+      const text = type === "string" || (Array.isArray(type) && type.includes("string"));
+      return text && !verbatimFields.has(field) && !field.endsWith("_confirmation");
+    })
+    .map(([field]) => field);
+}
+
+/**
+ * Text as users see it, before any rule looks at it: trimmed (as Laravel's TrimStrings does) and in
+ * Unicode normal form C, so "X123 " and "X123", or "é" typed as e + combining accent and as one
+ * character, are the same value to `unique`, to filters and to the database. A `confirmed` copy is
+ * normalized with its field. Returns the body itself when nothing changes (the usual case).
+ */
+export function normalizeText(
+  body: Record<string, unknown>,
+  fields: readonly string[],
+): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const field of fields) {
+    for (const key of [field, `${field}_confirmation`]) {
+      const value = Object.hasOwn(body, key) ? body[key] : undefined;
+      if (typeof value !== "string") continue;
+      const normal = value.trim().normalize("NFC");
+      if (normal !== value) (copy ??= { ...body })[key] = normal;
+    }
+  }
+  return copy ?? body;
+}
+
 function label(field: string): string {
   return field.replaceAll("_", " ");
 }
@@ -90,11 +131,13 @@ export function compileValidator<T>(
     ? messageTable(messageSource as MessageList)
     : (messageSource as MessageTable);
   const confirmed = options.confirmed ?? [];
-  return (body) => {
-    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+  const text = textFields(schema);
+  return (sent) => {
+    if (typeof sent !== "object" || sent === null || Array.isArray(sent)) {
       throw new ValidationFailed({ body: ["The request body must be a JSON object."] });
     }
-    const record = body as Record<string, unknown>;
+    const record = normalizeText(sent as Record<string, unknown>, text);
+    const body: unknown = record;
     const validate = (compiled ??= ajv.compile(schema));
     const errors = validate(body)
       ? emptyFieldErrors()
@@ -109,7 +152,7 @@ export function compileValidator<T>(
         ];
       }
     }
-    if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
+    if (Object.keys(errors).length > 0) throw new ValidationFailed(errors, record);
     if (confirmed.length === 0) return body as T;
     const payload = { ...record };
     for (const field of confirmed) delete payload[`${field}_confirmation`];

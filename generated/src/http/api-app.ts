@@ -10,6 +10,8 @@ import type { Database } from "../lib/database.js";
 import type { Logger } from "../lib/logger.js";
 import type { JwtSettings } from "../lib/tokens.js";
 import { ResourceRegistry } from "../resource/registry.js";
+import { applyCors } from "./cors.js";
+import type { TrustProxy } from "./deployment.js";
 import { errorHandler } from "./error-handler.js";
 import { health } from "./health.js";
 import { jsonBody } from "./json-body.js";
@@ -20,6 +22,10 @@ import { notFound, RouteTable } from "./route-table.js";
 /** The settings the API reads (the project's Config has these and more). */
 export interface ApiSettings {
   appUrl: string | undefined;
+  /** Which proxies are believed about the client's address (TRUST_PROXY, see deployment.ts). */
+  trustProxy: TrustProxy;
+  /** Origins whose browser scripts may call the API (CORS_ORIGINS); none by default. */
+  corsOrigins: readonly string[];
   jwt: JwtSettings;
   bodyLimit: string;
   pagination: { defaultPerPage: number; maxPerPage: number };
@@ -52,6 +58,8 @@ export function createApiApp(parts: ApiParts): Express {
   app.disable("x-powered-by");
   app.disable("etag");
   app.set("query parser", "simple");
+  // req.ip: the socket's address, or the one a trusted proxy reports (never a forwarded header otherwise).
+  app.set("trust proxy", settings.trustProxy);
   provideRequestLog(app, logger);
   provideParsedQuery(app);
   // Set once on the app's request prototype: every request sees the same tables.
@@ -69,8 +77,11 @@ export function createApiApp(parts: ApiParts): Express {
   registry.addRoutes(routes, "/api");
 
   const readBody = jsonBody(settings.bodyLimit);
+  const corsOrigins = new Set(settings.corsOrigins);
   app.use((req, res, next) => {
     startRequest(logger, req, res);
+    // CORS first: a browser app on a listed origin can read the errors below too.
+    if (applyCors(corsOrigins, req, res)) return;
     if (setPublicOrigin(settings.appUrl, req, res)) readBody(req, res, next);
   });
   app.use(routes.middleware());

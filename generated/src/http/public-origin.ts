@@ -20,15 +20,24 @@ export function isValidHost(host: string): boolean {
   return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
 }
 
+/** How many Host fields a request carries: Node keeps only the first of several. */
+function hostFields(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2)
+    if (rawHeaders[index]!.length === 4 && rawHeaders[index]!.toLowerCase() === "host") count += 1;
+  return count;
+}
+
 /**
  * Where links in responses point. With APP_URL set (required in production) they always start with
  * it, whatever Host a client sends, so a forged Host can never reach a cache in front of the service.
  * Without it (development) they follow the request's Host, which must then be a valid `host[:port]`:
- * anything else is a 400, as RFC 9112 §3.2 asks (answered here: false means the request is done).
+ * anything else is a 400, as RFC 9112 §3.2 asks, and so is a request with no Host or more than one,
+ * whatever APP_URL says (answered here: false means the request is done).
  */
 export function setPublicOrigin(appUrl: string | undefined, req: Request, res: Response): boolean {
   const host = req.headers.host ?? "";
-  if (!isValidHost(host)) {
+  if (!isValidHost(host) || hostFields(req.rawHeaders) !== 1) {
     sendError(res, 400, "Bad request.");
     return false;
   }

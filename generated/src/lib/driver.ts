@@ -51,7 +51,8 @@ export function openSql(url: string, poolSize?: number): Sql {
     const statement = statementOf("sqlite", query, values);
     return { prepared: prepare(statement.text), values: encodeAll(statement.values) };
   };
-  return {
+  // The statements themselves, run at once on the one connection.
+  const direct: Omit<Sql, "transaction" | "close"> = {
     dialect: "sqlite",
     async all(query, values) {
       const { prepared, values: bound } = run(query, values);
@@ -68,7 +69,59 @@ export function openSql(url: string, poolSize?: number): Sql {
     async exec(script) {
       db.exec(script);
     },
+  };
+  /*
+   * The connection is shared by every request of the process, and a transaction's statements are
+   * awaited one by one: while one is open, any other statement waits for it to end instead of
+   * running inside it (where a rollback would take it along).
+   */
+  let open: Promise<void> | undefined;
+  const idle = async () => {
+    while (open) await open;
+  };
+  const inside: Sql = { ...direct, transaction: (work) => work(inside), close: async () => {} };
+  return {
+    dialect: "sqlite",
+    async all(query, values) {
+      if (open) await idle();
+      return direct.all(query, values);
+    },
+    async get(query, values) {
+      if (open) await idle();
+      return direct.get(query, values);
+    },
+    async run(query, values) {
+      if (open) await idle();
+      return direct.run(query, values);
+    },
+    async exec(script) {
+      if (open) await idle();
+      return direct.exec(script);
+    },
+    async transaction(work) {
+      // Checked and taken with no await between: two transactions cannot both find it free.
+      while (open) await open;
+      let end!: () => void;
+      open = new Promise((resolve) => (end = resolve));
+      try {
+        // IMMEDIATE takes the write lock now, so a check and its write see the same database
+        // even when other processes share the file.
+        db.exec("BEGIN IMMEDIATE");
+        try {
+          const result = await work(inside);
+          db.exec("COMMIT");
+          return result;
+        } catch (error) {
+          if (db.inTransaction) db.exec("ROLLBACK");
+          throw error;
+        }
+      } finally {
+        open = undefined;
+        end();
+      }
+    },
     async close() {
+      await idle();
       db.close();
     },
   };

@@ -42,7 +42,26 @@ export interface Sql {
    * Statements of one transaction must share a connection: see lib/migrations.ts.
    */
   exec(script: string): Promise<void>;
+  /**
+   * Runs `work` as one transaction on one connection: committed when it resolves, rolled back when
+   * it throws. `work` must run its statements through the handle it is given. Locking reads inside
+   * it (see `lockClause`) are how a check and the write it guards decide together: on PostgreSQL a
+   * row lock, on SQLite the database's single writer (BEGIN IMMEDIATE), which no other connection
+   * or request of this process can interleave with.
+   */
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/**
+ * The row lock a read inside a transaction takes: `share` keeps a row from being changed until the
+ * transaction ends (a parent a new child points at), `update` keeps others from sharing or changing
+ * it (a row about to be deleted). SQLite has no row locks: its transaction already holds the one
+ * write lock, so the text is empty there.
+ */
+export function lockClause(dialect: SqlDialect, lock: "share" | "update" | undefined): string {
+  if (lock === undefined || dialect === "sqlite") return "";
+  return lock === "share" ? " FOR SHARE" : " FOR UPDATE";
 }
 
 /** The placeholder of the `position`-th value (from 1) of a statement in this dialect. */

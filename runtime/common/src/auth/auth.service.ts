@@ -71,8 +71,14 @@ export class AuthService {
     return issueToken(this.jwt, user.hash, claims.auth_time);
   }
 
+  /**
+   * Revokes the token. Logout and refresh decide through the same one-row insert: whichever comes
+   * second finds the token revoked and answers 401, so a logout that answered 200 leaves no token
+   * derived from it working (a refresh that won came first, and its new token is not this one's).
+   */
   async logout(claims: TokenClaims): Promise<void> {
-    await this.revocations.revoke(claims.jti, this.usableUntil(claims));
+    if (!(await this.revocations.revoke(claims.jti, this.usableUntil(claims))))
+      throw new Unauthenticated();
   }
 
   private async liveUser(claims: TokenClaims): Promise<CurrentUser> {

@@ -28,14 +28,13 @@ export function errorHandler(
   }
   if (error instanceof ValidationFailed)
     return sendError(res, 422, "The given data was invalid.", error.errors);
-  if (error instanceof NotFound) return sendError(res, 404, "Resource not found.");
+  if (error instanceof NotFound) return sendError(res, 404, error.message);
   if (error instanceof Unauthenticated) {
     res.setHeader("WWW-Authenticate", "Bearer");
     return sendError(res, 401, "Unauthenticated.");
   }
-  if (error instanceof Forbidden) return sendError(res, 403, "This action is unauthorized.");
-  if (error instanceof Conflict)
-    return sendError(res, 409, "Resource is referenced by other records.");
+  if (error instanceof Forbidden) return sendError(res, 403, error.message);
+  if (error instanceof Conflict) return sendError(res, 409, error.message);
   if (error instanceof TooManyAttempts) {
     res.setHeader("Retry-After", String(error.retryAfterSeconds));
     return sendError(res, 429, "Too many attempts.");

@@ -147,7 +147,11 @@ export function parseRelationsQuery(req: Request, available: readonly string[]):
   if (!req.url.includes("?")) return [];
   const errors = emptyFieldErrors();
   const fail = (key: string, message: string) => (errors[key] ??= []).push(message);
-  const value = req.query.with;
+  const query = req.query as Record<string, unknown>;
+  // As on lists, a parameter the action does not read is refused, never silently ignored.
+  for (const key of Object.keys(query))
+    if (key !== "with") fail(key, `The ${label(key)} parameter is not supported.`);
+  const value = query.with;
   if (value !== undefined && typeof value !== "string")
     fail("with", "The with parameter must be given once.");
   const relations = relationsParameter(

@@ -6,9 +6,26 @@
  */
 export class DomainError extends Error {}
 
-export class NotFound extends DomainError {}
-export class Conflict extends DomainError {}
-export class Forbidden extends DomainError {}
+/*
+ * Each error's message is what the client reads: the contract's wording by default, or the one
+ * your code gives (`throw new Conflict("A paid order cannot be deleted.")`).
+ */
+export class NotFound extends DomainError {
+  constructor(message = "Resource not found.") {
+    super(message);
+  }
+}
+export class Conflict extends DomainError {
+  constructor(message = "Resource is referenced by other records.") {
+    super(message);
+  }
+}
+export class Forbidden extends DomainError {
+  constructor(message = "This action is unauthorized.") {
+    super(message);
+  }
+}
+/** Always "Unauthenticated.": why a token was refused is not for the client to learn. */
 export class Unauthenticated extends DomainError {}
 
 /** Field → messages, in Laravel's shape. */
@@ -23,7 +40,11 @@ export function emptyFieldErrors(): FieldErrors {
 }
 
 export class ValidationFailed extends DomainError {
-  constructor(readonly errors: FieldErrors) {
+  constructor(
+    readonly errors: FieldErrors,
+    /** The body as the rules saw it (text normalized), when a validator refused it. */
+    readonly checked?: Readonly<Record<string, unknown>>,
+  ) {
     super("The given data was invalid.");
   }
 }

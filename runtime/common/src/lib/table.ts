@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { Decimal } from "@prisma/client/runtime/client";
-import { placeholder, type Sql, type SqlDialect, type SqlRow } from "./sql.js";
+import { lockClause, placeholder, type Sql, type SqlDialect, type SqlRow } from "./sql.js";
 
 /** How a stored column becomes the value Prisma's row types promise, and back. */
 export type ColumnKind =
@@ -40,19 +40,40 @@ export interface TableSpec<Model = any, Row = Model> {
   readonly hasMany: Readonly<Record<string, RelationSpec>>;
   /** Other tables whose live rows keep a row of this one from being deleted (onDelete: restrict). */
   readonly restrictedBy: readonly RelationSpec[];
+  /**
+   * What a soft delete of a row does to the rows pointing at it, as a hard delete's foreign keys
+   * would: `cascadeTo` tables' rows are deleted with it (soft-deleted when they have soft delete,
+   * and restored with it), `nullOnDelete` tables' links are cleared. Hard deletes leave this to
+   * the database's own foreign keys.
+   */
+  readonly cascadeTo: readonly RelationSpec[];
+  readonly nullOnDelete: readonly RelationSpec[];
   /** Carries the read type only: never set. */
   readonly row?: Row;
 }
 
 /** A table as `<name>.repository.ts` declares it: what it lacks (no soft delete, no relations) is left out. */
 export type TableDeclaration<Model, Row> = Pick<TableSpec<Model, Row>, "name" | "columns"> &
-  Partial<Pick<TableSpec<Model, Row>, "softDelete" | "belongsTo" | "hasMany" | "restrictedBy">>;
+  Partial<
+    Pick<
+      TableSpec<Model, Row>,
+      "softDelete" | "belongsTo" | "hasMany" | "restrictedBy" | "cascadeTo" | "nullOnDelete"
+    >
+  >;
 
 /** A table's full spec, with what its declaration left out made explicit (false, none). */
 export function defineTable<Model, Row = Model>(
   declaration: TableDeclaration<Model, Row>,
 ): TableSpec<Model, Row> {
-  return { softDelete: false, belongsTo: {}, hasMany: {}, restrictedBy: [], ...declaration };
+  return {
+    softDelete: false,
+    belongsTo: {},
+    hasMany: {},
+    restrictedBy: [],
+    cascadeTo: [],
+    nullOnDelete: [],
+    ...declaration,
+  };
 }
 
 /** Values a write may set: the model's own columns, each with its own type; id and hash excepted. */
@@ -189,6 +210,16 @@ export class Table<Model, Row = Model> {
     this.table = quote(spec.name);
   }
 
+  /**
+   * This table on another handle (a transaction's), sharing its statement shapes: every read and
+   * write of the copy runs on `sql`.
+   */
+  within(sql: Sql): this {
+    return sql === this.sql
+      ? this
+      : (Object.create(this, { sql: { value: sql, enumerable: true } }) as this);
+  }
+
   /** One row by hash or id (live only, trashed only, or either), with the relations asked for. */
   async findOne(
     where: { hash?: string; id?: number; deleted?: boolean },
@@ -300,11 +331,15 @@ export class Table<Model, Row = Model> {
     return found !== undefined;
   }
 
-  /** The internal id of a live row, for writing a foreign key from a hash. */
-  async liveId(hash: string): Promise<number | null> {
+  /**
+   * The internal id of a live row, for writing a foreign key from a hash. Inside a transaction,
+   * `lock: "share"` keeps the row live until the transaction ends: a concurrent delete waits, then
+   * sees the new reference.
+   */
+  async liveId(hash: string, lock?: "share"): Promise<number | null> {
     const live = this.spec.softDelete ? ` AND "deleted_at" IS NULL` : "";
     const row = await this.sql.get(
-      `SELECT "id" FROM ${this.table} WHERE "hash" = ${placeholder(this.sql.dialect, 1)}${live} LIMIT 1`,
+      `SELECT "id" FROM ${this.table} WHERE "hash" = ${placeholder(this.sql.dialect, 1)}${live} LIMIT 1${lockClause(this.sql.dialect, lock)}`,
       [hash],
     );
     return row ? Number(row.id) : null;
@@ -401,16 +436,51 @@ export class Table<Model, Row = Model> {
 
   /** Whether live rows elsewhere point at this one through a restrict relation (a delete would be refused). */
   async isReferenced(id: number): Promise<boolean> {
-    for (const relation of this.spec.restrictedBy) {
-      const target = relation.target();
-      const live = target.softDelete ? ` AND "deleted_at" IS NULL` : "";
-      const found = await this.sql.get(
-        `SELECT 1 AS "found" FROM ${quote(target.name)} WHERE ${quote(relation.foreignKey)} = ${placeholder(this.sql.dialect, 1)}${live} LIMIT 1`,
-        [id],
+    return isReferenced(this.sql, this.spec, [id]);
+  }
+
+  /**
+   * Soft-deletes a live row and applies its relations' onDelete to what points at it (see
+   * TableSpec.cascadeTo), all or nothing. Run inside a transaction: the row is locked first, so a
+   * write that references it either finished before (and is seen here) or waits and then finds it
+   * deleted. "referenced" when a restrict relation (here or down a cascade) still has live rows.
+   */
+  async softDelete(id: number): Promise<"deleted" | "referenced" | "gone"> {
+    const locked = await this.sql.get(
+      `SELECT "id" FROM ${this.table} WHERE "id" = ${placeholder(this.sql.dialect, 1)} AND "deleted_at" IS NULL${lockClause(this.sql.dialect, "update")}`,
+      [id],
+    );
+    if (!locked) return "gone";
+    return (await softDeleteRows(this.sql, this.spec, [id], new Date())) ? "deleted" : "referenced";
+  }
+
+  /**
+   * Restores a soft-deleted row with the rows its delete cascaded to (those deleted at the same
+   * instant). Run inside a transaction: the parents it points at are locked live, or the name of
+   * the first deleted one comes back ("parent"), as a new record pointing at it would be refused.
+   */
+  async restore(
+    id: number,
+  ): Promise<{ outcome: "restored" | "gone" } | { outcome: "parent"; relation: string }> {
+    const dialect = this.sql.dialect;
+    const row = await this.sql.get(
+      `SELECT * FROM ${this.table} WHERE "id" = ${placeholder(dialect, 1)} AND "deleted_at" IS NOT NULL${lockClause(dialect, "update")}`,
+      [id],
+    );
+    if (!row) return { outcome: "gone" };
+    for (const [name, relation] of Object.entries(this.spec.belongsTo)) {
+      const parentId = row[relation.foreignKey];
+      if (parentId === null || parentId === undefined) continue;
+      const parent = relation.target();
+      if (!parent.softDelete) continue;
+      const live = await this.sql.get(
+        `SELECT "id" FROM ${quote(parent.name)} WHERE "id" = ${placeholder(dialect, 1)} AND "deleted_at" IS NULL${lockClause(dialect, "share")}`,
+        [parentId],
       );
-      if (found !== undefined) return true;
+      if (!live) return { outcome: "parent", relation: name };
     }
-    return false;
+    await restoreRows(this.sql, this.spec, [id], row.deleted_at);
+    return { outcome: "restored" };
   }
 
   private from(): string {
@@ -606,4 +676,138 @@ function readShape(
 
 function defined(values: object): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+}
+
+// Ids per statement of a cascade: well under SQLite's and PostgreSQL's bound-value limits.
+const idsPerStatement = 500;
+
+/** `"column" IN (…)` for a chunk of ids bound from the `first`-th value of the statement on. */
+function inIds(dialect: SqlDialect, column: string, ids: readonly number[], first = 1): string {
+  const list = ids.map((_, index) => placeholder(dialect, first + index)).join(", ");
+  return `${quote(column)} IN (${list})`;
+}
+
+function chunks(ids: readonly number[]): number[][] {
+  const all: number[][] = [];
+  for (let start = 0; start < ids.length; start += idsPerStatement)
+    all.push(ids.slice(start, start + idsPerStatement));
+  return all;
+}
+
+/** Whether live rows point at any of `ids` through one of the table's restrict relations. */
+async function isReferenced(sql: Sql, spec: TableSpec, ids: readonly number[]): Promise<boolean> {
+  for (const relation of spec.restrictedBy) {
+    const target = relation.target();
+    const live = target.softDelete ? ` AND "deleted_at" IS NULL` : "";
+    for (const chunk of chunks(ids)) {
+      const found = await sql.get(
+        `SELECT 1 AS "found" FROM ${quote(target.name)} WHERE ${inIds(sql.dialect, relation.foreignKey, chunk)}${live} LIMIT 1`,
+        chunk,
+      );
+      if (found !== undefined) return true;
+    }
+  }
+  return false;
+}
+
+/** The rows one soft delete takes: each table's ids, the row asked for first and its cascade after it. */
+type SoftDeletion = { spec: TableSpec; ids: number[] }[];
+
+/**
+ * What soft-deleting the live rows `ids` of `spec` takes, decided before anything is written:
+ * false when a restrict relation (here or down a cascade) has live rows, else the rows, with each
+ * soft-delete cascade's rows locked and followed down in turn.
+ */
+async function planSoftDelete(
+  sql: Sql,
+  spec: TableSpec,
+  ids: number[],
+  plan: SoftDeletion,
+): Promise<boolean> {
+  if (ids.length === 0) return true;
+  if (await isReferenced(sql, spec, ids)) return false;
+  plan.push({ spec, ids });
+  for (const relation of spec.cascadeTo) {
+    const target = relation.target();
+    if (!target.softDelete) continue;
+    for (const chunk of chunks(ids)) {
+      const children = await sql.all(
+        `SELECT "id" FROM ${quote(target.name)} WHERE ${inIds(sql.dialect, relation.foreignKey, chunk)} AND "deleted_at" IS NULL${lockClause(sql.dialect, "update")}`,
+        chunk,
+      );
+      const childIds = children.map((child) => Number(child.id));
+      if (!(await planSoftDelete(sql, target, childIds, plan))) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Soft-deletes the live rows `ids` of `spec` at `at` and applies onDelete to what points at them:
+ * restrict → false, and nothing is written; setNull → links cleared; cascade → soft-deleted at the
+ * same instant or, without soft delete, deleted (the database's own foreign keys apply below those,
+ * and a refusal there throws its foreign-key error, which rolls the transaction back).
+ */
+async function softDeleteRows(
+  sql: Sql,
+  spec: TableSpec,
+  ids: number[],
+  at: Date,
+): Promise<boolean> {
+  const plan: SoftDeletion = [];
+  if (!(await planSoftDelete(sql, spec, ids, plan))) return false;
+  const { dialect } = sql;
+  const stamp = encodeValue("datetime", at, dialect);
+  for (const step of plan) {
+    for (const chunk of chunks(step.ids)) {
+      for (const relation of step.spec.nullOnDelete)
+        await sql.run(
+          `UPDATE ${quote(relation.target().name)} SET ${quote(relation.foreignKey)} = NULL, "updated_at" = ${placeholder(dialect, 1)} WHERE ${inIds(dialect, relation.foreignKey, chunk, 2)}`,
+          [stamp, ...chunk],
+        );
+      for (const relation of step.spec.cascadeTo.filter((entry) => !entry.target().softDelete))
+        await sql.run(
+          `DELETE FROM ${quote(relation.target().name)} WHERE ${inIds(dialect, relation.foreignKey, chunk)}`,
+          chunk,
+        );
+      await sql.run(
+        `UPDATE ${quote(step.spec.name)} SET "deleted_at" = ${placeholder(dialect, 1)}, "updated_at" = ${placeholder(dialect, 2)} WHERE ${inIds(dialect, "id", chunk, 3)} AND "deleted_at" IS NULL`,
+        [stamp, stamp, ...chunk],
+      );
+    }
+  }
+  return true;
+}
+
+/** Restores the rows `ids` of `spec`, and what their soft delete cascaded to (deleted at `at`, the same instant). */
+async function restoreRows(
+  sql: Sql,
+  spec: TableSpec,
+  ids: readonly number[],
+  at: unknown,
+): Promise<void> {
+  const { dialect } = sql;
+  for (const relation of spec.cascadeTo) {
+    const target = relation.target();
+    if (!target.softDelete) continue;
+    for (const chunk of chunks(ids)) {
+      const children = await sql.all(
+        `SELECT "id" FROM ${quote(target.name)} WHERE ${inIds(dialect, relation.foreignKey, chunk)} AND "deleted_at" = ${placeholder(dialect, chunk.length + 1)}${lockClause(dialect, "update")}`,
+        [...chunk, at],
+      );
+      if (children.length > 0)
+        await restoreRows(
+          sql,
+          target,
+          children.map((child) => Number(child.id)),
+          at,
+        );
+    }
+  }
+  const now = encodeValue("datetime", new Date(), dialect);
+  for (const chunk of chunks(ids))
+    await sql.run(
+      `UPDATE ${quote(spec.name)} SET "deleted_at" = NULL, "updated_at" = ${placeholder(dialect, 1)} WHERE ${inIds(dialect, "id", chunk, 2)}`,
+      [now, ...chunk],
+    );
 }

@@ -11,6 +11,7 @@ import {
 } from "../lib/errors.js";
 import { hashMatcher, newHash } from "../lib/hash-id.js";
 import { toDate } from "../lib/serialize.js";
+import type { Sql } from "../lib/sql.js";
 import { columnsOf, type Table, type TableSpec, type Writable } from "../lib/table.js";
 import type { ResourceDescriptor } from "./descriptor.js";
 
@@ -81,13 +82,18 @@ export class ResourceService<
     return row;
   }
 
-  /** Inserts with a fresh random hash; on the rare hash collision it draws again (bounded). */
+  /**
+   * Inserts with a fresh random hash; on the rare hash collision it draws again (bounded). A payload
+   * that names related records is written in one transaction that locks them live first, so a
+   * record deleted at the same moment is either seen here (422) or sees the new reference (409).
+   */
   async create(payload: Create, relations: readonly string[] = []): Promise<Row> {
-    const data = await this.toData(payload);
     for (let attempt = 1; ; attempt += 1) {
       const hash = newHash(this.resource.prefix);
       try {
-        return await this.table.insertAndRead({ ...data, hash }, relations);
+        return await this.writing(payload, async (table, data) =>
+          table.insertAndRead({ ...data, hash }, relations),
+        );
       } catch (error) {
         const collided =
           isUniqueViolation(error) && attempt < hashAttempts && (await this.hashTaken(hash));
@@ -97,10 +103,11 @@ export class ResourceService<
   }
 
   async update(row: Row, payload: Update, relations: readonly string[] = []): Promise<Row> {
-    const data = await this.toData(payload);
     let updated: Row | null;
     try {
-      updated = await this.table.updateAndRead(row.id, data, relations);
+      updated = await this.writing(payload, (table, data) =>
+        table.updateAndRead(row.id, data, relations),
+      );
     } catch (error) {
       throw await this.explainWriteError(error, payload, row.id);
     }
@@ -109,13 +116,25 @@ export class ResourceService<
     return updated;
   }
 
-  /** Soft-deletes (or deletes) a record nothing live still needs: 409 while a restrict relation points at it. */
+  /**
+   * Deletes a record nothing live still needs: 409 while a restrict relation points at it. A soft
+   * delete decides in one transaction, with the record locked (see Table.softDelete); a hard one
+   * leaves it to the database's foreign keys.
+   */
   async destroy(row: Row): Promise<void> {
-    if (await this.table.isReferenced(row.id)) throw new Conflict();
     if (this.resource.table.softDelete) {
-      await this.table.update(row.id, { deleted_at: new Date() } as unknown as Writable<Model>);
+      const outcome = await this.table.sql
+        .transaction((tx) => this.table.within(tx).softDelete(row.id))
+        .catch((error: unknown) => {
+          // A row its cascade removes is still referenced below it (the database refused).
+          if (isForeignKeyViolation(error)) return "referenced" as const;
+          throw error;
+        });
+      if (outcome === "referenced") throw new Conflict();
+      if (outcome === "gone") throw new NotFound();
       return;
     }
+    if (await this.table.isReferenced(row.id)) throw new Conflict();
     try {
       await this.table.delete(row.id);
     } catch (error) {
@@ -124,14 +143,19 @@ export class ResourceService<
     }
   }
 
+  /** Restores a soft-deleted record (and what its delete cascaded to): 409 while a record it points at is deleted. */
   async restore(row: Row, relations: readonly string[] = []): Promise<Row> {
-    const restored = await this.table.updateAndRead(
-      row.id,
-      { deleted_at: null } as unknown as Writable<Model>,
-      relations,
+    const restored = await this.table.sql.transaction((tx) =>
+      this.table.within(tx).restore(row.id),
     );
-    if (!restored) throw new NotFound();
-    return restored;
+    if (restored.outcome === "gone") throw new NotFound();
+    if (restored.outcome === "parent") {
+      const label = restored.relation.replaceAll("_", " ");
+      throw new Conflict(`The ${label} of this record is deleted: restore it first.`);
+    }
+    const record = await this.table.findOne({ id: row.id, deleted: false }, relations);
+    if (!record) throw new NotFound();
+    return record;
   }
 
   /** Adds "has already been taken" to validation errors, so a client sees every problem at once. */
@@ -142,7 +166,7 @@ export class ResourceService<
     // integer column with an error, and such a value is already reported anyway.
     const alreadyReported = new Set(Object.keys(error.errors));
     const taken = await this.takenFields(
-      body as Record<string, unknown>,
+      error.checked ?? (body as Record<string, unknown>),
       exceptId,
       alreadyReported,
     );
@@ -150,8 +174,33 @@ export class ResourceService<
     return error;
   }
 
-  /** Payload → columns: relation hashes become foreign keys (422 when unknown), dates become Dates. */
-  private async toData(payload: Create | Update): Promise<Writable<Model>> {
+  /**
+   * Runs a write with the payload's columns on a table: in a transaction that locks the related
+   * records the payload names when it names any, else as one statement.
+   */
+  private writing<T>(
+    payload: Create | Update,
+    write: (table: Table<Model, Row>, data: Writable<Model>) => Promise<T>,
+  ): Promise<T> {
+    const references = Object.keys(payload).some((key) =>
+      Object.hasOwn(this.resource.table.belongsTo, key),
+    );
+    if (!references)
+      return this.toData(payload, this.table.sql).then((data) => write(this.table, data));
+    return this.table.sql.transaction(async (tx) =>
+      write(this.table.within(tx), await this.toData(payload, tx, "share")),
+    );
+  }
+
+  /**
+   * Payload → columns: relation hashes become foreign keys (422 when unknown), dates become Dates.
+   * With `lock`, each related record found is locked live until the transaction ends.
+   */
+  private async toData(
+    payload: Create | Update,
+    sql: Sql = this.table.sql,
+    lock?: "share",
+  ): Promise<Writable<Model>> {
     const data: Record<string, unknown> = {};
     const errors = emptyFieldErrors();
     for (const [key, value] of Object.entries(payload)) {
@@ -160,7 +209,9 @@ export class ResourceService<
         : undefined;
       if (relation) {
         const id =
-          typeof value === "string" ? await this.tableOf(relation.target()).liveId(value) : null;
+          typeof value === "string"
+            ? await this.tableOf(relation.target()).within(sql).liveId(value, lock)
+            : null;
         if (value !== null && id === null)
           errors[key] = [this.resource.exists?.[key] ?? "The selected relation is invalid."];
         data[relation.foreignKey] = id;

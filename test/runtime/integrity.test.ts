@@ -1,0 +1,232 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSql as openSqlite } from "../../runtime/sqlite/src/lib/driver.js";
+import { isForeignKeyViolation, type Sql } from "../../runtime/common/src/lib/sql.js";
+import { defineTable, Table, type TableSpec } from "../../runtime/common/src/lib/table.js";
+import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
+
+/**
+ * Reference integrity of soft deletes (issue 20): a soft delete and a write that references the
+ * record never both succeed, and restrict, cascade and setNull hold for soft deletes as the
+ * database's foreign keys hold them for hard ones. Real SQLite and PostgreSQL, real concurrency.
+ */
+
+// Owners (soft delete) have: visits (soft, cascade), tags (hard, cascade), notes (setNull) and
+// invoices (soft, restrict). Visits have stamps (soft, restrict): a cascade stops at them.
+const owners: TableSpec = defineTable<any>({
+  name: "owners",
+  softDelete: true,
+  columns: { name: "string" },
+  restrictedBy: [{ foreignKey: "owner_id", target: () => invoices }],
+  cascadeTo: [
+    { foreignKey: "owner_id", target: () => visits },
+    { foreignKey: "owner_id", target: () => tags },
+  ],
+  nullOnDelete: [{ foreignKey: "owner_id", target: () => notes }],
+});
+const visits: TableSpec = defineTable<any>({
+  name: "visits",
+  softDelete: true,
+  columns: { owner_id: "integer" },
+  belongsTo: { owner: { foreignKey: "owner_id", target: () => owners } },
+  restrictedBy: [{ foreignKey: "visit_id", target: () => stamps }],
+});
+const stamps: TableSpec = defineTable<any>({
+  name: "stamps",
+  softDelete: true,
+  columns: { visit_id: "integer" },
+  belongsTo: { visit: { foreignKey: "visit_id", target: () => visits } },
+});
+const tags: TableSpec = defineTable<any>({
+  name: "tags",
+  columns: { owner_id: "integer" },
+  belongsTo: { owner: { foreignKey: "owner_id", target: () => owners } },
+});
+const notes: TableSpec = defineTable<any>({
+  name: "notes",
+  columns: { owner_id: "integer" },
+  belongsTo: { owner: { foreignKey: "owner_id", target: () => owners } },
+});
+const invoices: TableSpec = defineTable<any>({
+  name: "invoices",
+  softDelete: true,
+  columns: { owner_id: "integer" },
+  belongsTo: { owner: { foreignKey: "owner_id", target: () => owners } },
+});
+
+function schema(dialect: "sqlite" | "postgresql"): string[] {
+  const id = dialect === "sqlite" ? `"id" INTEGER PRIMARY KEY` : `"id" SERIAL PRIMARY KEY`;
+  const time = dialect === "sqlite" ? "TEXT" : "TIMESTAMPTZ(3)";
+  const common = `${id}, "hash" TEXT UNIQUE NOT NULL, "created_at" ${time} NOT NULL, "updated_at" ${time} NOT NULL`;
+  const child = (name: string, parent: string, column: string, onDelete: string, soft: boolean) =>
+    `CREATE TABLE "${name}" (${common}, "${column}" INTEGER ${onDelete === "SET NULL" ? "" : "NOT NULL "}REFERENCES "${parent}"("id") ON DELETE ${onDelete}${soft ? `, "deleted_at" ${time}` : ""})`;
+  return [
+    `CREATE TABLE "owners" (${common}, "name" TEXT NOT NULL, "deleted_at" ${time})`,
+    child("visits", "owners", "owner_id", "CASCADE", true),
+    child("stamps", "visits", "visit_id", "RESTRICT", true),
+    child("tags", "owners", "owner_id", "CASCADE", false),
+    child("notes", "owners", "owner_id", "SET NULL", false),
+    child("invoices", "owners", "owner_id", "RESTRICT", true),
+  ];
+}
+
+/** The PostgreSQL driver, loaded by path: the type-check sees runtime/common beside sqlite/ only (tsconfig rootDirs). */
+async function openPostgres(url: string, poolSize: number): Promise<Sql> {
+  const driver = "../../runtime/postgresql/src/lib/driver.js";
+  return ((await import(driver)) as { openSql: (url: string, poolSize: number) => Sql }).openSql(url, poolSize);
+}
+
+let serial = 0;
+const nextHash = (prefix: string) => `${prefix}_${String((serial += 1)).padStart(8, "A")}`;
+
+const targets = [
+  { label: "SQLite", dialect: "sqlite" as const },
+  ...(postgresBinDir() || process.env.CI ? [{ label: "PostgreSQL", dialect: "postgresql" as const }] : []),
+];
+
+describe.each(targets)("soft-delete integrity on $label", ({ dialect }) => {
+  let db: Sql;
+  let dir: string | undefined;
+  let postgres: PostgresServer | undefined;
+  const table = (spec: TableSpec) => new Table<any, any>(db, spec);
+
+  beforeAll(async () => {
+    if (dialect === "sqlite") {
+      dir = mkdtempSync(join(tmpdir(), "hashapi-integrity-"));
+      db = openSqlite(`file:${join(dir, "test.db")}`);
+    } else {
+      postgres = await startPostgres();
+      await postgres.createDatabase("integrity");
+      db = await openPostgres(postgres.url("integrity"), 10);
+    }
+    for (const statement of schema(dialect)) await db.exec(statement);
+  });
+
+  afterAll(async () => {
+    await db?.close();
+    await postgres?.destroy();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const newOwner = () => table(owners).insert({ hash: nextHash("OWN"), name: "Ana" });
+  const softDelete = (spec: TableSpec, id: number) => db.transaction((tx) => table(spec).within(tx).softDelete(id));
+  const restore = (spec: TableSpec, id: number) => db.transaction((tx) => table(spec).within(tx).restore(id));
+  const live = async (name: string, where: string, values: unknown[]) =>
+    Number((await db.get(`SELECT COUNT(*) AS "n" FROM "${name}" WHERE ${where}`, values))!.n);
+  const p = (position: number) => (dialect === "sqlite" ? "?" : `$${position}`);
+
+  it("refuses a soft delete while a live row points at it through restrict, and allows it once that row is deleted", async () => {
+    const owner = await newOwner();
+    const invoice = await table(invoices).insert({ hash: nextHash("INV"), owner_id: owner });
+    expect(await softDelete(owners, owner)).toBe("referenced");
+    expect(await live("owners", `"id" = ${p(1)} AND "deleted_at" IS NULL`, [owner])).toBe(1);
+    expect(await softDelete(invoices, invoice)).toBe("deleted");
+    expect(await softDelete(owners, owner)).toBe("deleted");
+    expect(await softDelete(owners, owner)).toBe("gone");
+  });
+
+  it("cascades a soft delete (soft rows at the same instant, hard rows removed), clears setNull links, and restores exactly what it cascaded to", async () => {
+    const owner = await newOwner();
+    const earlier = await table(visits).insert({ hash: nextHash("VIS"), owner_id: owner });
+    expect(await softDelete(visits, earlier)).toBe("deleted");
+    // A cascade restores what was deleted at the parent's instant (to the millisecond): not this one.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const visitIds = [
+      await table(visits).insert({ hash: nextHash("VIS"), owner_id: owner }),
+      await table(visits).insert({ hash: nextHash("VIS"), owner_id: owner }),
+    ];
+    await table(tags).insert({ hash: nextHash("TAG"), owner_id: owner });
+    const note = await table(notes).insert({ hash: nextHash("NOT"), owner_id: owner });
+
+    expect(await softDelete(owners, owner)).toBe("deleted");
+    const deletedAt = (await db.get(`SELECT "deleted_at" FROM "owners" WHERE "id" = ${p(1)}`, [owner]))!.deleted_at;
+    const visitRows = await db.all(`SELECT "id", "deleted_at" FROM "visits" WHERE "owner_id" = ${p(1)} ORDER BY "id"`, [owner]);
+    expect(visitRows.filter((row) => row.deleted_at === null)).toEqual([]);
+    for (const row of visitRows.filter((row) => visitIds.includes(Number(row.id)))) expect(String(row.deleted_at)).toBe(String(deletedAt));
+    expect(await live("tags", `"owner_id" = ${p(1)}`, [owner])).toBe(0);
+    expect((await db.get(`SELECT "owner_id" FROM "notes" WHERE "id" = ${p(1)}`, [note]))!.owner_id).toBeNull();
+
+    expect(await restore(owners, owner)).toEqual({ outcome: "restored" });
+    expect(await live("owners", `"id" = ${p(1)} AND "deleted_at" IS NULL`, [owner])).toBe(1);
+    // The two visits the cascade deleted are back; the one deleted before stays deleted.
+    const back = await db.all(`SELECT "id" FROM "visits" WHERE "owner_id" = ${p(1)} AND "deleted_at" IS NULL ORDER BY "id"`, [owner]);
+    expect(back.map((row) => Number(row.id))).toEqual(visitIds);
+    expect(await live("visits", `"id" = ${p(1)} AND "deleted_at" IS NULL`, [earlier])).toBe(0);
+  });
+
+  it("lets a restrict below a cascade refuse the whole delete, changing nothing", async () => {
+    const owner = await newOwner();
+    const visit = await table(visits).insert({ hash: nextHash("VIS"), owner_id: owner });
+    await table(stamps).insert({ hash: nextHash("STA"), visit_id: visit });
+    const note = await table(notes).insert({ hash: nextHash("NOT"), owner_id: owner });
+    expect(await softDelete(owners, owner)).toBe("referenced");
+    expect(await live("visits", `"id" = ${p(1)} AND "deleted_at" IS NULL`, [visit])).toBe(1);
+    expect((await db.get(`SELECT "owner_id" FROM "notes" WHERE "id" = ${p(1)}`, [note]))!.owner_id).toBe(owner);
+  });
+
+  it("refuses to restore a row whose parent is deleted, naming the relation", async () => {
+    const owner = await newOwner();
+    const invoice = await table(invoices).insert({ hash: nextHash("INV"), owner_id: owner });
+    expect(await softDelete(invoices, invoice)).toBe("deleted");
+    expect(await softDelete(owners, owner)).toBe("deleted");
+    expect(await restore(invoices, invoice)).toEqual({ outcome: "parent", relation: "owner" });
+    expect(await restore(owners, owner)).toEqual({ outcome: "restored" });
+    expect(await restore(invoices, invoice)).toEqual({ outcome: "restored" });
+    expect(await restore(invoices, invoice)).toEqual({ outcome: "gone" });
+  });
+
+  it("never lets a soft delete and an insert that references the row both succeed: 300 concurrent pairs", async () => {
+    const rounds = 300;
+    let bothSucceeded = 0;
+    let deletes = 0;
+    let inserts = 0;
+    for (let start = 0; start < rounds; start += 30) {
+      const pairs = await Promise.all(
+        Array.from({ length: 30 }, async () => {
+          const owner = await newOwner();
+          const ownerHash = (await db.get(`SELECT "hash" FROM "owners" WHERE "id" = ${p(1)}`, [owner]))!.hash as string;
+          const [deleted, inserted] = await Promise.all([
+            softDelete(owners, owner),
+            db
+              .transaction(async (tx) => {
+                const parent = await table(owners).within(tx).liveId(ownerHash, "share");
+                if (parent === null) return false;
+                await table(invoices).within(tx).insert({ hash: nextHash("INV"), owner_id: parent });
+                return true;
+              })
+              .catch((error: unknown) => {
+                if (isForeignKeyViolation(error)) return false;
+                throw error;
+              }),
+          ]);
+          return { owner, deleted: deleted === "deleted", inserted };
+        }),
+      );
+      for (const pair of pairs) {
+        if (pair.deleted) deletes += 1;
+        if (pair.inserted) inserts += 1;
+        if (pair.deleted && pair.inserted) bothSucceeded += 1;
+      }
+    }
+    expect(bothSucceeded).toBe(0);
+    expect(deletes + inserts).toBe(rounds);
+    // Nothing in the database contradicts it either: no live invoice of a deleted owner.
+    expect(await live("invoices", `"deleted_at" IS NULL AND "owner_id" IN (SELECT "id" FROM "owners" WHERE "deleted_at" IS NOT NULL)`, [])).toBe(0);
+  });
+
+  it("keeps statements of other requests out of an open transaction (a rollback takes only its own writes)", async () => {
+    const owner = await newOwner();
+    const failing = db.transaction(async (tx) => {
+      await table(tags).within(tx).insert({ hash: nextHash("TAG"), owner_id: owner });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      throw new Error("rolled back on purpose");
+    });
+    const outside = table(notes).insert({ hash: nextHash("NOT"), owner_id: owner });
+    await expect(failing).rejects.toThrow("rolled back on purpose");
+    const note = await outside;
+    expect(await live("notes", `"id" = ${p(1)}`, [note])).toBe(1);
+    expect(await live("tags", `"owner_id" = ${p(1)}`, [owner])).toBe(0);
+  });
+});
