@@ -1,4 +1,5 @@
 import { fieldType } from "../model/field-types.js";
+import { caseInsensitiveEmailMarker } from "../migrate/case-insensitive-email.js";
 import type { BelongsToModel, DatabaseModel, FieldModel, ProjectModel, ResourceModel, UserModel } from "../model/types.js";
 
 /**
@@ -159,7 +160,7 @@ function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFiel
       ["id", "Int", "@id @default(autoincrement())"],
       ["hash", "String", `@unique${pg(database, "@db.VarChar(20)")}`],
       ["name", "String", pg(database, "@db.VarChar(255)").trim()],
-      ["email", "String", `@unique${pg(database, "@db.VarChar(255)")}`],
+      ["email", "String", `@unique${pg(database, "@db.VarChar(255)")}`, caseInsensitiveEmailMarker],
       ["password", "String", pg(database, "@db.VarChar(255)").trim()],
       ...inputs.map((input) => scalarLine(database, input)),
       ["created_at", "DateTime", `@default(now())${timestamp}`],

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestFor, type FuzzRequest, type HashPool } from "../support/fuzz-arbitraries.js";
 import { readDocument, type Operation } from "../support/fuzz-document.js";
 import { databaseTargets, startHostileService, type HostileService } from "../support/hostile.js";
-import { admin, client, craftToken, type Project, type RunningService } from "../support/service.js";
+import { admin, client, craftToken, rawHttp, type Project, type RunningService } from "../support/service.js";
 
 /**
  * Property-based fuzzing of the generated service, driven by its own openapi.json: for every
@@ -26,6 +26,7 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
   let service: RunningService;
   let operations: Operation[];
   let token: string;
+  let adminHash: string;
   const pool: HashPool = new Map();
   /** Records the service acknowledged and did not acknowledge deleting: path → alive. */
   const acknowledged = new Map<string, boolean>();
@@ -38,6 +39,7 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
     const login = await client(service.baseUrl)("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } });
     expect(login.status, login.text).toBe(200);
     token = login.body.data.access_token;
+    adminHash = (await client(service.baseUrl)("GET", "/api/auth/me", { token })).body.hash;
     // A few records of every resource to aim paths and relations at.
     const send = client(service.baseUrl);
     for (let index = 0; index < 3; index += 1) {
@@ -81,9 +83,23 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
         return `Bearer ${craftToken({ alg: "HS256", typ: "JWT" }, { sub: "USR_AAAAAAAA", jti: "x", iat: now, exp: now + 60, auth_time: now }, "wrong secret of the attacker")}`;
       case "unsigned":
         return `Bearer ${craftToken({ alg: "none", typ: "JWT" }, { sub: "USR_AAAAAAAA", iat: now, exp: now + 60 }, null)}`;
+      case "critical":
+        // Signed with the real secret for the real admin, but naming a critical extension: refused (RFC 7515 §4.1.11).
+        return `Bearer ${craftToken({ alg: "HS256", typ: "JWT", crit: ["exp"] }, { sub: adminHash, jti: `crit-${now}`, iat: now, exp: now + 60, auth_time: now, iss: "clinic-api", aud: "clinic-api" })}`;
       default:
         return undefined;
     }
+  }
+
+  /** The request past fetch(): a raw socket, with the wire mutation applied; what came back. */
+  async function sendRaw(request: FuzzRequest, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+    const host = `127.0.0.1:${service.port}`;
+    const lines = Object.entries({ ...headers, ...(request.body === undefined ? {} : { "Content-Length": String(Buffer.byteLength(request.body)) }) }).map(([name, value]) => `${name}: ${value}`);
+    if (request.wire === "twoHosts") lines.push(`Host: ${host}`, "Host: evil.example");
+    if (request.wire === "expect") lines.push(`Host: ${host}`, `Expect: ${request.expectation}`);
+    const start = request.wire === "connect" ? `CONNECT ${host} HTTP/1.1` : `${request.method} ${request.target} HTTP/1.1`;
+    const reply = await rawHttp(service.baseUrl, [start, ...lines].join("\r\n"), request.body ?? "", { addHost: request.wire !== "noHost" });
+    return { status: reply.status, text: reply.text };
   }
 
   async function send(request: FuzzRequest): Promise<string[]> {
@@ -91,13 +107,16 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
     const auth = authorization(request);
     if (auth) headers.Authorization = auth;
     if (request.contentType) headers["Content-Type"] = request.contentType;
-    const response = await fetch(`${service.baseUrl}${request.target}`, { method: request.method, headers, body: request.body, redirect: "manual" });
-    const text = await response.text();
+    const response =
+      request.wire === "plain"
+        ? await fetch(`${service.baseUrl}${request.target}`, { method: request.method, headers, body: request.body, redirect: "manual" }).then(async (reply) => ({ status: reply.status, text: await reply.text() }))
+        : await sendRaw(request, headers);
+    const text = response.text;
     totals.requests += 1;
     totals.byStatus[response.status] = (totals.byStatus[response.status] ?? 0) + 1;
     totals.byOperation[request.operation.operationId] = (totals.byOperation[request.operation.operationId] ?? 0) + 1;
     const problems: string[] = [];
-    const where = `${request.method} ${request.target} (${request.token} token${request.body === undefined ? "" : `, body ${request.body.slice(0, 300)}`}) → ${response.status}`;
+    const where = `${request.method} ${request.target} (${request.token} token, ${request.wire}${request.body === undefined ? "" : `, body ${request.body.slice(0, 300)}`}) → ${response.status}`;
     if (response.status >= 500) problems.push(`${where}: a 5xx: ${text.slice(0, 300)}`);
     let body: unknown;
     try {
@@ -111,12 +130,19 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
     if (!(bare && response.status === 200) && (envelope.status !== response.status || (envelope.type !== "success" && envelope.type !== "error"))) {
       problems.push(`${where}: not the envelope: ${text.slice(0, 200)}`);
     }
+    // Refused on the wire, before any route: 400 (Host, CONNECT) or 417 (Expect), and nothing else.
+    const refusedOnWire = { plain: undefined, noHost: 400, twoHosts: 400, connect: 400, expect: 417 }[request.wire];
+    if (refusedOnWire !== undefined && response.status !== refusedOnWire) problems.push(`${where}: expected ${refusedOnWire} for a ${request.wire} request`);
+    // Operations that read a token (login reads none; health and the document ignore it).
+    const readsToken = request.operation.statuses.has(401) && request.operation.operationId !== "login";
+    if (request.token === "critical" && readsToken && refusedOnWire === undefined && response.status < 400)
+      problems.push(`${where}: a token with a critical header extension was accepted`);
     // A path the template does not match (an encoded slash, ..) never reaches the operation: a 404 or 405 envelope is right.
     const reachedOperation = !/%2F|\/\.\.?(\/|\?|$)/i.test(request.target);
     if (reachedOperation || ![404, 405].includes(response.status)) {
       problems.push(...request.operation.check(response.status, body).map((problem) => `${where}: ${problem}`));
     }
-    trackAcknowledged(request, response.status, body);
+    if (refusedOnWire === undefined) trackAcknowledged(request, response.status, body);
     return problems;
   }
 

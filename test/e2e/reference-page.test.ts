@@ -1,4 +1,6 @@
 import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -90,5 +92,43 @@ describe.skipIf(!chromiumPath && !process.env.CI)("the reference page at /api/do
     const listed = await execute(list);
     expect(listed.status, listed.body).toBe(200);
     expect(listed.body).toContain(hash);
+  }, 90_000);
+
+  it("lets a browser app on a listed origin call the API across origins (CORS_ORIGINS), and keeps another origin's scripts out", async () => {
+    // The app's page, served from its own origin: same host, another port.
+    const pages = createServer((_req, res) => void res.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>app</title>"));
+    await new Promise<void>((resolve) => pages.listen(0, "127.0.0.1", resolve));
+    const port = (pages.address() as AddressInfo).port;
+    const appOrigin = `http://127.0.0.1:${port}`;
+    const cors = await startService({ cwd: project.dir, env: { ...project.env, CORS_ORIGINS: appOrigin } });
+    const tab = await browser.newPage();
+    try {
+      const call = (origin: string) =>
+        tab.goto(`${origin}/`).then(() =>
+          tab.evaluate(
+            async ({ api, bearer, cpf }) => {
+              try {
+                const response = await fetch(`${api}/api/patients`, { method: "POST", headers: { Authorization: `Bearer ${bearer}`, "Content-Type": "application/json" }, body: JSON.stringify({ name: "Cross Origin", cpf }) });
+                return { status: response.status, body: await response.text() };
+              } catch (error) {
+                return { status: 0, body: String(error) };
+              }
+            },
+            { api: cors.baseUrl, bearer: token, cpf: String(80_000_000_000 + (Date.now() % 1_000_000_000)) },
+          ),
+        );
+      // A preflighted request (Authorization, JSON): answered, then the POST itself, its body readable.
+      const listed = await call(appOrigin);
+      expect(listed.status, listed.body).toBe(201);
+      expect(JSON.parse(listed.body).data.hash).toMatch(/^PAT_/);
+      // localhost is another origin than 127.0.0.1: not listed, so the browser refuses the script.
+      const other = await call(`http://localhost:${port}`);
+      expect(other.status, other.body).toBe(0);
+      expect(other.body).toMatch(/Failed to fetch/);
+    } finally {
+      await tab.close();
+      await cors.stop();
+      await new Promise((resolve) => pages.close(resolve));
+    }
   }, 90_000);
 });

@@ -17,6 +17,7 @@ import {
   splitStatements,
 } from "../../runtime/common/src/lib/migrations.js";
 import type { Sql } from "../../runtime/common/src/lib/sql.js";
+import { caseInsensitiveEmailSql } from "../../src/migrate/case-insensitive-email.js";
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
 const init = `CREATE TABLE "owners" ("id" INTEGER NOT NULL PRIMARY KEY, "name" TEXT);
@@ -112,6 +113,28 @@ describe.each(targets)("applyMigrations on $name", (target) => {
       expect(records.every((record) => record.finished_at !== null)).toBe(true);
       expect(await applyMigrations(db, dir)).toMatchObject({ applied: [], upToDate: 2 });
       expect(await pendingMigrations(db, dir)).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("refuses the case-insensitive e-mail index while users differ only in case, listing them, and enforces it once applied", async () => {
+    const users = `CREATE TABLE "users" ("id" INTEGER NOT NULL PRIMARY KEY, "email" TEXT NOT NULL UNIQUE);
+INSERT INTO "users" ("id", "email") VALUES (1, 'Ana@Example.com'), (2, 'ana@example.com'), (3, 'bo@example.com');`;
+    const dir = migrationsFolder({ "0001_init": users, "0002_email_unique_regardless_of_case": caseInsensitiveEmailSql(target.name === "SQLite" ? "sqlite" : "postgresql") });
+    const db = await target.open();
+    try {
+      const refused = await applyMigrations(db, dir).catch((caught: unknown) => caught);
+      expect(refused).toBeInstanceOf(MigrationRefused);
+      expect((refused as Error).message).toMatch(/^Migration 0002_email_unique_regardless_of_case was not applied\. Users whose e-mails differ only in case/);
+      expect((refused as Error).message).toMatch(/e-mails: (Ana@Example\.com, ana@example\.com|ana@example\.com, Ana@Example\.com)/);
+      expect((refused as Error).message).not.toMatch(/bo@example/);
+      expect(await pendingMigrations(db, dir)).toEqual(["0002_email_unique_regardless_of_case"]);
+      // The owner decides: one of the two goes; then the index is built and holds.
+      await db.run(`DELETE FROM "users" WHERE "id" = 1`);
+      expect((await applyMigrations(db, dir)).applied.map((entry) => entry.name)).toEqual(["0002_email_unique_regardless_of_case"]);
+      await expect(db.run(`INSERT INTO "users" ("id", "email") VALUES (4, 'ANA@example.COM')`)).rejects.toThrow();
+      await db.run(`INSERT INTO "users" ("id", "email") VALUES (5, 'cy@example.com')`);
     } finally {
       await db.close();
     }

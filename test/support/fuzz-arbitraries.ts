@@ -6,7 +6,13 @@ import type { Operation, Schema } from "./fuzz-document.js";
  * parameters and body schema, each part either valid or mutated the way a hostile client would.
  */
 
-export type TokenKind = "valid" | "none" | "garbage" | "forged" | "unsigned";
+export type TokenKind = "valid" | "none" | "garbage" | "forged" | "unsigned" | "critical";
+
+/**
+ * What happens to the request on the wire, past what fetch() can send: no Host, two Hosts, an
+ * Expect the server does not know, or CONNECT instead of the operation's method.
+ */
+export type WireMutation = "plain" | "noHost" | "twoHosts" | "expect" | "connect";
 
 export interface FuzzRequest {
   operation: Operation;
@@ -17,6 +23,9 @@ export interface FuzzRequest {
   body: string | undefined;
   contentType: string | undefined;
   token: TokenKind;
+  wire: WireMutation;
+  /** The Expect header's value, for the `expect` mutation. */
+  expectation: string;
 }
 
 /** Hashes the suite knows, by prefix, filled as creates succeed. */
@@ -30,6 +39,8 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom("\u0000", "\ud800", "a\udc00b", "🩺".repeat(50), "x".repeat(5000), "'; DROP TABLE patients; --", "<script>", "%ZZ", "../../etc/passwd", "\r\nX-Injected: 1"),
   fc.constantFrom("2026-02-30", "2026-06-30T23:59:60Z", "9999-12-31T23:00:00-05:00", "0000-01-01", "2026-01-01T00:00:00+24:00", "+010000-01-01T00:00:00Z"),
   fc.constantFrom("12.345", "123456789", "-0.001", "99999999999999999999999", "1e2", "0x10", " 12"),
+  // Look-alikes of one value: trailing and leading space, decomposed and precomposed accents, full-width digits.
+  fc.constantFrom("X123", "X123 ", " X123", "Ｘ１２３", "É1", "E\u03011", " E\u03011 ", "12345678901 ", "１２３４５６７８９０１"),
   fc.constantFrom([], {}, [1, "a", null], { nested: { deeper: [1, 2, 3] } }, Object.fromEntries(prototypeNames.map((name) => [name, 1]))),
   fc.string({ maxLength: 40, unit: "binary" }),
   fc.integer(),
@@ -153,14 +164,18 @@ function pathOf(operation: Operation, pool: HashPool): fc.Arbitrary<string> {
 }
 
 export function requestFor(operation: Operation, pool: HashPool): fc.Arbitrary<FuzzRequest> {
-  const token = fc.oneof({ weight: 12, arbitrary: fc.constant<TokenKind>("valid") }, { weight: 1, arbitrary: fc.constantFrom<TokenKind>("none", "garbage", "forged", "unsigned") });
+  const token = fc.oneof({ weight: 12, arbitrary: fc.constant<TokenKind>("valid") }, { weight: 1, arbitrary: fc.constantFrom<TokenKind>("none", "garbage", "forged", "unsigned", "critical") });
+  const wire = fc.oneof({ weight: 24, arbitrary: fc.constant<WireMutation>("plain") }, { weight: 1, arbitrary: fc.constantFrom<WireMutation>("noHost", "twoHosts", "expect", "connect") });
+  const expectation = fc.oneof(fc.constantFrom("999-nope", "100-continue-please", "x"), fc.stringMatching(/^[a-z0-9-]{1,20}$/)).filter((value) => value.toLowerCase() !== "100-continue");
   const hasQuery = operation.parameters.some((parameter) => parameter.in === "query");
-  return fc.record({ path: pathOf(operation, pool), query: hasQuery ? queryOf(operation, pool) : fc.constant(""), body: bodyOf(operation, pool), token }).map(({ path, query, body, token: kind }) => ({
+  return fc.record({ path: pathOf(operation, pool), query: hasQuery ? queryOf(operation, pool) : fc.constant(""), body: bodyOf(operation, pool), token, wire, expectation }).map(({ path, query, body, token: kind, wire, expectation }) => ({
     operation,
     method: operation.method,
     target: query ? `${path}?${query}` : path,
     body: operation.method === "GET" || operation.method === "DELETE" ? undefined : body.body,
     contentType: operation.method === "GET" || operation.method === "DELETE" ? undefined : body.contentType,
     token: kind,
+    wire,
+    expectation,
   }));
 }

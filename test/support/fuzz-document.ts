@@ -44,13 +44,14 @@ export function readDocument(document: Schema): Operation[] {
       const operation = item[method] as Schema | undefined;
       if (!operation) continue;
       const responses = operation.responses as Record<string, Schema>;
-      const validators = new Map<number, ((body: unknown) => string[]) | null>();
+      // By status as the document writes it: "404", or a range such as "4XX".
+      const validators = new Map<string, ((body: unknown) => string[]) | null>();
       for (const [status, response] of Object.entries(responses)) {
         const schema = ((resolve(response).content as Record<string, { schema?: Schema }> | undefined)?.["application/json"]?.schema) ?? null;
-        if (schema === null) validators.set(Number(status), null);
+        if (schema === null) validators.set(status, null);
         else {
           const validate = ajv.compile(schema.$ref ? { $ref: `openapi.json${schema.$ref}` } : { ...schemaWithRefsInto(schema) });
-          validators.set(Number(status), (body) => (validate(body) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`)));
+          validators.set(status, (body) => (validate(body) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`)));
         }
       }
       const requestBody = operation.requestBody as Schema | undefined;
@@ -61,9 +62,10 @@ export function readDocument(document: Schema): Operation[] {
         operationId: String(operation.operationId),
         parameters: [...shared, ...((operation.parameters ?? []) as Operation["parameters"])],
         body: bodySchema,
-        statuses: new Set(validators.keys()),
+        statuses: new Set([...validators.keys()].filter((status) => /^\d+$/.test(status)).map(Number)),
         check(status, body) {
-          const validator = validators.get(status);
+          // An exact status first, then its range (OpenAPI 3.1 §4.8.16.2).
+          const validator = validators.has(String(status)) ? validators.get(String(status)) : validators.get(`${Math.floor(status / 100)}XX`);
           if (validator === undefined) return [`status ${status} is not documented`];
           return validator === null ? [] : validator(body);
         },

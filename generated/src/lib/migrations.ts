@@ -300,7 +300,13 @@ async function applyOne(db: Sql, file: MigrationFile, statements: string[]): Pro
         await db.exec("ROLLBACK");
         return false;
       }
+      const refusals = refusalChecks(file.sql);
       for (const statement of statements) {
+        const refusal = refusals.get(statement);
+        if (refusal !== undefined) {
+          await refuseWhenRows(db, file.name, statement, refusal);
+          continue;
+        }
         try {
           await db.exec(statement);
         } catch (error) {
@@ -322,6 +328,46 @@ async function applyOne(db: Sql, file: MigrationFile, statements: string[]): Pro
   } finally {
     if (sqlite) await db.exec("PRAGMA foreign_keys = ON");
   }
+}
+
+const refusalDirective = "-- hashapi:refuse-when-rows ";
+
+/**
+ * The checks a migration asks for: a `-- hashapi:refuse-when-rows <why>` line before a SELECT makes
+ * that SELECT a question, not a step: any row it returns refuses the whole migration, saying why and
+ * listing the rows (the clashes a new unique index could not take, say), so that the owner decides
+ * what becomes of them. Statement text → why.
+ */
+export function refusalChecks(script: string): Map<string, string> {
+  const checks = new Map<string, string>();
+  const lines = script.split("\n");
+  lines.forEach((line, index) => {
+    if (!line.startsWith(refusalDirective)) return;
+    const rest = lines.slice(index + 1).join("\n");
+    const [statement] = splitStatements(rest);
+    if (statement !== undefined) checks.set(statement, line.slice(refusalDirective.length).trim());
+  });
+  return checks;
+}
+
+async function refuseWhenRows(
+  db: Sql,
+  migration: string,
+  query: string,
+  why: string,
+): Promise<void> {
+  const rows = await db.all(query);
+  if (rows.length === 0) return;
+  const listed = rows.slice(0, 20).map(
+    (row) =>
+      `  - ${Object.entries(row)
+        .map(([column, value]) => `${column}: ${String(value)}`)
+        .join(", ")}`,
+  );
+  const more = rows.length > 20 ? [`  … and ${rows.length - 20} more`] : [];
+  throw new MigrationRefused(
+    `Migration ${migration} was not applied. ${why}\n${[...listed, ...more].join("\n")}`,
+  );
 }
 
 async function assertNoOrphans(db: Sql, migration: string): Promise<void> {
