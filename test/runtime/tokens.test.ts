@@ -1,6 +1,6 @@
 import { createHmac, createSecretKey } from "node:crypto";
 import jwt from "jsonwebtoken";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { bearerToken, issueToken, readToken, type JwtSettings } from "../../runtime/common/src/lib/tokens.js";
 
 const secret = "a-test-secret-of-at-least-32-bytes-long";
@@ -64,6 +64,31 @@ describe("HS256 tokens through jsonwebtoken (runtime/common/src/lib/tokens.ts)",
   it("refuses a tampered payload", () => {
     const [header, , signature] = token(good()).split(".");
     expect(readToken(settings, `${header}.${segment({ ...good(), sub: "USR_BBBBBBBB" })}.${signature}`)).toBeUndefined();
+  });
+
+  it("checks the clock on every read, also for a token it verified before", () => {
+    vi.useFakeTimers();
+    try {
+      const issued = issueToken(settings, "USR_AAAAAAAA").access_token;
+      expect(readToken(settings, issued)?.sub).toBe("USR_AAAAAAAA");
+      vi.setSystemTime(Date.now() + 901_000);
+      expect(readToken(settings, issued)).toBeUndefined();
+      expect(readToken(settings, issued, true)?.sub).toBe("USR_AAAAAAAA");
+      const later = token({ ...good(), jti: "j-later", nbf: now() + 30 });
+      expect(readToken(settings, later)).toBeUndefined();
+      vi.setSystemTime(Date.now() + 31_000);
+      expect(readToken(settings, later)?.jti).toBe("j-later");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("never lets a token verified under one key, issuer or audience stand under another", () => {
+    const issued = issueToken(settings, "USR_AAAAAAAA").access_token;
+    expect(readToken(settings, issued)).toBeDefined();
+    expect(readToken({ ...settings, key: createSecretKey(Buffer.from("another-secret-of-at-least-32-bytes!!")) }, issued)).toBeUndefined();
+    expect(readToken({ ...settings, issuer: "elsewhere" }, issued)).toBeUndefined();
+    expect(readToken({ ...settings, audience: "others" }, issued)).toBeUndefined();
   });
 
   it("reads an expired token only for refresh", () => {

@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { sql, type Database } from "../lib/database.js";
+import { placeholder } from "../lib/sql.js";
 import { TooManyAttempts } from "../lib/errors.js";
 import { decodeValue } from "../lib/table.js";
 
@@ -51,21 +52,18 @@ export class LoginThrottle {
           account: `account|${account}`,
         };
     const resetAt = new Date(now.getTime() + windowSeconds * 1000);
-    // A counter whose window has ended starts again at 1 with a new window.
+    // A counter whose window has ended starts again at 1 with a new window. One statement for
+    // every counter that applies: all are counted, or none.
+    const counted = Object.values(keys);
+    const at = (position: number) => placeholder(this.db.dialect, position);
     const rows = await this.db.all(
-      keys.address === undefined || keys.account === undefined
-        ? sql`INSERT INTO "login_throttles" AS "l" ("key", "attempts", "reset_at")
-        VALUES (${keys.accountAtAddress}, 1, ${resetAt})
+      `INSERT INTO "login_throttles" AS "l" ("key", "attempts", "reset_at")
+        VALUES ${counted.map((_, index) => `(${at(2 * index + 1)}, 1, ${at(2 * index + 2)})`).join(", ")}
         ON CONFLICT ("key") DO UPDATE SET
-          "attempts" = CASE WHEN "l"."reset_at" <= ${now} THEN 1 ELSE "l"."attempts" + 1 END,
-          "reset_at" = CASE WHEN "l"."reset_at" <= ${now} THEN "excluded"."reset_at" ELSE "l"."reset_at" END
-        RETURNING "key", "attempts", "reset_at"`
-        : sql`INSERT INTO "login_throttles" AS "l" ("key", "attempts", "reset_at")
-        VALUES (${keys.accountAtAddress}, 1, ${resetAt}), (${keys.address}, 1, ${resetAt}), (${keys.account}, 1, ${resetAt})
-        ON CONFLICT ("key") DO UPDATE SET
-          "attempts" = CASE WHEN "l"."reset_at" <= ${now} THEN 1 ELSE "l"."attempts" + 1 END,
-          "reset_at" = CASE WHEN "l"."reset_at" <= ${now} THEN "excluded"."reset_at" ELSE "l"."reset_at" END
+          "attempts" = CASE WHEN "l"."reset_at" <= ${at(2 * counted.length + 1)} THEN 1 ELSE "l"."attempts" + 1 END,
+          "reset_at" = CASE WHEN "l"."reset_at" <= ${at(2 * counted.length + 2)} THEN "excluded"."reset_at" ELSE "l"."reset_at" END
         RETURNING "key", "attempts", "reset_at"`,
+      [...counted.flatMap((key) => [key, resetAt]), now, now],
     );
     const counters = Object.keys(keys) as Counter[];
     let waitMs = 0;

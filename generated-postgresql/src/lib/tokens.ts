@@ -53,6 +53,61 @@ export function issueToken(config: JwtSettings, userHash: string, authTime?: num
   };
 }
 
+/** A token's claims once jsonwebtoken verified everything about it that does not depend on the time. */
+interface Verified extends TokenClaims {
+  nbf: number | undefined;
+}
+
+/*
+ * Successful verifications, by token text, per settings (key, issuer and audience together): a client sends the same token with every
+ * request, and verifying it again costs ≈ 7 % of a show's CPU (bench/README.md). Only tokens
+ * signed with our key get in (a failure is never kept), so clients cannot fill the cache with
+ * garbage; it keeps the newest `maxVerified` and forgets the oldest first. Revocation is not
+ * cached: it is read from the database on every request (AuthService), and so is the clock.
+ */
+const maxVerified = 10_000;
+const verifiedBySettings = new WeakMap<JwtSettings, Map<string, Verified>>();
+
+function verifiedClaims(config: JwtSettings, token: string): Verified | undefined {
+  let cache = verifiedBySettings.get(config);
+  if (!cache) verifiedBySettings.set(config, (cache = new Map()));
+  const cached = cache.get(token);
+  if (cached) return cached;
+  let decoded: jwt.Jwt;
+  try {
+    decoded = jwt.verify(token, config.key, {
+      algorithms: [algorithm],
+      issuer: config.issuer,
+      audience: config.audience,
+      // The time is checked on every read (readToken), not once here.
+      ignoreExpiration: true,
+      ignoreNotBefore: true,
+      complete: true,
+    });
+  } catch {
+    return undefined;
+  }
+  if (Object.hasOwn(decoded.header, "crit")) return undefined;
+  const claims = decoded.payload;
+  if (typeof claims !== "object" || claims === null || Array.isArray(claims)) return undefined;
+  const { sub, jti, iat, exp, nbf, auth_time: authTime } = claims as Record<string, unknown>;
+  // jsonwebtoken checks exp only when present: the service requires it.
+  if (typeof exp !== "number" || (nbf !== undefined && typeof nbf !== "number")) return undefined;
+  if (typeof sub !== "string" || typeof jti !== "string" || typeof iat !== "number")
+    return undefined;
+  const verified: Verified = {
+    sub,
+    jti,
+    iat,
+    exp,
+    nbf: nbf as number | undefined,
+    auth_time: typeof authTime === "number" ? authTime : iat,
+  };
+  if (cache.size >= maxVerified) cache.delete(cache.keys().next().value!);
+  cache.set(token, verified);
+  return verified;
+}
+
 /**
  * The claims of a token that is well-formed, HS256-signed with our key, for our issuer and audience,
  * already valid (`nbf`) and not expired (`exp`, required); undefined otherwise. `allowExpired` is for
@@ -64,27 +119,13 @@ export function readToken(
   token: string,
   allowExpired = false,
 ): TokenClaims | undefined {
-  let verified: jwt.Jwt;
-  try {
-    verified = jwt.verify(token, config.key, {
-      algorithms: [algorithm],
-      issuer: config.issuer,
-      audience: config.audience,
-      ignoreExpiration: allowExpired,
-      complete: true,
-    });
-  } catch {
-    return undefined;
-  }
-  if (Object.hasOwn(verified.header, "crit")) return undefined;
-  const claims = verified.payload;
-  if (typeof claims !== "object" || claims === null || Array.isArray(claims)) return undefined;
-  const { sub, jti, iat, exp, auth_time: authTime } = claims as Record<string, unknown>;
-  // jsonwebtoken checks exp only when present: the service requires it.
-  if (typeof exp !== "number") return undefined;
-  if (typeof sub !== "string" || typeof jti !== "string" || typeof iat !== "number")
-    return undefined;
-  return { sub, jti, iat, exp, auth_time: typeof authTime === "number" ? authTime : iat };
+  const verified = verifiedClaims(config, token);
+  if (!verified) return undefined;
+  const now = Math.floor(Date.now() / 1000);
+  if (!allowExpired && now >= verified.exp) return undefined;
+  if (verified.nbf !== undefined && verified.nbf > now) return undefined;
+  const { sub, jti, iat, exp, auth_time } = verified;
+  return { sub, jti, iat, exp, auth_time };
 }
 
 export function bearerToken(header: string | undefined): string | undefined {
