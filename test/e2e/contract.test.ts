@@ -1034,7 +1034,7 @@ describe.each(targets)("api-contract.md on $label", ({ database, proxied }) => {
       }
     });
 
-    it("stops gracefully on SIGTERM (exit 0 within 5 s) and keeps data and revocations across the restart", async () => {
+    it("stops gracefully on SIGTERM (exit 0, not the forced exit 1) and keeps data and revocations across the restart", async () => {
       const patient = await createPatient();
       const session = (await login()).body.data.access_token as string;
       expect((await call("POST", "/api/auth/logout", { token: session })).status).toBe(200);
@@ -1042,8 +1042,9 @@ describe.each(targets)("api-contract.md on $label", ({ database, proxied }) => {
       const inFlight = direct("GET", "/api/patients?per_page=100", { token });
       await sleep(5);
       const stopped = await service!.stop("SIGTERM");
+      // Exit 0 is the graceful path: the forced one (requests still open after 10 s) exits 1. No clock
+      // decides this test (issue 20).
       expect(stopped.exitCode, service!.output()).toBe(0);
-      expect(stopped.ms).toBeLessThan(5_000);
       expect((await inFlight.catch(() => undefined))?.status ?? 200).toBe(200);
       service = undefined;
       await connect();
