@@ -2,6 +2,8 @@
 
 import { createSecretKey } from "node:crypto";
 import { parseCorsOrigins, parseTrustProxy, type TrustProxy } from "./http/deployment.js";
+import { databaseUrlProblem } from "./lib/database.js";
+import { settingSource } from "./lib/project-files.js";
 import type { JwtSettings } from "./lib/tokens.js";
 
 export interface Config {
@@ -33,7 +35,11 @@ const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"]
 const developmentSecret = "development-only-secret-do-not-use-in-production";
 
 /** Reads and checks the environment once, at start-up; every problem is reported together. */
-export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(
+  environment: NodeJS.ProcessEnv = process.env,
+  /** The variables `.env` set (loadEnvironment), so that a message can name where a value came from. */
+  fromEnvFile: ReadonlySet<string> = new Set(),
+): Config {
   const problems: string[] = [];
   const env =
     environment.NODE_ENV === "production"
@@ -63,10 +69,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   if (typeof corsOrigins === "string") problems.push(corsOrigins);
 
   const databaseUrl = environment.DATABASE_URL ?? "postgresql://localhost:5432/app";
-  if (!/^postgres(ql)?:\/\//.test(databaseUrl))
-    problems.push(
-      `DATABASE_URL must be a PostgreSQL URL such as "postgresql://user:password@host:5432/db"`,
-    );
+  const urlProblem = databaseUrlProblem(
+    databaseUrl,
+    settingSource("DATABASE_URL", fromEnvFile, environment),
+  );
+  if (urlProblem) problems.push(urlProblem);
 
   const databasePoolSize = Number(environment.DATABASE_POOL_SIZE ?? 10);
   if (!Number.isInteger(databasePoolSize) || databasePoolSize < 1) {

@@ -5,10 +5,10 @@ import { availableParallelism } from "node:os";
 import { createApp } from "./app.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { createApiServer } from "./http/client-errors.js";
-import { connectDatabase, type Database } from "./lib/database.js";
+import { connectDatabase, explainOpenFailure, type Database } from "./lib/database.js";
 import { createLogger } from "./lib/logger.js";
 import { migrationsPath, pendingMigrations } from "./lib/migrations.js";
-import { loadEnvironment } from "./lib/project-files.js";
+import { loadEnvironment, settingSource } from "./lib/project-files.js";
 
 /**
  * WEB_CONCURRENCY=N runs N worker processes sharing the port (node:cluster); in production the
@@ -88,7 +88,7 @@ function supervise(count: number): void {
 
 function configOrExit(): Config {
   try {
-    return loadConfig();
+    return loadConfig(process.env, fromEnvFile);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -99,15 +99,9 @@ function configOrExit(): Config {
 }
 
 async function openDatabase(config: Config, poolSize: number): Promise<Database> {
-  return connectDatabase(config.databaseUrl, poolSize).catch((error: Error) => {
-    // Keep the driver's reason ("connect ECONNREFUSED …"), its last line when it says more.
-    const reason =
-      error.message
-        .split("\n")
-        .map((line) => line.trim())
-        .filter(Boolean)
-        .at(-1) ?? error.name;
-    process.stderr.write(`Cannot open the database at DATABASE_URL: ${reason}\n`);
+  return connectDatabase(config.databaseUrl, poolSize).catch((error: unknown) => {
+    const source = settingSource("DATABASE_URL", fromEnvFile);
+    process.stderr.write(`${explainOpenFailure(config.databaseUrl, source, error)}\n`);
     process.exit(1);
   });
 }
@@ -162,7 +156,7 @@ async function serve(config: Config, checkMigrations: boolean): Promise<void> {
 // A worker whose supervisor died (even by SIGKILL) must not live on as an orphan holding the port.
 if (cluster.isWorker) process.on("disconnect", () => process.exit(1));
 
-loadEnvironment(import.meta.url);
+const fromEnvFile = loadEnvironment(import.meta.url);
 const config = configOrExit();
 const workers = workerCount();
 if (cluster.isPrimary && workers > 1) {

@@ -49,7 +49,7 @@ function expectForbidden(reply: Reply, what: string): void {
   });
 }
 
-/** The contract every resource keeps (api-contract.md), run against the real app on a fresh database. */
+/** The contract every resource keeps (docs/api-contract.md in hashapi), run against the real app on a fresh database. */
 export function describeResource(resource: ResourceUnderTest): void {
   const { collection, idKey } = resource;
 

@@ -16,6 +16,7 @@ import {
 import { prismaSchemaFile } from "../emit/index.js";
 import { loadModel, renderModel } from "../pipeline/generate.js";
 import type { ExitCode } from "./main.js";
+import { dependencyChanges, dependencyNotice, packageJsonOnDisk } from "./dependencies.js";
 import { asJson } from "./json-output.js";
 import { nextSteps } from "./next-steps.js";
 import { outputDir } from "./output-dir.js";
@@ -104,19 +105,22 @@ async function dryRunResult(specsDir: string, flags: GenerateFlags) {
   const plan = await step("computing the migration (prisma migrate diff)", migration);
   const changes = await previewOutput(out, createFileMap([...map.values(), ...plan.files]), { force: flags.force ?? false, reads });
   const file = plan.files.find((candidate) => candidate.path.endsWith("/migration.sql"));
+  const dependenciesChanged = dependencyChanges(packageJsonOnDisk(out), map.get("package.json")?.content ?? "");
   const json = {
     dryRun: true,
     out,
+    dependenciesChanged,
     changes: changes.filter((change) => change.kind !== "unchanged").map(({ kind, path }) => ({ kind, path })),
     migration: file ? { path: file.path, sql: plan.sql, risky: plan.risky, refusedWithoutConsent: plan.risky.length > 0 && !flags.acceptDataLoss } : null,
   };
-  return { changes, plan, exitCode: 0 as ExitCode, json };
+  return { changes, plan, dependenciesChanged, out, exitCode: 0 as ExitCode, json };
 }
 
-function sayDryRun({ changes, plan }: Awaited<ReturnType<typeof dryRunResult>>, flags: GenerateFlags): ExitCode {
+function sayDryRun({ changes, plan, dependenciesChanged, out }: Awaited<ReturnType<typeof dryRunResult>>, flags: GenerateFlags): ExitCode {
   process.stdout.write("Dry run: nothing is written.\n");
   process.stdout.write(formatChangeSet(changes, { paint }));
   process.stdout.write(describeMigration(plan, flags.acceptDataLoss === true));
+  process.stdout.write(dependencyNotice(out, dependenciesChanged));
   return 0;
 }
 
@@ -127,11 +131,13 @@ async function write(specsDir: string, flags: GenerateFlags): Promise<ExitCode> 
   const map = await render();
   const plan = await step("computing the migration (prisma migrate diff)", migration);
   const full: FileMap = createFileMap([...map.values(), ...(plan?.files ?? [])]);
+  const packageBefore = packageJsonOnDisk(out);
   const changes = await writeOutput(out, full, { force: flags.force ?? false, reads, pruneCustom: flags.pruneCustom ?? false });
   process.stdout.write(formatChangeSet(changes, { onlyChanges: true, paint }));
   if (plan && plan.risky.length > 0)
     process.stdout.write(`The new migration changes stored rows (--accept-data-loss):\n${describeRiskyChanges(plan.risky)}\n`);
   process.stdout.write(nextSteps(out, changes, plan));
+  process.stdout.write(dependencyNotice(out, dependencyChanges(packageBefore, full.get("package.json")?.content ?? "")));
   if (flags.noMigration && schemaAheadOfMigrations(history, schema))
     process.stdout.write("The schema changed: `hashapi generate` (without --watch) writes its migration once you are done editing.\n");
   if (flags.typecheck) {

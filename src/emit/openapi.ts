@@ -196,7 +196,7 @@ function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<s
     { name: "sort", in: "query", description: `comma-separated fields, "-" for descending: ${resource.sortable.join(", ")}`, schema: { type: "string" } },
     withParameter,
     ...(resource.softDelete ? [{ name: "with_trashed", in: "query", description: "include soft-deleted records (signed-in users only)", schema: { type: "boolean", default: false } }] : []),
-    ...resource.filters.map((filter) => ({ name: filter.name, in: "query", description: `exact match${filter.kind === "relation" ? " on the related record's hash" : ""}`, schema: filterSchema(filter.kind) })),
+    ...resource.filters.map((filter) => ({ name: filter.name, in: "query", description: `exact match${filter.kind === "relation" ? " on the related record's hash" : ""}`, schema: filterSchema(filter) })),
   ];
   const listSchema = {
     type: "object",
@@ -237,8 +237,9 @@ function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<s
   }
 }
 
-function filterSchema(kind: ResourceModel["filters"][number]["kind"]): JsonSchema {
-  return plainScalarSchema(kind) ?? { type: "string" };
+function filterSchema(filter: ResourceModel["filters"][number]): JsonSchema {
+  if (filter.values) return { type: "string", enum: [...filter.values] };
+  return plainScalarSchema(filter.kind) ?? { type: "string" };
 }
 
 /**

@@ -15,7 +15,12 @@ export function buildResourceDeclaration(resource: ResourceModel): object {
     prefix: resource.prefix,
     ...(declaration.unique ? { unique: declaration.unique } : {}),
     ...(declaration.exists ? { exists: declaration.exists } : {}),
-    list: { sortable: resource.sortable, filters: declaration.filters, relations: resource.withable },
+    list: {
+      sortable: resource.sortable,
+      filters: declaration.filters,
+      ...(declaration.filterValues ? { values: declaration.filterValues } : {}),
+      relations: resource.withable,
+    },
     ...(resource.eagerLoad.length > 0 ? { eagerLoad: resource.eagerLoad } : {}),
     output: declaration.output.keys,
     ...(declaration.output.scales ? { scales: declaration.output.scales } : {}),

@@ -218,7 +218,7 @@ function buildResource(
     withable: [...belongsTo.map((relation) => relation.name), ...hasMany.map((relation) => relation.name)],
     sortable: [...fields.filter((field) => field.sortable).map((field) => field.name), "created_at", "updated_at"],
     filters: [
-      ...fields.flatMap((field) => (field.filter ? [{ name: field.name, kind: field.filter }] : [])),
+      ...fields.flatMap((field) => (field.filter ? [{ name: field.name, kind: field.filter, ...(field.filter === "enum" ? { values: field.values } : {}) }] : [])),
       ...belongsTo.map((relation) => ({ name: relation.name, kind: "relation" as const })),
     ],
     publicIdKey: ref.publicIdKey,
@@ -234,6 +234,7 @@ function buildResource(
       unique: undefined,
       exists: undefined,
       filters: {},
+      filterValues: undefined,
       output: { keys: [], scales: undefined },
       publicActions: [],
       related: [],
@@ -287,6 +288,7 @@ function declarationOf(resource: ResourceModel): DeclarationModel {
       Object.fromEntries(resource.belongsTo.map((relation) => [relation.name, laravelMessage("exists", relation.name)])),
     ),
     filters: Object.fromEntries(resource.filters.map((filter) => [filter.name, filter.kind])),
+    filterValues: nonEmpty(Object.fromEntries(resource.filters.flatMap((filter) => (filter.values ? [[filter.name, filter.values]] : [])))),
     output: {
       // hasMany relations are output whenever loaded, after these keys.
       keys: resource.serializer.filter((entry) => entry.kind !== "hasMany").map((entry) => entry.key),

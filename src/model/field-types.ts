@@ -44,7 +44,7 @@ export interface FieldTypeDescriptor {
     example(field: FieldFacts & { label: string; nullable: boolean }): unknown;
   };
   /** How `?field=value` parses on a list (the runtime's FilterKind), or undefined when it cannot be filtered. */
-  filter: "string" | "uuid" | "integer" | "decimal" | "boolean" | "date" | "datetime" | undefined;
+  filter: "string" | "enum" | "uuid" | "integer" | "decimal" | "boolean" | "date" | "datetime" | undefined;
   sortable: boolean;
   /** The validation rules a spec may give a field of this type, beyond required, sometimes and nullable. */
   rules: readonly TypeRule[];
@@ -200,6 +200,8 @@ export const fieldTypes = {
       tsType: (field) => (field.values ?? []).map((value) => JSON.stringify(value)).join(" | "),
       example: (field) => field.values?.[0] ?? null,
     },
+    // A value outside `values` matches no row: refused (422) like any other invalid filter value.
+    filter: "enum",
   },
   integer: {
     kind: "integer",

@@ -50,7 +50,7 @@ export function pluralize(name: string): string {
 export const defaultCollection = (name: string) => toKebab(pluralize(name));
 
 /**
- * The public-id prefix (api-contract.md §2), the rule of the Laravel generator users migrate from:
+ * The public-id prefix (docs/api-contract.md §2), the rule of the Laravel generator users migrate from:
  * one word → its first three letters; several → the initials, filled with the first word's next
  * letters when fewer than three, cut to three when more. Undefined when a one-word name is too short.
  */

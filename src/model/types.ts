@@ -146,7 +146,7 @@ export interface ResourceModel {
   withable: string[];
   sortable: string[];
   /** Exact-match list filters and how their query-string values parse. */
-  filters: { name: string; kind: NonNullable<FieldTypeDescriptor["filter"]> | "relation" }[];
+  filters: { name: string; kind: NonNullable<FieldTypeDescriptor["filter"]> | "relation"; values?: string[] }[];
   publicIdKey: "hash" | "public_id";
   /** Output keys in order, as the serializer writes them. */
   serializer: SerializedKey[];
@@ -198,6 +198,8 @@ export interface DeclarationModel {
   /** belongsTo payload key → its "The selected … is invalid." message; undefined without belongsTo. */
   exists: Record<string, string> | undefined;
   filters: Record<string, ResourceModel["filters"][number]["kind"]>;
+  /** The values an enum filter accepts, by field; undefined without enum filters. */
+  filterValues: Record<string, string[]> | undefined;
   /** Output keys in order (loaded hasMany relations follow them), and each decimal's scale. */
   output: { keys: string[]; scales: Record<string, number> | undefined };
   publicActions: ActionName[];

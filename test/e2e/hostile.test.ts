@@ -581,6 +581,27 @@ describe.each(databaseTargets)("hostile clients on $label", ({ database }) => {
     }, 120_000);
   });
 
+  describe("13. first-day holes (issue 21)", () => {
+    it("refuses an enum filter value outside the field's values (422), and filters by a listed one", async () => {
+      const refused = await call("GET", "/api/appointments?status=scroll", { token });
+      expect(refused.status).toBe(422);
+      expect(refused.body.errors).toEqual({ status: ["The selected status is invalid."] });
+      expect((await call("GET", "/api/appointments?status=scheduled", { token })).status).toBe(200);
+      const document = await call("GET", "/api/openapi.json");
+      const parameter = document.body.paths["/api/appointments"].get.parameters.find((entry: { name: string }) => entry.name === "status");
+      expect(parameter.schema).toEqual({ type: "string", enum: ["scheduled", "completed", "cancelled"] });
+    });
+
+    it("names `npm run db:migrate` when the database cannot be opened because nothing was migrated yet", async () => {
+      if (database !== "sqlite") return;
+      const refused = await startService({ cwd: project.dir, env: { ...project.env, DATABASE_URL: "file:./not-migrated-yet/app.db" } }).then(
+        () => new Error("started without a database"),
+        (error: Error) => error,
+      );
+      expect(refused.message).toMatch(/service exited early:\nCannot open the database at DATABASE_URL \(file:\.\/not-migrated-yet\/app\.db, from the environment\): its folder does not exist yet\. Run `npm run db:migrate` first/);
+    });
+  });
+
   it("lost no worker on the way", async () => {
     expect((await call("GET", "/api/health")).status).toBe(200);
     expectNoWorkerDied();

@@ -63,7 +63,7 @@ export class AuthController {
   me = (req: Request, res: Response) => {
     noStore(res);
     const { hash, name, email } = req.user!;
-    // The one bare response of the API (api-contract.md §1).
+    // The one bare response of the API (docs/api-contract.md §1 in hashapi).
     res.status(200).json({ hash, name, email });
   };
 

@@ -23,6 +23,8 @@ interface ResourceSettings<Filter extends string, Action extends string> {
   readonly list: {
     readonly sortable: readonly string[];
     readonly filters: Readonly<Record<string, Filter>>;
+    /** The values each enum filter accepts. */
+    readonly values?: Readonly<Record<string, readonly string[]>>;
     /** Relations a client may ask for with `?with=`. */
     readonly relations: readonly string[];
   };
@@ -77,8 +79,11 @@ export function defineResource<Model, Row, Create, Update>(
   validate: PayloadValidators<Create, Update>,
 ): ResourceDescriptor<Model, Row, Create, Update> {
   const { validation: _readByTheValidators, list, publicActions, ...settings } = declaration;
-  for (const [field, kind] of Object.entries(list.filters))
+  for (const [field, kind] of Object.entries(list.filters)) {
     if (!filterKindNames.has(kind)) refuse(table, `filter ${field} has an unknown kind "${kind}"`);
+    if (kind === "enum" && !Array.isArray(list.values?.[field]))
+      refuse(table, `enum filter ${field} lists no values`);
+  }
   for (const action of publicActions ?? [])
     if (!actionNameSet.has(action)) refuse(table, `public action "${action}" is not an action`);
   return {

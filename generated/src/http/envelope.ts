@@ -16,7 +16,7 @@ function sendJson(res: Response, status: number, body: object): void {
   res.end(text);
 }
 
-/** api-contract.md §1: one envelope for every response; `status` always equals the HTTP status. */
+/** hashapi's docs/api-contract.md §1: one envelope for every response; `status` always equals the HTTP status. */
 export function sendData(res: Response, data: unknown, status = 200): void {
   sendJson(res, status, { type: "success", status, data });
 }

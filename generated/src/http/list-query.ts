@@ -8,6 +8,7 @@ import { anyHashPattern, reservedQueryParameters, uuidPattern } from "../lib/pub
 /** How a filter value from the query string becomes a typed value for an exact match. */
 export const filterKinds = [
   "string",
+  "enum",
   "uuid",
   "integer",
   "decimal",
@@ -26,6 +27,8 @@ const kindNouns: Partial<Record<FilterKind, string>> = { relation: "identifier",
 export interface ListSpec {
   sortable: readonly string[];
   filters: Readonly<Record<string, FilterKind>>;
+  /** The values each enum filter accepts. */
+  values?: Readonly<Record<string, readonly string[]>>;
   relations: readonly string[];
   softDelete: boolean;
   defaultPerPage: number;
@@ -56,7 +59,7 @@ function label(name: string): string {
 }
 
 /**
- * Validates every list query parameter (api-contract.md §4): an unknown parameter, relation, sort
+ * Validates every list query parameter (docs/api-contract.md §4 in hashapi): an unknown parameter, relation, sort
  * field or a repeated parameter is a 422, never silently ignored and never a 500.
  */
 export function parseListQuery(req: Request, spec: ListSpec): ListQuery {
@@ -131,6 +134,12 @@ export function parseListQuery(req: Request, spec: ListSpec): ListQuery {
     }
     const raw = single(key);
     if (raw === undefined) continue;
+    if (kind === "enum") {
+      // Laravel's `in` message: a value outside the field's values would only ever match no row.
+      if (spec.values?.[key]?.includes(raw)) filters[key] = raw;
+      else fail(key, `The selected ${label(key)} is invalid.`);
+      continue;
+    }
     const value = filterValue(kind, raw);
     if (value === undefined)
       fail(key, `The ${label(key)} filter is not a valid ${kindNouns[kind] ?? kind}.`);

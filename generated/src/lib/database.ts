@@ -1,9 +1,59 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { openSql } from "./driver.js";
+import { databaseDialect, openSql } from "./driver.js";
 import type { Sql } from "./sql.js";
 
 export { isForeignKeyViolation, isUniqueViolation, sql } from "./sql.js";
+
+/** A database URL fit for a message: the password, if any, masked. */
+export function printableUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, "$1***@");
+}
+
+const expectedUrl = {
+  sqlite: { test: /^file:/, example: "file:./data/app.db", name: "SQLite" },
+  postgresql: {
+    test: /^postgres(ql)?:\/\//,
+    example: "postgresql://user:password@localhost:5432/app",
+    name: "PostgreSQL",
+  },
+} as const;
+
+/**
+ * Why DATABASE_URL cannot be this project's database (a SQLite URL left in `.env` after a switch to
+ * PostgreSQL, say), naming where it came from and the form expected; undefined when it can be.
+ */
+export function databaseUrlProblem(url: string, source: string): string | undefined {
+  const expected = expectedUrl[databaseDialect];
+  if (expected.test.test(url)) return undefined;
+  return `DATABASE_URL (from ${source}) must be a ${expected.name} URL such as "${expected.example}": this project's database is ${expected.name} (\`database:\` in hashapi.yaml); got "${printableUrl(url)}"`;
+}
+
+/**
+ * Why the service cannot open its database, in one line that says what to do: which DATABASE_URL
+ * was tried and where it came from (`.env`, the environment, or the default), the driver's own
+ * reason, and the way forward. A SQLite file whose folder does not exist yet means no migration ran.
+ */
+export function explainOpenFailure(url: string, source: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // The driver's last line when it says more than one.
+  const reason =
+    message
+      .split("\n")
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .at(-1) ?? "unknown error";
+  const tried = `DATABASE_URL (${printableUrl(url)}, from ${source})`;
+  if (url.startsWith("file:"))
+    return /directory does not exist/i.test(reason)
+      ? `Cannot open the database at ${tried}: its folder does not exist yet. Run \`npm run db:migrate\` first: it creates the database and its tables.`
+      : `Cannot open the database at ${tried}: ${reason}`;
+  const where =
+    source === "the default"
+      ? " Set DATABASE_URL in .env (or the environment) to your PostgreSQL server, e.g. postgresql://user:password@localhost:5432/app."
+      : ` Check that the PostgreSQL server in DATABASE_URL (${source}) is running and reachable.`;
+  return `Cannot open the database at ${tried}: ${reason}.${where}`;
+}
 
 /** What the tables and the auth service read and write through (see sql.ts for why not Prisma Client). */
 export type Database = Sql;

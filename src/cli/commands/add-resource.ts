@@ -1,3 +1,4 @@
+import { findSpecsDir } from "../specs-dir.js";
 import { access, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Command } from "commander";
@@ -32,7 +33,8 @@ Field types: string, text, integer, decimal, boolean, date, datetime, email, enu
 Modifiers: unique, nullable, max=N, min=N, length=N, precision=N, scale=N, values=a|b|c (enum).
 An existing spec file is never overwritten.`,
     )
-    .action(async (input: string, flags: { fields?: string; belongsTo?: string; specs: string }) => {
+    .action(async (input: string, given: { fields?: string; belongsTo?: string; specs: string }) => {
+      const flags = { ...given, specs: findSpecsDir(given.specs) };
       const name = resourceClassName(input);
       const fields = flags.fields === undefined ? undefined : parseFieldsFlag(flags.fields);
       const belongsTo = (flags.belongsTo ?? "")

@@ -1,3 +1,4 @@
+import { findSpecsDir } from "../specs-dir.js";
 import { Option, type Command } from "commander";
 import { UsageError } from "../../errors.js";
 import { generateOnce, type GenerateFlags } from "../generate-once.js";
@@ -40,7 +41,8 @@ narrow or constrain stored data is refused with the list of what it would do, un
 --accept-data-loss; renamedFrom: in a spec turns a drop + add into a rename.
 Exit codes: 0 ok, 1 invalid specs or drift, 2 usage error.`,
     )
-    .action(async (specsDir: string, flags: GenerateFlags) => {
+    .action(async (requested: string, flags: GenerateFlags) => {
+      const specsDir = findSpecsDir(requested);
       if (flags.json && !flags.check && !flags.dryRun) throw new UsageError("--json goes with --check or --dry-run");
       // The first run is a plain generate; the runs on save write code only (no migration per keystroke).
       if (flags.watch) return setExit(await watchSpecs(specsDir, (first) => generateOnce(specsDir, { ...flags, noMigration: !first })));

@@ -1,3 +1,4 @@
+import { findSpecsDir } from "../specs-dir.js";
 import type { Command } from "commander";
 import { readMigrationHistory } from "../../migrate/history.js";
 import { planMigration } from "../../migrate/plan.js";
@@ -26,7 +27,8 @@ Examples:
 No database is needed: the SQL comes from Prisma's schema engine (WebAssembly, no download).
 Existing migrations are never rewritten. \`hashapi generate\` does the same as part of a full run.`,
     )
-    .action(async (flags: { name: string; specs: string; out?: string; acceptDataLoss?: boolean }) => {
+    .action(async (given: { name: string; specs: string; out?: string; acceptDataLoss?: boolean }) => {
+      const flags = { ...given, specs: findSpecsDir(given.specs) };
       const model = await loadModel(flags.specs, notice);
       const out = outputDir(flags.specs, flags.out, model.out);
       const { files } = await planMigration({

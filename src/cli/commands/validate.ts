@@ -1,3 +1,4 @@
+import { findSpecsDir } from "../specs-dir.js";
 import type { Command } from "commander";
 import { loadValidSpecs } from "../../pipeline/generate.js";
 import type { ExitCode } from "../main.js";
@@ -20,7 +21,8 @@ Examples:
 
 Exit codes: 0 valid, 1 invalid, 2 usage error.`,
     )
-    .action(async (specsDir: string, flags: { json?: boolean }) => {
+    .action(async (requested: string, flags: { json?: boolean }) => {
+      const specsDir = findSpecsDir(requested);
       if (flags.json) return setExit(await asJson(() => loadValidSpecs(specsDir, notice), (specs) => ({ valid: true, resources: specs.resources.map((resource) => resource.name) })));
       const specs = await loadValidSpecs(specsDir, notice);
       process.stdout.write(

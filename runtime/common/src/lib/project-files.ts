@@ -17,8 +17,22 @@ export function projectPath(moduleUrl: string, path: string): string {
 /**
  * Reads the project's `.env` into process.env, if there is one (Node's own parser). Variables the
  * environment already has win, so a deployment's settings are never overridden by a stray file.
+ * Returns the names `.env` set, so that a message about a setting can say where it came from.
  */
-export function loadEnvironment(moduleUrl: string): void {
+export function loadEnvironment(moduleUrl: string): ReadonlySet<string> {
   const file = projectPath(moduleUrl, ".env");
-  if (existsSync(file)) process.loadEnvFile(file);
+  if (!existsSync(file)) return new Set();
+  const before = new Set(Object.keys(process.env));
+  process.loadEnvFile(file);
+  return new Set(Object.keys(process.env).filter((name) => !before.has(name)));
+}
+
+/** Where a setting's value came from, for messages: `.env`, the environment, or the default. */
+export function settingSource(
+  name: string,
+  fromFile: ReadonlySet<string>,
+  environment: NodeJS.ProcessEnv = process.env,
+): ".env" | "the environment" | "the default" {
+  if (fromFile.has(name)) return ".env";
+  return environment[name] === undefined ? "the default" : "the environment";
 }

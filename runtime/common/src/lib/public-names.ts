@@ -5,7 +5,7 @@
  * src/model/public-names.ts is this very file (a link), so a change here reaches both.
  */
 
-/** Public ids (api-contract.md §2): `<PREFIX>_<CODE>`, CODE being 8 symbols without O, 0, I and 1. */
+/** Public ids (docs/api-contract.md §2 in hashapi): `<PREFIX>_<CODE>`, CODE being 8 symbols without O, 0, I and 1. */
 export const hashAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 export const hashCodeLength = 8;
 /** The alphabet as a regular-expression character class. */

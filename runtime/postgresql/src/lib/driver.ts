@@ -12,6 +12,9 @@ const types = {
   },
 };
 
+/** The database this project's driver speaks. */
+export const databaseDialect = "postgresql";
+
 /** A pool of `poolSize` connections per process; each prepares a statement once and reuses it. */
 export function openSql(url: string, poolSize = 10): Sql {
   // pg's pool replaces broken connections by itself: after a database restart the next queries reconnect.

@@ -18,6 +18,9 @@ function encodeAll(values: readonly unknown[]): readonly unknown[] {
   return values;
 }
 
+/** The database this project's driver speaks. */
+export const databaseDialect = "sqlite";
+
 /** `file:./data/app.db` → `./data/app.db`, relative to the working directory as Prisma reads it. */
 export function sqliteFile(url: string): string {
   return url.replace(/^file:/, "").replace(/\?.*$/, "");
