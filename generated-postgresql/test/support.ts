@@ -9,9 +9,9 @@ import { loadConfig } from "../src/config.js";
 import { connectDatabase, sql, type Database } from "../src/lib/database.js";
 import { hashMatcher, newHash } from "../src/lib/hash-id.js";
 import { createLogger } from "../src/lib/logger.js";
-import { applyMigrations, migrationsPath } from "../src/lib/migrations.js";
 import { hashPassword } from "../src/lib/passwords.js";
 import { tableLookup } from "../src/lib/table.js";
+import { freshTestDatabase } from "../src/lib/test-database.js";
 import type { CurrentUser } from "../src/auth/auth.service.js";
 import type { ResourceDescriptor } from "../src/resource/descriptor.js";
 import { ResourceService } from "../src/resource/service.js";
@@ -65,23 +65,9 @@ export function assertNoInternalIds(value: unknown, path = "body"): void {
   }
 }
 
-/** A database with every migration applied by the project's own migrator (npm run db:migrate). */
-async function migrateFreshDatabase(): Promise<{ url: string; cleanup: () => void }> {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error("set TEST_DATABASE_URL to an empty PostgreSQL database");
-  const cleanup = () => undefined;
-  const db = await connectDatabase(url, 1);
-  try {
-    await applyMigrations(db, migrationsPath(import.meta.url));
-  } finally {
-    await db.close();
-  }
-  return { url, cleanup };
-}
-
 /** The app on a fresh database, listening on a free loopback port, with one user logged in. */
 export async function startApi(): Promise<TestApi> {
-  const database = await migrateFreshDatabase();
+  const database = await freshTestDatabase(import.meta.url);
   const config = loadConfig({
     NODE_ENV: "test",
     DATABASE_URL: database.url,
@@ -137,7 +123,7 @@ export async function startApi(): Promise<TestApi> {
       server.closeAllConnections();
       server.close();
       await db.close();
-      database.cleanup();
+      await database.cleanup();
     },
   };
   const login = await api.request(
@@ -149,6 +135,20 @@ export async function startApi(): Promise<TestApi> {
   expect(login.status).toBe(200);
   api.token = login.body.data.access_token;
   return api;
+}
+
+/**
+ * A reply as a failing assertion shows it: the status, the message and, for a 422, each field with
+ * its messages ("422 The given data was invalid. country: The country field must be 2 characters.").
+ */
+export function explain(reply: { status: number; body: any }): string {
+  const body = reply.body as { message?: unknown; errors?: Record<string, string[]> } | null;
+  const errors = Object.entries(body?.errors ?? {}).map(
+    ([field, messages]) => `${field}: ${messages.join(" ")}`,
+  );
+  return [String(reply.status), typeof body?.message === "string" ? body.message : "", ...errors]
+    .filter(Boolean)
+    .join(" ");
 }
 
 /**

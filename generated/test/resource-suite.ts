@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ListQuery } from "../src/http/list-query.js";
 import type { ResourceDescriptor } from "../src/resource/descriptor.js";
 import type { Policy } from "../src/resource/policy.js";
-import { hashPattern, nextNumber, startApi, type Reply, type TestApi } from "./support.js";
+import { explain, hashPattern, nextNumber, startApi, type Reply, type TestApi } from "./support.js";
 
 /** What the generated tests of one resource need to know about it (see the <resource>.test.ts files). */
 export interface ResourceUnderTest {
@@ -87,7 +87,7 @@ export function describeResource(resource: ResourceUnderTest): void {
         await resource.payload(api, nextNumber()),
       );
       if (!(await allows("store"))) return expectForbidden(reply, "POST");
-      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      expect(reply.status, explain(reply)).toBe(201);
       expect(reply.body.type).toBe("success");
       expect(reply.body.data[idKey]).toMatch(hashPattern(resource.prefix));
     });
@@ -96,7 +96,7 @@ export function describeResource(resource: ResourceUnderTest): void {
       await resource.factory(api, nextNumber());
       const reply = await api.request("GET", `${collection}?per_page=1`);
       if (!(await allows("index"))) return expectForbidden(reply, "GET");
-      expect(reply.status).toBe(200);
+      expect(reply.status, explain(reply)).toBe(200);
       expect(Array.isArray(reply.body.data)).toBe(true);
       expect(reply.body.data).toHaveLength(1);
       expect(reply.body.meta).toMatchObject({
@@ -129,7 +129,7 @@ export function describeResource(resource: ResourceUnderTest): void {
       const hash = await resource.factory(api, nextNumber());
       const shown = await api.request("GET", `${collection}/${hash}`);
       if (await allows("show", hash)) {
-        expect(shown.status).toBe(200);
+        expect(shown.status, explain(shown)).toBe(200);
         expect(shown.body.data[idKey]).toBe(hash);
       } else expectForbidden(shown, "GET");
       for (const missing of [
@@ -185,7 +185,7 @@ export function describeResource(resource: ResourceUnderTest): void {
             expectForbidden(reply, method);
             continue;
           }
-          expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+          expect(reply.status, explain(reply)).toBe(200);
           expect(reply.body.data[idKey]).toBe(hash);
           expect(reply.body.data.created_at).toBe(before.created_at.toISOString());
         }
@@ -197,7 +197,7 @@ export function describeResource(resource: ResourceUnderTest): void {
       const mayDelete = await allows("destroy", hash);
       const deleted = await api.request("DELETE", `${collection}/${hash}`);
       if (!mayDelete) return expectForbidden(deleted, "DELETE");
-      expect(deleted.status).toBe(200);
+      expect(deleted.status, explain(deleted)).toBe(200);
       expect(deleted.body).toEqual({ type: "success", status: 200, message: "Resource deleted." });
       expect((await api.request("GET", `${collection}/${hash}`)).status).toBe(404);
       expect((await api.request("DELETE", `${collection}/${hash}`)).status).toBe(404);
@@ -214,7 +214,7 @@ export function describeResource(resource: ResourceUnderTest): void {
       const mayRestore = await allows("restore", hash, { trashed: true });
       const restored = await api.request("POST", `${collection}/${hash}/restore`);
       if (!mayRestore) return expectForbidden(restored, "POST restore");
-      expect(restored.status).toBe(200);
+      expect(restored.status, explain(restored)).toBe(200);
       expect(restored.body.data.deleted_at).toBeNull();
       expect((await api.request("GET", `${collection}/${hash}`)).status).toBe(
         (await allows("show", hash)) ? 200 : 403,

@@ -4,6 +4,7 @@ import { databaseDialect, openSql } from "./driver.js";
 import type { Sql } from "./sql.js";
 
 export { isForeignKeyViolation, isUniqueViolation, sql } from "./sql.js";
+export { databaseDialect };
 
 /** A database URL fit for a message: the password, if any, masked. */
 export function printableUrl(url: string): string {

@@ -1,7 +1,13 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import pg from "pg";
-import { maxPreparedStatements, statementOf, type Sql, type SqlRow } from "./sql.js";
+import {
+  maxPreparedStatements,
+  statementOf,
+  type Sql,
+  type SqlDialect,
+  type SqlRow,
+} from "./sql.js";
 
 // DATE stays text (pg would make a local-time Date of it); COUNT(*) is int8, which pg leaves as text.
 const dateOid = 1082;
@@ -13,7 +19,7 @@ const types = {
 };
 
 /** The database this project's driver speaks. */
-export const databaseDialect = "postgresql";
+export const databaseDialect: SqlDialect = "postgresql";
 
 /** A pool of `poolSize` connections per process; each prepares a statement once and reuses it. */
 export function openSql(url: string, poolSize = 10): Sql {

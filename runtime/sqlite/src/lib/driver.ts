@@ -2,7 +2,13 @@
 
 import Sqlite from "better-sqlite3";
 import { isoInstant } from "./dates.js";
-import { maxPreparedStatements, statementOf, type Sql, type SqlRow } from "./sql.js";
+import {
+  maxPreparedStatements,
+  statementOf,
+  type Sql,
+  type SqlDialect,
+  type SqlRow,
+} from "./sql.js";
 
 /** Prisma's SQLite adapter stores DateTime as ISO 8601 text with an explicit offset; so do we. */
 function encode(value: unknown): unknown {
@@ -19,7 +25,7 @@ function encodeAll(values: readonly unknown[]): readonly unknown[] {
 }
 
 /** The database this project's driver speaks. */
-export const databaseDialect = "sqlite";
+export const databaseDialect: SqlDialect = "sqlite";
 
 /** `file:./data/app.db` → `./data/app.db`, relative to the working directory as Prisma reads it. */
 export function sqliteFile(url: string): string {
