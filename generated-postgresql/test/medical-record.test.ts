@@ -2,6 +2,8 @@
 
 import { MedicalRecordPolicy } from "../src/custom/medical-record/medical-record.policy.js";
 import { medicalRecordResource } from "../src/resources/medical-record/medical-record.resource.js";
+import { exampleValue } from "../src/lib/examples.js";
+import declaration from "../src/resources/medical-record/medical-record.resource.json" with { type: "json" };
 import { describeResource } from "./resource-suite.js";
 import { factories, payloads } from "./support.js";
 
@@ -16,7 +18,9 @@ describeResource({
   payload: payloads.medicalRecord,
   factory: factories.medicalRecord,
   required: ["summary", "recorded_on", "patient"],
-  update: (n) => ({ summary: `summary ${n}`.padEnd(1, "x").slice(0, 5000) }),
+  update: (n) => ({
+    summary: exampleValue(declaration.validation.update.schema.properties.summary, "summary", n),
+  }),
   softDelete: false,
   publicActions: [],
 });

@@ -2,6 +2,8 @@
 
 import { PatientPolicy } from "../src/custom/patient/patient.policy.js";
 import { patientResource } from "../src/resources/patient/patient.resource.js";
+import { exampleValue } from "../src/lib/examples.js";
+import declaration from "../src/resources/patient/patient.resource.json" with { type: "json" };
 import { describeResource } from "./resource-suite.js";
 import { factories, payloads } from "./support.js";
 
@@ -16,7 +18,9 @@ describeResource({
   payload: payloads.patient,
   factory: factories.patient,
   required: ["name", "cpf"],
-  update: (n) => ({ name: `name ${n}`.padEnd(1, "x").slice(0, 120) }),
+  update: (n) => ({
+    name: exampleValue(declaration.validation.update.schema.properties.name, "name", n),
+  }),
   softDelete: true,
   publicActions: [],
 });

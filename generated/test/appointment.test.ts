@@ -2,6 +2,8 @@
 
 import { AppointmentPolicy } from "../src/custom/appointment/appointment.policy.js";
 import { appointmentResource } from "../src/resources/appointment/appointment.resource.js";
+import { exampleValue } from "../src/lib/examples.js";
+import declaration from "../src/resources/appointment/appointment.resource.json" with { type: "json" };
 import { describeResource } from "./resource-suite.js";
 import { factories, payloads } from "./support.js";
 
@@ -16,7 +18,13 @@ describeResource({
   payload: payloads.appointment,
   factory: factories.appointment,
   required: ["scheduled_at", "patient", "doctor"],
-  update: (n) => ({ scheduled_at: "2026-01-15T09:30:00.000Z" }),
+  update: (n) => ({
+    scheduled_at: exampleValue(
+      declaration.validation.update.schema.properties.scheduled_at,
+      "scheduled_at",
+      n,
+    ),
+  }),
   softDelete: false,
   publicActions: [],
 });

@@ -2,6 +2,8 @@
 
 import { DoctorPolicy } from "../src/custom/doctor/doctor.policy.js";
 import { doctorResource } from "../src/resources/doctor/doctor.resource.js";
+import { exampleValue } from "../src/lib/examples.js";
+import declaration from "../src/resources/doctor/doctor.resource.json" with { type: "json" };
 import { describeResource } from "./resource-suite.js";
 import { factories, payloads } from "./support.js";
 
@@ -16,7 +18,9 @@ describeResource({
   payload: payloads.doctor,
   factory: factories.doctor,
   required: ["name", "crm"],
-  update: (n) => ({ name: `name ${n}`.padEnd(1, "x").slice(0, 120) }),
+  update: (n) => ({
+    name: exampleValue(declaration.validation.update.schema.properties.name, "name", n),
+  }),
   softDelete: false,
   publicActions: ["index", "show"],
 });

@@ -8,6 +8,8 @@ import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { connectDatabase, sql, type Database } from "../src/lib/database.js";
 import { hashMatcher, newHash } from "../src/lib/hash-id.js";
+import { ValidationFailed } from "../src/lib/errors.js";
+import { examplePayload } from "../src/lib/examples.js";
 import { createLogger } from "../src/lib/logger.js";
 import { hashPassword } from "../src/lib/passwords.js";
 import { tableLookup } from "../src/lib/table.js";
@@ -16,9 +18,13 @@ import type { CurrentUser } from "../src/auth/auth.service.js";
 import type { ResourceDescriptor } from "../src/resource/descriptor.js";
 import { ResourceService } from "../src/resource/service.js";
 import { openTables, type Tables } from "../src/resources/tables.js";
+import appointmentDeclaration from "../src/resources/appointment/appointment.resource.json" with { type: "json" };
 import { appointmentResource } from "../src/resources/appointment/appointment.resource.js";
+import doctorDeclaration from "../src/resources/doctor/doctor.resource.json" with { type: "json" };
 import { doctorResource } from "../src/resources/doctor/doctor.resource.js";
+import medicalRecordDeclaration from "../src/resources/medical-record/medical-record.resource.json" with { type: "json" };
 import { medicalRecordResource } from "../src/resources/medical-record/medical-record.resource.js";
+import patientDeclaration from "../src/resources/patient/patient.resource.json" with { type: "json" };
 import { patientResource } from "../src/resources/patient/patient.resource.js";
 
 export interface Reply {
@@ -152,37 +158,56 @@ export function explain(reply: { status: number; body: any }): string {
 }
 
 /**
+ * A payload as the resource's own create rules take it (the API's validator: `_confirmation` copies
+ * dropped), or an error naming each field a factory got wrong.
+ */
+function accepted<Create>(
+  resource: ResourceDescriptor<any, any, Create, any>,
+  payload: unknown,
+): Create {
+  try {
+    return resource.validate.create(payload);
+  } catch (error) {
+    if (!(error instanceof ValidationFailed)) throw error;
+    throw new Error(
+      `the factory's payload was refused: ${explain({ status: 422, body: { message: error.message, errors: error.errors } })}`,
+    );
+  }
+}
+
+/**
  * Creates a valid record of each resource and returns its public identifier. Through the resource's
  * service, not the API: a policy that refuses `store` to the tester must not stop the tests of the
  * other actions from having records to work on.
  */
 export const factories = {
   async appointment(api: TestApi, n: number): Promise<string> {
-    const payload = await payloads.appointment(api, n);
+    const payload = accepted(appointmentResource, await payloads.appointment(api, n));
     return (await api.service(appointmentResource).create(payload)).hash as string;
   },
   async doctor(api: TestApi, n: number): Promise<string> {
-    const payload = await payloads.doctor(api, n);
+    const payload = accepted(doctorResource, await payloads.doctor(api, n));
     return (await api.service(doctorResource).create(payload)).hash as string;
   },
   async medicalRecord(api: TestApi, n: number): Promise<string> {
-    const payload = await payloads.medicalRecord(api, n);
+    const payload = accepted(medicalRecordResource, await payloads.medicalRecord(api, n));
     return (await api.service(medicalRecordResource).create(payload)).hash as string;
   },
   async patient(api: TestApi, n: number): Promise<string> {
-    const payload = await payloads.patient(api, n);
+    const payload = accepted(patientResource, await payloads.patient(api, n));
     return (await api.service(patientResource).create(payload)).hash as string;
   },
 };
 
-/** Valid create payloads, derived from each resource's create rules. */
+/**
+ * Valid create payloads: every field's value made by the runtime from the resource's own create rules
+ * (src/lib/examples.ts: different for each n, so unique fields stay unique), relations from the related
+ * resource's factory.
+ */
 export const payloads = {
   async appointment(api: TestApi, n: number): Promise<Record<string, unknown>> {
-    void api;
     return {
-      scheduled_at: "2026-01-15T09:30:00.000Z",
-      status: "scheduled",
-      notes: `notes ${n}`.padEnd(1, "x").slice(0, 2000),
+      ...examplePayload(appointmentDeclaration.validation.create, n),
       patient: await factories.patient(api, n),
       doctor: await factories.doctor(api, n),
     };
@@ -190,26 +215,19 @@ export const payloads = {
   async doctor(api: TestApi, n: number): Promise<Record<string, unknown>> {
     void api;
     return {
-      name: `name ${n}`.padEnd(1, "x").slice(0, 120),
-      crm: `crm ${n}`.padEnd(1, "x").slice(0, 20),
-      specialty: "general",
+      ...examplePayload(doctorDeclaration.validation.create, n),
     };
   },
   async medicalRecord(api: TestApi, n: number): Promise<Record<string, unknown>> {
-    void api;
     return {
-      summary: `summary ${n}`.padEnd(1, "x").slice(0, 5000),
-      recorded_on: "2026-01-15",
-      weight_kg: "12.50",
+      ...examplePayload(medicalRecordDeclaration.validation.create, n),
       patient: await factories.patient(api, n),
     };
   },
   async patient(api: TestApi, n: number): Promise<Record<string, unknown>> {
     void api;
     return {
-      name: `name ${n}`.padEnd(1, "x").slice(0, 120),
-      cpf: String(n).padStart(11, "0"),
-      phone: `phone ${n}`.padEnd(1, "x").slice(0, 20),
+      ...examplePayload(patientDeclaration.validation.create, n),
     };
   },
 };

@@ -4,7 +4,7 @@ import type { FieldSpec, ProjectSpec, ResourceSpec, ValidSpecs } from "../spec/t
 import { parseRule } from "../spec/rules.js";
 import { defaultCollection, derivePrefix, withArticle, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
 import { exampleHash } from "./hash-format.js";
-import { exampleExpression } from "./examples.js";
+import { exampleValue, type PropertySchema } from "./example-values.js";
 import { fieldType } from "./field-types.js";
 import { laravelMessage } from "./laravel-messages.js";
 import { fieldOutputSchema, tsTypeOf } from "./output-schema.js";
@@ -145,6 +145,7 @@ function payloadField(spec: FieldSpec): PayloadField {
     ...(spec.values !== undefined ? { values: spec.values } : {}),
     ...(spec.precision !== undefined ? { precision: spec.precision } : {}),
     ...(spec.scale !== undefined ? { scale: spec.scale } : {}),
+    ...(spec.example !== undefined ? { example: spec.example } : {}),
   };
 }
 
@@ -239,7 +240,7 @@ function buildResource(
       publicActions: [],
       related: [],
     },
-    examples: { create: [], update: null },
+    examples: { relations: [], update: null },
     exampleHash: exampleHash(ref.prefix),
   };
   resource.examples = examplesOf(resource);
@@ -319,16 +320,23 @@ function relatedOf(resource: ResourceModel, read: ResourceRef[], restricting: Re
 }
 
 function examplesOf(resource: ResourceModel): ResourceModel["examples"] {
-  const expressions = (action: "create" | "update") =>
-    resource.validation[action].keys.flatMap((key) => {
-      const schema = resource.validation[action].schema.properties?.[key] ?? {};
-      const relation = resource.belongsTo.find((candidate) => candidate.name === key);
-      const expression = exampleExpression(key, schema, relation);
-      return expression === undefined ? [] : [{ key, expression }];
-    });
-  const updatable = expressions("update").filter((entry) => !resource.belongsTo.some((relation) => relation.name === entry.key));
-  const plain = updatable.find((entry) => !resource.fields.find((field) => field.name === entry.key)?.unique);
-  return { create: expressions("create"), update: plain ?? updatable[0] ?? null };
+  const relations = resource.validation.create.keys.flatMap((key) => {
+    const relation = resource.belongsTo.find((candidate) => candidate.name === key);
+    return relation ? [{ key, target: relation.target }] : [];
+  });
+  // The field the update test changes: one the rules can make values for, not a relation, and not
+  // unique where another will do.
+  const properties = resource.validation.update.schema.properties ?? {};
+  const updatable = resource.validation.update.keys.filter(
+    (key) =>
+      !resource.belongsTo.some((relation) => relation.name === key) &&
+      !key.endsWith("_confirmation") &&
+      !resource.validation.update.confirmed.includes(key) &&
+      exampleValue(properties[key] as PropertySchema, key, 1) !== undefined,
+  );
+  const plain = updatable.find((key) => !resource.fields.find((field) => field.name === key)?.unique);
+  const key = plain ?? updatable[0];
+  return { relations, update: key === undefined ? null : { key } };
 }
 
 function rulesFor(

@@ -161,10 +161,13 @@ export interface ResourceModel {
   };
   /** What the resource's table declaration and runtime descriptor lay out (runtime/common/src/resource). */
   declaration: DeclarationModel;
-  /** Expressions of valid payload values for the generated tests (see examples.ts). */
+  /**
+   * What the generated tests' payloads need beyond the runtime's example values (lib/examples.ts):
+   * the relations a create fills with the related resource's factory, and the field an update changes.
+   */
   examples: {
-    create: { key: string; expression: string }[];
-    update: { key: string; expression: string } | null;
+    relations: { key: string; target: ResourceRef }[];
+    update: { key: string } | null;
   };
   exampleHash: string;
 }

@@ -27,6 +27,8 @@ export interface PayloadField {
   precision?: number;
   scale?: number;
   unique: boolean;
+  /** The spec's `example:`, emitted as the property's `examples` for the tests and seed data. */
+  example?: unknown;
 }
 
 export interface PayloadRelation {
@@ -124,6 +126,7 @@ export function buildActionValidation(
       ? fieldSchema(field, keyRules, isRequired)
       : relationSchema(relation!);
     if (isNullable) built.schema = allowNull(built.schema);
+    if (field?.example !== undefined) built.schema = { ...built.schema, examples: [field.example] };
     built.messages.null = isRequired
       ? laravelMessage("required", key)
       : (built.messages.type ?? laravelMessage("string", key));

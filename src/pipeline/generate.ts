@@ -1,3 +1,4 @@
+import { unfillableFieldWarnings } from "../model/unfillable.js";
 import { basename, resolve, sep } from "node:path";
 import { SpecError } from "../errors.js";
 import { buildModel } from "../model/build.js";
@@ -39,7 +40,9 @@ export async function loadValidSpecs(specsDir: string, notice?: (text: string) =
 
 /** The model of a specs folder, labelled by the folder's own name so output never depends on cwd. */
 export async function loadModel(specsDir: string, notice?: (text: string) => void): Promise<ProjectModel> {
-  return buildModel(await loadValidSpecs(specsDir, notice), specsLabel(portablePath(specsDir)));
+  const model = buildModel(await loadValidSpecs(specsDir, notice), specsLabel(portablePath(specsDir)));
+  for (const warning of unfillableFieldWarnings(model)) notice?.(warning);
+  return model;
 }
 
 /** `specs\` typed as on Windows reads as `specs/` elsewhere too (a backslash is no separator there). */

@@ -17,7 +17,7 @@ export const reservedFieldNames = new Set([
 
 /** Which options each field type accepts (spec-format.md, "Field types"; src/model/field-types.ts). */
 export function optionsOf(type: FieldType): readonly string[] {
-  return ["type", "nullable", "default", "renamedFrom", "backfill", ...fieldType(type).options];
+  return ["type", "nullable", "default", "renamedFrom", "backfill", "example", ...fieldType(type).options];
 }
 
 /**
@@ -59,10 +59,25 @@ export function checkField(source: SpecSource, base: (string | number)[], field:
     const problem = valueProblem(field, field[option], option);
     if (problem) problems.push(source.problem([...at, option], problem));
   }
+  if (field.example !== undefined && !(field.type === "enum" && field.values === undefined)) {
+    const problem = field.example === null ? "null is no example: give a value of the field" : valueProblem(field, field.example, "default");
+    if (problem) problems.push(source.problem([...at, "example"], problem));
+    else if (field.pattern !== undefined && typeof field.example === "string" && !safeMatch(field.pattern, field.example))
+      problems.push(source.problem([...at, "example"], `the example does not match the field's pattern /${field.pattern}/`));
+  }
   if (field.renamedFrom === field.name) {
     problems.push(source.problem([...at, "renamedFrom"], "renamedFrom names the field itself; give its previous name, or remove the key"));
   }
   return problems;
+}
+
+/** Whether text matches a pattern; an invalid pattern is reported on its own, and matches nothing here. */
+function safeMatch(pattern: string, text: string): boolean {
+  try {
+    return new RegExp(pattern, "u").test(text);
+  } catch {
+    return true;
+  }
 }
 
 /** A default or backfill: a value of the field's type (null only for a nullable default). */

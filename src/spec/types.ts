@@ -22,6 +22,8 @@ export interface FieldSpec {
   renamedFrom?: string;
   /** What existing rows get once when the field becomes required (the default when absent). */
   backfill?: unknown;
+  /** A valid value for the generated tests and seed data, where the rules cannot say how to make one. */
+  example?: unknown;
 }
 
 export interface RelationSpec {
