@@ -903,7 +903,7 @@ describe.each(targets)("api-contract.md on $label", ({ database, proxied }) => {
       expect(refused.message).not.toMatch(/\bat \S+ \(/);
     });
 
-    it("answers an unexpected failure with a bare 500 Server Error, logged with a request id (a second instance on a database whose tables went missing)", async () => {
+    it("answers 503 'not ready', never a 500, when the database lacks tables this build reads, logged with a request id (a second instance on a database whose tables went missing)", async () => {
       await migrate(project.dir, { ...serviceEnv, DATABASE_URL: unmigratedUrl });
       await dropTables(unmigratedUrl, project.dir, ["revoked_tokens", "doctors"]);
       const broken = await startService({ cwd: project.dir, env: { ...serviceEnv, DATABASE_URL: unmigratedUrl, LOG_LEVEL: "error" } });
@@ -912,8 +912,9 @@ describe.each(targets)("api-contract.md on $label", ({ database, proxied }) => {
         for (const [method, path] of [["GET", "/api/auth/me"], ["GET", "/api/doctors"]] as const) {
           const reply = await client(broken.baseUrl)(method, path, { token: brokenToken });
           replies.push(reply);
-          expect(reply.status, path).toBe(500);
-          expect(reply.body, path).toEqual({ type: "error", status: 500, message: "Server Error" });
+          expect(reply.status, path).toBe(503);
+          expect(reply.body, path).toEqual({ type: "error", status: 503, message: "The service is not ready." });
+          expect(reply.headers.get("retry-after")).toBe("5");
           expect(reply.text).not.toMatch(/prisma|sqlite|postgres|select|stack|\bat /i);
           const requestId = reply.headers.get("x-request-id");
           expect(requestId, "a request id to find the log line").toBeTruthy();

@@ -9,6 +9,7 @@ import {
   Unauthenticated,
   ValidationFailed,
 } from "../lib/errors.js";
+import { isSchemaBehind } from "../lib/sql.js";
 import { sendError } from "./envelope.js";
 
 /**
@@ -38,6 +39,12 @@ export function errorHandler(
   if (error instanceof TooManyAttempts) {
     res.setHeader("Retry-After", String(error.retryAfterSeconds));
     return sendError(res, 429, "Too many attempts.");
+  }
+  // The database lacks a table or column this build reads: not ready (503, as /api/health says), not broken.
+  if (isSchemaBehind(error)) {
+    req.log.error({ err: error }, "the database is behind this build: run `npm run db:migrate`");
+    res.setHeader("Retry-After", "5");
+    return sendError(res, 503, "The service is not ready.");
   }
   // The framework's own client errors (a path segment whose percent-encoding does not decode, …)
   // carry a 4xx status: they are the client's mistake, answered as such.

@@ -122,6 +122,22 @@ export function isUniqueViolation(error: unknown): boolean {
   return uniqueViolations.has(codeOf(error) as string);
 }
 
+/**
+ * A statement that names a table or column the database does not have: the schema is behind this
+ * build (a migration not applied yet, say while `hashapi generate --watch` adds a resource). SQLite
+ * says so only in its message; PostgreSQL by code (undefined_table, undefined_column).
+ */
+export function isSchemaBehind(error: unknown): boolean {
+  const code = codeOf(error);
+  if (code === "42P01" || code === "42703") return true;
+  const message = (error as { message?: unknown } | null)?.message;
+  return (
+    code === "SQLITE_ERROR" &&
+    typeof message === "string" &&
+    /^no such (table|column)\b|has no column named\b/.test(message)
+  );
+}
+
 /** A FOREIGN KEY violation, from either driver. */
 export function isForeignKeyViolation(error: unknown): boolean {
   return foreignKeyViolations.has(codeOf(error) as string);
