@@ -36,6 +36,9 @@ try {
   process.stdout.write(`${demoUser.email} already exists.\n`);
 }
 
+// Records to look at: 25 of every resource, the first time only (an emptied database gets them again).
+step("npm run db:seed -- --count 25 --if-empty", "npm", ["run", "db:seed", "--silent", "--", "--count", "25", "--if-empty"], { cwd: project });
+
 process.stdout.write(`\nLog in with: ${demoUser.email} / ${demoUser.password}\n`);
 if (!existsSync(join(project, "dist/server.js"))) process.exit(1);
 const server = spawn(process.execPath, ["dist/server.js"], { cwd: project, env, stdio: "inherit" });

@@ -23,6 +23,7 @@ describeResource({
       declaration.validation.update.schema.properties.scheduled_at,
       "scheduled_at",
       n,
+      false,
     ),
   }),
   softDelete: false,

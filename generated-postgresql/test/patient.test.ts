@@ -19,7 +19,7 @@ describeResource({
   factory: factories.patient,
   required: ["name", "cpf"],
   update: (n) => ({
-    name: exampleValue(declaration.validation.update.schema.properties.name, "name", n),
+    name: exampleValue(declaration.validation.update.schema.properties.name, "name", n, false),
   }),
   softDelete: true,
   publicActions: [],

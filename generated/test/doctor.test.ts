@@ -19,7 +19,7 @@ describeResource({
   factory: factories.doctor,
   required: ["name", "crm"],
   update: (n) => ({
-    name: exampleValue(declaration.validation.update.schema.properties.name, "name", n),
+    name: exampleValue(declaration.validation.update.schema.properties.name, "name", n, false),
   }),
   softDelete: false,
   publicActions: ["index", "show"],

@@ -19,7 +19,12 @@ describeResource({
   factory: factories.medicalRecord,
   required: ["summary", "recorded_on", "patient"],
   update: (n) => ({
-    summary: exampleValue(declaration.validation.update.schema.properties.summary, "summary", n),
+    summary: exampleValue(
+      declaration.validation.update.schema.properties.summary,
+      "summary",
+      n,
+      false,
+    ),
   }),
   softDelete: false,
   publicActions: [],

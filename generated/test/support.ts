@@ -207,7 +207,7 @@ export const factories = {
 export const payloads = {
   async appointment(api: TestApi, n: number): Promise<Record<string, unknown>> {
     return {
-      ...examplePayload(appointmentDeclaration.validation.create, n),
+      ...examplePayload(appointmentDeclaration.validation.create, n, {}),
       patient: await factories.patient(api, n),
       doctor: await factories.doctor(api, n),
     };
@@ -215,19 +215,19 @@ export const payloads = {
   async doctor(api: TestApi, n: number): Promise<Record<string, unknown>> {
     void api;
     return {
-      ...examplePayload(doctorDeclaration.validation.create, n),
+      ...examplePayload(doctorDeclaration.validation.create, n, doctorDeclaration.unique),
     };
   },
   async medicalRecord(api: TestApi, n: number): Promise<Record<string, unknown>> {
     return {
-      ...examplePayload(medicalRecordDeclaration.validation.create, n),
+      ...examplePayload(medicalRecordDeclaration.validation.create, n, {}),
       patient: await factories.patient(api, n),
     };
   },
   async patient(api: TestApi, n: number): Promise<Record<string, unknown>> {
     void api;
     return {
-      ...examplePayload(patientDeclaration.validation.create, n),
+      ...examplePayload(patientDeclaration.validation.create, n, patientDeclaration.unique),
     };
   },
 };

@@ -336,7 +336,8 @@ function examplesOf(resource: ResourceModel): ResourceModel["examples"] {
   );
   const plain = updatable.find((key) => !resource.fields.find((field) => field.name === key)?.unique);
   const key = plain ?? updatable[0];
-  return { relations, update: key === undefined ? null : { key } };
+  const unique = resource.fields.some((field) => field.name === key && field.unique);
+  return { relations, update: key === undefined ? null : { key, unique } };
 }
 
 function rulesFor(

@@ -167,7 +167,7 @@ export interface ResourceModel {
    */
   examples: {
     relations: { key: string; target: ResourceRef }[];
-    update: { key: string } | null;
+    update: { key: string; unique: boolean } | null;
   };
   exampleHash: string;
 }

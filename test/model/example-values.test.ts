@@ -113,7 +113,7 @@ describe("example values (runtime/common/src/lib/examples.ts) against random spe
           const validate = payloadValidators<Record<string, unknown>>(declaration).create;
           const seen = new Map<string, Set<string>>();
           for (const n of [1, 2, 7, 35, 36, 999, 1_000_017, 31_400_002, ...Array.from({ length: 32 }, (_, index) => 500_000 + index)]) {
-            const payload = examplePayload(declaration.validation.create as never, n);
+            const payload = examplePayload(declaration.validation.create as never, n, (declaration as { unique?: Record<string, string> }).unique ?? {});
             expect(() => validate(structuredClone(payload)), `${JSON.stringify(spec)} n=${n} ${JSON.stringify(payload)}`).not.toThrow();
             for (const [key, value] of Object.entries(payload)) (seen.get(key) ?? seen.set(key, new Set()).get(key)!).add(JSON.stringify(value));
           }

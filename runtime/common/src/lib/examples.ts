@@ -64,12 +64,131 @@ function decimal(rule: NonNullable<PropertySchema["x-decimal"]>, n: number): str
 }
 
 /** Text of the right length: the field's words and a tag unique to n, cut or padded to fit. */
-function text(field: string, n: number, min: number, max: number): string {
-  const unique = tag(n);
-  if (max < unique.length) return unique.slice(-max);
-  if (min === max) return unique.padStart(max, "0");
-  const words = `${field.replaceAll("_", " ")} ${unique}`;
-  const value = words.length <= max ? words : unique;
+// Lifelike text for fields whose names say what they hold: seed data that reads like data.
+const firstNames = [
+  "Maria",
+  "João",
+  "Ana",
+  "Lucas",
+  "Sofia",
+  "Pedro",
+  "Emma",
+  "Noah",
+  "Olivia",
+  "Liam",
+  "Ava",
+  "Mateo",
+  "Mia",
+  "Hugo",
+  "Léa",
+  "Yuki",
+  "Amara",
+  "Omar",
+  "Ingrid",
+  "Kofi",
+];
+const lastNames = [
+  "Silva",
+  "Santos",
+  "Smith",
+  "Garcia",
+  "Müller",
+  "Rossi",
+  "Kim",
+  "Nguyen",
+  "Okafor",
+  "Dubois",
+  "Kowalski",
+  "Haddad",
+  "Tanaka",
+  "Costa",
+  "Novak",
+  "Jensen",
+  "Ali",
+  "Moreau",
+  "Fischer",
+  "Pereira",
+];
+const cities = [
+  "Lisbon",
+  "São Paulo",
+  "Nairobi",
+  "Osaka",
+  "Toronto",
+  "Lyon",
+  "Kraków",
+  "Austin",
+  "Porto",
+  "Accra",
+  "Oslo",
+  "Seville",
+];
+const words = [
+  "annual",
+  "review",
+  "follow",
+  "routine",
+  "check",
+  "summary",
+  "plan",
+  "stable",
+  "improving",
+  "visit",
+  "first",
+  "update",
+  "report",
+  "clear",
+  "steady",
+  "care",
+  "morning",
+  "short",
+  "detailed",
+  "new",
+];
+
+/** The item of `list` for n (spread by a multiplicative hash, so neighbours differ), salted per use. */
+function pick<T>(list: readonly T[], n: number, salt: number): T {
+  return list[(Math.imul(Math.abs(n) + salt * 7919, 2_654_435_761) >>> 0) % list.length]!;
+}
+
+function words3(n: number, count: number): string {
+  return Array.from({ length: count }, (_, index) => pick(words, n, index + 10)).join(" ");
+}
+
+/** What a field's name says it holds (a person's name, a title, notes, a city, a phone), or undefined. */
+function lifelike(field: string, n: number): string | undefined {
+  const name = field.toLowerCase();
+  const first = pick(firstNames, n, 1);
+  const last = pick(lastNames, n, 2);
+  if (/(^|_)first_?name$/.test(name)) return first;
+  if (/(^|_)(last_?name|surname|family_?name)$/.test(name)) return last;
+  if (/(^|_)(name|full_?name|author|owner)$/.test(name)) return `${first} ${last}`;
+  if (/(^|_)(city|town)$/.test(name)) return pick(cities, n, 3);
+  if (/(^|_)(phone|mobile|telephone)$/.test(name))
+    return `+1 555 ${String(Math.abs(n) % 10_000).padStart(4, "0")}`;
+  if (/(^|_)(title|subject|headline|label)$/.test(name)) {
+    const title = words3(n, 3);
+    return title.charAt(0).toUpperCase() + title.slice(1);
+  }
+  if (/(^|_)(notes?|summary|description|bio|body|comment|content|message)$/.test(name)) {
+    const sentence = words3(n, 8);
+    return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
+  }
+  return undefined;
+}
+
+/**
+ * Text of the right length. Lifelike where the field's name says what it holds and the field need
+ * not be unique; otherwise the field's words and a tag unique to n, cut or padded to fit.
+ */
+function text(field: string, n: number, min: number, max: number, unique: boolean): string {
+  const like = unique ? undefined : lifelike(field, n);
+  if (like !== undefined && like.length >= min && like.length <= max) return like;
+  const mark = tag(n);
+  if (max < mark.length) return mark.slice(-max);
+  if (min === max) return mark.padStart(max, "0");
+  const labelled = `${field.replaceAll("_", " ")} ${mark}`;
+  const value = labelled.length <= max ? labelled : mark;
   return value.padEnd(min, "x");
 }
 
@@ -90,7 +209,7 @@ function email(n: number, min: number, max: number): string {
  * A value derived from the property's rules alone, different for each n where the rules leave room
  * (a unique field stays unique), or undefined where no rule says how (a relation, a free-form regex).
  */
-function derived(property: PropertySchema, field: string, n: number): unknown {
+function derived(property: PropertySchema, field: string, n: number, unique: boolean): unknown {
   const types = typesOf(property);
   const values = property.enum?.filter((value) => value !== null);
   if (values && values.length > 0) return values[Math.abs(n) % values.length];
@@ -108,12 +227,13 @@ function derived(property: PropertySchema, field: string, n: number): unknown {
   const max = property.maxLength ?? 255;
   switch (property.format) {
     case "date":
-      // Days of 2000–2099: plausible, and distinct for 36,500 numbers in a row.
-      return new Date(Date.UTC(2000, 0, 1) + (Math.abs(n) % 36_500) * dayMs)
+      // Days of 2016–2025: plausible, and distinct for 3,650 numbers in a row.
+      return new Date(Date.UTC(2016, 0, 1) + (Math.abs(n) % 3_650) * dayMs)
         .toISOString()
         .slice(0, 10);
     case "date-time":
-      return new Date(Date.UTC(2020, 0, 1) + (Math.abs(n) % 5_000_000) * 60_000).toISOString();
+      // Minutes of 2016–2025, at whole minutes.
+      return new Date(Date.UTC(2016, 0, 1) + (Math.abs(n) % 5_256_000) * 60_000).toISOString();
     case "email":
       return email(n, min, max);
     case "uri":
@@ -125,7 +245,7 @@ function derived(property: PropertySchema, field: string, n: number): unknown {
   if (property.pattern !== undefined && hashKey.test(property.pattern)) return undefined;
   const digits = digitsOnly.exec(property.pattern ?? "");
   if (digits) return String(Math.abs(n)).padStart(Number(digits[1]), "0").slice(-Number(digits[1]));
-  return text(field, n, min, max);
+  return text(field, n, min, max, unique);
 }
 
 /**
@@ -167,8 +287,14 @@ function variant(example: string, n: number, pattern: RegExp): string {
  * by n where the pattern allows. Undefined when neither fits: the field cannot be filled (the
  * generator warns about it).
  */
-export function exampleValue(property: PropertySchema, field: string, n: number): unknown {
-  const value = derived(property, field, n);
+export function exampleValue(
+  property: PropertySchema,
+  field: string,
+  n: number,
+  /** Whether values must differ record by record (lifelike text repeats itself). */
+  unique = true,
+): unknown {
+  const value = derived(property, field, n, unique);
   const pattern = property.pattern === undefined ? undefined : new RegExp(property.pattern, "u");
   if (value !== undefined && (typeof value !== "string" || !pattern || pattern.test(value)))
     return value;
@@ -186,16 +312,26 @@ export function isRelationKey(property: PropertySchema): boolean {
 /**
  * A valid payload for an action (create or update) but for its relations, which the caller adds:
  * every property gets its example value, a `confirmed` field its copy under `<field>_confirmation`.
- * Keys no value can be made for are left out.
+ * Fields not listed in `unique` (when it is given) may get lifelike text, which repeats; without
+ * it every field is taken as unique. Keys no value can be made for are left out.
  */
-export function examplePayload(rules: PayloadSchema, n: number): Record<string, unknown> {
+export function examplePayload(
+  rules: PayloadSchema,
+  n: number,
+  unique?: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   const confirmed = new Set(rules.confirmed ?? []);
   const payload: Record<string, unknown> = {};
   for (const [field, property] of Object.entries(rules.schema.properties ?? {})) {
     if (isRelationKey(property)) continue;
     if (field.endsWith("_confirmation") && confirmed.has(field.slice(0, -"_confirmation".length)))
       continue;
-    const value = exampleValue(property, field, n);
+    const value = exampleValue(
+      property,
+      field,
+      n,
+      unique === undefined || Object.hasOwn(unique, field),
+    );
     if (value === undefined) continue;
     payload[field] = value;
     if (confirmed.has(field)) payload[`${field}_confirmation`] = value;

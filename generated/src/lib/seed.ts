@@ -1,0 +1,222 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { parseArgs } from "node:util";
+import type { ResourceDescriptor } from "../resource/descriptor.js";
+import { ResourceService } from "../resource/service.js";
+import { connectDatabase, explainOpenFailure, type Database } from "./database.js";
+import { Conflict, ValidationFailed } from "./errors.js";
+import { examplePayload, isRelationKey, type PayloadSchema } from "./examples.js";
+import { migrationsPath, pendingMigrations } from "./migrations.js";
+import { settingSource } from "./project-files.js";
+import { Table, type TableSpec } from "./table.js";
+
+/** A resource as the seeder needs it: its descriptor and its create rules (from its .resource.json). */
+export interface Seedable {
+  resource: ResourceDescriptor<any, any, any, any>;
+  rules: PayloadSchema;
+  /** Its unique fields (the declaration's `unique`): those never get repeating lifelike text. */
+  unique?: Readonly<Record<string, unknown>>;
+}
+
+export interface SeedOptions {
+  /** Records per resource. */
+  count: number;
+  /** Decides every value: the same seed on the same database gives the same records. */
+  seed: number;
+}
+
+export interface SeedReport {
+  table: string;
+  created: number;
+  softDeleted: number;
+  /** Why nothing was created (a required relation with no record to point at). */
+  skipped?: string;
+}
+
+/** A small deterministic generator (mulberry32): the same seed, the same choices. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = Math.imul(state ^ (state >>> 15), 1 | state);
+    value ^= value + Math.imul(value ^ (value >>> 7), 61 | value);
+    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** Parents before children: each resource after those its belongsTo relations point at. */
+function parentsFirst(seedables: readonly Seedable[]): Seedable[] {
+  const ordered: Seedable[] = [];
+  const placed = new Set<TableSpec>();
+  const place = (item: Seedable, path: Set<TableSpec>) => {
+    const spec = item.resource.table;
+    if (placed.has(spec) || path.has(spec)) return;
+    path.add(spec);
+    for (const relation of Object.values(spec.belongsTo)) {
+      const parent = seedables.find((candidate) => candidate.resource.table === relation.target());
+      if (parent) place(parent, path);
+    }
+    placed.add(spec);
+    ordered.push(item);
+  };
+  for (const item of seedables) place(item, new Set());
+  return ordered;
+}
+
+// Attempts at one record before giving up on it (another value when a unique one was taken).
+const attemptsPerRecord = 5;
+// Parents a child may point at, per relation: the newest this many live records.
+const parentPool = 1_000;
+
+/**
+ * Fills the database with `count` records of every resource, through the resources' own services
+ * and create rules, as the API would: parents before children, each child pointing at a parent
+ * chosen at random (so a parent gets many), one in ten records of a soft-delete resource deleted
+ * (where nothing restricts it). Deterministic for a seed and a database state; running it again
+ * adds records (its numbers continue after the rows already there), and a unique value already
+ * taken is drawn again, so it never fails on one.
+ */
+export async function seedDatabase(
+  db: Database,
+  seedables: readonly Seedable[],
+  options: SeedOptions,
+): Promise<SeedReport[]> {
+  const tables = new Map<TableSpec, Table<any, any>>();
+  const tableOf = (spec: TableSpec) => {
+    let table = tables.get(spec);
+    if (!table) tables.set(spec, (table = new Table(db, spec)));
+    return table;
+  };
+  const reports: SeedReport[] = [];
+  for (const { resource, rules, unique } of parentsFirst(seedables)) {
+    const table = tableOf(resource.table);
+    const service = new ResourceService(resource, table, tableOf);
+    const existing = await table.count({ withTrashed: true });
+    const pick = random(options.seed * 31 + existing);
+    const required = new Set((rules.schema as { required?: string[] }).required ?? []);
+    const parents: Record<string, string[]> = {};
+    let skipped: string | undefined;
+    for (const [key, property] of Object.entries(rules.schema.properties ?? {})) {
+      const relation = resource.table.belongsTo[key];
+      if (!isRelationKey(property) || !relation) continue;
+      const rows = await tableOf(relation.target()).findMany({
+        orderBy: [{ id: "desc" }] as never,
+        limit: parentPool,
+      });
+      parents[key] = rows.map((row) => (row as { hash: string }).hash);
+      if (parents[key]!.length === 0 && required.has(key))
+        skipped = `no ${relation.target().name} to point ${key} at`;
+    }
+    const report: SeedReport = { table: resource.table.name, created: 0, softDeleted: 0 };
+    reports.push(report);
+    if (skipped) {
+      report.skipped = skipped;
+      continue;
+    }
+    const created: any[] = [];
+    for (let index = 0; index < options.count; index += 1) {
+      for (let attempt = 0; attempt < attemptsPerRecord; attempt += 1) {
+        // Numbers continue after the rows already there; a retry jumps past this run's range.
+        const n = options.seed * 1_000_003 + existing + index + attempt * (options.count + 7_919);
+        const payload: Record<string, unknown> = examplePayload(rules, n, unique ?? {});
+        for (const [key, hashes] of Object.entries(parents))
+          if (hashes.length > 0) payload[key] = hashes[Math.floor(pick() * hashes.length)];
+        try {
+          created.push(await service.create(resource.validate.create(payload)));
+          report.created += 1;
+          break;
+        } catch (error) {
+          if (!(error instanceof ValidationFailed) || attempt === attemptsPerRecord - 1)
+            throw error;
+        }
+      }
+    }
+    if (resource.table.softDelete)
+      for (const row of created.filter((_, index) => index % 10 === 9)) {
+        try {
+          await service.destroy(row);
+          report.softDeleted += 1;
+        } catch (error) {
+          if (!(error instanceof Conflict)) throw error;
+        }
+      }
+  }
+  return reports;
+}
+
+/** Whether no resource has a row yet, soft-deleted ones included. */
+async function allEmpty(db: Database, seedables: readonly Seedable[]): Promise<boolean> {
+  for (const { resource } of seedables)
+    if ((await new Table(db, resource.table).count({ withTrashed: true })) > 0) return false;
+  return true;
+}
+
+const usage = "usage: npm run db:seed -- [--count 20] [--seed 1] [--if-empty]";
+
+/** `npm run db:seed`: its arguments, the database, and a line per table. Resolves to the exit code. */
+export async function runSeedCommand(
+  args: readonly string[],
+  databaseUrl: string,
+  fromEnvFile: ReadonlySet<string>,
+  moduleUrl: string,
+  seedables: readonly Seedable[],
+): Promise<number> {
+  let options: SeedOptions;
+  let ifEmpty = false;
+  try {
+    const { values } = parseArgs({
+      args: [...args],
+      options: {
+        count: { type: "string" },
+        seed: { type: "string" },
+        "if-empty": { type: "boolean" },
+      },
+      strict: true,
+    });
+    options = { count: Number(values.count ?? 20), seed: Number(values.seed ?? 1) };
+    ifEmpty = values["if-empty"] === true;
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${usage}\n`);
+    return 2;
+  }
+  if (!Number.isInteger(options.count) || options.count < 1 || options.count > 10_000) {
+    process.stderr.write(`--count must be a whole number from 1 to 10000\n${usage}\n`);
+    return 2;
+  }
+  if (!Number.isInteger(options.seed) || options.seed < 0 || options.seed > 1_000_000) {
+    process.stderr.write(`--seed must be a whole number from 0 to 1000000\n${usage}\n`);
+    return 2;
+  }
+  let db: Database;
+  try {
+    db = await connectDatabase(databaseUrl, 1);
+  } catch (error) {
+    const source = settingSource("DATABASE_URL", fromEnvFile);
+    process.stderr.write(`${explainOpenFailure(databaseUrl, source, error)}\n`);
+    return 1;
+  }
+  try {
+    const pending = await pendingMigrations(db, migrationsPath(moduleUrl));
+    if (pending.length > 0) {
+      process.stderr.write(
+        `The database lacks ${pending.join(", ")}: run \`npm run db:migrate\` first.\n`,
+      );
+      return 1;
+    }
+    if (ifEmpty && !(await allEmpty(db, seedables))) {
+      process.stdout.write("The database holds records already: nothing seeded (--if-empty).\n");
+      return 0;
+    }
+    for (const report of await seedDatabase(db, seedables, options)) {
+      const deleted = report.softDeleted > 0 ? ` (${report.softDeleted} of them soft-deleted)` : "";
+      process.stdout.write(
+        report.skipped
+          ? `${report.table}: none (${report.skipped})\n`
+          : `${report.table}: ${report.created} created${deleted}\n`,
+      );
+    }
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
