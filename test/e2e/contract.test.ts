@@ -26,7 +26,7 @@ import { dropTables } from "../support/databases.js";
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
 /**
- * The API contract (/work/shared/docs/api-contract.md), point by point, over real HTTP against the
+ * The API contract (docs/api-contract.md), point by point, over real HTTP against the
  * service that `hashapi generate specs/` emits, running as a real process. HASHAPI_E2E_PROJECT=<dir>
  * tests an existing project instead (built and migrated on a fresh database, never generated).
  * HASHAPI_E2E_TARGETS=sqlite,postgresql,prism picks targets (default: every one available).

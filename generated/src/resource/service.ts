@@ -185,8 +185,7 @@ export class ResourceService<
     const references = Object.keys(payload).some((key) =>
       Object.hasOwn(this.resource.table.belongsTo, key),
     );
-    if (!references)
-      return this.toData(payload, this.table.sql).then((data) => write(this.table, data));
+    if (!references) return this.toData(payload).then((data) => write(this.table, data));
     return this.table.sql.transaction(async (tx) =>
       write(this.table.within(tx), await this.toData(payload, tx, "share")),
     );
