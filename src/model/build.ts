@@ -241,6 +241,7 @@ function buildResource(
       related: [],
     },
     examples: { relations: [], update: null },
+    seed: spec.seed ? { by: spec.fields.find((field) => field.unique)!.name, rows: spec.seed } : undefined,
     exampleHash: exampleHash(ref.prefix),
   };
   resource.examples = examplesOf(resource);

@@ -161,6 +161,8 @@ export interface ResourceModel {
   };
   /** What the resource's table declaration and runtime descriptor lay out (runtime/common/src/resource). */
   declaration: DeclarationModel;
+  /** The spec's `seed:` rows and the unique field `npm run db:seed` upserts them by; undefined without. */
+  seed: { by: string; rows: Record<string, unknown>[] } | undefined;
   /**
    * What the generated tests' payloads need beyond the runtime's example values (lib/examples.ts):
    * the relations a create fills with the related resource's factory, and the field an update changes.

@@ -1,3 +1,4 @@
+import { fieldType } from "../model/field-types.js";
 import { defaultCollection, derivePrefix, toSnake } from "../model/naming.js";
 import { checkField, reservedFieldNames } from "./field-checks.js";
 import { didYouMean } from "./problem.js";
@@ -85,6 +86,40 @@ export function checkResource({ spec, source }: CheckedResource): Problem[] {
   });
 
   problems.push(...checkRules(source, spec));
+  problems.push(...checkSeedRows({ spec, source }));
+  return problems;
+}
+
+/**
+ * `seed:` rows: fixed records upserted by the resource's first unique field, so each row must give
+ * it (and no two the same value); fields only (a relation's record has no hash before it exists),
+ * each value of its field's type.
+ */
+function checkSeedRows({ spec, source }: CheckedResource): Problem[] {
+  if (spec.seed === undefined) return [];
+  const problems: Problem[] = [];
+  const key = spec.fields.find((field) => field.unique);
+  if (!key) return [source.problem(["seed"], `seed rows are upserted by a unique field, and ${spec.name} has none: give one field unique: true`)];
+  const required = (spec.relations ?? []).filter((relation) => relation.type === "belongsTo" && relation.required);
+  if (required.length > 0)
+    problems.push(source.problem(["seed"], `seed rows hold fields only, and ${spec.name} requires ${required.map((relation) => `"${relation.name}"`).join(", ")}: create such records with npm run db:seed or the API`));
+  const fields = new Map(spec.fields.map((field) => [field.name, field]));
+  const seen = new Set<string>();
+  spec.seed.forEach((row, index) => {
+    for (const [name, value] of Object.entries(row)) {
+      const field = fields.get(name);
+      if (!field) {
+        problems.push(source.problem(["seed", index, name], `unknown field "${name}"${didYouMean(name, [...fields.keys()])}`, "key"));
+        continue;
+      }
+      const problem = value === null ? (field.nullable ? undefined : "null is not a value of a field that is not nullable") : fieldType(field.type).defaultProblem(value, field);
+      if (problem) problems.push(source.problem(["seed", index, name], problem));
+    }
+    const value = row[key.name];
+    if (value === undefined || value === null) problems.push(source.problem(["seed", index], `each seed row needs "${key.name}", the unique field it is upserted by`));
+    else if (seen.has(JSON.stringify(value))) problems.push(source.problem(["seed", index, key.name], `another seed row has ${key.name} ${JSON.stringify(value)} too`));
+    else seen.add(JSON.stringify(value));
+  });
   return problems;
 }
 

@@ -50,6 +50,8 @@ export interface ResourceSpec {
   rules?: { create?: Record<string, string[]>; update?: Record<string, string[]> };
   relations?: RelationSpec[];
   eagerLoad?: string[];
+  /** Fixed records `npm run db:seed` upserts by the first unique field (field name → value). */
+  seed?: Record<string, unknown>[];
   serializer?: { publicId?: "hash" | "public_id"; fields?: string[]; hidden?: string[] };
   auth?: { public?: ActionName[] };
 }

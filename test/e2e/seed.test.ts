@@ -38,7 +38,11 @@ describe.each(databaseTargets)("npm run db:seed on $label", ({ database }) => {
     const first = await seed(urls[0]!, "--count", "20", "--seed", "7");
     expect(first.exitCode, first.all).toBe(0);
     expect(first.stdout).toMatch(/^patients: 20 created \(2 of them soft-deleted\)$/m);
-    for (const table of ["patients", "doctors", "appointments", "medical_records"]) expect(await count(urls[0]!, table)).toBe(20);
+    expect(first.stdout).toMatch(/^doctors: 2 fixed rows upserted, 20 created$/m);
+    for (const table of ["patients", "appointments", "medical_records"]) expect(await count(urls[0]!, table)).toBe(20);
+    // The example's doctor.yaml seed: rows, by crm.
+    expect(await count(urls[0]!, "doctors")).toBe(22);
+    expect(await rows(urls[0]!, `SELECT "name", "specialty" FROM "doctors" WHERE "crm" = 'CRM-SP-100001'`)).toEqual([{ name: "Dr. Ana Costa", specialty: "cardiology" }]);
     const spread = await rows(urls[0]!, `SELECT COUNT(DISTINCT "patient_id") AS "n" FROM "appointments"`);
     expect(Number(spread[0]!.n)).toBeGreaterThan(1);
     expect(Number(spread[0]!.n)).toBeLessThan(20);
@@ -51,13 +55,15 @@ describe.each(databaseTargets)("npm run db:seed on $label", ({ database }) => {
   it("adds records when run again (never failing on a unique value), and --if-empty then does nothing", async () => {
     const again = await seed(urls[0]!, "--count", "20", "--seed", "7");
     expect(again.exitCode, again.all).toBe(0);
-    expect(await count(urls[0]!, "doctors")).toBe(40);
+    // 20 more, and the two fixed doctors updated in place, not added again.
+    expect(await count(urls[0]!, "doctors")).toBe(42);
+    expect(await count(urls[0]!, "patients")).toBe(40);
     const cpfs = await rows(urls[0]!, `SELECT COUNT(DISTINCT "cpf") AS "n" FROM "patients"`);
     expect(Number(cpfs[0]!.n)).toBe(40);
     const skipped = await seed(urls[0]!, "--if-empty");
     expect(skipped.exitCode).toBe(0);
     expect(skipped.stdout).toContain("nothing seeded (--if-empty)");
-    expect(await count(urls[0]!, "doctors")).toBe(40);
+    expect(await count(urls[0]!, "doctors")).toBe(42);
   });
 
   it("is deterministic for a seed: another empty database seeded with it holds the same records", async () => {

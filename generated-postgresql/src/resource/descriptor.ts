@@ -39,6 +39,11 @@ interface ResourceSettings<Filter extends string, Action extends string> {
   readonly scales?: Readonly<Record<string, number>>;
   /** Actions listed under auth.public: they need no token. */
   readonly publicActions?: readonly Action[];
+  /** The spec's fixed records, which `npm run db:seed` upserts by the unique field `by`. */
+  readonly seed?: {
+    readonly by: string;
+    readonly rows: readonly Readonly<Record<string, unknown>>[];
+  };
 }
 
 /**

@@ -8,7 +8,7 @@ import { Conflict, ValidationFailed } from "./errors.js";
 import { examplePayload, isRelationKey, type PayloadSchema } from "./examples.js";
 import { migrationsPath, pendingMigrations } from "./migrations.js";
 import { settingSource } from "./project-files.js";
-import { Table, type TableSpec } from "./table.js";
+import { columnsOf, Table, type TableSpec } from "./table.js";
 
 /** A resource as the seeder needs it: its descriptor and its create rules (from its .resource.json). */
 export interface Seedable {
@@ -27,6 +27,8 @@ export interface SeedOptions {
 
 export interface SeedReport {
   table: string;
+  /** The spec's fixed `seed:` rows, created or updated by their unique field. */
+  upserted: number;
   created: number;
   softDeleted: number;
   /** Why nothing was created (a required relation with no record to point at). */
@@ -61,6 +63,45 @@ function parentsFirst(seedables: readonly Seedable[]): Seedable[] {
   };
   for (const item of seedables) place(item, new Set());
   return ordered;
+}
+
+/** A `seed:` row of the specs that the resource's own rules refuse: which one, and why. */
+export class SeedRowRefused extends Error {}
+
+/**
+ * The spec's fixed rows (`seed:`): each created, or updated when a record (even a soft-deleted one)
+ * already has its unique value, through the resource's own create or update rules.
+ */
+async function upsertFixedRows(
+  resource: ResourceDescriptor<any, any, any, any>,
+  service: ResourceService<any, any, any, any>,
+  table: Table<any, any>,
+): Promise<number> {
+  const seed = resource.seed;
+  if (!seed) return 0;
+  const kind = columnsOf(resource.table)[seed.by];
+  for (const [index, row] of seed.rows.entries()) {
+    const value = row[seed.by];
+    const key = kind === "date" || kind === "datetime" ? new Date(String(value)) : value;
+    const [existing] = await table.findMany({
+      where: { [seed.by]: key } as never,
+      withTrashed: true,
+      limit: 1,
+    });
+    try {
+      if (existing) await service.update(existing, resource.validate.update({ ...row }));
+      else await service.create(resource.validate.create({ ...row }));
+    } catch (error) {
+      if (!(error instanceof ValidationFailed)) throw error;
+      const problems = Object.entries(error.errors).map(
+        ([field, messages]) => `${field}: ${messages.join(" ")}`,
+      );
+      throw new SeedRowRefused(
+        `seed row ${index + 1} of ${resource.table.name} (${seed.by} ${JSON.stringify(value)}) was refused: ${problems.join("; ")}`,
+      );
+    }
+  }
+  return seed.rows.length;
 }
 
 // Attempts at one record before giving up on it (another value when a unique one was taken).
@@ -107,8 +148,14 @@ export async function seedDatabase(
       if (parents[key]!.length === 0 && required.has(key))
         skipped = `no ${relation.target().name} to point ${key} at`;
     }
-    const report: SeedReport = { table: resource.table.name, created: 0, softDeleted: 0 };
+    const report: SeedReport = {
+      table: resource.table.name,
+      upserted: 0,
+      created: 0,
+      softDeleted: 0,
+    };
     reports.push(report);
+    report.upserted = await upsertFixedRows(resource, service, table);
     if (skipped) {
       report.skipped = skipped;
       continue;
@@ -207,12 +254,21 @@ export async function runSeedCommand(
       process.stdout.write("The database holds records already: nothing seeded (--if-empty).\n");
       return 0;
     }
-    for (const report of await seedDatabase(db, seedables, options)) {
+    let reports: SeedReport[];
+    try {
+      reports = await seedDatabase(db, seedables, options);
+    } catch (error) {
+      if (!(error instanceof SeedRowRefused)) throw error;
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    for (const report of reports) {
+      const fixed = report.upserted > 0 ? `${report.upserted} fixed rows upserted, ` : "";
       const deleted = report.softDeleted > 0 ? ` (${report.softDeleted} of them soft-deleted)` : "";
       process.stdout.write(
         report.skipped
-          ? `${report.table}: none (${report.skipped})\n`
-          : `${report.table}: ${report.created} created${deleted}\n`,
+          ? `${report.table}: ${fixed}none (${report.skipped})\n`
+          : `${report.table}: ${fixed}${report.created} created${deleted}\n`,
       );
     }
     return 0;
