@@ -8,7 +8,7 @@ import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { connectDatabase, sql, type Database } from "../src/lib/database.js";
 import { hashMatcher, newHash } from "../src/lib/hash-id.js";
-import { ValidationFailed } from "../src/lib/errors.js";
+import { describeFieldErrors, ValidationFailed } from "../src/lib/errors.js";
 import { examplePayload } from "../src/lib/examples.js";
 import { createLogger } from "../src/lib/logger.js";
 import { hashPassword } from "../src/lib/passwords.js";
@@ -149,9 +149,7 @@ export async function startApi(): Promise<TestApi> {
  */
 export function explain(reply: { status: number; body: any }): string {
   const body = reply.body as { message?: unknown; errors?: Record<string, string[]> } | null;
-  const errors = Object.entries(body?.errors ?? {}).map(
-    ([field, messages]) => `${field}: ${messages.join(" ")}`,
-  );
+  const errors = describeFieldErrors(body?.errors ?? {});
   return [String(reply.status), typeof body?.message === "string" ? body.message : "", ...errors]
     .filter(Boolean)
     .join(" ");

@@ -83,8 +83,8 @@ const resourceSpec = fc
 
 /** Whether a field's values leave room for 40 different ones (a unique field's must then differ). */
 function roomy(property: PropertySchema): boolean {
-  if (property.enum || typeof property.type === "string" ? property.type === "boolean" : property.type?.includes("boolean")) return false;
-  if (property.enum) return false;
+  const types = property.type === undefined ? [] : typeof property.type === "string" ? [property.type] : property.type;
+  if (property.enum || types.includes("boolean")) return false;
   if (property["x-decimal"]) return property["x-decimal"].precision >= 3 && (property.maximum ?? Infinity) - (property.minimum ?? -Infinity) >= 1;
   if (property.minimum !== undefined && property.maximum !== undefined) return property.maximum - property.minimum >= 40;
   if (property.maxLength !== undefined) return property.maxLength >= 2;

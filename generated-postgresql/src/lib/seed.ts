@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import type { ResourceDescriptor } from "../resource/descriptor.js";
 import { ResourceService } from "../resource/service.js";
 import { connectDatabase, explainOpenFailure, type Database } from "./database.js";
-import { Conflict, ValidationFailed } from "./errors.js";
+import { Conflict, describeFieldErrors, ValidationFailed } from "./errors.js";
 import { examplePayload, isRelationKey, type PayloadSchema } from "./examples.js";
 import { migrationsPath, pendingMigrations } from "./migrations.js";
 import { settingSource } from "./project-files.js";
@@ -93,9 +93,7 @@ async function upsertFixedRows(
       else await service.create(resource.validate.create({ ...row }));
     } catch (error) {
       if (!(error instanceof ValidationFailed)) throw error;
-      const problems = Object.entries(error.errors).map(
-        ([field, messages]) => `${field}: ${messages.join(" ")}`,
-      );
+      const problems = describeFieldErrors(error.errors);
       throw new SeedRowRefused(
         `seed row ${index + 1} of ${resource.table.name} (${seed.by} ${JSON.stringify(value)}) was refused: ${problems.join("; ")}`,
       );

@@ -11,6 +11,7 @@ import {
 } from "../lib/errors.js";
 import { isSchemaBehind } from "../lib/sql.js";
 import { sendError } from "./envelope.js";
+import { notReady } from "./health.js";
 
 /**
  * The one place where domain errors become HTTP responses. Anything unexpected is logged with the
@@ -43,8 +44,7 @@ export function errorHandler(
   // The database lacks a table or column this build reads: not ready (503, as /api/health says), not broken.
   if (isSchemaBehind(error)) {
     req.log.error({ err: error }, "the database is behind this build: run `npm run db:migrate`");
-    res.setHeader("Retry-After", "5");
-    return sendError(res, 503, "The service is not ready.");
+    return notReady(res);
   }
   // The framework's own client errors (a path segment whose percent-encoding does not decode, …)
   // carry a 4xx status: they are the client's mistake, answered as such.

@@ -39,6 +39,11 @@ export function emptyFieldErrors(): FieldErrors {
   return Object.create(null) as FieldErrors;
 }
 
+/** Field errors in one line each, as a person reads them: `country: The country field must be 2 characters.` */
+export function describeFieldErrors(errors: Readonly<FieldErrors>): string[] {
+  return Object.entries(errors).map(([field, messages]) => `${field}: ${messages.join(" ")}`);
+}
+
 export class ValidationFailed extends DomainError {
   constructor(
     readonly errors: FieldErrors,

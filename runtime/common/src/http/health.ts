@@ -27,7 +27,8 @@ export function health(db: Sql, migrationsDir: string) {
   };
 }
 
-function notReady(res: Response): void {
+/** 503 "not ready", and when to ask again: the schema is behind this build, or the database is away. */
+export function notReady(res: Response): void {
   res.setHeader("Retry-After", "5");
   sendError(res, 503, "The service is not ready.");
 }

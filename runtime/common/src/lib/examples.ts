@@ -151,7 +151,8 @@ function pick<T>(list: readonly T[], n: number, salt: number): T {
   return list[(Math.imul(Math.abs(n) + salt * 7919, 2_654_435_761) >>> 0) % list.length]!;
 }
 
-function words3(n: number, count: number): string {
+/** `count` words of the list for n: a title or a sentence. */
+function wordsFor(n: number, count: number): string {
   return Array.from({ length: count }, (_, index) => pick(words, n, index + 10)).join(" ");
 }
 
@@ -167,11 +168,11 @@ function lifelike(field: string, n: number): string | undefined {
   if (/(^|_)(phone|mobile|telephone)$/.test(name))
     return `+1 555 ${String(Math.abs(n) % 10_000).padStart(4, "0")}`;
   if (/(^|_)(title|subject|headline|label)$/.test(name)) {
-    const title = words3(n, 3);
+    const title = wordsFor(n, 3);
     return title.charAt(0).toUpperCase() + title.slice(1);
   }
   if (/(^|_)(notes?|summary|description|bio|body|comment|content|message)$/.test(name)) {
-    const sentence = words3(n, 8);
+    const sentence = wordsFor(n, 8);
     return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
   }
   return undefined;
