@@ -2,7 +2,7 @@
 
 import { createSecretKey } from "node:crypto";
 import { parseCorsOrigins, parseTrustProxy, type TrustProxy } from "./http/deployment.js";
-import { databaseUrlProblem } from "./lib/database.js";
+import { databaseUrlProblem, defaultDatabaseUrl } from "./lib/database.js";
 import { settingSource } from "./lib/project-files.js";
 import type { JwtSettings } from "./lib/tokens.js";
 
@@ -68,7 +68,7 @@ export function loadConfig(
   const corsOrigins = parseCorsOrigins(environment.CORS_ORIGINS);
   if (typeof corsOrigins === "string") problems.push(corsOrigins);
 
-  const databaseUrl = environment.DATABASE_URL ?? "postgresql://localhost:5432/app";
+  const databaseUrl = environment.DATABASE_URL ?? defaultDatabaseUrl;
   const urlProblem = databaseUrlProblem(
     databaseUrl,
     settingSource("DATABASE_URL", fromEnvFile, environment),

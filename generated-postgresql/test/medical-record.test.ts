@@ -5,10 +5,11 @@ import { medicalRecordResource } from "../src/resources/medical-record/medical-r
 import { exampleValue } from "../src/lib/examples.js";
 import declaration from "../src/resources/medical-record/medical-record.resource.json" with { type: "json" };
 import { describeResource } from "./resource-suite.js";
-import { factories, payloads } from "./support.js";
+import { factories, payloads, startApi } from "./support.js";
 
 describeResource({
   title: "medical records (medical-records)",
+  startApi,
   collection: "/api/medical-records",
   idKey: "public_id",
   prefix: "MRE",

@@ -5,10 +5,11 @@ import { patientResource } from "../src/resources/patient/patient.resource.js";
 import { exampleValue } from "../src/lib/examples.js";
 import declaration from "../src/resources/patient/patient.resource.json" with { type: "json" };
 import { describeResource } from "./resource-suite.js";
-import { factories, payloads } from "./support.js";
+import { factories, payloads, startApi } from "./support.js";
 
 describeResource({
   title: "patients (patients)",
+  startApi,
   collection: "/api/patients",
   idKey: "hash",
   prefix: "PAT",

@@ -5,10 +5,11 @@ import { appointmentResource } from "../src/resources/appointment/appointment.re
 import { exampleValue } from "../src/lib/examples.js";
 import declaration from "../src/resources/appointment/appointment.resource.json" with { type: "json" };
 import { describeResource } from "./resource-suite.js";
-import { factories, payloads } from "./support.js";
+import { factories, payloads, startApi } from "./support.js";
 
 describeResource({
   title: "appointments (appointments)",
+  startApi,
   collection: "/api/appointments",
   idKey: "hash",
   prefix: "APT",

@@ -5,10 +5,11 @@ import { doctorResource } from "../src/resources/doctor/doctor.resource.js";
 import { exampleValue } from "../src/lib/examples.js";
 import declaration from "../src/resources/doctor/doctor.resource.json" with { type: "json" };
 import { describeResource } from "./resource-suite.js";
-import { factories, payloads } from "./support.js";
+import { factories, payloads, startApi } from "./support.js";
 
 describeResource({
   title: "doctors (doctors)",
+  startApi,
   collection: "/api/doctors",
   idKey: "hash",
   prefix: "DOC",

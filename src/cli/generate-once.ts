@@ -1,25 +1,10 @@
 import { resolve } from "node:path";
-import { readMigrationHistory } from "../migrate/history.js";
-import { assertSameProvider, assessMigration, planMigration, schemaAheadOfMigrations, type MigrationPlan } from "../migrate/plan.js";
-import { describeRiskyChanges } from "../migrate/refusals.js";
-import {
-  checkOutput,
-  createFileMap,
-  formatChangeSet,
-  formatDriftReport,
-  isClean,
-  previewOutput,
-  writeOutput,
-  type ChangeKind,
-  type FileMap,
-} from "../output/index.js";
-import { prismaSchemaFile } from "../emit/index.js";
-import { loadModel, renderModel } from "../pipeline/generate.js";
+import { formatChangeSet, formatDriftReport, isClean, type ChangeKind } from "../output/index.js";
+import { checkProject, describeRiskyChanges, previewProject, writeProject, type CheckResult, type MigrationPlan, type PreviewResult, type ProjectOptions } from "../pipeline/project.js";
 import type { ExitCode } from "./main.js";
-import { dependencyChanges, dependencyNotice, packageJsonOnDisk } from "./dependencies.js";
+import { dependencyNotice } from "./dependencies.js";
 import { asJson } from "./json-output.js";
 import { nextSteps } from "./next-steps.js";
-import { outputDir } from "./output-dir.js";
 import { notice, step, styleFor } from "./style.js";
 
 const style = styleFor(process.stdout);
@@ -38,54 +23,34 @@ export interface GenerateFlags {
   watch?: boolean;
   /** With --check or --dry-run: one JSON document on stdout instead of prose (asJson). */
   json?: boolean;
-  /** Write the code only, and say when the schema is ahead of the migrations (--watch). */
-  noMigration?: boolean;
 }
 
 /** One `hashapi generate`: write (or check, or preview) the project and its next migration. */
 export async function generateOnce(specsDir: string, flags: GenerateFlags): Promise<ExitCode> {
+  const options: ProjectOptions & { force?: boolean; pruneCustom?: boolean } = { ...flags, notice, progress: step };
   if (flags.json) {
-    const result = (): Promise<{ exitCode: ExitCode; json: object }> => (flags.check ? checkResult : dryRunResult)(specsDir, flags);
-    return asJson(result, ({ exitCode, json }) => ({ ...json, exitCode }));
+    return asJson(
+      async () => (flags.check ? checkJson(await checkProject(specsDir, options)) : previewJson(await previewProject(specsDir, options), flags)),
+      (json) => json,
+    );
   }
-  if (flags.check) return sayCheck(specsDir, await checkResult(specsDir, flags));
-  if (flags.dryRun) return sayDryRun(await dryRunResult(specsDir, flags), flags);
-  return write(specsDir, flags);
+  if (flags.check) return sayCheck(specsDir, await checkProject(specsDir, options));
+  if (flags.dryRun) return sayDryRun(await previewProject(specsDir, options), flags);
+  return write(specsDir, options, flags);
 }
 
-/** What every mode starts from: the model, where its project is, and the migrations written so far. */
-async function prepare(specsDir: string, flags: GenerateFlags) {
-  const model = await loadModel(specsDir, notice);
-  const out = outputDir(specsDir, flags.out, model.out);
-  const history = await readMigrationHistory(out);
-  assertSameProvider(history, model.database.provider);
-  const schema = prismaSchemaFile(model).content;
-  // Files read from `out` while formatting, not read again by the check or the write.
-  const reads = new Map<string, string>();
-  // Prisma's diff (a second process, ≈ 1.5 s) runs while this one renders and formats.
-  const planNext = (acceptDataLoss: boolean) => {
-    const plan = planMigration({ history, schema, provider: model.database.provider, label: flags.migrationName, source: model.source, evolution: model.evolution, acceptDataLoss });
-    plan.catch(() => undefined); // awaited later; meanwhile a failure must not be "unhandled"
-    return plan;
-  };
-  const render = () => step("rendering and formatting the project", renderModel(model, { previousOutput: out, reads }));
-  return { model, out, history, schema, reads, planNext, render };
-}
+const upToDate = (result: CheckResult) => isClean(result.report) && !result.migrationPending;
 
-/** `--check`: drift of the files, and whether the schema is ahead of the migrations (and how risky). */
-async function checkResult(specsDir: string, flags: GenerateFlags) {
-  const { model, out, history, schema, reads, render } = await prepare(specsDir, flags);
-  const report = await checkOutput(out, await render(), reads);
-  const migrationPending = schemaAheadOfMigrations(history, schema);
-  const risky = migrationPending ? assessMigration(history.latestSnapshot, schema, model.database.provider, model.evolution).assessment.risky : [];
-  const upToDate = isClean(report) && !migrationPending;
+function checkJson(result: CheckResult) {
+  const { out, report, migrationPending, risky } = result;
   const { missing, orphaned, orphanedUser } = report;
   const changed = report.changed.map((change) => change.path);
-  return { out, report, migrationPending, risky, exitCode: (upToDate ? 0 : 1) as ExitCode, json: { upToDate, out, missing, changed, orphaned, orphanedUser, migrationPending, risky } };
+  return { upToDate: upToDate(result), out, missing, changed, orphaned, orphanedUser, migrationPending, risky, exitCode: (upToDate(result) ? 0 : 1) as ExitCode };
 }
 
-function sayCheck(specsDir: string, { out, report, migrationPending, risky, exitCode }: Awaited<ReturnType<typeof checkResult>>): ExitCode {
-  if (exitCode === 0) {
+function sayCheck(specsDir: string, result: CheckResult): ExitCode {
+  const { out, report, migrationPending, risky } = result;
+  if (upToDate(result)) {
     process.stdout.write(`${out} is up to date with ${specsDir}.\n`);
     return 0;
   }
@@ -97,26 +62,19 @@ function sayCheck(specsDir: string, { out, report, migrationPending, risky, exit
   return 1;
 }
 
-/** `--dry-run`: what writing would change, and the migration it would write (planned as if consent were given). */
-async function dryRunResult(specsDir: string, flags: GenerateFlags) {
-  const { out, reads, planNext, render } = await prepare(specsDir, flags);
-  const migration = planNext(true);
-  const map = await render();
-  const plan = await step("computing the migration (prisma migrate diff)", migration);
-  const changes = await previewOutput(out, createFileMap([...map.values(), ...plan.files]), { force: flags.force ?? false, reads });
+function previewJson({ out, changes, plan, dependenciesChanged }: PreviewResult, flags: GenerateFlags) {
   const file = plan.files.find((candidate) => candidate.path.endsWith("/migration.sql"));
-  const dependenciesChanged = dependencyChanges(packageJsonOnDisk(out), map.get("package.json")?.content ?? "");
-  const json = {
+  return {
     dryRun: true,
     out,
     dependenciesChanged,
     changes: changes.filter((change) => change.kind !== "unchanged").map(({ kind, path }) => ({ kind, path })),
     migration: file ? { path: file.path, sql: plan.sql, risky: plan.risky, refusedWithoutConsent: plan.risky.length > 0 && !flags.acceptDataLoss } : null,
+    exitCode: 0 as ExitCode,
   };
-  return { changes, plan, dependenciesChanged, out, exitCode: 0 as ExitCode, json };
 }
 
-function sayDryRun({ changes, plan, dependenciesChanged, out }: Awaited<ReturnType<typeof dryRunResult>>, flags: GenerateFlags): ExitCode {
+function sayDryRun({ changes, plan, dependenciesChanged, out }: PreviewResult, flags: GenerateFlags): ExitCode {
   process.stdout.write("Dry run: nothing is written.\n");
   process.stdout.write(formatChangeSet(changes, { paint }));
   process.stdout.write(describeMigration(plan, flags.acceptDataLoss === true));
@@ -124,26 +82,17 @@ function sayDryRun({ changes, plan, dependenciesChanged, out }: Awaited<ReturnTy
   return 0;
 }
 
-/** The real run: writes what changed and the next migration (none with --watch after its first run). */
-async function write(specsDir: string, flags: GenerateFlags): Promise<ExitCode> {
-  const { out, history, schema, reads, planNext, render } = await prepare(specsDir, flags);
-  const migration = flags.noMigration ? Promise.resolve(null) : planNext(flags.acceptDataLoss === true);
-  const map = await render();
-  const plan = await step("computing the migration (prisma migrate diff)", migration);
-  const full: FileMap = createFileMap([...map.values(), ...(plan?.files ?? [])]);
-  const packageBefore = packageJsonOnDisk(out);
-  const changes = await writeOutput(out, full, { force: flags.force ?? false, reads, pruneCustom: flags.pruneCustom ?? false });
+/** The real run: writes what changed and the next migration, then says what to do next. */
+async function write(specsDir: string, options: ProjectOptions & { force?: boolean; pruneCustom?: boolean }, flags: GenerateFlags): Promise<ExitCode> {
+  const { out, files, changes, plan, dependenciesChanged } = await writeProject(specsDir, options);
   process.stdout.write(formatChangeSet(changes, { onlyChanges: true, paint }));
-  if (plan && plan.risky.length > 0)
-    process.stdout.write(`The new migration changes stored rows (--accept-data-loss):\n${describeRiskyChanges(plan.risky)}\n`);
+  if (plan.risky.length > 0) process.stdout.write(`The new migration changes stored rows (--accept-data-loss):\n${describeRiskyChanges(plan.risky)}\n`);
   process.stdout.write(nextSteps(out, changes, plan));
-  process.stdout.write(dependencyNotice(out, dependencyChanges(packageBefore, full.get("package.json")?.content ?? "")));
-  if (flags.noMigration && schemaAheadOfMigrations(history, schema))
-    process.stdout.write("The schema changed: `hashapi generate` (without --watch) writes its migration once you are done editing.\n");
+  process.stdout.write(dependencyNotice(out, dependenciesChanged));
   if (flags.typecheck) {
     // Loaded only here: ts-morph alone costs every other command 0.4 s of start-up.
     const { describeTypeProblems, typecheckOutput } = await import("../typecheck/run.js");
-    const problems = await typecheckOutput(resolve(out), map);
+    const problems = await typecheckOutput(resolve(out), files);
     if (problems.length > 0) {
       process.stderr.write(describeTypeProblems(problems));
       return 1;

@@ -1,5 +1,5 @@
 import type { ChangeSet } from "../output/index.js";
-import type { MigrationPlan } from "../migrate/plan.js";
+import type { MigrationPlan } from "../pipeline/project.js";
 import { styleFor } from "./style.js";
 
 /**
@@ -24,5 +24,5 @@ export function nextSteps(out: string, changes: ChangeSet, plan: MigrationPlan |
   const migration = plan?.files.find((file) => file.path.endsWith("/migration.sql"));
   if (!migration) return "";
   const folder = migration.path.slice(0, migration.path.lastIndexOf("/"));
-  return `\nNew migration ${folder}: run \`npm run db:migrate\` in ${out} (safe while the server runs).\n`;
+  return `\nNew migration ${folder}: a running \`npm run dev\` applies it; else run \`npm run db:migrate\` in ${out} (safe while the server runs).\n`;
 }

@@ -10,16 +10,16 @@ const settleMs = 150;
  * A spec error is printed and the watch goes on (the next save may fix it); a run never overlaps
  * another, and changes made during one start the next.
  */
-export async function watchSpecs(specsDir: string, run: (first: boolean) => Promise<ExitCode>): Promise<ExitCode> {
-  const once = async (first = false) => {
+export async function watchSpecs(specsDir: string, run: () => Promise<ExitCode>): Promise<ExitCode> {
+  const once = async () => {
     try {
-      await run(first);
+      await run();
     } catch (error) {
       if (!(error instanceof HashapiError)) throw error;
       process.stderr.write(`${error.message}\n`);
     }
   };
-  await once(true);
+  await once();
   let running: Promise<void> | undefined;
   let pending = false;
   let timer: NodeJS.Timeout | undefined;

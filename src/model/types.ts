@@ -20,7 +20,7 @@ export interface ProjectModel {
   user: UserModel;
   /** Renames and fills for the next migration (src/model/evolution.ts). */
   evolution: SchemaEvolution;
-  /** hashapi.yaml's `out:`, relative to the folder that holds the specs folder (src/cli/output-dir.ts). */
+  /** hashapi.yaml's `out:`, relative to the folder that holds the specs folder (src/pipeline/output-dir.ts). */
   out: string;
 }
 

@@ -289,7 +289,7 @@ describe("one output folder: out: in hashapi.yaml", () => {
     await writeFile(join(project, "specs/note.yaml"), (await readFile(join(project, "specs/note.yaml"), "utf8")).replace("fields:\n", "fields:\n  color: { type: string, nullable: true }\n"));
     const again = await hashapi(["generate"], project);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toContain("New migration prisma/migrations/0002_update: run `npm run db:migrate` in api (safe while the server runs).");
+    expect(again.stdout).toContain("New migration prisma/migrations/0002_update: a running `npm run dev` applies it; else run `npm run db:migrate` in api (safe while the server runs).");
     expect(again.stdout).not.toContain("Next steps");
     expect((await hashapi(["migrate"], project)).stdout).toContain("The migrations already cover the schema");
 

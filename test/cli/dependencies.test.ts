@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { dependencyChanges, dependencyNotice } from "../../src/cli/dependencies.js";
+import { dependencyNotice } from "../../src/cli/dependencies.js";
+import { dependencyChanges } from "../../src/pipeline/dependencies.js";
 import { repo } from "../support/service.js";
 
 const manifest = (dependencies: Record<string, string>, devDependencies: Record<string, string> = {}) => JSON.stringify({ dependencies, devDependencies });

@@ -108,7 +108,7 @@ describe("generate and validate", () => {
 });
 
 describe("generate --watch", () => {
-  it("regenerates on each saved spec (code only, naming the pending migration), reports a broken spec and keeps watching", async () => {
+  it("regenerates on each saved spec with its migration, reports a broken spec and keeps watching", async () => {
     const dir = join(work, "watch");
     await cp(join(repo, "specs"), join(dir, "specs"), { recursive: true });
     let output = "";
@@ -126,8 +126,9 @@ describe("generate --watch", () => {
       const patient = join(dir, "specs/patient.yaml");
       let mark = output.length;
       await writeFile(patient, (await readFile(patient, "utf8")).replace("  phone: { type: string, max: 20, nullable: true }\n", "  phone: { type: string, max: 20, nullable: true }\n  email: { type: email, nullable: true }\n"));
-      await waitFor(/update src\/resources\/patient\/patient\.repository\.ts[\s\S]*The schema changed: `hashapi generate` \(without --watch\) writes its migration[\s\S]*Watching specs/, mark);
-      expect(await readdir(join(dir, "api/prisma/migrations"))).toEqual(["0001_init", "migration_lock.toml"]);
+      await waitFor(/update src\/resources\/patient\/patient\.repository\.ts[\s\S]*New migration prisma\/migrations\/0002_update[\s\S]*Watching specs/, mark);
+      expect(await readdir(join(dir, "api/prisma/migrations"))).toEqual(["0001_init", "0002_update", "migration_lock.toml"]);
+      expect(await readFile(join(dir, "api/prisma/migrations/0002_update/migration.sql"), "utf8")).toMatch(/ADD COLUMN "email"/);
       mark = output.length;
       await writeFile(patient, "name: Patient\nfields:\n\tname: { type: string }\n");
       await waitFor(/specs\/patient\.yaml:3:1 invalid YAML: a tab indents this line[\s\S]*Watching specs/, mark);

@@ -21,6 +21,9 @@ const types = {
 /** The database this project's driver speaks. */
 export const databaseDialect: SqlDialect = "postgresql";
 
+/** DATABASE_URL when neither the environment nor `.env` sets it. */
+export const defaultDatabaseUrl = "postgresql://localhost:5432/app";
+
 /** A pool of `poolSize` connections per process; each prepares a statement once and reuses it. */
 export function openSql(url: string, poolSize = 10): Sql {
   // pg's pool replaces broken connections by itself: after a database restart the next queries reconnect.

@@ -1,8 +1,8 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { createHash, randomUUID } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { projectPath } from "./project-files.js";
 import { sql, type Sql, type SqlDialect } from "./sql.js";
 
@@ -22,6 +22,24 @@ export const migrationsDir = "prisma/migrations";
  */
 export function migrationsPath(moduleUrl: string): string {
   return projectPath(moduleUrl, migrationsDir);
+}
+
+/**
+ * A file `npm run db:migrate` rewrites after it applied migrations, which `npm run dev` watches to
+ * restart its server on the new schema. Under node_modules/.cache: never committed, never shipped.
+ */
+export function appliedMarkerPath(dir: string): string {
+  return join(dir, "../../node_modules/.cache/hashapi/migrations-applied");
+}
+
+export function markMigrationsApplied(dir: string): void {
+  const marker = appliedMarkerPath(dir);
+  try {
+    mkdirSync(dirname(marker), { recursive: true });
+    writeFileSync(marker, `${new Date().toISOString()}\n`);
+  } catch {
+    // Only a convenience for `npm run dev`: a read-only node_modules must not fail a migration.
+  }
 }
 
 export interface MigrationFile {

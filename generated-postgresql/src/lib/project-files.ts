@@ -1,7 +1,8 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { parseEnv } from "node:util";
 
 /**
  * A path of the project's root folder seen from one of its modules (`import.meta.url` of
@@ -25,6 +26,24 @@ export function loadEnvironment(moduleUrl: string): ReadonlySet<string> {
   const before = new Set(Object.keys(process.env));
   process.loadEnvFile(file);
   return new Set(Object.keys(process.env).filter((name) => !before.has(name)));
+}
+
+/**
+ * One setting as the project's processes will see it (the environment over `.env`), and where it
+ * came from; process.env is left as it is, since a supervisor such as `npm run dev` must let every
+ * server it starts read a `.env` edited since.
+ */
+export function readSetting(
+  moduleUrl: string,
+  name: string,
+): { value: string | undefined; source: ReturnType<typeof settingSource> } {
+  const file = projectPath(moduleUrl, ".env");
+  const fromFile = existsSync(file) ? parseEnv(readFileSync(file, "utf8")) : {};
+  const fileSets = process.env[name] === undefined && fromFile[name] !== undefined;
+  return {
+    value: process.env[name] ?? fromFile[name],
+    source: settingSource(name, new Set(fileSets ? [name] : [])),
+  };
 }
 
 /** Where a setting's value came from, for messages: `.env`, the environment, or the default. */

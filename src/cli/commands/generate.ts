@@ -18,7 +18,7 @@ export function registerGenerate(program: Command, setExit: (code: ExitCode) => 
     .option("--force", "write into a non-empty directory that is not a hashapi output")
     .option("--accept-data-loss", "write a migration that drops, narrows or constrains columns or tables holding rows")
     .option("--prune-custom", "delete your src/custom/ files of resources whose spec was removed")
-    .addOption(new Option("--watch", "regenerate on every spec change (after the first run, code only: a run without --watch writes the migration)").conflicts(["check", "dryRun"]))
+    .addOption(new Option("--watch", "regenerate on every spec change, with a migration for each saved schema change").conflicts(["check", "dryRun"]))
     .option("--typecheck", "type-check the result with your files in src/custom/ (needs the project's npm install)")
     .addHelpText(
       "after",
@@ -32,7 +32,7 @@ Examples:
   $ hashapi generate --migration-name add_phone
   $ hashapi generate --typecheck             # also report your overrides that a spec change broke
   $ hashapi generate --accept-data-loss      # after reading the list of rows a migration would lose
-  $ hashapi generate --watch                 # beside npm run dev: each saved spec regenerates the code
+  $ hashapi generate --watch                 # beside npm run dev: each saved spec is served in seconds
 
 Only files whose bytes change are written; files generated before and no longer generated are
 deleted; user-owned files (src/custom/**) are created once and never touched again (those of a
@@ -44,8 +44,8 @@ Exit codes: 0 ok, 1 invalid specs or drift, 2 usage error.`,
     .action(async (requested: string, flags: GenerateFlags) => {
       const specsDir = findSpecsDir(requested);
       if (flags.json && !flags.check && !flags.dryRun) throw new UsageError("--json goes with --check or --dry-run");
-      // The first run is a plain generate; the runs on save write code only (no migration per keystroke).
-      if (flags.watch) return setExit(await watchSpecs(specsDir, (first) => generateOnce(specsDir, { ...flags, noMigration: !first })));
+      // Every run is a plain generate: a saved schema change gets its migration, which `npm run dev` applies.
+      if (flags.watch) return setExit(await watchSpecs(specsDir, () => generateOnce(specsDir, flags)));
       setExit(await generateOnce(specsDir, flags));
     });
 }

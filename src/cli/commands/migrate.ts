@@ -1,12 +1,7 @@
 import { findSpecsDir } from "../specs-dir.js";
 import type { Command } from "commander";
-import { readMigrationHistory } from "../../migrate/history.js";
-import { planMigration } from "../../migrate/plan.js";
-import { writeMigrationFiles } from "../../migrate/write.js";
-import { prismaSchemaFile } from "../../emit/index.js";
-import { loadModel } from "../../pipeline/generate.js";
-import { outputDir } from "../output-dir.js";
-import { notice } from "../style.js";
+import { writeNextMigration } from "../../pipeline/project.js";
+import { notice, step } from "../style.js";
 import type { ExitCode } from "../main.js";
 
 export function registerMigrate(program: Command, setExit: (code: ExitCode) => void): void {
@@ -28,24 +23,9 @@ No database is needed: the SQL comes from Prisma's schema engine (WebAssembly, n
 Existing migrations are never rewritten. \`hashapi generate\` does the same as part of a full run.`,
     )
     .action(async (given: { name: string; specs: string; out?: string; acceptDataLoss?: boolean }) => {
-      const flags = { ...given, specs: findSpecsDir(given.specs) };
-      const model = await loadModel(flags.specs, notice);
-      const out = outputDir(flags.specs, flags.out, model.out);
-      const { files } = await planMigration({
-        history: await readMigrationHistory(out),
-        schema: prismaSchemaFile(model).content,
-        provider: model.database.provider,
-        label: flags.name,
-        source: model.source,
-        evolution: model.evolution,
-        acceptDataLoss: flags.acceptDataLoss === true,
-      });
-      if (files.length === 0) {
-        process.stdout.write("The migrations already cover the schema; nothing to write.\n");
-        return setExit(0);
-      }
-      await writeMigrationFiles(out, files);
-      for (const file of files) process.stdout.write(`create ${file.path}\n`);
+      const written = await writeNextMigration(findSpecsDir(given.specs), { out: given.out, migrationName: given.name, acceptDataLoss: given.acceptDataLoss, notice, progress: step });
+      if (written.length === 0) process.stdout.write("The migrations already cover the schema; nothing to write.\n");
+      for (const path of written) process.stdout.write(`create ${path}\n`);
       setExit(0);
     });
 }

@@ -1,10 +1,12 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { databaseDialect, openSql } from "./driver.js";
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { databaseDialect, defaultDatabaseUrl, openSql } from "./driver.js";
 import type { Sql } from "./sql.js";
 
 export { isForeignKeyViolation, isUniqueViolation, sql } from "./sql.js";
-export { databaseDialect };
+export { databaseDialect, defaultDatabaseUrl };
 
 /** A database URL fit for a message: the password, if any, masked. */
 export function printableUrl(url: string): string {
@@ -54,6 +56,12 @@ export function explainOpenFailure(url: string, source: string, error: unknown):
       ? " Set DATABASE_URL in .env (or the environment) to your PostgreSQL server, e.g. postgresql://user:password@localhost:5432/app."
       : ` Check that the PostgreSQL server in DATABASE_URL (${source}) is running and reachable.`;
   return `Cannot open the database at ${tried}: ${reason}.${where}`;
+}
+
+/** A SQLite file's folder, made if missing: migrating is what creates the database. */
+export function ensureDatabaseFolder(url: string): void {
+  if (url.startsWith("file:"))
+    mkdirSync(dirname(resolve(url.slice("file:".length).split("?")[0]!)), { recursive: true });
 }
 
 /** What the tables and the auth service read and write through (see sql.ts for why not Prisma Client). */

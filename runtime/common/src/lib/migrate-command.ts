@@ -1,11 +1,11 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { mkdirSync } from "node:fs";
-import { dirname, resolve as absolute } from "node:path";
 import { parseArgs } from "node:util";
+import { ensureDatabaseFolder } from "./database.js";
 import { openSql } from "./driver.js";
 import {
   applyMigrations,
+  markMigrationsApplied,
   migrationStatus,
   MigrationFailed,
   MigrationRefused,
@@ -43,10 +43,7 @@ export async function runMigrateCommand(
     process.stderr.write(`unknown command "${command}"\n${usage}\n`);
     return 2;
   }
-  if (databaseUrl.startsWith("file:"))
-    mkdirSync(dirname(absolute(databaseUrl.slice("file:".length).split("?")[0]!)), {
-      recursive: true,
-    });
+  ensureDatabaseFolder(databaseUrl);
   // One connection: the statements of a migration's transaction must share it.
   const db = openSql(databaseUrl, 1);
   try {
@@ -72,6 +69,8 @@ async function migrate(db: Sql, dir: string): Promise<number> {
     process.stdout.write(`warning: ${missing} is applied but no longer in prisma/migrations\n`);
   for (const { name, statements, ms } of report.applied)
     process.stdout.write(`Applied ${name} (${statements} statements, ${ms} ms)\n`);
+  // A running `npm run dev` restarts on it, so that its server starts on the new schema.
+  if (report.applied.length > 0) markMigrationsApplied(dir);
   process.stdout.write(
     report.applied.length === 0
       ? `Nothing to migrate: the database is up to date (${report.upToDate} migration${report.upToDate === 1 ? "" : "s"}).\n`

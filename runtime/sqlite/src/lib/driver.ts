@@ -27,6 +27,9 @@ function encodeAll(values: readonly unknown[]): readonly unknown[] {
 /** The database this project's driver speaks. */
 export const databaseDialect: SqlDialect = "sqlite";
 
+/** DATABASE_URL when neither the environment nor `.env` sets it. */
+export const defaultDatabaseUrl = "file:./data/app.db";
+
 /** `file:./data/app.db` → `./data/app.db`, relative to the working directory as Prisma reads it. */
 export function sqliteFile(url: string): string {
   return url.replace(/^file:/, "").replace(/\?.*$/, "");

@@ -1,12 +1,16 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ListQuery } from "../src/http/list-query.js";
 import type { ResourceDescriptor } from "../src/resource/descriptor.js";
 import type { Policy } from "../src/resource/policy.js";
-import { explain, hashPattern, nextNumber, startApi, type Reply, type TestApi } from "./support.js";
+import { explain, hashPattern, nextNumber, type Reply, type TestApi } from "./harness.js";
 
 /** What the generated tests of one resource need to know about it (see the <resource>.test.ts files). */
 export interface ResourceUnderTest {
   title: string;
+  /** The project's test API (test/support.ts): its app on a fresh database. */
+  startApi(): Promise<TestApi<any>>;
   collection: string;
   idKey: string;
   prefix: string;
@@ -23,8 +27,6 @@ export interface ResourceUnderTest {
   softDelete: boolean;
   publicActions: string[];
 }
-
-const maxPerPage = {{project.pagination.maxPerPage}};
 
 type Action = "index" | "store" | "show" | "update" | "destroy" | "restore";
 
@@ -52,9 +54,9 @@ export function describeResource(resource: ResourceUnderTest): void {
   const { collection, idKey } = resource;
 
   describe(resource.title, () => {
-    let api: TestApi;
+    let api: TestApi<any>;
     beforeAll(async () => {
-      api = await startApi();
+      api = await resource.startApi();
     });
     afterAll(async () => {
       await api.close();
@@ -111,7 +113,7 @@ export function describeResource(resource: ResourceUnderTest): void {
     it("rejects invalid list parameters with 422", async () => {
       for (const query of [
         "per_page=0",
-        `per_page=${maxPerPage}1`,
+        `per_page=${api.maxPerPage}1`,
         "page=0",
         "sort=nope",
         "with=nope",
@@ -202,7 +204,7 @@ export function describeResource(resource: ResourceUnderTest): void {
       if (!resource.softDelete) return;
       const trashed = await api.request(
         "GET",
-        `${collection}?with_trashed=true&per_page=${maxPerPage}`,
+        `${collection}?with_trashed=true&per_page=${api.maxPerPage}`,
       );
       if (await allows("index", undefined, { trashed: true }))
         expect(trashed.body.data.map((record: Record<string, unknown>) => record[idKey])).toContain(

@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { portablePath } from "../pipeline/generate.js";
+import { portablePath } from "./generate.js";
 
 /**
  * Where a command reads and writes the generated project: `--out` as typed (relative to the working

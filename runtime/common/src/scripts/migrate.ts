@@ -1,12 +1,14 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { defaultDatabaseUrl } from "../lib/database.js";
 import { runMigrateCommand } from "../lib/migrate-command.js";
 import { migrationsPath } from "../lib/migrations.js";
 import { loadEnvironment } from "../lib/project-files.js";
 
 // npm run db:migrate | db:status | db:resolve (see src/lib/migrate-command.ts).
 loadEnvironment(import.meta.url);
-const databaseUrl = process.env.DATABASE_URL ?? "{{project.database.defaultUrl}}";
 process.exitCode = await runMigrateCommand(
   process.argv.slice(2),
-  databaseUrl,
+  process.env.DATABASE_URL ?? defaultDatabaseUrl,
   migrationsPath(import.meta.url),
 );

@@ -1,0 +1,129 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import cluster from "node:cluster";
+import type { RequestListener } from "node:http";
+import { createApiServer } from "../http/client-errors.js";
+import { connectDatabase, explainOpenFailure, type Database } from "./database.js";
+import { createLogger, type Logger } from "./logger.js";
+import { migrationsPath, pendingMigrations } from "./migrations.js";
+import { loadEnvironment, settingSource } from "./project-files.js";
+import { supervise, workerCount } from "./supervisor.js";
+
+/** What the service reads of the project's configuration (src/config.ts). */
+export interface ServiceSettings {
+  host: string;
+  port: number;
+  databaseUrl: string;
+  /** Connections per process (PostgreSQL). */
+  databasePoolSize: number;
+  logLevel: string;
+}
+
+/** The project's own parts the service runs: its configuration and its app (src/server.ts). */
+export interface ServiceParts<Config extends ServiceSettings> {
+  loadConfig(environment: NodeJS.ProcessEnv, fromEnvFile: ReadonlySet<string>): Config;
+  /** The error loadConfig throws for settings a user got wrong: its message, not a stack trace. */
+  ConfigError: new (...args: never[]) => Error;
+  createApp(dependencies: { config: Config; db: Database; logger: Logger }): RequestListener;
+}
+
+/**
+ * `npm start` (and each server of `npm run dev`): reads `.env` and the configuration, checks the
+ * database and its migrations once, then serves, as one process or as a supervisor of workers.
+ */
+export async function runService<Config extends ServiceSettings>(
+  moduleUrl: string,
+  parts: ServiceParts<Config>,
+): Promise<void> {
+  // A worker whose supervisor died (even by SIGKILL) must not live on as an orphan holding the port.
+  if (cluster.isWorker) process.on("disconnect", () => process.exit(1));
+  const fromEnvFile = loadEnvironment(moduleUrl);
+  const config = configOrExit(parts, fromEnvFile);
+  const open = (poolSize: number) => openDatabase(config.databaseUrl, poolSize, fromEnvFile);
+  const workers = workerCount();
+  if (cluster.isPrimary && workers > 1) {
+    // The supervisor checks once, so a missing migration is one line, not one per worker.
+    const db = await open(1);
+    await exitUnlessMigrated(db, moduleUrl);
+    await db.close();
+    supervise(workers);
+    return;
+  }
+  const db = await open(config.databasePoolSize);
+  if (cluster.isPrimary) await exitUnlessMigrated(db, moduleUrl);
+  serve(config, db, parts);
+}
+
+function configOrExit<Config extends ServiceSettings>(
+  parts: ServiceParts<Config>,
+  fromEnvFile: ReadonlySet<string>,
+): Config {
+  try {
+    return parts.loadConfig(process.env, fromEnvFile);
+  } catch (error) {
+    if (!(error instanceof parts.ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
+
+async function openDatabase(
+  url: string,
+  poolSize: number,
+  fromEnvFile: ReadonlySet<string>,
+): Promise<Database> {
+  return connectDatabase(url, poolSize).catch((error: unknown) => {
+    const source = settingSource("DATABASE_URL", fromEnvFile);
+    process.stderr.write(`${explainOpenFailure(url, source, error)}\n`);
+    process.exit(1);
+  });
+}
+
+/** A server on a database without its migrations would answer 503s: say so once and stop instead. */
+async function exitUnlessMigrated(db: Database, moduleUrl: string): Promise<void> {
+  const pending = await pendingMigrations(db, migrationsPath(moduleUrl));
+  if (pending.length === 0) return;
+  const count = pending.length === 1 ? "1 migration" : `${pending.length} migrations`;
+  process.stderr.write(
+    `The database at DATABASE_URL lacks ${count} (${pending.join(", ")}): run \`npm run db:migrate\`, then start again.\n`,
+  );
+  await db.close();
+  process.exit(1);
+}
+
+function serve<Config extends ServiceSettings>(
+  config: Config,
+  db: Database,
+  parts: ServiceParts<Config>,
+): void {
+  const logger = createLogger(config.logLevel);
+  // Not Express's app.listen: since Express 5 its callback also runs on a failed listen, which
+  // logged "listening" right before "address already in use".
+  const server = createApiServer(parts.createApp({ config, db, logger }));
+  server.on("error", (error) => {
+    process.stderr.write(`Cannot listen on ${config.host}:${config.port}: ${error.message}\n`);
+    process.exit(1);
+  });
+  server.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.port;
+    logger.info({ host: config.host, port }, `listening on http://${config.host}:${port}`);
+  });
+
+  // Graceful shutdown: stop accepting, let requests in flight finish (bounded), then close the database.
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close(async () => {
+      await db.close();
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}

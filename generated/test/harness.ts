@@ -1,0 +1,186 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { once } from "node:events";
+import { createServer, type RequestListener } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect } from "vitest";
+import type { CurrentUser } from "../src/auth/auth.service.js";
+import { connectDatabase, sql, type Database } from "../src/lib/database.js";
+import { describeFieldErrors, ValidationFailed } from "../src/lib/errors.js";
+import { hashMatcher, newHash } from "../src/lib/hash-id.js";
+import { createLogger, type Logger } from "../src/lib/logger.js";
+import { hashPassword } from "../src/lib/passwords.js";
+import { tableLookup } from "../src/lib/table.js";
+import { freshTestDatabase } from "../src/lib/test-database.js";
+import type { ResourceDescriptor } from "../src/resource/descriptor.js";
+import { ResourceService } from "../src/resource/service.js";
+
+/*
+ * What the generated tests (and yours) run against: the project's real app on a fresh database,
+ * over real HTTP on a loopback port. test/support.ts hands it the project's own parts.
+ */
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export interface TestApi<Tables = Readonly<Record<string, unknown>>> {
+  baseUrl: string;
+  token: string;
+  db: Database;
+  /** Every resource's table, as `req.tables` gives them to the app: reads and writes no policy sees. */
+  tables: Tables;
+  /** The signed-in tester, as policies receive the caller. */
+  user: CurrentUser;
+  /** The project's largest `per_page` (hashapi.yaml `pagination.maxPerPage`). */
+  maxPerPage: number;
+  /** A resource's service (src/resource/service.ts): its data rules, without its controller and policy. */
+  service(resource: ResourceDescriptor<any, any, any, any>): ResourceService<any, any, any, any>;
+  request(
+    method: string,
+    path: string,
+    body?: unknown,
+    options?: { token?: string | null; headers?: Record<string, string> },
+  ): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+/** The project's parts a test API is built of (src/config.ts, src/app.ts, src/resources/tables.ts). */
+export interface ProjectParts<Config, Tables> {
+  loadConfig(environment: NodeJS.ProcessEnv): Config & {
+    databaseUrl: string;
+    pagination: { maxPerPage: number };
+  };
+  createApp(dependencies: { config: Config; db: Database; logger: Logger }): RequestListener;
+  openTables(db: Database): Tables;
+}
+
+/** The pattern of one resource's public ids (the service's own matcher). */
+export const hashPattern = hashMatcher;
+
+/**
+ * No response may carry an internal id or a foreign key, at any depth. `public_id` is the public
+ * identifier; the keys under a 422's `errors` are the client's own keys, echoed.
+ */
+export function assertNoInternalIds(value: unknown, path = "body"): void {
+  if (Array.isArray(value))
+    return value.forEach((item, index) => assertNoInternalIds(item, `${path}[${index}]`));
+  if (value === null || typeof value !== "object") return;
+  for (const [key, child] of Object.entries(value)) {
+    if (path === "body" && key === "errors") continue;
+    const leaks = key === "id" || (key.endsWith("_id") && key !== "public_id");
+    expect(leaks, `${path}.${key} leaks an internal id`).toBe(false);
+    assertNoInternalIds(child, `${path}.${key}`);
+  }
+}
+
+/**
+ * A reply as a failing assertion shows it: the status, the message and, for a 422, each field with
+ * its messages ("422 The given data was invalid. country: The country field must be 2 characters.").
+ */
+export function explain(reply: { status: number; body: any }): string {
+  const body = reply.body as { message?: unknown; errors?: Record<string, string[]> } | null;
+  const errors = describeFieldErrors(body?.errors ?? {});
+  const message = typeof body?.message === "string" ? body.message : "";
+  return [String(reply.status), message, ...errors].filter(Boolean).join(" ");
+}
+
+/**
+ * A payload as the resource's own create rules take it (the API's validator: `_confirmation` copies
+ * dropped), or an error naming each field a factory got wrong.
+ */
+export function acceptedPayload<Create>(
+  resource: ResourceDescriptor<any, any, Create, any>,
+  payload: unknown,
+): Create {
+  try {
+    return resource.validate.create(payload);
+  } catch (error) {
+    if (!(error instanceof ValidationFailed)) throw error;
+    const reply = { status: 422, body: { message: error.message, errors: error.errors } };
+    throw new Error(`the factory's payload was refused: ${explain(reply)}`);
+  }
+}
+
+let counter = 0;
+/** A number no other record of this test run has used, for unique values. */
+export function nextNumber(): number {
+  counter += 1;
+  return Number(`${process.pid % 1000}${String(counter).padStart(5, "0")}`);
+}
+
+/** The app on a fresh database, listening on a free loopback port, with one user logged in. */
+export async function startTestApi<Config, Tables>(
+  parts: ProjectParts<Config, Tables>,
+  moduleUrl: string,
+): Promise<TestApi<Tables>> {
+  const database = await freshTestDatabase(moduleUrl);
+  const config = parts.loadConfig({
+    NODE_ENV: "test",
+    DATABASE_URL: database.url,
+    JWT_SECRET: "test-secret-that-is-long-enough-0123456789",
+  });
+  const db = await connectDatabase(config.databaseUrl);
+  const server = createServer(parts.createApp({ config, db, logger: createLogger("silent") }));
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const email = `tester-${newHash("USR").toLowerCase()}@example.com`;
+  const now = new Date();
+  const password = await hashPassword("test-password");
+  const user = { hash: newHash("USR"), name: "Tester", email };
+  const inserted = await db.get(
+    sql`INSERT INTO "users" ("hash", "name", "email", "password", "created_at", "updated_at")
+        VALUES (${user.hash}, ${user.name}, ${email}, ${password}, ${now}, ${now}) RETURNING "id"`,
+  );
+
+  const tables = parts.openTables(db);
+  const tableOf = tableLookup(tables as Readonly<Record<string, unknown>>);
+  const api: TestApi<Tables> = {
+    baseUrl,
+    token: "",
+    db,
+    tables,
+    user: { id: Number(inserted!.id), ...user },
+    maxPerPage: config.pagination.maxPerPage,
+    service: (resource) => new ResourceService(resource, tableOf(resource.table), tableOf),
+    async request(method, path, body, options = {}) {
+      const token = options.token === undefined ? api.token : options.token;
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: {
+          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+          ...options.headers,
+        },
+        body:
+          body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      const parsed = text === "" ? null : JSON.parse(text);
+      assertNoInternalIds(parsed);
+      expect(response.headers.get("x-powered-by")).toBeNull();
+      if (parsed && typeof parsed === "object" && "status" in parsed)
+        expect(parsed.status).toBe(response.status);
+      return { status: response.status, headers: response.headers, body: parsed };
+    },
+    async close() {
+      server.closeAllConnections();
+      server.close();
+      await db.close();
+      await database.cleanup();
+    },
+  };
+  const login = await api.request(
+    "POST",
+    "/api/auth/login",
+    { email, password: "test-password" },
+    { token: null },
+  );
+  expect(login.status).toBe(200);
+  api.token = login.body.data.access_token;
+  return api;
+}

@@ -1,0 +1,126 @@
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { execa, type ResultPromise } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryDatabase } from "../support/databases.js";
+import { databaseTargets } from "../support/hostile.js";
+import { startPostgres, type PostgresServer } from "../support/postgres.js";
+import { admin, client, freePort, jwtSecret, prepareProject, repo, waitFor200, type Project, type Request } from "../support/service.js";
+
+/**
+ * Issue 21, the dev loop follows spec changes: `hashapi generate --watch` beside `npm run dev`. A
+ * saved spec becomes a migration that the dev server applies before it restarts; a new resource is
+ * never a 500; a migration that fails is printed while the server goes on with the schema it had;
+ * `npm run db:migrate` run by hand is followed by a restart. The save → served times are printed.
+ */
+describe.each(databaseTargets)("the dev loop on $label", ({ database }) => {
+  let project: Project;
+  let postgres: PostgresServer | undefined;
+  let specs: string;
+
+  beforeAll(async () => {
+    let databaseUrl: string | undefined;
+    if (database === "postgresql") {
+      postgres = await startPostgres();
+      await postgres.createDatabase("dev_loop");
+      databaseUrl = postgres.url("dev_loop");
+    }
+    project = await prepareProject({ name: `e2e-dev-loop-${database}`, database, databaseUrl });
+    specs = `${project.dir}-specs`;
+  }, 300_000);
+
+  afterAll(async () => {
+    await project?.cleanup();
+    await postgres?.destroy();
+  });
+
+  it("applies each saved spec's migration and serves it; refuses a failing one and keeps serving; restarts after db:migrate", async () => {
+    const port = await freePort();
+    const env = { ...project.env, PORT: String(port), HOST: "127.0.0.1", JWT_SECRET: jwtSecret, LOG_LEVEL: "info", NO_COLOR: "1" };
+    const dev = output(execa("npm", ["run", "dev", "--silent"], { cwd: project.dir, env, reject: false, all: true, detached: true }));
+    const watch = output(execa(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", project.dir, "--watch"], { cwd: repo, env: { NO_COLOR: "1" }, reject: false, all: true }));
+    const timings: [string, number][] = [];
+    try {
+      await waitFor200(`http://127.0.0.1:${port}/api/health`);
+      await waitUntil(() => /Watching /.test(watch.text()), 60_000, watch.text);
+      const api = client(`http://127.0.0.1:${port}`);
+      const token = (await api("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } })).body.data.access_token as string;
+
+      // A new field: 422 (unknown key) until the dev server runs the new code on the new column.
+      const patient = join(specs, "patient.yaml");
+      const spec = await readFile(patient, "utf8");
+      const saved = performance.now();
+      await writeFile(
+        patient,
+        spec
+          .replace("  phone: { type: string, max: 20, nullable: true }\n", "  phone: { type: string, max: 20, nullable: true }\n  nickname: { type: string, max: 40, nullable: true }\n")
+          .replace("    phone: [nullable, string, max:20]\n", "    phone: [nullable, string, max:20]\n    nickname: [nullable, string, max:40]\n"),
+      );
+      const created = await until(() => api("POST", "/api/patients", { token, body: { name: "Bia Lima", cpf: "39053344705", nickname: "Bia" } }), (reply) => reply.status === 201, dev.text);
+      timings.push([`${database}: new field saved → served`, performance.now() - saved]);
+      expect(created.body.data.nickname).toBe("Bia");
+      expect(dev.text()).toMatch(/Applied \d{4}_update/);
+
+      // A new resource: 404 (no such route) until it is served, never a 500.
+      const added = performance.now();
+      await writeFile(join(specs, "review.yaml"), "name: Review\nfields:\n  title: { type: string, max: 80 }\nrules:\n  create:\n    title: [required, string, max:80]\n  update:\n    title: [sometimes, string, max:80]\n");
+      await until(() => api("GET", "/api/reviews", { token }), (reply) => reply.status === 200, dev.text);
+      timings.push([`${database}: new resource saved → served`, performance.now() - added]);
+
+      // A migration that fails (its table exists already): printed, rolled back, the server goes on.
+      await queryDatabase(project.databaseUrl, project.dir, `CREATE TABLE "hand_notes" ("id" INTEGER PRIMARY KEY)`);
+      const listening = () => dev.text().split("listening on").length;
+      const before = listening();
+      await mkdir(join(project.dir, "prisma/migrations/0090_hand_notes"));
+      await writeFile(join(project.dir, "prisma/migrations/0090_hand_notes/migration.sql"), `CREATE TABLE "hand_notes" ("id" INTEGER PRIMARY KEY);\n`);
+      await waitUntil(() => /The server goes on with the schema it had/.test(dev.text()), 30_000, dev.text);
+      expect(dev.text()).toMatch(/Migration 0090_hand_notes failed and was rolled back/);
+      expect(listening()).toBe(before);
+      expect((await api("GET", "/api/reviews", { token })).status).toBe(200);
+
+      // Fixed by hand, applied by hand: the dev server restarts on its own.
+      await queryDatabase(project.databaseUrl, project.dir, `DROP TABLE "hand_notes"`);
+      const migrated = await execa("npm", ["run", "db:migrate", "--silent"], { cwd: project.dir, env: project.env, reject: false, all: true });
+      expect(migrated.exitCode, migrated.all).toBe(0);
+      expect(migrated.stdout).toContain("Applied 0090_hand_notes");
+      await waitUntil(() => listening() > before, 30_000, dev.text);
+      expect(dev.text()).toContain("the database (npm run db:migrate) changed: restarting");
+      await waitFor200(`http://127.0.0.1:${port}/api/health`);
+      expect((await api("GET", "/api/patients", { token })).status).toBe(200);
+    } finally {
+      watch.process.kill("SIGINT");
+      if (dev.process.pid) process.kill(-dev.process.pid, "SIGTERM");
+      await Promise.all([watch.process, dev.process]);
+      await rm(join(project.dir, "prisma/migrations/0090_hand_notes"), { recursive: true, force: true });
+    }
+    process.stdout.write(`dev loop (ms):\n${timings.map(([label, ms]) => `  ${label.padEnd(48)} ${Math.round(ms)}`).join("\n")}\n`);
+  }, 240_000);
+});
+
+function output<Running extends ResultPromise>(process: Running): { process: Running; text: () => string } {
+  let text = "";
+  process.all?.on("data", (chunk: Buffer) => (text += chunk.toString()));
+  return { process, text: () => text };
+}
+
+/** Polls `call` until `done`; any 5xx on the way fails the test (the dev loop must never answer one). */
+async function until(call: () => ReturnType<Request>, done: (reply: Awaited<ReturnType<Request>>) => boolean, log: () => string) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const reply = await call().catch(() => undefined);
+    if (reply) {
+      expect(reply.status >= 500 && reply.status !== 503, `${reply.status} ${JSON.stringify(reply.body)}\n${log()}`).toBe(false);
+      if (done(reply)) return reply;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out; last ${reply?.status} ${JSON.stringify(reply?.body)}\n${log()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function waitUntil(condition: () => boolean, timeoutMs: number, log: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out:\n${log()}`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}

@@ -1,0 +1,181 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { migrateForDevelopment } from "../../runtime/common/src/lib/dev-migrations.js";
+import { runMigrateCommand } from "../../runtime/common/src/lib/migrate-command.js";
+import { appliedMarkerPath } from "../../runtime/common/src/lib/migrations.js";
+import { readSetting } from "../../runtime/common/src/lib/project-files.js";
+import { afterWorkerExit, maxFailedStarts, workerCount, type StartRecord } from "../../runtime/common/src/lib/supervisor.js";
+import { runUserCreateCommand } from "../../runtime/common/src/lib/user-create.js";
+import { openSql } from "../../runtime/sqlite/src/lib/driver.js";
+
+/** A project folder of its own: prisma/migrations with the given migrations, and a module URL inside src/. */
+function project(migrations: Record<string, string>) {
+  const root = mkdtempSync(join(tmpdir(), "hashapi-dev-"));
+  const dir = join(root, "prisma/migrations");
+  for (const [name, sql] of Object.entries(migrations)) {
+    mkdirSync(join(dir, name), { recursive: true });
+    writeFileSync(join(dir, name, "migration.sql"), sql);
+  }
+  mkdirSync(dir, { recursive: true });
+  return { root, dir, url: `file:${join(root, "data/app.db")}`, moduleUrl: pathToFileURL(join(root, "src/lib/module.ts")).href };
+}
+
+const users = `CREATE TABLE "users" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, "hash" TEXT NOT NULL UNIQUE, "name" TEXT NOT NULL, "email" TEXT NOT NULL UNIQUE, "password" TEXT NOT NULL, "created_at" DATETIME NOT NULL, "updated_at" DATETIME NOT NULL);`;
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  vi.restoreAllMocks();
+});
+
+describe("migrateForDevelopment (what npm run dev does before each start)", () => {
+  it("applies what is pending, says so, and creates the SQLite folder", async () => {
+    const { root, dir, url } = project({ "0001_init": users });
+    folders.push(root);
+    const lines: string[] = [];
+    expect(await migrateForDevelopment(url, "the default", dir, (line) => lines.push(line))).toBe("current");
+    expect(lines).toEqual([expect.stringMatching(/^Applied 0001_init \(1 statements, \d+ ms\)$/)]);
+    expect(await migrateForDevelopment(url, "the default", dir, (line) => lines.push(line))).toBe("current");
+    expect(lines).toHaveLength(1);
+    // Not the hand-run command: no marker, so the dev server does not restart twice for one migration.
+    expect(existsSync(appliedMarkerPath(dir))).toBe(false);
+  });
+
+  it("a failing migration is rolled back and reported as refused", async () => {
+    const { root, dir, url } = project({ "0001_init": users, "0002_bad": `CREATE TABLE "a" ("id" INTEGER);\nSELECT "nope" FROM "nowhere";` });
+    folders.push(root);
+    const lines: string[] = [];
+    expect(await migrateForDevelopment(url, "the default", dir, (line) => lines.push(line))).toBe("refused");
+    expect(lines.join("\n")).toMatch(/Migration 0002_bad failed and was rolled back/);
+    const db = openSql(url);
+    expect(await db.all(`SELECT "name" FROM sqlite_master WHERE "name" = 'a'`)).toEqual([]);
+    await db.close();
+  });
+
+  it("a database it cannot open is 'unreachable', explained with where DATABASE_URL came from", async () => {
+    const { root, dir } = project({});
+    folders.push(root);
+    // The database's folder cannot be made: a file stands where it should be.
+    writeFileSync(join(root, "data"), "");
+    const url = `file:${join(root, "data/app.db")}`;
+    const lines: string[] = [];
+    expect(await migrateForDevelopment(url, ".env", dir, (line) => lines.push(line))).toBe("unreachable");
+    expect(lines[0]).toContain(`Cannot open the database at DATABASE_URL (${url}, from .env)`);
+  });
+});
+
+describe("npm run db:migrate tells a running npm run dev", () => {
+  it("rewrites the marker after it applied something, not when nothing was pending", async () => {
+    const { root, dir, url } = project({ "0001_init": users });
+    folders.push(root);
+    vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    expect(await runMigrateCommand(["migrate"], url, dir)).toBe(0);
+    const marker = appliedMarkerPath(dir);
+    expect(marker).toBe(join(root, "node_modules/.cache/hashapi/migrations-applied"));
+    const first = readFileSync(marker, "utf8");
+    rmSync(marker);
+    expect(await runMigrateCommand(["migrate"], url, dir)).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(first).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+});
+
+describe("readSetting", () => {
+  it("reads .env without changing process.env; the environment wins and is named", () => {
+    const { root, moduleUrl } = project({});
+    folders.push(root);
+    writeFileSync(join(root, ".env"), "HASHAPI_TEST_SETTING=from-file\n");
+    expect(readSetting(moduleUrl, "HASHAPI_TEST_SETTING")).toEqual({ value: "from-file", source: ".env" });
+    expect(process.env.HASHAPI_TEST_SETTING).toBeUndefined();
+    process.env.HASHAPI_TEST_SETTING = "from-environment";
+    try {
+      expect(readSetting(moduleUrl, "HASHAPI_TEST_SETTING")).toEqual({ value: "from-environment", source: "the environment" });
+    } finally {
+      delete process.env.HASHAPI_TEST_SETTING;
+    }
+    expect(readSetting(moduleUrl, "HASHAPI_TEST_UNSET")).toEqual({ value: undefined, source: "the default" });
+  });
+});
+
+describe("the supervisor's decisions", () => {
+  const fresh: StartRecord = { diedBeforeListening: 0, failedStarts: 0 };
+
+  it("doubles the delay for each worker in a row that died before listening, up to 8 s", () => {
+    let record = fresh;
+    const delays: number[] = [];
+    for (let index = 0; index < 8; index += 1) {
+      const next = afterWorkerExit(record, { served: false, signal: "SIGKILL" });
+      delays.push(next.delayMs);
+      expect(next.stop).toBe(false);
+      record = next.record;
+    }
+    expect(delays).toEqual([250, 500, 1000, 2000, 4000, 8000, 8000, 8000]);
+  });
+
+  it("stops after maxFailedStarts exits with an error code in a row; signals never count", () => {
+    let record = fresh;
+    for (let index = 1; index < maxFailedStarts; index += 1) {
+      record = afterWorkerExit(record, { served: false, signal: null }).record;
+      record = afterWorkerExit(record, { served: false, signal: "SIGKILL" }).record;
+    }
+    expect(record.failedStarts).toBe(maxFailedStarts - 1);
+    expect(afterWorkerExit(record, { served: false, signal: "SIGTERM" }).stop).toBe(false);
+    expect(afterWorkerExit(record, { served: false, signal: null }).stop).toBe(true);
+  });
+
+  it("replaces a worker that had served at once, without counting it", () => {
+    const record = { diedBeforeListening: 3, failedStarts: 2 };
+    expect(afterWorkerExit(record, { served: true, signal: null })).toEqual({ record, stop: false, delayMs: 0 });
+  });
+
+  it("runs WEB_CONCURRENCY workers, else one per core in production and one elsewhere", () => {
+    expect(workerCount({ WEB_CONCURRENCY: "3" })).toBe(3);
+    expect(workerCount({ WEB_CONCURRENCY: "zero", NODE_ENV: "development" })).toBe(1);
+    expect(workerCount({ NODE_ENV: "production" })).toBeGreaterThanOrEqual(1);
+    expect(workerCount({ WEB_CONCURRENCY: "-2" })).toBe(1);
+  });
+});
+
+describe("npm run user:create", () => {
+  const quiet = () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    vi.spyOn(process.stdout, "write").mockImplementation((text) => (out.push(String(text)), true));
+    vi.spyOn(process.stderr, "write").mockImplementation((text) => (err.push(String(text)), true));
+    return { out, err };
+  };
+
+  it("stores the user as the API would (trimmed, NFC, e-mail lower-cased) and prints its public id", async () => {
+    const { root, dir, url } = project({ "0001_init": users });
+    folders.push(root);
+    const { out, err } = quiet();
+    await runMigrateCommand(["migrate"], url, dir);
+    out.length = 0;
+    const args = ["--name", "  Jose\u0301 ", "--email", " Jose@Example.COM ", "--password", " a long password "];
+    expect(await runUserCreateCommand(args, url, "the default")).toBe(0);
+    expect(out.join("")).toMatch(/^USR_[A-HJ-NP-Z2-9]{8}\n$/);
+    const db = openSql(url);
+    const [row] = await db.all(`SELECT "hash", "name", "email", "password" FROM "users"`);
+    await db.close();
+    expect(row).toMatchObject({ hash: out.join("").trim(), name: "José", email: "jose@example.com" });
+    expect(await runUserCreateCommand(args, url, "the default")).toBe(1);
+    expect(err.join("")).toContain("a user with e-mail jose@example.com already exists");
+  });
+
+  it("refuses bad arguments with the usage (exit 2) and an unmigrated database with the way forward (exit 1)", async () => {
+    const { root, url } = project({});
+    folders.push(root);
+    const { err } = quiet();
+    expect(await runUserCreateCommand(["--name", "Ann"], url, "the default")).toBe(2);
+    expect(await runUserCreateCommand(["--bogus"], url, "the default")).toBe(2);
+    expect(await runUserCreateCommand(["--name", "Ann", "--email", "not-an-address", "--password", "a long password"], url, "the default")).toBe(2);
+    expect(await runUserCreateCommand(["--name", "Ann", "--email", "ann@example.com", "--password", "short"], url, "the default")).toBe(2);
+    expect(err.join("")).toContain("usage: npm run user:create");
+    mkdirSync(join(root, "data"));
+    expect(await runUserCreateCommand(["--name", "Ann", "--email", "ann@example.com", "--password", "a long password"], url, "the default")).toBe(1);
+    expect(err.join("")).toContain("The database has no users table yet: run `npm run db:migrate` first.");
+  });
+});
