@@ -25,7 +25,7 @@ step("npm run db:migrate", "npm", ["run", "db:migrate", "--silent"], { cwd: proj
 
 const userScript = join(project, "dist/scripts/user-create.js");
 try {
-  const output = step(`create the demo user ${demoUser.email}`, process.execPath, [userScript, "--name", demoUser.name, "--email", demoUser.email, "--password", demoUser.password], { cwd: project, capture: true });
+  const output = step(`create the demo user ${demoUser.email}`, process.execPath, [userScript, "--name", demoUser.name, "--email", demoUser.email, "--password", demoUser.password, "--role", "admin"], { cwd: project, capture: true });
   process.stdout.write(output.toString());
 } catch (error) {
   const text = `${error.stdout ?? ""}${error.stderr ?? ""}`;

@@ -15,7 +15,7 @@ try {
   const project = join(specs, "hashapi.yaml");
   writeFileSync(project, readFileSync(project, "utf8").replace(/^database: sqlite$/m, "database: postgresql"));
   const out = join(repo, "generated-postgresql");
-  execFileSync(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", out], { stdio: "inherit" });
+  execFileSync(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", out, ...process.argv.slice(2)], { stdio: "inherit" });
   // The example's own overrides (user-owned: generate never touches them), so both goldens are one project.
   cpSync(join(repo, "generated/src/custom"), join(out, "src/custom"), { recursive: true });
 } finally {

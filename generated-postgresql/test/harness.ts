@@ -32,8 +32,12 @@ export interface TestApi<Tables = Readonly<Record<string, unknown>>> {
   db: Database;
   /** Every resource's table, as `req.tables` gives them to the app: reads and writes no policy sees. */
   tables: Tables;
-  /** The signed-in tester, as policies receive the caller. */
+  /** The signed-in tester (of the first, most privileged role), as policies receive the caller. */
   user: CurrentUser;
+  /** A signed-in user of each of the project's roles, and their token (`token`/`user` are the first's). */
+  as(role: string): { user: CurrentUser; token: string };
+  /** The project's roles, most privileged first. */
+  roles: readonly string[];
   /** The project's largest `per_page` (hashapi.yaml `pagination.maxPerPage`). */
   maxPerPage: number;
   /** A resource's service (src/resource/service.ts): its data rules, without its controller and policy. */
@@ -55,6 +59,8 @@ export interface ProjectParts<Config, Tables> {
   };
   createApp(dependencies: { config: Config; db: Database; logger: Logger }): RequestListener;
   openTables(db: Database): Tables;
+  /** hashapi.yaml's auth.roles, most privileged first (src/auth/roles.ts). */
+  roles: readonly string[];
 }
 
 /** The pattern of one resource's public ids (the service's own matcher). */
@@ -128,14 +134,24 @@ export async function startTestApi<Config, Tables>(
   await once(server, "listening");
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const email = `tester-${newHash("USR").toLowerCase()}@example.com`;
-  const now = new Date();
+  const testers = new Map<string, { user: CurrentUser; token: string }>();
   const password = await hashPassword("test-password");
-  const user = { hash: newHash("USR"), name: "Tester", email };
-  const inserted = await db.get(
-    sql`INSERT INTO "users" ("hash", "name", "email", "password", "created_at", "updated_at")
-        VALUES (${user.hash}, ${user.name}, ${email}, ${password}, ${now}, ${now}) RETURNING "id"`,
-  );
+  for (const role of parts.roles) {
+    const hash = newHash("USR");
+    const user = {
+      hash,
+      name: `Tester (${role})`,
+      email: `tester-${hash.toLowerCase()}@example.com`,
+      role,
+    };
+    const now = new Date();
+    const inserted = await db.get(
+      sql`INSERT INTO "users" ("hash", "name", "email", "password", "role", "created_at", "updated_at")
+          VALUES (${user.hash}, ${user.name}, ${user.email}, ${password}, ${role}, ${now}, ${now}) RETURNING "id"`,
+    );
+    testers.set(role, { user: { id: Number(inserted!.id), ...user }, token: "" });
+  }
+  const first = testers.get(parts.roles[0]!)!;
 
   const tables = parts.openTables(db);
   const tableOf = tableLookup(tables as Readonly<Record<string, unknown>>);
@@ -144,7 +160,14 @@ export async function startTestApi<Config, Tables>(
     token: "",
     db,
     tables,
-    user: { id: Number(inserted!.id), ...user },
+    user: first.user,
+    roles: parts.roles,
+    as(role) {
+      const tester = testers.get(role);
+      if (!tester)
+        throw new Error(`"${role}" is not one of this project's roles (${parts.roles.join(", ")})`);
+      return tester;
+    },
     maxPerPage: config.pagination.maxPerPage,
     service: (resource) => new ResourceService(resource, tableOf(resource.table), tableOf),
     async request(method, path, body, options = {}) {
@@ -174,13 +197,16 @@ export async function startTestApi<Config, Tables>(
       await database.cleanup();
     },
   };
-  const login = await api.request(
-    "POST",
-    "/api/auth/login",
-    { email, password: "test-password" },
-    { token: null },
-  );
-  expect(login.status).toBe(200);
-  api.token = login.body.data.access_token;
+  for (const tester of testers.values()) {
+    const login = await api.request(
+      "POST",
+      "/api/auth/login",
+      { email: tester.user.email, password: "test-password" },
+      { token: null },
+    );
+    expect(login.status).toBe(200);
+    tester.token = login.body.data.access_token;
+  }
+  api.token = first.token;
   return api;
 }

@@ -6,7 +6,7 @@ import { styleFor } from "./style.js";
  * What to do after `generate`, for the case at hand: the whole first run in a new folder, or the
  * migration to apply after a regeneration that wrote one. Nothing when nothing needs doing.
  */
-export function nextSteps(out: string, changes: ChangeSet, plan: MigrationPlan | null): string {
+export function nextSteps(out: string, changes: ChangeSet, plan: MigrationPlan | null, firstRole?: string): string {
   const firstRun = changes.some((change) => change.path === "hashapi.manifest.json" && change.kind === "create");
   if (firstRun) {
     return [
@@ -15,7 +15,7 @@ export function nextSteps(out: string, changes: ChangeSet, plan: MigrationPlan |
       `  cd ${out}`,
       "  npm install",
       "  npm run db:migrate",
-      '  npm run user:create -- --name "Ada Admin" --email ada@example.com --password "a long password"',
+      `  npm run user:create -- --name "Ada Admin" --email ada@example.com --password "a long password"${firstRole ? ` --role ${firstRole}` : ""}`,
       "  npm run dev                  # http://127.0.0.1:3000/api/docs",
       `${out}/README.md lists the routes, scripts and settings of this project.`,
       "",

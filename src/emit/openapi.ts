@@ -48,8 +48,8 @@ export function buildOpenApi(project: ProjectModel): object {
     },
     User: {
       type: "object",
-      required: ["hash", "name", "email"],
-      properties: { hash: { type: "string", pattern: hashPattern("USR"), examples: [exampleHash("USR")] }, name: { type: "string" }, email: { type: "string", format: "email" } },
+      required: ["hash", "name", "email", "role"],
+      properties: { hash: { type: "string", pattern: hashPattern("USR"), examples: [exampleHash("USR")] }, name: { type: "string" }, email: { type: "string", format: "email" }, role: { type: "string", description: "one of hashapi.yaml's auth.roles, read on every request", examples: [project.auth.roles[0]] } },
       additionalProperties: false,
     },
     Token: {
@@ -126,7 +126,7 @@ function errorResponses(project: ProjectModel): Record<string, object> {
   return {
     BadRequest: error("400 malformed request: JSON body, body encoding, Host header or path encoding", "Malformed JSON body."),
     Unauthenticated: error("401 missing or invalid token", "Unauthenticated.", { "WWW-Authenticate": { schema: { type: "string", const: "Bearer" } } }),
-    Forbidden: error("403 denied by the policy", "This action is unauthorized."),
+    Forbidden: error("403 the caller's role may not perform the action (auth.roles), or the policy denies it", "This action is unauthorized."),
     NotFound: error("404 no live record with that hash", "Resource not found."),
     Conflict: error("409 referenced by other records (delete), or a record it points at is deleted (restore)", "Resource is referenced by other records."),
     PayloadTooLarge: error("413 body over 100 kB", "Payload too large."),
@@ -183,7 +183,13 @@ function authPaths(): Record<string, object> {
 function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<string, object> {
   const name = resource.names.pascal;
   const tags = [resource.collection];
-  const security = (action: keyof ResourceModel["actions"]) => (resource.actions[action].public ? { security: [{}, { bearer: [] }] } : {});
+  // Per operation: who may call it. Public ones take no token; those limited to roles say which (x-roles, for tools).
+  const security = (action: keyof ResourceModel["actions"]) => {
+    const { public: isPublic, roles } = resource.actions[action];
+    if (isPublic) return { security: [{}, { bearer: [] }] };
+    if (roles === undefined) return {};
+    return { "x-roles": roles, description: roles.length === 0 ? "No role may call this operation (403)." : `Only for the roles ${roles.join(", ")}; 403 for the others, before anything is read.` };
+  };
   // Public actions list 401 too: a token that is presented must be valid (docs/decisions.md), and a
   // relation to a non-public resource cannot be nested for an anonymous caller.
   const auth = { ...badRequest, "401": responseRef("Unauthenticated") };

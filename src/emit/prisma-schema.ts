@@ -162,13 +162,14 @@ function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFiel
       ["name", "String", pg(database, "@db.VarChar(255)").trim()],
       ["email", "String", `@unique${pg(database, "@db.VarChar(255)")}`, caseInsensitiveEmailMarker],
       ["password", "String", pg(database, "@db.VarChar(255)").trim()],
+      // A string, not an enum: a role removed from the specs must not make a migration fail on the users holding it.
+      ["role", "String", `@default("${user.defaultRole}")${pg(database, "@db.VarChar(40)")}`],
       ...inputs.map((input) => scalarLine(database, input)),
       ["created_at", "DateTime", `@default(now())${timestamp}`],
       ["updated_at", "DateTime", `@updatedAt${timestamp}`],
     ],
     ['@@map("users")'],
   );
-  void user;
   const revokedTokens = modelBlock(
     "RevokedToken",
     [

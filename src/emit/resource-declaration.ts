@@ -25,6 +25,7 @@ export function buildResourceDeclaration(resource: ResourceModel): object {
     output: declaration.output.keys,
     ...(declaration.output.scales ? { scales: declaration.output.scales } : {}),
     ...(declaration.publicActions.length > 0 ? { publicActions: declaration.publicActions } : {}),
+    ...(declaration.roles ? { roles: declaration.roles } : {}),
     ...(resource.seed ? { seed: resource.seed } : {}),
     validation: {
       create: actionValidation(resource.validation.create),

@@ -13,6 +13,21 @@ export function hasCaseInsensitiveEmail(schema: string | null): boolean {
 }
 
 /**
+ * SQLite changes a column by copying the table (Prisma's "RedefineTables"), which drops every index
+ * Prisma does not know of: after a rebuild of users the index is made again (the copied rows were
+ * unique under it already, so no check is needed).
+ */
+export function rebuildsUsers(sql: string): boolean {
+  return /^DROP TABLE "users";$/m.test(sql);
+}
+
+export const recreateCaseInsensitiveEmailSql = [
+  "-- The users table was rebuilt: its e-mail index regardless of case is made again",
+  `CREATE UNIQUE INDEX "users_email_lower_key" ON "users"(lower("email"));`,
+  "",
+].join("\n");
+
+/**
  * The statements that add the index: first a check the migrator runs before anything else, which
  * refuses the migration (listing the clashing e-mails) when existing users differ only in case,
  * since the index could not be built and which account to keep is the owner's decision.

@@ -1,5 +1,6 @@
 import { evolutionOf } from "./evolution.js";
 import { routesOf } from "./routes.js";
+import { actionTable } from "./actions.js";
 import type { FieldSpec, ProjectSpec, ResourceSpec, ValidSpecs } from "../spec/types.js";
 import { parseRule } from "../spec/rules.js";
 import { defaultCollection, derivePrefix, withArticle, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
@@ -34,7 +35,6 @@ import type {
   ValueKind,
 } from "./types.js";
 
-const actionNames: ActionName[] = ["index", "store", "show", "update", "destroy", "restore"];
 
 /**
  * Builds the one normalized model from validated specs. Validation has already guaranteed that every
@@ -49,12 +49,12 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
   for (const resource of resources) resource.declaration = declarationOf(resource);
 
   const database = databaseModel(specs.project);
-  const user: UserModel = { prefix: "USR", extraFields: specs.project.auth.user.fields.map(fieldModel) };
+  const user: UserModel = { prefix: "USR", extraFields: specs.project.auth.user.fields.map(fieldModel), defaultRole: specs.project.auth.defaultRole };
   const model: ProjectModel = {
     name: specs.project.name,
     source: specsLabel,
     database,
-    auth: { ttl: specs.project.auth.ttl, refreshTtl: specs.project.auth.refreshTtl },
+    auth: { ttl: specs.project.auth.ttl, refreshTtl: specs.project.auth.refreshTtl, roles: specs.project.auth.roles, defaultRole: specs.project.auth.defaultRole, declaresRoles: specs.project.auth.declaresRoles },
     pagination: { ...specs.project.pagination },
     resources,
     user,
@@ -187,10 +187,10 @@ function buildResource(
 
   const publicActions = new Set(spec.auth?.public ?? []);
   const actions = Object.fromEntries(
-    actionNames.map((name): [ActionName, ActionModel] => [
-      name,
-      { name, enabled: name !== "restore" || ref.softDelete, public: publicActions.has(name) },
-    ]),
+    actionTable.map(({ name, softDeleteOnly }): [ActionName, ActionModel] => {
+      const roles = spec.auth?.roles?.[name];
+      return [name, { name, enabled: !softDeleteOnly || ref.softDelete, public: publicActions.has(name), ...(roles ? { roles } : {}) }];
+    }),
   ) as Record<ActionName, ActionModel>;
 
   const payloadFields = spec.fields.map(payloadField);
@@ -238,6 +238,7 @@ function buildResource(
       filterValues: undefined,
       output: { keys: [], scales: undefined },
       publicActions: [],
+      roles: undefined,
       related: [],
     },
     examples: { relations: [], update: null },
@@ -299,6 +300,7 @@ function declarationOf(resource: ResourceModel): DeclarationModel {
     publicActions: Object.values(resource.actions)
       .filter((action) => action.public)
       .map((action) => action.name),
+    roles: nonEmpty(Object.fromEntries(Object.values(resource.actions).flatMap((action) => (action.roles && action.enabled ? [[action.name, action.roles]] : [])))),
     related: relatedOf(resource, read, pointing),
   };
 }

@@ -1,3 +1,4 @@
+import { actionTable } from "./actions.js";
 import type { ActionModel, ActionName } from "./types.js";
 
 /** One HTTP route of a resource, as the generated README lists it (the router: runtime resource/routes.ts). */
@@ -5,26 +6,24 @@ export interface RouteModel {
   method: string;
   path: string;
   action: ActionName;
-  /** "public" or "bearer token". */
+  /** "public", "bearer token", or the roles that may call it. */
   access: string;
 }
 
-const shapes: [ActionName, string, string][] = [
-  ["index", "GET", ""],
-  ["store", "POST", ""],
-  ["show", "GET", "/{hash}"],
-  ["update", "PUT, PATCH", "/{hash}"],
-  ["destroy", "DELETE", "/{hash}"],
-  ["restore", "POST", "/{hash}/restore"],
-];
-
+/** The README's routes, from the action table the router uses too. */
 export function routesOf(collection: string, actions: Record<ActionName, ActionModel>): RouteModel[] {
-  return shapes
-    .filter(([action]) => actions[action].enabled)
-    .map(([action, method, suffix]) => ({
-      method,
-      path: `/api/${collection}${suffix}`,
-      action,
-      access: actions[action].public ? "public" : "bearer token",
+  return actionTable
+    .filter(({ name }) => actions[name].enabled)
+    .map(({ name, methods, path }) => ({
+      method: methods.map((method) => method.toUpperCase()).join(", "),
+      path: `/api/${collection}${path.replace(":hash", "{hash}")}`,
+      action: name,
+      access: accessOf(actions[name]),
     }));
+}
+
+function accessOf(action: ActionModel): string {
+  if (action.public) return "public";
+  if (action.roles === undefined) return "bearer token";
+  return action.roles.length === 0 ? "nobody (auth.roles is empty)" : `roles: ${action.roles.join(", ")}`;
 }

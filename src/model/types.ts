@@ -34,6 +34,11 @@ export interface DatabaseModel {
 export interface AuthModel {
   ttl: number;
   refreshTtl: number;
+  /** Most privileged first; `[user]` when hashapi.yaml lists none. */
+  roles: string[];
+  defaultRole: string;
+  /** hashapi.yaml lists the roles (else every user has the one role `user`). */
+  declaresRoles: boolean;
 }
 
 export interface Names {
@@ -120,12 +125,15 @@ export interface ReferenceModel {
   onDelete: "restrict" | "cascade" | "setNull";
 }
 
-export type ActionName = "index" | "store" | "show" | "update" | "destroy" | "restore";
+export type { ActionName } from "./actions.js";
+import type { ActionName } from "./actions.js";
 
 export interface ActionModel {
   name: ActionName;
   enabled: boolean;
   public: boolean;
+  /** auth.roles of the action: the roles that may perform it; undefined: every signed-in user. */
+  roles?: string[];
 }
 
 export interface ResourceModel {
@@ -184,6 +192,8 @@ export type SerializedKey =
 export interface UserModel {
   prefix: "USR";
   extraFields: FieldModel[];
+  /** The role column's default: what a user created without a role gets, and existing users on the migration that adds it. */
+  defaultRole: string;
 }
 
 /** A resource as the runtime library reads it: plain data, laid out by its `.repository.ts` and `.resource.ts`. */
@@ -208,6 +218,8 @@ export interface DeclarationModel {
   /** Output keys in order (loaded hasMany relations follow them), and each decimal's scale. */
   output: { keys: string[]; scales: Record<string, number> | undefined };
   publicActions: ActionName[];
+  /** auth.roles: per action, the roles that may perform it; undefined when no action is limited. */
+  roles: Partial<Record<ActionName, string[]>> | undefined;
   /** Other resources the table declaration names, once each: their table, and their row type when a relation reads it. */
   related: { target: ResourceRef; row: boolean }[];
 }

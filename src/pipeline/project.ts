@@ -43,9 +43,9 @@ async function open(specsDir: string, options: ProjectOptions) {
   const reads = new Map<string, string>();
   // Prisma's diff (a second process, ≈ 1.5 s) runs while this one renders and formats.
   const planNext = (acceptDataLoss: boolean) => {
-    const plan = planMigration({ history, schema, provider: model.database.provider, label: options.migrationName, source: model.source, evolution: model.evolution, acceptDataLoss });
-    plan.catch(() => undefined); // awaited later; meanwhile a failure must not be "unhandled"
-    return progress("computing the migration (prisma migrate diff)", plan);
+    const plan = progress("computing the migration (prisma migrate diff)", planMigration({ history, schema, provider: model.database.provider, label: options.migrationName, source: model.source, evolution: model.evolution, acceptDataLoss }));
+    plan.catch(() => undefined); // awaited later; meanwhile a refusal must not be "unhandled"
+    return plan;
   };
   const render = () => progress("rendering and formatting the project", renderModel(model, { previousOutput: out, reads }));
   return { model, out, history, schema, reads, planNext, render };

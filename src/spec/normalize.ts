@@ -22,9 +22,12 @@ type RawProject = {
   name?: string;
   database?: ProjectSpec["database"];
   out?: string;
-  auth?: { ttl?: number; refreshTtl?: number; user?: { fields?: Record<string, Omit<FieldSpec, "name">> } };
+  auth?: { roles?: string[]; defaultRole?: string; ttl?: number; refreshTtl?: number; user?: { fields?: Record<string, Omit<FieldSpec, "name">> } };
   pagination?: Partial<ProjectSpec["pagination"]>;
 };
+
+/** The role of every user of a project whose hashapi.yaml lists no `auth.roles`. */
+export const defaultRoleName = "user";
 
 /** The project file with every default of spec-format.md applied. */
 export function normalizeProject(data: RawProject | null): ProjectSpec {
@@ -33,6 +36,10 @@ export function normalizeProject(data: RawProject | null): ProjectSpec {
     database: data?.database ?? "sqlite",
     out: data?.out ?? "generated",
     auth: {
+      // Every user has one role; a project that names none has the one role `user`.
+      roles: data?.auth?.roles ?? [defaultRoleName],
+      defaultRole: data?.auth?.defaultRole ?? (data?.auth?.roles ?? [defaultRoleName]).at(-1)!,
+      declaresRoles: data?.auth?.roles !== undefined,
       ttl: data?.auth?.ttl ?? 3600,
       refreshTtl: data?.auth?.refreshTtl ?? 1209600,
       user: { fields: normalizeFields(data?.auth?.user?.fields) },

@@ -3,7 +3,8 @@
 import type { FieldType } from "../model/field-types.js";
 
 export type { FieldType };
-export type ActionName = "index" | "store" | "show" | "update" | "destroy" | "restore";
+export type { ActionName } from "../model/actions.js";
+import type { ActionName } from "../model/actions.js";
 
 export interface FieldSpec {
   name: string;
@@ -53,7 +54,7 @@ export interface ResourceSpec {
   /** Fixed records `npm run db:seed` upserts by the first unique field (field name → value). */
   seed?: Record<string, unknown>[];
   serializer?: { publicId?: "hash" | "public_id"; fields?: string[]; hidden?: string[] };
-  auth?: { public?: ActionName[] };
+  auth?: { public?: ActionName[]; roles?: Partial<Record<ActionName, string[]>> };
 }
 
 export interface ProjectSpec {
@@ -61,7 +62,16 @@ export interface ProjectSpec {
   database: "sqlite" | "postgresql";
   /** The generated project's folder, relative to the folder that holds the specs folder. */
   out: string;
-  auth: { ttl: number; refreshTtl: number; user: { fields: FieldSpec[] } };
+  auth: {
+    /** Most privileged first; `[user]` when hashapi.yaml lists none. */
+    roles: string[];
+    defaultRole: string;
+    /** hashapi.yaml lists roles (a resource may then limit actions to some of them). */
+    declaresRoles: boolean;
+    ttl: number;
+    refreshTtl: number;
+    user: { fields: FieldSpec[] };
+  };
   pagination: { defaultPerPage: number; maxPerPage: number };
 }
 

@@ -1,3 +1,4 @@
+import { checkProjectRoles, checkResourceRoles, checkUserFields } from "./access-checks.js";
 import { checkField } from "./field-checks.js";
 import type { LoadedSpecs } from "./load.js";
 import { normalizeProject, normalizeResource } from "./normalize.js";
@@ -24,6 +25,7 @@ export function validateSpecs(loaded: LoadedSpecs): { problems: Problem[]; specs
     for (const field of project.auth.user.fields) {
       problems.push(...checkField(loaded.project.source, ["auth", "user", "fields"], field));
     }
+    problems.push(...checkProjectRoles(project, loaded.project.source), ...checkUserFields(project, loaded.project.source));
   }
 
   const resources: CheckedResource[] = [];
@@ -37,7 +39,7 @@ export function validateSpecs(loaded: LoadedSpecs): { problems: Problem[]; specs
       continue;
     }
     const resource = { spec: normalizeResource(file.source.file, file.data as Record<string, unknown>), source: file.source };
-    problems.push(...checkResource(resource));
+    problems.push(...checkResource(resource), ...checkResourceRoles(resource, project));
     resources.push(resource);
   }
   problems.push(...checkAcrossResources(resources, invalidNames));

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readMigrationHistory } from "../../src/migrate/history.js";
+import { caseInsensitiveEmailMarker } from "../../src/migrate/case-insensitive-email.js";
 import { nextFolderName, planMigration, sanitizeLabel } from "../../src/migrate/plan.js";
 
 const schema = (extra = "") => `generator client {
@@ -89,6 +90,28 @@ describe("planMigration (real Prisma schema engine, no database)", () => {
     ]);
     expect(files[0]!.content).toContain('ALTER TABLE "Patient" ADD COLUMN "phone" TEXT;');
     expect(files[0]!.content).not.toContain("CREATE TABLE");
+  }, 60_000);
+
+  it("makes the e-mail index regardless of case again after SQLite rebuilds the users table", async () => {
+    const users = (extra: string) => `${schema()}
+model User {
+  id       Int    @id @default(autoincrement())
+  /// ${caseInsensitiveEmailMarker}
+  email    String @unique
+  password String${extra}
+  created_at DateTime @default(now())
+  @@map("users")
+}
+`;
+    const dir = await outDirWith({ "prisma/migrations/0001_init/schema.snapshot": users(""), "prisma/migrations/migration_lock.toml": 'provider = "sqlite"\n' });
+    const history = await readMigrationHistory(dir);
+    const { files } = await planMigration({ history, schema: users('\n  role String @default("clerk")'), provider: "sqlite", source: "specs/" });
+    const sql = files[0]!.content;
+    expect(sql).toContain('DROP TABLE "users";');
+    expect(sql.indexOf('CREATE UNIQUE INDEX "users_email_lower_key" ON "users"(lower("email"));')).toBeGreaterThan(sql.indexOf('ALTER TABLE "new_users" RENAME TO "users";'));
+    // A change that leaves users alone does not touch the index.
+    const { files: other } = await planMigration({ history, schema: users("").replace("name String", "name String\n  phone String?"), provider: "sqlite", source: "specs/" });
+    expect(other[0]!.content).not.toContain("users_email_lower_key");
   }, 60_000);
 
   it("refuses to mix databases and explains how to start fresh", async () => {

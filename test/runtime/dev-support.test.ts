@@ -23,7 +23,8 @@ function project(migrations: Record<string, string>) {
   return { root, dir, url: `file:${join(root, "data/app.db")}`, moduleUrl: pathToFileURL(join(root, "src/lib/module.ts")).href };
 }
 
-const users = `CREATE TABLE "users" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, "hash" TEXT NOT NULL UNIQUE, "name" TEXT NOT NULL, "email" TEXT NOT NULL UNIQUE, "password" TEXT NOT NULL, "created_at" DATETIME NOT NULL, "updated_at" DATETIME NOT NULL);`;
+const users = `CREATE TABLE "users" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, "hash" TEXT NOT NULL UNIQUE, "name" TEXT NOT NULL, "email" TEXT NOT NULL UNIQUE, "password" TEXT NOT NULL, "role" TEXT NOT NULL DEFAULT 'clerk', "created_at" DATETIME NOT NULL, "updated_at" DATETIME NOT NULL);`;
+const access = { roles: ["admin", "clerk"], defaultRole: "clerk" };
 
 const folders: string[] = [];
 afterEach(() => {
@@ -155,27 +156,34 @@ describe("npm run user:create", () => {
     await runMigrateCommand(["migrate"], url, dir);
     out.length = 0;
     const args = ["--name", "  Jose\u0301 ", "--email", " Jose@Example.COM ", "--password", " a long password "];
-    expect(await runUserCreateCommand(args, url, "the default")).toBe(0);
+    expect(await runUserCreateCommand(args, url, "the default", access)).toBe(0);
     expect(out.join("")).toMatch(/^USR_[A-HJ-NP-Z2-9]{8}\n$/);
     const db = openSql(url);
-    const [row] = await db.all(`SELECT "hash", "name", "email", "password" FROM "users"`);
+    const [row] = await db.all(`SELECT "hash", "name", "email", "password", "role" FROM "users"`);
     await db.close();
-    expect(row).toMatchObject({ hash: out.join("").trim(), name: "José", email: "jose@example.com" });
-    expect(await runUserCreateCommand(args, url, "the default")).toBe(1);
+    expect(row).toMatchObject({ hash: out.join("").trim(), name: "José", email: "jose@example.com", role: "clerk" });
+    expect(await runUserCreateCommand(args, url, "the default", access)).toBe(1);
     expect(err.join("")).toContain("a user with e-mail jose@example.com already exists");
+    const admin = ["--name", "Ann", "--email", "ann@example.com", "--password", "a long password", "--role", "admin"];
+    expect(await runUserCreateCommand(admin, url, "the default", access)).toBe(0);
+    const again = openSql(url);
+    expect(await again.all(`SELECT "role" FROM "users" WHERE "email" = 'ann@example.com'`)).toEqual([{ role: "admin" }]);
+    await again.close();
+    expect(await runUserCreateCommand([...admin.slice(0, -1), "owner"], url, "the default", access)).toBe(2);
+    expect(err.join("")).toContain('unknown role "owner": one of admin, clerk');
   });
 
   it("refuses bad arguments with the usage (exit 2) and an unmigrated database with the way forward (exit 1)", async () => {
     const { root, url } = project({});
     folders.push(root);
     const { err } = quiet();
-    expect(await runUserCreateCommand(["--name", "Ann"], url, "the default")).toBe(2);
-    expect(await runUserCreateCommand(["--bogus"], url, "the default")).toBe(2);
-    expect(await runUserCreateCommand(["--name", "Ann", "--email", "not-an-address", "--password", "a long password"], url, "the default")).toBe(2);
-    expect(await runUserCreateCommand(["--name", "Ann", "--email", "ann@example.com", "--password", "short"], url, "the default")).toBe(2);
+    expect(await runUserCreateCommand(["--name", "Ann"], url, "the default", access)).toBe(2);
+    expect(await runUserCreateCommand(["--bogus"], url, "the default", access)).toBe(2);
+    expect(await runUserCreateCommand(["--name", "Ann", "--email", "not-an-address", "--password", "a long password"], url, "the default", access)).toBe(2);
+    expect(await runUserCreateCommand(["--name", "Ann", "--email", "ann@example.com", "--password", "short"], url, "the default", access)).toBe(2);
     expect(err.join("")).toContain("usage: npm run user:create");
     mkdirSync(join(root, "data"));
-    expect(await runUserCreateCommand(["--name", "Ann", "--email", "ann@example.com", "--password", "a long password"], url, "the default")).toBe(1);
+    expect(await runUserCreateCommand(["--name", "Ann", "--email", "ann@example.com", "--password", "a long password"], url, "the default", access)).toBe(1);
     expect(err.join("")).toContain("The database has no users table yet: run `npm run db:migrate` first.");
   });
 });

@@ -21,7 +21,17 @@ relations:
 eagerLoad: [patient, doctor]
 `;
 
+const rolesProject = "name: shop\nauth:\n  roles: [admin, clerk, customer]\n";
+
 export const errorCases: [string, Record<string, string>, string[]][] = [
+  ["auth.roles of a resource without roles in hashapi.yaml", { "a.yaml": "name: Order\nfields:\n  total: { type: integer }\nauth:\n  roles: { index: [admin] }\n" }, ["specs/a.yaml:5:12 auth.roles.index: roles need a list of them in hashapi.yaml (auth: { roles: [admin, …] })"]],
+  ["an unknown role, with a suggestion", { "hashapi.yaml": rolesProject, "a.yaml": "name: Order\nfields:\n  total: { type: integer }\nauth:\n  roles: { index: [admin, clerck] }\n" }, ['specs/a.yaml:5:27 auth.roles.index[1]: unknown role "clerck" (hashapi.yaml auth.roles: admin, clerk, customer) (did you mean "clerk"?)']],
+  ["roles for a public action", { "hashapi.yaml": rolesProject, "a.yaml": "name: Order\nfields:\n  total: { type: integer }\nauth:\n  public: [show]\n  roles: { show: [admin] }\n" }, ['specs/a.yaml:6:12 auth.roles.show: "show" is in auth.public: a caller without a token has no role. Remove it from auth.public or from auth.roles']],
+  ["roles for restore without softDelete", { "hashapi.yaml": rolesProject, "a.yaml": "name: Order\nfields:\n  total: { type: integer }\nauth:\n  roles: { restore: [admin] }\n" }, ['specs/a.yaml:5:12 auth.roles.restore: "restore" exists only for resources with softDelete: true']],
+  ["an unknown action under auth.roles", { "hashapi.yaml": rolesProject, "a.yaml": "name: Order\nfields:\n  total: { type: integer }\nauth:\n  roles: { list: [admin] }\n" }, ['specs/a.yaml:5:12 auth.roles.list: unknown key "list"']],
+  ["a default role that is not a role", { "hashapi.yaml": "name: shop\nauth:\n  roles: [admin, clerk]\n  defaultRole: clark\n" }, ['specs/hashapi.yaml:4:16 auth.defaultRole: unknown role "clark": it must be one of auth.roles (admin, clerk) (did you mean "clerk"?)']],
+  ["role as a user field", { "hashapi.yaml": "name: shop\nauth:\n  user:\n    fields:\n      role: { type: string }\n" }, ["specs/hashapi.yaml:5:7 auth.user.fields.role: every user has a role already: list the roles under auth.roles (and auth.defaultRole), e.g. roles: [admin, staff]"]],
+  ["roles not snake_case, or repeated", { "hashapi.yaml": "name: shop\nauth:\n  roles: [Admin, clerk, clerk]\n" }, ["specs/hashapi.yaml:3:10 auth.roles: must not repeat an entry", 'specs/hashapi.yaml:3:11 auth.roles[0]: must be a snake_case role name: lowercase letters, digits and _, starting with a letter, e.g. "admin"']],
   ["YAML syntax: an unclosed [ is shown where it opens", { "a.yaml": "name: [Patient\nfields: {}\n" }, ["specs/a.yaml:1:7 invalid YAML: this [ is never closed (a flow sequence ends with ] on the same line)"]],
   ["YAML syntax: an unclosed { is shown where it opens", { "a.yaml": "name: Patient\nfields:\n  name: { type: string\n  cpf: { type: string }\n" }, ["specs/a.yaml:3:9 invalid YAML: this { is never closed (a flow map ends with } on the same line)"]],
   ["YAML syntax: one tab is one problem, and files that relate to its resource say nothing more", { "a.yaml": patient.replace("  name: { type: string", "\tname: { type: string"), "b.yaml": appointment, "c.yaml": doctor }, ["specs/a.yaml:4:1 invalid YAML: a tab indents this line; YAML indents with spaces only"]],

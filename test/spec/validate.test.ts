@@ -41,7 +41,7 @@ describe("valid specs", () => {
       name: "hashapi-api",
       database: "sqlite",
       out: "generated",
-      auth: { ttl: 3600, refreshTtl: 1209600, user: { fields: [] } },
+      auth: { roles: ["user"], defaultRole: "user", declaresRoles: false, ttl: 3600, refreshTtl: 1209600, user: { fields: [] } },
       pagination: { defaultPerPage: 15, maxPerPage: 100 },
     });
     const patientSpec = specs!.resources.find((resource) => resource.name === "Patient")!;

@@ -101,7 +101,7 @@ async function doPrepare(name: string, database: "sqlite" | "postgresql", url: s
   }
   if (!url) await rm(join(dir, databaseFile), { force: true });
   await run("npm", ["run", "db:migrate", "--silent"], dir, env);
-  const created = await run("npm", ["run", "user:create", "--silent", "--", "--name", admin.name, "--email", admin.email, "--password", admin.password], dir, env);
+  const created = await run("npm", ["run", "user:create", "--silent", "--", "--name", admin.name, "--email", admin.email, "--password", admin.password, "--role", "admin"], dir, env);
   const adminHash = created.match(/USR_[A-HJ-NP-Z2-9]{8}/)?.[0] ?? "";
   return {
     dir,

@@ -19,6 +19,12 @@ export interface CurrentUser {
   hash: string;
   name: string;
   email: string;
+  /**
+   * One of hashapi.yaml's `auth.roles` (`user` when it lists none), read with every request, so a
+   * change takes effect on the next one. A role since removed from the specs is no role at all:
+   * every action limited to roles refuses it.
+   */
+  role: string;
 }
 
 /** Password checks running at once per process, and waiting beyond those (see ConcurrencyGate). */
@@ -84,7 +90,7 @@ export class AuthService {
   private async liveUser(claims: TokenClaims): Promise<CurrentUser> {
     // One statement answers both per-request questions: does the user still exist, and is this token revoked?
     const row = await this.db.get(
-      sql`SELECT "id", "hash", "name", "email", EXISTS (SELECT 1 FROM "revoked_tokens" WHERE "jti" = ${claims.jti}) AS "revoked"
+      sql`SELECT "id", "hash", "name", "email", "role", EXISTS (SELECT 1 FROM "revoked_tokens" WHERE "jti" = ${claims.jti}) AS "revoked"
         FROM "users" WHERE "hash" = ${claims.sub} LIMIT 1`,
     );
     // EXISTS is 1/0 on SQLite and true/false on PostgreSQL.
@@ -94,6 +100,7 @@ export class AuthService {
       hash: row.hash as string,
       name: row.name as string,
       email: row.email as string,
+      role: row.role as string,
     };
   }
 

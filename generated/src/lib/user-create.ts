@@ -6,7 +6,8 @@ import { newHash } from "./hash-id.js";
 import { hashPassword } from "./passwords.js";
 import { isSchemaBehind } from "./sql.js";
 
-const usage = "usage: npm run user:create -- --name <name> --email <email> --password <password>";
+const usage =
+  "usage: npm run user:create -- --name <name> --email <email> --password <password> [--role <role>]";
 
 /**
  * `npm run user:create`: the first account (or any other) without the API, printing its public
@@ -18,6 +19,8 @@ export async function runUserCreateCommand(
   databaseUrl: string,
   /** Where DATABASE_URL came from (settingSource), for the message when it cannot be opened. */
   source: string,
+  /** The project's roles (src/auth/roles.ts) and the one a user gets without --role. */
+  access: { roles: readonly string[]; defaultRole: string },
 ): Promise<number> {
   let values;
   try {
@@ -27,6 +30,7 @@ export async function runUserCreateCommand(
         name: { type: "string" },
         email: { type: "string" },
         password: { type: "string" },
+        role: { type: "string" },
       },
     }));
   } catch (error) {
@@ -35,7 +39,7 @@ export async function runUserCreateCommand(
   }
   const name = values.name?.trim().normalize("NFC");
   const email = values.email?.trim().normalize("NFC").toLowerCase();
-  const { password } = values;
+  const { password, role = access.defaultRole } = values;
   if (!name || !email || !password) {
     process.stderr.write(`${usage}\n`);
     return 2;
@@ -46,6 +50,10 @@ export async function runUserCreateCommand(
   }
   if (password.length < 8) {
     process.stderr.write("the password must have at least 8 characters\n");
+    return 2;
+  }
+  if (!access.roles.includes(role)) {
+    process.stderr.write(`unknown role "${role}": one of ${access.roles.join(", ")}\n`);
     return 2;
   }
   let db;
@@ -59,8 +67,8 @@ export async function runUserCreateCommand(
     const hash = newHash("USR");
     const now = new Date();
     await db.run(
-      sql`INSERT INTO "users" ("hash", "name", "email", "password", "created_at", "updated_at")
-        VALUES (${hash}, ${name}, ${email}, ${await hashPassword(password)}, ${now}, ${now})`,
+      sql`INSERT INTO "users" ("hash", "name", "email", "password", "role", "created_at", "updated_at")
+        VALUES (${hash}, ${name}, ${email}, ${await hashPassword(password)}, ${role}, ${now}, ${now})`,
     );
     process.stdout.write(`${hash}\n`);
     return 0;

@@ -3,9 +3,9 @@
 import { filterKinds, type FilterKind } from "../http/list-query.js";
 import type { TableSpec } from "../lib/table.js";
 import type { PayloadRules, PayloadValidators } from "../lib/validation.js";
+import { actionNames, type ActionName } from "./actions.js";
 
-export const actionNames = ["index", "store", "show", "update", "destroy", "restore"] as const;
-export type ActionName = (typeof actionNames)[number];
+export { actionNames, type ActionName };
 
 /**
  * What the specs decided for one resource, with the words a filter kind and an action are written
@@ -39,6 +39,8 @@ interface ResourceSettings<Filter extends string, Action extends string> {
   readonly scales?: Readonly<Record<string, number>>;
   /** Actions listed under auth.public: they need no token. */
   readonly publicActions?: readonly Action[];
+  /** auth.roles: per action, the roles that may perform it (403 for the others, before any read). */
+  readonly roles?: Readonly<Partial<Record<Action, readonly string[]>>>;
   /** The spec's fixed records, which `npm run db:seed` upserts by the unique field `by`. */
   readonly seed?: {
     readonly by: string;
@@ -83,7 +85,7 @@ export function defineResource<Model, Row, Create, Update>(
   declaration: ResourceDeclaration,
   validate: PayloadValidators<Create, Update>,
 ): ResourceDescriptor<Model, Row, Create, Update> {
-  const { validation: _readByTheValidators, list, publicActions, ...settings } = declaration;
+  const { validation: _readByTheValidators, list, publicActions, roles, ...settings } = declaration;
   for (const [field, kind] of Object.entries(list.filters)) {
     if (!filterKindNames.has(kind)) refuse(table, `filter ${field} has an unknown kind "${kind}"`);
     if (kind === "enum" && !Array.isArray(list.values?.[field]))
@@ -91,11 +93,15 @@ export function defineResource<Model, Row, Create, Update>(
   }
   for (const action of publicActions ?? [])
     if (!actionNameSet.has(action)) refuse(table, `public action "${action}" is not an action`);
+  for (const [action, allowed] of Object.entries(roles ?? {}))
+    if (!actionNameSet.has(action) || !Array.isArray(allowed))
+      refuse(table, `roles of "${action}" are not a list of roles of an action`);
   return {
     table,
     ...settings,
     list: { ...list, filters: list.filters as Readonly<Record<string, FilterKind>> },
     ...(publicActions ? { publicActions: publicActions as readonly ActionName[] } : {}),
+    ...(roles ? { roles: roles as Readonly<Partial<Record<ActionName, readonly string[]>>> } : {}),
     validate,
   };
 }

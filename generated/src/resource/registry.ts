@@ -4,7 +4,7 @@ import type { AuthService } from "../auth/auth.service.js";
 import { nestedReader, type NestedReader } from "../http/nested-access.js";
 import { tableLookup, type Table, type TableSpec } from "../lib/table.js";
 import type { ControllerContext, ResourceController } from "./controller.js";
-import type { ActionName, ResourceDescriptor } from "./descriptor.js";
+import type { ResourceDescriptor } from "./descriptor.js";
 import type { Policy } from "./policy.js";
 import type { RouteTable } from "../http/route-table.js";
 import { addResourceRoutes } from "./routes.js";
@@ -76,7 +76,7 @@ export class ResourceRegistry {
     const readers = new Map<TableSpec, NestedReader>(
       this.entries.map(({ resource, policy }) => [
         resource.table,
-        nestedReader(publicActions(resource).includes("show"), policy),
+        nestedReader((resource.publicActions ?? []).includes("show"), policy, resource.roles?.show),
       ]),
     );
     for (const { resource, policy, Controller } of this.entries) {
@@ -95,7 +95,8 @@ export class ResourceRegistry {
         serialize: this.serializerOf(resource.table),
       });
       addResourceRoutes(routes, `${base}/${resource.collection}`, controller, this.auth, {
-        publicActions: publicActions(resource),
+        publicActions: resource.publicActions ?? [],
+        roles: resource.roles ?? {},
         softDelete: resource.table.softDelete,
       });
     }
@@ -106,8 +107,4 @@ export class ResourceRegistry {
     if (!serializer) throw new Error(`No resource serializes ${spec.name}`);
     return serializer;
   }
-}
-
-function publicActions(resource: ResourceDescriptor): readonly ActionName[] {
-  return resource.publicActions ?? [];
 }

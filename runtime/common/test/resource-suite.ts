@@ -62,26 +62,38 @@ export function describeResource(resource: ResourceUnderTest): void {
       await api.close();
     });
 
-    /** The project's policy verdict for the tester on one action (on the record `hash` names). */
+    /** auth.roles of an action: the roles that may perform it; undefined when every role may. */
+    const rolesOf = (action: Action) => resource.resource.roles?.[action];
+    /** Who performs an action in these tests: a tester of the first role auth.roles allows. */
+    const actor = (action: Action) => api.as(rolesOf(action)?.[0] ?? api.user.role);
+    const mayByRole = (action: Action) =>
+      rolesOf(action)?.includes(actor(action).user.role) ?? true;
+    const send = (action: Action, method: string, path: string, body?: unknown) =>
+      api.request(method, path, body, { token: actor(action).token });
+
+    /** The verdict for the action's tester: auth.roles, then the project's policy (on the record `hash` names). */
     async function allows(
       action: Action,
       hash?: string,
       options: { trashed?: boolean } = {},
     ): Promise<boolean> {
+      if (!mayByRole(action)) return false;
       const { policy } = resource;
+      const user = actor(action).user;
       if (action === "index")
-        return policy.index(api.user, { ...plainList, withTrashed: options.trashed ?? false });
-      if (action === "store") return policy.store(api.user);
+        return policy.index(user, { ...plainList, withTrashed: options.trashed ?? false });
+      if (action === "store") return policy.store(user);
       const record = await api
         .service(resource.resource)
         .table.findOne({ hash, deleted: options.trashed ?? false });
       expect(record, `${hash} in the database`).not.toBeNull();
-      if (action === "restore") return policy.restore?.(api.user, record) ?? true;
-      return policy[action](api.user, record);
+      if (action === "restore") return policy.restore?.(user, record) ?? true;
+      return policy[action](user, record);
     }
 
     it("creates a record with a fresh public identifier (201)", async () => {
-      const reply = await api.request(
+      const reply = await send(
+        "store",
         "POST",
         collection,
         await resource.payload(api, nextNumber()),
@@ -94,7 +106,7 @@ export function describeResource(resource: ResourceUnderTest): void {
 
     it("lists records with Laravel's links and meta", async () => {
       await resource.factory(api, nextNumber());
-      const reply = await api.request("GET", `${collection}?per_page=1`);
+      const reply = await send("index", "GET", `${collection}?per_page=1`);
       if (!(await allows("index"))) return expectForbidden(reply, "GET");
       expect(reply.status, explain(reply)).toBe(200);
       expect(Array.isArray(reply.body.data)).toBe(true);
@@ -120,14 +132,15 @@ export function describeResource(resource: ResourceUnderTest): void {
         "unknown_filter=1",
         "per_page=1&per_page=2",
       ]) {
-        const reply = await api.request("GET", `${collection}?${query}`);
-        expect(reply.status, query).toBe(422);
+        const reply = await send("index", "GET", `${collection}?${query}`);
+        // auth.roles answers before the query is read.
+        expect(reply.status, query).toBe(mayByRole("index") ? 422 : 403);
       }
     });
 
     it("shows a record by its hash, and 404s for unknown or foreign hashes", async () => {
       const hash = await resource.factory(api, nextNumber());
-      const shown = await api.request("GET", `${collection}/${hash}`);
+      const shown = await send("show", "GET", `${collection}/${hash}`);
       if (await allows("show", hash)) {
         expect(shown.status, explain(shown)).toBe(200);
         expect(shown.body.data[idKey]).toBe(hash);
@@ -138,14 +151,18 @@ export function describeResource(resource: ResourceUnderTest): void {
         "XYZ_AAAAAAAA",
         hash.toLowerCase(),
       ]) {
-        const reply = await api.request("GET", `${collection}/${missing}`);
+        const reply = await send("show", "GET", `${collection}/${missing}`);
+        if (!mayByRole("show")) {
+          expectForbidden(reply, `GET ${missing}`);
+          continue;
+        }
         expect(reply.status, missing).toBe(404);
         expect(reply.body).toEqual({ type: "error", status: 404, message: "Resource not found." });
       }
     });
 
     it("rejects an empty payload with 422 and Laravel's messages", async () => {
-      const reply = await api.request("POST", collection, {});
+      const reply = await send("store", "POST", collection, {});
       // The policy is asked before the payload is read.
       if (!(await allows("store"))) return expectForbidden(reply, "POST");
       if (resource.required.length === 0) return expect([201, 422]).toContain(reply.status);
@@ -159,7 +176,7 @@ export function describeResource(resource: ResourceUnderTest): void {
 
     it("rejects a client-supplied hash or id, and unknown keys", async () => {
       const payload = await resource.payload(api, nextNumber());
-      const reply = await api.request("POST", collection, {
+      const reply = await send("store", "POST", collection, {
         ...payload,
         hash: `${resource.prefix}_AAAAAAAA`,
         id: 1,
@@ -176,7 +193,8 @@ export function describeResource(resource: ResourceUnderTest): void {
         const hash = await resource.factory(api, nextNumber());
         const before = await api.service(resource.resource).table.findOne({ hash });
         for (const method of ["PUT", "PATCH"]) {
-          const reply = await api.request(
+          const reply = await send(
+            "update",
             method,
             `${collection}/${hash}`,
             resource.update!(nextNumber()),
@@ -195,14 +213,17 @@ export function describeResource(resource: ResourceUnderTest): void {
     it(`deletes a record${resource.softDelete ? " softly, and restores it" : ""}`, async () => {
       const hash = await resource.factory(api, nextNumber());
       const mayDelete = await allows("destroy", hash);
-      const deleted = await api.request("DELETE", `${collection}/${hash}`);
+      const deleted = await send("destroy", "DELETE", `${collection}/${hash}`);
       if (!mayDelete) return expectForbidden(deleted, "DELETE");
       expect(deleted.status, explain(deleted)).toBe(200);
       expect(deleted.body).toEqual({ type: "success", status: 200, message: "Resource deleted." });
-      expect((await api.request("GET", `${collection}/${hash}`)).status).toBe(404);
-      expect((await api.request("DELETE", `${collection}/${hash}`)).status).toBe(404);
+      expect((await send("show", "GET", `${collection}/${hash}`)).status).toBe(
+        mayByRole("show") ? 404 : 403,
+      );
+      expect((await send("destroy", "DELETE", `${collection}/${hash}`)).status).toBe(404);
       if (!resource.softDelete) return;
-      const trashed = await api.request(
+      const trashed = await send(
+        "index",
         "GET",
         `${collection}?with_trashed=true&per_page=${api.maxPerPage}`,
       );
@@ -212,14 +233,42 @@ export function describeResource(resource: ResourceUnderTest): void {
         );
       else expectForbidden(trashed, "GET ?with_trashed=true");
       const mayRestore = await allows("restore", hash, { trashed: true });
-      const restored = await api.request("POST", `${collection}/${hash}/restore`);
+      const restored = await send("restore", "POST", `${collection}/${hash}/restore`);
       if (!mayRestore) return expectForbidden(restored, "POST restore");
       expect(restored.status, explain(restored)).toBe(200);
       expect(restored.body.data.deleted_at).toBeNull();
-      expect((await api.request("GET", `${collection}/${hash}`)).status).toBe(
+      expect((await send("show", "GET", `${collection}/${hash}`)).status).toBe(
         (await allows("show", hash)) ? 200 : 403,
       );
-      expect((await api.request("POST", `${collection}/${hash}/restore`)).status).toBe(404);
+      expect((await send("restore", "POST", `${collection}/${hash}/restore`)).status).toBe(404);
+    });
+
+    it("answers 403 to every role auth.roles leaves out, before reading anything", async () => {
+      const hash = await resource.factory(api, nextNumber());
+      const calls: [Action, string, string][] = [
+        ["index", "GET", collection],
+        ["store", "POST", collection],
+        ["show", "GET", `${collection}/${hash}`],
+        ["update", "PATCH", `${collection}/${hash}`],
+        ["destroy", "DELETE", `${collection}/${hash}`],
+        ...(resource.softDelete
+          ? [["restore", "POST", `${collection}/${hash}/restore`] as [Action, string, string]]
+          : []),
+      ];
+      for (const [action, method, path] of calls) {
+        const roles = rolesOf(action);
+        if (roles === undefined) continue;
+        for (const role of api.roles.filter((candidate) => !roles.includes(candidate))) {
+          // A body that does not validate and a hash that exists: the role answers first.
+          const body = method === "GET" || method === "DELETE" ? undefined : { "": 1 };
+          const reply = await api.request(method, path, body, { token: api.as(role).token });
+          expectForbidden(reply, `${role}: ${method} ${path}`);
+        }
+      }
+      expect(
+        (await api.service(resource.resource).table.findOne({ hash })) !== null,
+        "the record is still there",
+      ).toBe(true);
     });
 
     it("answers 401 with WWW-Authenticate on protected actions without a token", async () => {

@@ -62,9 +62,9 @@ export class AuthController {
 
   me = (req: Request, res: Response) => {
     noStore(res);
-    const { hash, name, email } = req.user!;
+    const { hash, name, email, role } = req.user!;
     // The one bare response of the API (docs/api-contract.md §1 in hashapi).
-    res.status(200).json({ hash, name, email });
+    res.status(200).json({ hash, name, email, role });
   };
 
   refresh = async (req: Request, res: Response) => {

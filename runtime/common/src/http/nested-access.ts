@@ -11,6 +11,8 @@ import { Forbidden, Unauthenticated } from "../lib/errors.js";
 export interface NestedReader {
   /** The related resource's show action is listed under auth.public. */
   readonly public: boolean;
+  /** The roles its show is limited to (auth.roles.show), if it is. */
+  readonly showRoles?: readonly string[];
   /** The related resource's policy.show for one nested record. */
   mayShow(user: CurrentUser | undefined, record: object): boolean | Promise<boolean>;
 }
@@ -21,14 +23,20 @@ export type NestedReaders = Readonly<Record<string, NestedReader>>;
 export function nestedReader<Row extends object>(
   isPublic: boolean,
   policy: { show(user: CurrentUser | undefined, record: Row): boolean | Promise<boolean> },
+  showRoles?: readonly string[],
 ): NestedReader {
-  return { public: isPublic, mayShow: (user, record) => policy.show(user, record as Row) };
+  return {
+    public: isPublic,
+    ...(showRoles ? { showRoles } : {}),
+    mayShow: (user, record) => policy.show(user, record as Row),
+  };
 }
 
 /**
  * The relations a response nests (the resource's eager ones, then those requested, once each),
  * checked before anything is loaded: an anonymous caller may nest only relations whose resource
- * shows itself publicly (401 otherwise).
+ * shows itself publicly (401 otherwise), a signed-in one only those whose show its role may perform
+ * (403 otherwise).
  */
 export function loadableRelations(
   readers: NestedReaders,
@@ -40,6 +48,11 @@ export function loadableRelations(
   const relations = [...new Set([...eager, ...requested])];
   if (user === undefined && relations.some((relation) => !readers[relation]?.public))
     throw new Unauthenticated();
+  const roleRefused = (relation: string) => {
+    const roles = readers[relation]?.showRoles;
+    return roles !== undefined && (user === undefined || !roles.includes(user.role));
+  };
+  if (relations.some(roleRefused)) throw new Forbidden();
   return relations;
 }
 

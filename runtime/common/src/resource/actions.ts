@@ -1,0 +1,86 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+/*
+ * The one vocabulary of a resource's actions, shared by the generator and the generated service:
+ * hashapi's own src/model/actions.ts is this very file (a link). A per-action setting is one more
+ * column here, read by the spec checks, the model, openapi.json, the README and the router alike.
+ */
+
+export interface ActionShape {
+  readonly name: string;
+  /** HTTP methods, the documented one first (PUT and PATCH both update). */
+  readonly methods: readonly ("get" | "post" | "put" | "patch" | "delete")[];
+  /** Below the collection's path: nothing, one record, or one record's restore. */
+  readonly path: "" | "/:hash" | "/:hash/restore";
+  /** It acts on one record, found by its public id (404 when there is none the caller may see). */
+  readonly onRecord: boolean;
+  /** It exists only for resources with `softDelete: true`. */
+  readonly softDeleteOnly: boolean;
+  /** It reads only: a spec may make it public, and a nested record obeys the target's `show`. */
+  readonly reads: boolean;
+}
+
+export const actionTable = [
+  {
+    name: "index",
+    methods: ["get"],
+    path: "",
+    onRecord: false,
+    softDeleteOnly: false,
+    reads: true,
+  },
+  {
+    name: "store",
+    methods: ["post"],
+    path: "",
+    onRecord: false,
+    softDeleteOnly: false,
+    reads: false,
+  },
+  {
+    name: "show",
+    methods: ["get"],
+    path: "/:hash",
+    onRecord: true,
+    softDeleteOnly: false,
+    reads: true,
+  },
+  {
+    name: "update",
+    methods: ["put", "patch"],
+    path: "/:hash",
+    onRecord: true,
+    softDeleteOnly: false,
+    reads: false,
+  },
+  {
+    name: "destroy",
+    methods: ["delete"],
+    path: "/:hash",
+    onRecord: true,
+    softDeleteOnly: false,
+    reads: false,
+  },
+  {
+    name: "restore",
+    methods: ["post"],
+    path: "/:hash/restore",
+    onRecord: true,
+    softDeleteOnly: true,
+    reads: false,
+  },
+] as const satisfies readonly ActionShape[];
+
+export type ActionName = (typeof actionTable)[number]["name"];
+
+export const actionNames: readonly ActionName[] = actionTable.map((action) => action.name);
+
+/** The actions a resource has: restore only with soft delete. */
+export function actionsOf(softDelete: boolean): readonly (typeof actionTable)[number][] {
+  return actionTable.filter((action) => softDelete || !action.softDeleteOnly);
+}
+
+/** Whether a string names an action. */
+export function isActionName(name: string): name is ActionName {
+  return (actionNames as readonly string[]).includes(name);
+}

@@ -1,0 +1,1 @@
+../../runtime/common/src/resource/actions.ts

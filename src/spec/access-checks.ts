@@ -1,0 +1,48 @@
+import { actionTable } from "../model/actions.js";
+import { didYouMean } from "./problem.js";
+import type { CheckedResource } from "./resource-checks.js";
+import type { SpecSource } from "./source.js";
+import type { Problem, ProjectSpec } from "./types.js";
+
+/** The built-in user's own columns, which `auth.user.fields` cannot declare again. */
+const builtInUserColumns = ["name", "email", "password", "role"];
+
+/** hashapi.yaml's user fields: none may take a built-in column's name (`role` is `auth.roles`). */
+export function checkUserFields(project: ProjectSpec, source: SpecSource): Problem[] {
+  return project.auth.user.fields
+    .filter((field) => builtInUserColumns.includes(field.name))
+    .map((field) =>
+      source.problem(["auth", "user", "fields", field.name], field.name === "role" ? 'every user has a role already: list the roles under auth.roles (and auth.defaultRole), e.g. roles: [admin, staff]' : `"${field.name}" is a built-in field of every user`, "key"),
+    );
+}
+
+/** hashapi.yaml's roles: the default role must be one of them. */
+export function checkProjectRoles(project: ProjectSpec, source: SpecSource): Problem[] {
+  if (project.auth.roles.includes(project.auth.defaultRole)) return [];
+  return [source.problem(["auth", "defaultRole"], `unknown role "${project.auth.defaultRole}": it must be one of auth.roles (${project.auth.roles.join(", ")})${didYouMean(project.auth.defaultRole, project.auth.roles)}`)];
+}
+
+/**
+ * A resource's `auth.roles`: only with roles in hashapi.yaml, only roles listed there, only actions
+ * the resource has, and never for a public action (a caller without a token has no role).
+ */
+export function checkResourceRoles({ spec, source }: CheckedResource, project: ProjectSpec): Problem[] {
+  const problems: Problem[] = [];
+  const publicActions = new Set<string>(spec.auth?.public ?? []);
+  for (const [action, roles] of Object.entries(spec.auth?.roles ?? {})) {
+    const path = ["auth", "roles", action];
+    if (!project.auth.declaresRoles) {
+      problems.push(source.problem(path, "roles need a list of them in hashapi.yaml (auth: { roles: [admin, …] })", "key"));
+      continue;
+    }
+    if (actionTable.some((shape) => shape.name === action && shape.softDeleteOnly) && !spec.softDelete)
+      problems.push(source.problem(path, `"${action}" exists only for resources with softDelete: true`, "key"));
+    if (publicActions.has(action))
+      problems.push(source.problem(path, `"${action}" is in auth.public: a caller without a token has no role. Remove it from auth.public or from auth.roles`, "key"));
+    (roles ?? []).forEach((role, index) => {
+      if (!project.auth.roles.includes(role))
+        problems.push(source.problem([...path, index], `unknown role "${role}" (hashapi.yaml auth.roles: ${project.auth.roles.join(", ")})${didYouMean(role, project.auth.roles)}`));
+    });
+  }
+  return problems;
+}

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryDatabase } from "../support/databases.js";
+import { databaseTargets } from "../support/hostile.js";
+import { startPostgres, type PostgresServer } from "../support/postgres.js";
+import { admin, client, prepareProject, run, startService, type Project, type Request, type RunningService } from "../support/service.js";
+
+/**
+ * Issue 22, roles (docs/decisions.md "Roles"): the example clinic's admin / doctor / receptionist,
+ * over real HTTP against the built service, on SQLite and PostgreSQL. auth.roles answers 403 before
+ * anything is read, `?with=` obeys the related resource's roles, and the role is read on every
+ * request: a demotion, a role since removed from the specs and a deleted user all count at once.
+ */
+describe.each(databaseTargets)("roles on $label", ({ database }) => {
+  let project: Project;
+  let postgres: PostgresServer | undefined;
+  let service: RunningService;
+  let api: Request;
+  const tokens: Record<string, string> = {};
+  const users: Record<string, string> = {};
+
+  beforeAll(async () => {
+    let databaseUrl: string | undefined;
+    if (database === "postgresql") {
+      postgres = await startPostgres();
+      await postgres.createDatabase("roles");
+      databaseUrl = postgres.url("roles");
+    }
+    project = await prepareProject({ name: `e2e-roles-${database}`, database, databaseUrl });
+    service = await startService({ cwd: project.dir, env: project.env });
+    api = client(service.baseUrl);
+    for (const role of ["doctor", "receptionist"]) {
+      const email = `${role}@example.com`;
+      const created = await run("npm", ["run", "user:create", "--silent", "--", "--name", role, "--email", email, "--password", "a long password", ...(role === "doctor" ? ["--role", role] : [])], project.dir, project.env);
+      users[role] = created.trim();
+      tokens[role] = (await api("POST", "/api/auth/login", { body: { email, password: "a long password" } })).body.data.access_token;
+    }
+    tokens.admin = (await api("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } })).body.data.access_token;
+  }, 300_000);
+
+  afterAll(async () => {
+    await service?.stop();
+    await project?.cleanup();
+    await postgres?.destroy();
+  });
+
+  const forbidden = { type: "error", status: 403, message: "This action is unauthorized." };
+  const sql = (statement: string, values: unknown[] = []) => queryDatabase(project.databaseUrl, project.dir, database === "postgresql" ? statement : statement.replace("$1", "?"), values);
+
+  it("gives each user a role (the default one without --role) and says it in /api/auth/me", async () => {
+    for (const [role, token] of Object.entries(tokens)) expect((await api("GET", "/api/auth/me", { token })).body.role).toBe(role);
+  });
+
+  it("answers 403 to the roles an action is not for, before reading the record or the payload", async () => {
+    const patient = (await api("POST", "/api/patients", { token: tokens.receptionist, body: { name: "Ana Lima", cpf: "52998224725" } })).body.data.hash as string;
+    const record = await api("POST", "/api/medical-records", { token: tokens.doctor, body: { patient, summary: "Checkup", recorded_on: "2026-11-20" } });
+    expect(record.status).toBe(201);
+    const id = record.body.data.public_id as string;
+    // A receptionist never reads medical records: list, show (of one that exists and one that does not), create, change, delete.
+    for (const [method, path, body] of [
+      ["GET", "/api/medical-records", undefined],
+      ["GET", `/api/medical-records/${id}`, undefined],
+      ["GET", "/api/medical-records/MRE_AAAAAAAA", undefined],
+      ["POST", "/api/medical-records", { nonsense: true }],
+      ["PATCH", `/api/medical-records/${id}`, { summary: "changed" }],
+      ["DELETE", `/api/medical-records/${id}`, undefined],
+    ] as const) {
+      const reply = await api(method, path, { token: tokens.receptionist, body });
+      expect(reply.status, `${method} ${path}`).toBe(403);
+      expect(reply.body).toEqual(forbidden);
+    }
+    // Nor through a patient: ?with= obeys the related resource's show roles.
+    expect((await api("GET", `/api/patients/${patient}?with=medical_records`, { token: tokens.receptionist })).status).toBe(403);
+    expect((await api("GET", `/api/patients/${patient}?with=medical_records`, { token: tokens.doctor })).status).toBe(200);
+    // A doctor may not delete (admin only); an admin may.
+    expect((await api("DELETE", `/api/medical-records/${id}`, { token: tokens.doctor })).status).toBe(403);
+    expect((await api("GET", `/api/medical-records/${id}`, { token: tokens.doctor })).body.data.summary).toBe("Checkup");
+    expect((await api("DELETE", `/api/medical-records/${id}`, { token: tokens.admin })).status).toBe(200);
+    // Doctors are the admins' to manage, and everyone's to read.
+    expect((await api("POST", "/api/doctors", { token: tokens.doctor, body: { name: "Dr. X", crm: "CRM-1" } })).status).toBe(403);
+    expect((await api("GET", "/api/doctors", { token: tokens.receptionist })).status).toBe(200);
+  });
+
+  it("reads the role on every request: a demotion, a role removed from the specs and a deleted user count at once", async () => {
+    const list = () => api("GET", "/api/medical-records", { token: tokens.doctor });
+    expect((await list()).status).toBe(200);
+    await sql(`UPDATE "users" SET "role" = 'receptionist' WHERE "hash" = $1`, [users.doctor]);
+    expect((await list()).status).toBe(403);
+    await sql(`UPDATE "users" SET "role" = 'surgeon' WHERE "hash" = $1`, [users.doctor]);
+    expect((await list()).status).toBe(403);
+    // No role limits the list of patients: any signed-in user, whatever their role, may.
+    expect((await api("GET", "/api/patients", { token: tokens.doctor })).status).toBe(200);
+    await sql(`UPDATE "users" SET "role" = 'doctor' WHERE "hash" = $1`, [users.doctor]);
+    expect((await list()).status).toBe(200);
+    await sql(`DELETE FROM "users" WHERE "hash" = $1`, [users.doctor]);
+    expect((await list()).status).toBe(401);
+  });
+
+  it("describes the roles in openapi.json", async () => {
+    const document = (await api("GET", "/api/openapi.json")).body;
+    expect(document.paths["/api/medical-records"].get["x-roles"]).toEqual(["admin", "doctor"]);
+    expect(document.paths["/api/medical-records/{hash}"].delete["x-roles"]).toEqual(["admin"]);
+    expect(document.paths["/api/patients"].get["x-roles"]).toBeUndefined();
+    expect(document.components.schemas.User.required).toContain("role");
+  });
+});
