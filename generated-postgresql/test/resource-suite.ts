@@ -68,6 +68,14 @@ export function describeResource(resource: ResourceUnderTest): void {
     const actor = (action: Action) => api.as(rolesOf(action)?.[0] ?? api.user.role);
     const mayByRole = (action: Action) =>
       rolesOf(action)?.includes(actor(action).user.role) ?? true;
+    /** A payload without the fields the action's tester may not send (writableBy). */
+    const writable = (action: Action, payload: Record<string, unknown>) => {
+      const limits = resource.resource.writableBy ?? {};
+      const role = actor(action).user.role;
+      return Object.fromEntries(
+        Object.entries(payload).filter(([key]) => limits[key]?.includes(role) ?? true),
+      );
+    };
     const send = (action: Action, method: string, path: string, body?: unknown) =>
       api.request(method, path, body, { token: actor(action).token });
 
@@ -96,7 +104,7 @@ export function describeResource(resource: ResourceUnderTest): void {
         "store",
         "POST",
         collection,
-        await resource.payload(api, nextNumber()),
+        writable("store", await resource.payload(api, nextNumber())),
       );
       if (!(await allows("store"))) return expectForbidden(reply, "POST");
       expect(reply.status, explain(reply)).toBe(201);
@@ -175,7 +183,7 @@ export function describeResource(resource: ResourceUnderTest): void {
     });
 
     it("rejects a client-supplied hash or id, and unknown keys", async () => {
-      const payload = await resource.payload(api, nextNumber());
+      const payload = writable("store", await resource.payload(api, nextNumber()));
       const reply = await send("store", "POST", collection, {
         ...payload,
         hash: `${resource.prefix}_AAAAAAAA`,
@@ -197,7 +205,7 @@ export function describeResource(resource: ResourceUnderTest): void {
             "update",
             method,
             `${collection}/${hash}`,
-            resource.update!(nextNumber()),
+            writable("update", resource.update!(nextNumber())),
           );
           if (!(await allows("update", hash))) {
             expectForbidden(reply, method);
@@ -269,6 +277,42 @@ export function describeResource(resource: ResourceUnderTest): void {
         (await api.service(resource.resource).table.findOne({ hash })) !== null,
         "the record is still there",
       ).toBe(true);
+    });
+
+    it("shows each role only the fields visibleTo lets it see, and refuses the fields writableBy keeps from it", async () => {
+      const { visibleTo = {}, writableBy = {} } = resource.resource;
+      if (Object.keys(visibleTo).length + Object.keys(writableBy).length === 0) return;
+      const hash = await resource.factory(api, nextNumber());
+      for (const role of api.roles) {
+        const token = api.as(role).token;
+        if (rolesOf("show")?.includes(role) ?? true) {
+          const shown = await api.request("GET", `${collection}/${hash}`, undefined, { token });
+          if (shown.status === 200)
+            for (const [field, roles] of Object.entries(visibleTo))
+              expect(field in shown.body.data, `${role} sees ${field}`).toBe(roles.includes(role));
+        }
+        for (const [field, roles] of Object.entries(visibleTo)) {
+          if (roles.includes(role) || !(rolesOf("index")?.includes(role) ?? true)) continue;
+          // A field the role does not see is no filter and no sort for it either.
+          const list = (query: string) =>
+            api.request("GET", `${collection}?${query}`, undefined, { token });
+          if (resource.resource.list.filters[field] !== undefined)
+            expect((await list(`${field}=x`)).status, `${role} filters on ${field}`).toBe(422);
+          if (resource.resource.list.sortable.includes(field))
+            expect((await list(`sort=${field}`)).status, `${role} sorts on ${field}`).toBe(422);
+        }
+        if (!(rolesOf("update")?.includes(role) ?? true)) continue;
+        for (const [field, roles] of Object.entries(writableBy)) {
+          if (roles.includes(role)) continue;
+          const path = `${collection}/${hash}`;
+          const reply = await api.request("PATCH", path, { [field]: null }, { token });
+          if (reply.status === 403) continue; // the policy refused the update itself
+          expect(reply.status, `${role} writes ${field}`).toBe(422);
+          expect(reply.body.errors[field]).toContain(
+            `The ${field.replaceAll("_", " ")} field is prohibited.`,
+          );
+        }
+      }
     });
 
     it("answers 401 with WWW-Authenticate on protected actions without a token", async () => {

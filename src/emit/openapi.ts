@@ -68,8 +68,8 @@ export function buildOpenApi(project: ProjectModel): object {
   const paths: Record<string, object> = { ...authPaths() };
   for (const resource of project.resources) {
     schemas[resource.names.pascal] = recordSchema(resource, project.resources, true);
-    schemas[`${resource.names.pascal}CreatePayload`] = resource.validation.create.schema;
-    schemas[`${resource.names.pascal}UpdatePayload`] = resource.validation.update.schema;
+    schemas[`${resource.names.pascal}CreatePayload`] = withWriters(resource.validation.create.schema, resource);
+    schemas[`${resource.names.pascal}UpdatePayload`] = withWriters(resource.validation.update.schema, resource);
     Object.assign(paths, resourcePaths(resource, project));
   }
   withConnectionErrors(paths);
@@ -265,7 +265,10 @@ function recordSchema(resource: ResourceModel, resources: ResourceModel[], nest:
     } else if (entry.kind === "publicId") {
       properties[entry.key] = { type: "string", pattern: hashPattern(resource.prefix), examples: [resource.exampleHash] };
     } else if (entry.kind === "field") {
-      properties[entry.key] = entry.field.outputSchema;
+      const { visibleTo } = entry.field;
+      // A field some roles do not see is absent from their responses: described, never required.
+      properties[entry.key] = visibleTo ? { ...entry.field.outputSchema, "x-visible-to": visibleTo, description: `Only in responses to the roles ${visibleTo.join(", ")}.` } : entry.field.outputSchema;
+      if (visibleTo) continue;
     } else if (entry.kind === "timestamp") {
       properties[entry.key] = entry.key === "deleted_at" ? { type: ["string", "null"], format: "date-time" } : { type: "string", format: "date-time" };
     }
@@ -307,4 +310,15 @@ function exampleRecord(resource: ResourceModel, resources: ResourceModel[], nest
 
 function exampleOutput(field: ResourceModel["fields"][number]): unknown {
   return fieldType(field.type).output.example(field);
+}
+
+/** A payload schema with its fields limited to roles marked (`x-writable-by`): the validator's own schema is left as it is. */
+function withWriters(schema: JsonSchema, resource: ResourceModel): JsonSchema {
+  const limited = resource.fields.filter((field) => field.writableBy !== undefined);
+  const properties = (schema as { properties?: Record<string, JsonSchema> }).properties;
+  if (limited.length === 0 || properties === undefined) return schema;
+  const marked = { ...properties };
+  for (const field of limited)
+    if (marked[field.name] !== undefined) marked[field.name] = { ...marked[field.name], "x-writable-by": field.writableBy, description: `Only the roles ${field.writableBy!.join(", ")} may send it; 422 "prohibited" for the others.` };
+  return { ...schema, properties: marked };
 }

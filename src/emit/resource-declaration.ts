@@ -26,6 +26,8 @@ export function buildResourceDeclaration(resource: ResourceModel): object {
     ...(declaration.output.scales ? { scales: declaration.output.scales } : {}),
     ...(declaration.publicActions.length > 0 ? { publicActions: declaration.publicActions } : {}),
     ...(declaration.roles ? { roles: declaration.roles } : {}),
+    ...(declaration.visibleTo ? { visibleTo: declaration.visibleTo } : {}),
+    ...(declaration.writableBy ? { writableBy: declaration.writableBy } : {}),
     ...(resource.seed ? { seed: resource.seed } : {}),
     validation: {
       create: actionValidation(resource.validation.create),

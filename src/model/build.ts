@@ -125,6 +125,8 @@ function fieldModel(spec: FieldSpec): FieldModel {
     scale: spec.type === "decimal" ? (spec.scale ?? 2) : 0,
     filter: fieldType(spec.type).filter,
     sortable: fieldType(spec.type).sortable,
+    ...(spec.visibleTo ? { visibleTo: spec.visibleTo } : {}),
+    ...(spec.writableBy ? { writableBy: spec.writableBy } : {}),
   };
   field.tsType = tsTypeOf(field);
   field.outputSchema = fieldOutputSchema(field, spec);
@@ -239,6 +241,8 @@ function buildResource(
       output: { keys: [], scales: undefined },
       publicActions: [],
       roles: undefined,
+      visibleTo: undefined,
+      writableBy: undefined,
       related: [],
     },
     examples: { relations: [], update: null },
@@ -300,6 +304,8 @@ function declarationOf(resource: ResourceModel): DeclarationModel {
     publicActions: Object.values(resource.actions)
       .filter((action) => action.public)
       .map((action) => action.name),
+    visibleTo: nonEmpty(Object.fromEntries(resource.fields.flatMap((field) => (field.visibleTo ? [[field.name, field.visibleTo]] : [])))),
+    writableBy: nonEmpty(Object.fromEntries(resource.fields.flatMap((field) => (field.writableBy ? [[field.name, field.writableBy]] : [])))),
     roles: nonEmpty(Object.fromEntries(Object.values(resource.actions).flatMap((action) => (action.roles && action.enabled ? [[action.name, action.roles]] : [])))),
     related: relatedOf(resource, read, pointing),
   };

@@ -83,6 +83,10 @@ export interface FieldModel {
   /** How `?name=value` parses on a list; undefined when the type cannot be filtered. */
   filter: FieldTypeDescriptor["filter"];
   sortable: boolean;
+  /** Roles that see it; undefined: every caller who sees the record. */
+  visibleTo?: string[];
+  /** Roles that may send it; undefined: every caller who may write the record. */
+  writableBy?: string[];
 }
 
 export interface ResourceRef {
@@ -218,6 +222,9 @@ export interface DeclarationModel {
   /** Output keys in order (loaded hasMany relations follow them), and each decimal's scale. */
   output: { keys: string[]; scales: Record<string, number> | undefined };
   publicActions: ActionName[];
+  /** Fields only some roles see (visibleTo), and those only some roles may send (writableBy). */
+  visibleTo: Record<string, string[]> | undefined;
+  writableBy: Record<string, string[]> | undefined;
   /** auth.roles: per action, the roles that may perform it; undefined when no action is limited. */
   roles: Partial<Record<ActionName, string[]>> | undefined;
   /** Other resources the table declaration names, once each: their table, and their row type when a relation reads it. */

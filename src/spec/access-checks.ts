@@ -22,6 +22,31 @@ export function checkProjectRoles(project: ProjectSpec, source: SpecSource): Pro
   return [source.problem(["auth", "defaultRole"], `unknown role "${project.auth.defaultRole}": it must be one of auth.roles (${project.auth.roles.join(", ")})${didYouMean(project.auth.defaultRole, project.auth.roles)}`)];
 }
 
+/** `visibleTo` and `writableBy` of a resource's fields: roles of hashapi.yaml only. */
+export function checkFieldRoles({ spec, source }: CheckedResource, project: ProjectSpec): Problem[] {
+  const problems: Problem[] = [];
+  for (const field of spec.fields) {
+    for (const option of ["visibleTo", "writableBy"] as const) {
+      const roles = field[option];
+      if (roles === undefined) continue;
+      const path = ["fields", field.name, option];
+      if (!project.auth.declaresRoles) {
+        problems.push(source.problem(path, "roles need a list of them in hashapi.yaml (auth: { roles: [admin, …] })", "key"));
+        continue;
+      }
+      roles.forEach((role, index) => {
+        if (!project.auth.roles.includes(role))
+          problems.push(source.problem([...path, index], `unknown role "${role}" (hashapi.yaml auth.roles: ${project.auth.roles.join(", ")})${didYouMean(role, project.auth.roles)}`));
+      });
+    }
+    if (field.writableBy && field.visibleTo) {
+      const blind = field.writableBy.filter((role) => !field.visibleTo!.includes(role));
+      if (blind.length > 0) problems.push(source.problem(["fields", field.name, "writableBy"], `${blind.join(", ")} may write ${field.name} but not see it: add ${blind.length > 1 ? "them" : "it"} to visibleTo`, "key"));
+    }
+  }
+  return problems;
+}
+
 /**
  * A resource's `auth.roles`: only with roles in hashapi.yaml, only roles listed there, only actions
  * the resource has, and never for a public action (a caller without a token has no role).

@@ -17,7 +17,7 @@ export const reservedFieldNames = new Set([
 
 /** Which options each field type accepts (spec-format.md, "Field types"; src/model/field-types.ts). */
 export function optionsOf(type: FieldType): readonly string[] {
-  return ["type", "nullable", "default", "renamedFrom", "backfill", "example", ...fieldType(type).options];
+  return ["type", "nullable", "default", "renamedFrom", "backfill", "example", "visibleTo", "writableBy", ...fieldType(type).options];
 }
 
 /**

@@ -9,6 +9,10 @@ import type { ActionName } from "../model/actions.js";
 export interface FieldSpec {
   name: string;
   type: FieldType;
+  /** Roles that see the field (absent from the others' responses). */
+  visibleTo?: string[];
+  /** Roles that may send the field (422 "prohibited" for the others). */
+  writableBy?: string[];
   max?: number;
   min?: number;
   length?: number;

@@ -52,7 +52,7 @@ const OUTPUT = {
   patient: { required: ["hash", "name", "cpf", "phone", "deleted_at"], allowed: ["created_at", "updated_at", "appointments", "medical_records"] },
   doctor: { required: ["hash", "name", "crm", "specialty"], allowed: ["created_at", "updated_at", "appointments"] },
   appointment: { required: ["hash", "scheduled_at", "status", "notes", "patient", "doctor"], allowed: ["created_at", "updated_at"] },
-  medicalRecord: { required: ["public_id", "summary", "recorded_on", "weight_kg", "patient"], allowed: ["created_at", "updated_at"] },
+  medicalRecord: { required: ["public_id", "summary", "recorded_on", "weight_kg", "diagnosis", "patient"], allowed: ["created_at", "updated_at"] },
 };
 function expectOutputKeys(record: Record<string, unknown>, shape: { required: string[]; allowed: string[] }): void {
   const keys = Object.keys(record);
@@ -209,10 +209,10 @@ describe.each(targets)("api-contract.md on $label", ({ database, proxied }) => {
       });
     });
 
-    it("returns /api/auth/me bare: exactly {hash, name, email}", async () => {
+    it("returns /api/auth/me bare: exactly {hash, name, email, role}", async () => {
       const me = await call("GET", "/api/auth/me", { token });
       expect(me.status).toBe(200);
-      expect(me.body).toEqual({ hash: expect.stringMatching(hash("USR")), name: admin.name, email: admin.email });
+      expect(me.body).toEqual({ hash: expect.stringMatching(hash("USR")), name: admin.name, email: admin.email, role: "admin" });
       if (project.adminHash) expect(me.body.hash).toBe(project.adminHash);
     });
   });

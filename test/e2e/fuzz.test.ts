@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestFor, type FuzzRequest, type HashPool } from "../support/fuzz-arbitraries.js";
 import { readDocument, type Operation } from "../support/fuzz-document.js";
 import { databaseTargets, startHostileService, type HostileService } from "../support/hostile.js";
-import { admin, client, craftToken, rawHttp, type Project, type RunningService } from "../support/service.js";
+import { admin, client, craftToken, rawHttp, run, type Project, type RunningService } from "../support/service.js";
 
 /**
  * Property-based fuzzing of the generated service, driven by its own openapi.json: for every
@@ -18,6 +18,8 @@ import { admin, client, craftToken, rawHttp, type Project, type RunningService }
 
 const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : process.env.CI ? 20261123 : Date.now() % 2 ** 31;
 const runsPerDatabase = Number(process.env.FUZZ_RUNS ?? 2500);
+/** The body reader's own refusals (src/http/json-body.ts), which come before routing for every caller. */
+const unreadableBody = /must be valid Unicode text without NUL characters|must be a finite number|must not be nested more than \d+ levels deep|field is prohibited|has a key that is not valid Unicode text/;
 
 
 describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) => {
@@ -27,10 +29,12 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
   let operations: Operation[];
   let token: string;
   let adminHash: string;
+  /** A signed-in user of each role but the first (the admin's), from src/auth/roles.ts. */
+  const roleTokens: { role: string; token: string }[] = [];
   const pool: HashPool = new Map();
   /** Records the service acknowledged and did not acknowledge deleting: path → alive. */
   const acknowledged = new Map<string, boolean>();
-  const totals = { requests: 0, byStatus: {} as Record<number, number>, byOperation: {} as Record<string, number> };
+  const totals = { requests: 0, byStatus: {} as Record<number, number>, byOperation: {} as Record<string, number>, outsideRoles: {} as Record<number, number> };
 
   beforeAll(async () => {
     running = await startHostileService("fuzz", database);
@@ -40,6 +44,14 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
     expect(login.status, login.text).toBe(200);
     token = login.body.data.access_token;
     adminHash = (await client(service.baseUrl)("GET", "/api/auth/me", { token })).body.hash;
+    const roles = JSON.parse(/export const roles = (\[[^\]]*\])/.exec(await readFile(join(project.dir, "src/auth/roles.ts"), "utf8"))![1]!) as string[];
+    for (const role of roles.slice(1)) {
+      const email = `fuzz-${role}@example.com`;
+      await run("npm", ["run", "user:create", "--silent", "--", "--name", role, "--email", email, "--password", "a long password", "--role", role], project.dir, project.env);
+      const login = await client(service.baseUrl)("POST", "/api/auth/login", { body: { email, password: "a long password" } });
+      roleTokens.push({ role, token: login.body.data.access_token });
+    }
+    expect(roleTokens.length).toBeGreaterThan(0);
     // A few records of every resource to aim paths and relations at.
     const send = client(service.baseUrl);
     for (let index = 0; index < 3; index += 1) {
@@ -72,11 +84,14 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
 
   /** What a token kind becomes on the wire. logout and refresh never get the suite's own token. */
   function authorization(request: FuzzRequest): string | undefined {
-    const kind = request.token === "valid" && request.operation.path.startsWith("/api/auth/") && request.method === "POST" ? "forged" : request.token;
+    const ownToken = request.token === "valid" || request.token === "otherRole";
+    const kind = ownToken && request.operation.path.startsWith("/api/auth/") && request.method === "POST" ? "forged" : request.token;
     const now = Math.floor(Date.now() / 1000);
     switch (kind) {
       case "valid":
         return `Bearer ${token}`;
+      case "otherRole":
+        return `Bearer ${roleTokens[request.role % roleTokens.length]!.token}`;
       case "garbage":
         return "Bearer not.a.token";
       case "forged":
@@ -116,7 +131,7 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
     totals.byStatus[response.status] = (totals.byStatus[response.status] ?? 0) + 1;
     totals.byOperation[request.operation.operationId] = (totals.byOperation[request.operation.operationId] ?? 0) + 1;
     const problems: string[] = [];
-    const where = `${request.method} ${request.target} (${request.token} token, ${request.wire}${request.body === undefined ? "" : `, body ${request.body.slice(0, 300)}`}) → ${response.status}`;
+    const where = `${request.method} ${request.target} (${request.token === "otherRole" ? `${roleTokens[request.role % roleTokens.length]!.role}'s` : request.token} token, ${request.wire}${request.body === undefined ? "" : `, body ${request.body.slice(0, 300)}`}) → ${response.status}`;
     if (response.status >= 500) problems.push(`${where}: a 5xx: ${text.slice(0, 300)}`);
     let body: unknown;
     try {
@@ -142,6 +157,14 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
     if (reachedOperation || ![404, 405].includes(response.status)) {
       problems.push(...request.operation.check(response.status, body).map((problem) => `${where}: ${problem}`));
     }
+    // A role the operation is not for is refused before anything is read: never a success, never a 404, 409 or 422.
+    const role = request.token === "otherRole" ? roleTokens[request.role % roleTokens.length]!.role : undefined;
+    const outsideRoles = role !== undefined && request.operation.roles !== undefined && !request.operation.roles.includes(role) && refusedOnWire === undefined && reachedOperation;
+    if (outsideRoles) totals.outsideRoles[response.status] = (totals.outsideRoles[response.status] ?? 0) + 1;
+    // A body that cannot be read at all is refused before any route, for every caller (as a 400 is): that 422 names no rule.
+    const bodyUnreadable = response.status === 422 && Object.values((body as { errors?: Record<string, string[]> }).errors ?? {}).flat().every((message) => unreadableBody.test(message));
+    if (outsideRoles && (response.status < 300 || [404, 409].includes(response.status) || (response.status === 422 && !bodyUnreadable)))
+      problems.push(`${where}: the role ${role} is not in x-roles ${JSON.stringify(request.operation.roles)}, yet the answer was ${response.status}`);
     if (refusedOnWire === undefined) trackAcknowledged(request, response.status, body);
     return problems;
   }
@@ -170,6 +193,7 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
     } finally {
       console.log(`fuzz on ${database}: seed ${seed}, ${totals.requests} requests, by status ${JSON.stringify(totals.byStatus)}`);
       console.log(`fuzz on ${database}: by operation ${JSON.stringify(totals.byOperation)}`);
+      console.log(`fuzz on ${database}: requests by a role outside the operation's x-roles, by status ${JSON.stringify(totals.outsideRoles)}`);
     }
     expect(service.output()).not.toMatch(/worker \d+ exited/);
     expect((await client(service.baseUrl)("GET", "/api/health")).status).toBe(200);

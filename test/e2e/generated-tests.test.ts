@@ -52,7 +52,7 @@ export class PatientPolicy extends ResourcePolicy<PatientRow> {
     );
     const result = await patientSuite();
     expect(result.exitCode, result.all).toBe(0);
-    expect(result.all).toMatch(/Tests\s+9 passed/);
+    expect(result.all).toMatch(/Tests\s+11 passed \(11\)/);
   }, 180_000);
 
   it("still fail when the service refuses what the policy allows", async () => {

@@ -525,10 +525,14 @@ describe.each(databaseTargets)("hostile clients on $label", ({ database }) => {
           const workers = stdout.trim().split("\n").filter(Boolean).map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
           return workers.length === 2 && workers.every(([, seconds]) => seconds >= 2) ? workers.map(([pid]) => pid) : undefined;
         };
-        const serving = () => until("two workers serving", async () => ((await settled()) && (await fetch(`${second.baseUrl}/api/health`)).status === 200 ? true : undefined));
+        // The two settled workers' pids, once the service answers too (read once: a later look may find a newer worker).
+        const serving = () =>
+          until("two workers serving", async () => {
+            const pids = await settled();
+            return pids && (await fetch(`${second.baseUrl}/api/health`)).status === 200 ? pids : undefined;
+          });
         for (let kill = 0; kill < 3; kill += 1) {
-          await serving();
-          const known = (await settled())!;
+          const known = await serving();
           process.kill(known[0]!, "SIGKILL");
           // Its replacement, killed as soon as it appears (well before it can listen).
           const replacement = await until("a replacement", async () => (await children(primary)).find((pid) => !known.includes(pid)));

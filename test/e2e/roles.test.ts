@@ -95,6 +95,28 @@ describe.each(databaseTargets)("roles on $label", ({ database }) => {
     expect((await list()).status).toBe(401);
   });
 
+  it("leaves out the fields a role does not see, everywhere, and refuses those it may not write", async () => {
+    const patient = (await api("POST", "/api/patients", { token: tokens.admin, body: { name: "Bo Reis", cpf: "11144477735" } })).body.data.hash as string;
+    const doctor = (await api("GET", "/api/doctors?per_page=1", { token: tokens.admin })).body.data[0]?.hash ?? (await api("POST", "/api/doctors", { token: tokens.admin, body: { name: "Dr. Y", crm: "CRM-2" } })).body.data.hash;
+    const booking = { patient, doctor, scheduled_at: "2026-12-01T10:00:00.000Z" };
+    const refused = await api("POST", "/api/appointments", { token: tokens.receptionist, body: { ...booking, notes: "fasting" } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual({ notes: ["The notes field is prohibited."] });
+    const booked = await api("POST", "/api/appointments", { token: tokens.admin, body: { ...booking, notes: "fasting" } });
+    expect(booked.status).toBe(201);
+    const id = booked.body.data.hash as string;
+    const asReceptionist = await api("GET", `/api/appointments/${id}`, { token: tokens.receptionist });
+    expect(asReceptionist.status).toBe(200);
+    expect("notes" in asReceptionist.body.data).toBe(false);
+    expect((await api("GET", `/api/appointments/${id}`, { token: tokens.admin })).body.data.notes).toBe("fasting");
+    // Nested through a patient, and in lists: still absent.
+    const nested = await api("GET", `/api/patients/${patient}?with=appointments`, { token: tokens.receptionist });
+    expect(nested.body.data.appointments.map((item: Record<string, unknown>) => "notes" in item)).toEqual([false]);
+    const listed = await api("GET", `/api/appointments?patient=${patient}`, { token: tokens.receptionist });
+    expect(listed.body.data.every((item: Record<string, unknown>) => !("notes" in item))).toBe(true);
+    expect((await api("GET", "/api/appointments?sort=notes", { token: tokens.receptionist })).status).toBe(422);
+  });
+
   it("describes the roles in openapi.json", async () => {
     const document = (await api("GET", "/api/openapi.json")).body;
     expect(document.paths["/api/medical-records"].get["x-roles"]).toEqual(["admin", "doctor"]);

@@ -6,7 +6,8 @@ import type { Operation, Schema } from "./fuzz-document.js";
  * parameters and body schema, each part either valid or mutated the way a hostile client would.
  */
 
-export type TokenKind = "valid" | "none" | "garbage" | "forged" | "unsigned" | "critical";
+/** `valid`: the admin's (first role); `otherRole`: a valid token of another role (FuzzRequest.role picks which). */
+export type TokenKind = "valid" | "otherRole" | "none" | "garbage" | "forged" | "unsigned" | "critical";
 
 /**
  * What happens to the request on the wire, past what fetch() can send: no Host, two Hosts, an
@@ -23,6 +24,8 @@ export interface FuzzRequest {
   body: string | undefined;
   contentType: string | undefined;
   token: TokenKind;
+  /** With the `otherRole` token: which of the other roles (an index, modulo their number). */
+  role: number;
   wire: WireMutation;
   /** The Expect header's value, for the `expect` mutation. */
   expectation: string;
@@ -164,18 +167,19 @@ function pathOf(operation: Operation, pool: HashPool): fc.Arbitrary<string> {
 }
 
 export function requestFor(operation: Operation, pool: HashPool): fc.Arbitrary<FuzzRequest> {
-  const token = fc.oneof({ weight: 12, arbitrary: fc.constant<TokenKind>("valid") }, { weight: 1, arbitrary: fc.constantFrom<TokenKind>("none", "garbage", "forged", "unsigned", "critical") });
+  const token = fc.oneof({ weight: 12, arbitrary: fc.constant<TokenKind>("valid") }, { weight: 6, arbitrary: fc.constant<TokenKind>("otherRole") }, { weight: 1, arbitrary: fc.constantFrom<TokenKind>("none", "garbage", "forged", "unsigned", "critical") });
   const wire = fc.oneof({ weight: 24, arbitrary: fc.constant<WireMutation>("plain") }, { weight: 1, arbitrary: fc.constantFrom<WireMutation>("noHost", "twoHosts", "expect", "connect") });
   // Node reads any Expect holding the token 100-continue as that (then a 100 comes first): not an unknown expectation.
   const expectation = fc.oneof(fc.constantFrom("999-nope", "101-switch", "x"), fc.stringMatching(/^[a-z0-9-]{1,20}$/)).filter((value) => !/(?:^|\W)100-continue(?:$|\W)/i.test(value));
   const hasQuery = operation.parameters.some((parameter) => parameter.in === "query");
-  return fc.record({ path: pathOf(operation, pool), query: hasQuery ? queryOf(operation, pool) : fc.constant(""), body: bodyOf(operation, pool), token, wire, expectation }).map(({ path, query, body, token: kind, wire, expectation }) => ({
+  return fc.record({ path: pathOf(operation, pool), query: hasQuery ? queryOf(operation, pool) : fc.constant(""), body: bodyOf(operation, pool), token, role: fc.nat(7), wire, expectation }).map(({ path, query, body, token: kind, role, wire, expectation }) => ({
     operation,
     method: operation.method,
     target: query ? `${path}?${query}` : path,
     body: operation.method === "GET" || operation.method === "DELETE" ? undefined : body.body,
     contentType: operation.method === "GET" || operation.method === "DELETE" ? undefined : body.contentType,
     token: kind,
+    role,
     wire,
     expectation,
   }));

@@ -20,6 +20,8 @@ export interface Operation {
   body: Schema | undefined;
   /** Documented statuses. */
   statuses: Set<number>;
+  /** `x-roles`: the roles that may call it, when it is limited to some. */
+  roles: string[] | undefined;
   /** The response body does not match the document for that status: a list of problems, empty when it does. */
   check(status: number, body: unknown): string[];
 }
@@ -63,6 +65,7 @@ export function readDocument(document: Schema): Operation[] {
         parameters: [...shared, ...((operation.parameters ?? []) as Operation["parameters"])],
         body: bodySchema,
         statuses: new Set([...validators.keys()].filter((status) => /^\d+$/.test(status)).map(Number)),
+        roles: Array.isArray(operation["x-roles"]) ? (operation["x-roles"] as string[]) : undefined,
         check(status, body) {
           // An exact status first, then its range (OpenAPI 3.1 §4.8.16.2).
           const validator = validators.has(String(status)) ? validators.get(String(status)) : validators.get(`${Math.floor(status / 100)}XX`);

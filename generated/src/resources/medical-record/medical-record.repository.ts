@@ -12,6 +12,12 @@ export type MedicalRecordRow = MedicalRecord & {
 /** The medical_records table: its columns beyond id, hash and timestamps, typed by Prisma's row type. */
 export const medicalRecordTable: TableSpec<MedicalRecord, MedicalRecordRow> = defineTable({
   name: "medical_records",
-  columns: { summary: "string", recorded_on: "date", weight_kg: "decimal", patient_id: "integer" },
+  columns: {
+    summary: "string",
+    recorded_on: "date",
+    weight_kg: "decimal",
+    diagnosis: "string",
+    patient_id: "integer",
+  },
   belongsTo: { patient: { foreignKey: "patient_id", target: () => patientTable } },
 });

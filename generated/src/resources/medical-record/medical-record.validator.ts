@@ -8,6 +8,7 @@ export interface MedicalRecordCreatePayload {
   summary: string;
   recorded_on: string;
   weight_kg?: string | number | null;
+  diagnosis?: string | null;
   patient: string;
 }
 

@@ -5,7 +5,8 @@ import { sendData, sendList, sendMessage } from "../http/envelope.js";
 import { parseListQuery, parseRelationsQuery, type ListSpec } from "../http/list-query.js";
 import { assertMayRead, loadableRelations, type NestedReaders } from "../http/nested-access.js";
 import { paginate } from "../http/pagination.js";
-import { Forbidden } from "../lib/errors.js";
+import { Forbidden, ValidationFailed } from "../lib/errors.js";
+import { fieldAccess, type FieldAccess } from "./field-access.js";
 import type { Policy } from "./policy.js";
 import type { Serializer } from "./serializer.js";
 import type { ResourceService, StoredRow } from "./service.js";
@@ -45,6 +46,8 @@ export class ResourceController<
   protected readonly listSpec: ListSpec;
   protected readonly nested: NestedReaders;
   protected readonly serialize: Serializer;
+  /** Which fields each role sees and may send (visibleTo, writableBy). */
+  protected readonly fields: FieldAccess;
 
   constructor(context: ControllerContext<Model, Row, Create, Update, P>) {
     this.service = context.service;
@@ -52,6 +55,8 @@ export class ResourceController<
     this.listSpec = context.listSpec;
     this.nested = context.nested;
     this.serialize = context.serialize;
+    const { visibleTo, writableBy } = context.service.resource;
+    this.fields = fieldAccess(visibleTo, writableBy, context.listSpec);
   }
 
   /** Before a record is created, after the policy allowed it: throw to refuse (e.g. `Forbidden`). */
@@ -79,7 +84,7 @@ export class ResourceController<
   }
 
   async index(req: Request, res: Response): Promise<void> {
-    const query = parseListQuery(req, this.listSpec);
+    const query = parseListQuery(req, this.fields.listSpecFor(req.user?.role));
     await this.authorize(this.policy.index(req.user, query));
     const relations = this.relations(req, query.relations);
     const { rows, total } = await this.service.list({ ...query, relations });
@@ -87,7 +92,7 @@ export class ResourceController<
     const { links, meta } = paginate(req, query.page, query.perPage, total, rows.length);
     sendList(
       res,
-      rows.map((row) => this.serialize(row, relations)),
+      rows.map((row) => this.serialize(row, relations, req.user?.role)),
       links,
       meta,
     );
@@ -100,10 +105,12 @@ export class ResourceController<
     const payload = await this.validated(
       () => this.service.resource.validate.create(req.body),
       req.body,
+      undefined,
+      req.user?.role,
     );
     const created = await this.service.create(payload, relations);
     await assertMayRead(this.nested, [created], relations, req.user);
-    sendData(res, this.serialize(created, relations), 201);
+    sendData(res, this.serialize(created, relations, req.user?.role), 201);
   }
 
   async show(req: Request, res: Response): Promise<void> {
@@ -111,7 +118,7 @@ export class ResourceController<
     const row = await this.service.find(String(req.params.hash), relations);
     await this.authorize(this.policy.show(req.user, row));
     await assertMayRead(this.nested, [row], relations, req.user);
-    sendData(res, this.serialize(row, relations));
+    sendData(res, this.serialize(row, relations, req.user?.role));
   }
 
   async update(req: Request, res: Response): Promise<void> {
@@ -123,10 +130,11 @@ export class ResourceController<
       () => this.service.resource.validate.update(req.body),
       req.body,
       row.id,
+      req.user?.role,
     );
     const updated = await this.service.update(row, payload, relations);
     await assertMayRead(this.nested, [updated], relations, req.user);
-    sendData(res, this.serialize(updated, relations));
+    sendData(res, this.serialize(updated, relations, req.user?.role));
   }
 
   async destroy(req: Request, res: Response): Promise<void> {
@@ -143,15 +151,28 @@ export class ResourceController<
     await this.authorize(this.policy.restore?.(req.user, row) ?? true);
     const restored = await this.service.restore(row, relations);
     await assertMayRead(this.nested, [restored], relations, req.user);
-    sendData(res, this.serialize(restored, relations));
+    sendData(res, this.serialize(restored, relations, req.user?.role));
   }
 
-  /** Validates a payload; on failure, also reports unique values already taken, like Laravel. */
-  protected async validated<T>(validate: () => T, body: unknown, exceptId?: number): Promise<T> {
+  /**
+   * Validates a payload; on failure, also reports unique values already taken, like Laravel, and
+   * fields the caller's role may not send ("prohibited"), all in one 422.
+   */
+  protected async validated<T>(
+    validate: () => T,
+    body: unknown,
+    exceptId?: number,
+    role?: string,
+  ): Promise<T> {
+    let payload: T;
     try {
-      return validate();
+      payload = validate();
     } catch (error) {
-      throw await this.service.withUniqueErrors(error, body, exceptId);
+      const failed = await this.service.withUniqueErrors(error, body, exceptId);
+      if (failed instanceof ValidationFailed) this.fields.assertWritable(role, body, failed);
+      throw failed;
     }
+    this.fields.assertWritable(role, body);
+    return payload;
   }
 }

@@ -39,6 +39,10 @@ interface ResourceSettings<Filter extends string, Action extends string> {
   readonly scales?: Readonly<Record<string, number>>;
   /** Actions listed under auth.public: they need no token. */
   readonly publicActions?: readonly Action[];
+  /** Fields only these roles see: absent from the others' responses, not filterable or sortable by them. */
+  readonly visibleTo?: Readonly<Record<string, readonly string[]>>;
+  /** Fields only these roles may send: 422 "The … field is prohibited." for the others. */
+  readonly writableBy?: Readonly<Record<string, readonly string[]>>;
   /** auth.roles: per action, the roles that may perform it (403 for the others, before any read). */
   readonly roles?: Readonly<Partial<Record<Action, readonly string[]>>>;
   /** The spec's fixed records, which `npm run db:seed` upserts by the unique field `by`. */

@@ -1,0 +1,84 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { ListSpec } from "../http/list-query.js";
+import { emptyFieldErrors, ValidationFailed } from "../lib/errors.js";
+
+/*
+ * Field visibility (`visibleTo`) and write access (`writableBy`) by role, decided once per role and
+ * kept: the hot path only looks a role up in a map. A caller without a token has no role, and so
+ * sees no field limited to roles.
+ */
+
+type RoleLists = Readonly<Record<string, readonly string[]>>;
+
+/** role → the keys of `fields` that role may not use; empty sets are not kept. */
+function refusedByRole(
+  fields: RoleLists | undefined,
+): (role: string | undefined) => ReadonlySet<string> | undefined {
+  if (fields === undefined || Object.keys(fields).length === 0) return () => undefined;
+  const cache = new Map<string, ReadonlySet<string> | undefined>();
+  return (role = "") => {
+    if (cache.has(role)) return cache.get(role);
+    const refused = new Set(Object.keys(fields).filter((field) => !fields[field]!.includes(role)));
+    const kept = refused.size > 0 ? refused : undefined;
+    // Roles are few; anything else is a role since removed from the specs, which sees least.
+    if (cache.size < 64) cache.set(role, kept);
+    return kept;
+  };
+}
+
+export interface FieldAccess {
+  /** The output keys a role does not see, or undefined when it sees them all. */
+  hiddenFrom(role: string | undefined): ReadonlySet<string> | undefined;
+  /** The list options of a role: no filter or sort on a field it does not see. */
+  listSpecFor(role: string | undefined): ListSpec;
+  /**
+   * 422 "The … field is prohibited." for each key of `body` the role may not send, together with
+   * the validator's own errors when it refused the body too (`failed`).
+   */
+  assertWritable(role: string | undefined, body: unknown, failed?: ValidationFailed): void;
+}
+
+export function fieldAccess(
+  visibleTo: RoleLists | undefined,
+  writableBy: RoleLists | undefined,
+  listSpec: ListSpec,
+): FieldAccess {
+  const hiddenFrom = refusedByRole(visibleTo);
+  const notWritable = refusedByRole(writableBy);
+  const specs = new Map<string, ListSpec>();
+  return {
+    hiddenFrom,
+    listSpecFor(role) {
+      const hidden = hiddenFrom(role);
+      if (hidden === undefined) return listSpec;
+      const key = role ?? "";
+      let spec = specs.get(key);
+      if (spec === undefined) {
+        spec = {
+          ...listSpec,
+          sortable: listSpec.sortable.filter((field) => !hidden.has(field)),
+          filters: Object.fromEntries(
+            Object.entries(listSpec.filters).filter(([field]) => !hidden.has(field)),
+          ),
+        };
+        if (specs.size < 64) specs.set(key, spec);
+      }
+      return spec;
+    },
+    assertWritable(role, body, failed) {
+      const refused = notWritable(role);
+      if (refused === undefined || body === null || typeof body !== "object" || Array.isArray(body))
+        return;
+      const prohibited = emptyFieldErrors();
+      for (const key of Object.keys(body))
+        if (refused.has(key))
+          prohibited[key] = [`The ${key.replaceAll("_", " ")} field is prohibited.`];
+      if (Object.keys(prohibited).length === 0) return;
+      throw new ValidationFailed(
+        Object.assign(emptyFieldErrors(), failed?.errors, prohibited),
+        failed?.checked,
+      );
+    },
+  };
+}
