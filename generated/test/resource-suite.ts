@@ -79,6 +79,22 @@ export function describeResource(resource: ResourceUnderTest): void {
     const send = (action: Action, method: string, path: string, body?: unknown) =>
       api.request(method, path, body, { token: actor(action).token });
 
+    /**
+     * The record lies outside the reach of the action's tester (the policy's scope): the API
+     * answers 404, exactly as for a missing record. auth.roles answers before (403).
+     */
+    async function outOfReach(action: Action, hash: string, trashed = false): Promise<boolean> {
+      if (!mayByRole(action)) return false;
+      const scope = resource.policy.scope?.(actor(action).user);
+      if (scope === undefined) return false;
+      const table = api.service(resource.resource).table;
+      return (await table.findOne({ hash, deleted: trashed }, [], { scope })) === null;
+    }
+    const expectNotFound = (reply: Reply, what: string) => {
+      expect(reply.status, `${what}: outside the policy's scope`).toBe(404);
+      expect(reply.body).toEqual({ type: "error", status: 404, message: "Resource not found." });
+    };
+
     /** The verdict for the action's tester: auth.roles, then the project's policy (on the record `hash` names). */
     async function allows(
       action: Action,
@@ -118,7 +134,12 @@ export function describeResource(resource: ResourceUnderTest): void {
       if (!(await allows("index"))) return expectForbidden(reply, "GET");
       expect(reply.status, explain(reply)).toBe(200);
       expect(Array.isArray(reply.body.data)).toBe(true);
-      expect(reply.body.data).toHaveLength(1);
+      // Within the policy's scope only: its total is what the tester may reach.
+      const scope = resource.policy.scope?.(actor("index").user);
+      const total = await api.service(resource.resource).table.count(scope ? { scope } : {});
+      expect(reply.body.meta.total).toBe(total);
+      expect(reply.body.data).toHaveLength(Math.min(1, total));
+      if (total === 0) return;
       expect(reply.body.meta).toMatchObject({
         current_page: 1,
         per_page: 1,
@@ -149,7 +170,8 @@ export function describeResource(resource: ResourceUnderTest): void {
     it("shows a record by its hash, and 404s for unknown or foreign hashes", async () => {
       const hash = await resource.factory(api, nextNumber());
       const shown = await send("show", "GET", `${collection}/${hash}`);
-      if (await allows("show", hash)) {
+      if (await outOfReach("show", hash)) expectNotFound(shown, "GET");
+      else if (await allows("show", hash)) {
         expect(shown.status, explain(shown)).toBe(200);
         expect(shown.body.data[idKey]).toBe(hash);
       } else expectForbidden(shown, "GET");
@@ -207,6 +229,10 @@ export function describeResource(resource: ResourceUnderTest): void {
             `${collection}/${hash}`,
             writable("update", resource.update!(nextNumber())),
           );
+          if (await outOfReach("update", hash)) {
+            expectNotFound(reply, method);
+            continue;
+          }
           if (!(await allows("update", hash))) {
             expectForbidden(reply, method);
             continue;
@@ -220,8 +246,10 @@ export function describeResource(resource: ResourceUnderTest): void {
 
     it(`deletes a record${resource.softDelete ? " softly, and restores it" : ""}`, async () => {
       const hash = await resource.factory(api, nextNumber());
+      const unreachable = await outOfReach("destroy", hash);
       const mayDelete = await allows("destroy", hash);
       const deleted = await send("destroy", "DELETE", `${collection}/${hash}`);
+      if (unreachable) return expectNotFound(deleted, "DELETE");
       if (!mayDelete) return expectForbidden(deleted, "DELETE");
       expect(deleted.status, explain(deleted)).toBe(200);
       expect(deleted.body).toEqual({ type: "success", status: 200, message: "Resource deleted." });
@@ -235,18 +263,21 @@ export function describeResource(resource: ResourceUnderTest): void {
         "GET",
         `${collection}?with_trashed=true&per_page=${api.maxPerPage}`,
       );
-      if (await allows("index", undefined, { trashed: true }))
+      if (!(await allows("index", undefined, { trashed: true })))
+        expectForbidden(trashed, "GET ?with_trashed=true");
+      else if (!(await outOfReach("index", hash, true)))
         expect(trashed.body.data.map((record: Record<string, unknown>) => record[idKey])).toContain(
           hash,
         );
-      else expectForbidden(trashed, "GET ?with_trashed=true");
+      const unreachableTrashed = await outOfReach("restore", hash, true);
       const mayRestore = await allows("restore", hash, { trashed: true });
       const restored = await send("restore", "POST", `${collection}/${hash}/restore`);
+      if (unreachableTrashed) return expectNotFound(restored, "POST restore");
       if (!mayRestore) return expectForbidden(restored, "POST restore");
       expect(restored.status, explain(restored)).toBe(200);
       expect(restored.body.data.deleted_at).toBeNull();
       expect((await send("show", "GET", `${collection}/${hash}`)).status).toBe(
-        (await allows("show", hash)) ? 200 : 403,
+        (await outOfReach("show", hash)) ? 404 : (await allows("show", hash)) ? 200 : 403,
       );
       expect((await send("restore", "POST", `${collection}/${hash}/restore`)).status).toBe(404);
     });
@@ -302,6 +333,9 @@ export function describeResource(resource: ResourceUnderTest): void {
             expect((await list(`sort=${field}`)).status, `${role} sorts on ${field}`).toBe(422);
         }
         if (!(rolesOf("update")?.includes(role) ?? true)) continue;
+        const scope = resource.policy.scope?.(api.as(role).user);
+        const table = api.service(resource.resource).table;
+        if (scope && (await table.findOne({ hash }, [], { scope })) === null) continue;
         for (const [field, roles] of Object.entries(writableBy)) {
           if (roles.includes(role)) continue;
           const path = `${collection}/${hash}`;

@@ -15,6 +15,77 @@ import { repo, run } from "../support/service.js";
 const dir = join(repo, ".tmp", `generated-tests-${process.pid}`);
 const vitest = join(repo, "node_modules/vitest/vitest.mjs");
 
+/**
+ * Policies with a scope (issue 22): patients without a phone only, and the appointments of those
+ * patients; with a test of the project's own that checks lists, totals, records and nested lists
+ * over HTTP. The generated suites must follow the scopes too (404 outside them).
+ */
+const scopedPolicies: Record<string, string> = {
+  "src/custom/patient/patient.policy.ts": `import type { CurrentUser } from "../../auth/auth.service.js";
+import type { RowScope } from "../../lib/table.js";
+import { ResourcePolicy } from "../../resource/policy.js";
+import type { PatientRow } from "../../resources/patient/patient.repository.js";
+
+export class PatientPolicy extends ResourcePolicy<PatientRow> {
+  override scope(_user: CurrentUser | undefined): RowScope {
+    return { where: { phone: null } };
+  }
+}
+`,
+  "src/custom/appointment/appointment.policy.ts": `import type { CurrentUser } from "../../auth/auth.service.js";
+import type { RowScope } from "../../lib/table.js";
+import { ResourcePolicy } from "../../resource/policy.js";
+import type { AppointmentRow } from "../../resources/appointment/appointment.repository.js";
+
+export class AppointmentPolicy extends ResourcePolicy<AppointmentRow> {
+  override scope(_user: CurrentUser | undefined): RowScope {
+    return { through: { patient: { phone: null } } };
+  }
+}
+`,
+  "test/scope.test.ts": `import { afterAll, beforeAll, expect, it } from "vitest";
+import { appointmentResource } from "../src/resources/appointment/appointment.resource.js";
+import { doctorResource } from "../src/resources/doctor/doctor.resource.js";
+import { patientResource } from "../src/resources/patient/patient.resource.js";
+import { startApi, type TestApi } from "./support.js";
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startApi();
+});
+afterAll(async () => {
+  await api.close();
+});
+
+it("reaches only what the policies' scopes allow: lists, totals, records, filters and nested lists", async () => {
+  const patients = api.service(patientResource);
+  const inside = (await patients.create({ name: "Inside", cpf: "11144477735", phone: null })).hash;
+  const outside = (await patients.create({ name: "Outside", cpf: "52998224725", phone: "11999990000" })).hash;
+  const doctor = (await api.service(doctorResource).create({ name: "Dr. Scope", crm: "CRM-SCOPE-1" })).hash;
+  for (const patient of [inside, outside])
+    await api.service(appointmentResource).create({ patient, doctor, scheduled_at: "2026-12-01T10:00:00.000Z" });
+
+  const list = await api.request("GET", "/api/patients");
+  expect(list.body.meta.total).toBe(1);
+  expect(list.body.data.map((row: { hash: string }) => row.hash)).toEqual([inside]);
+  for (const [method, path] of [["GET", ""], ["PATCH", ""], ["DELETE", ""], ["GET", "?with=appointments"]])
+    expect((await api.request(method, \`/api/patients/\${outside}\${path}\`, method === "PATCH" ? { name: "X" } : undefined)).status, method + path).toBe(404);
+  // A filter narrows the scope, never widens it.
+  expect((await api.request("GET", "/api/patients?cpf=52998224725")).body.data).toEqual([]);
+  expect((await api.request("GET", "/api/appointments")).body.meta.total).toBe(1);
+  const nested = await api.request("GET", \`/api/doctors/\${doctor}?with=appointments\`);
+  expect(nested.body.data.appointments.map((row: { patient: string }) => row.patient)).toEqual([inside]);
+  expect((await api.request("GET", \`/api/patients/\${inside}\`)).status).toBe(200);
+  // Outside the scope, the record is untouched.
+  expect((await patients.find(outside)).name).toBe("Outside");
+});
+`,
+};
+
+async function writeScoped(project: string): Promise<void> {
+  for (const [path, text] of Object.entries(scopedPolicies)) await writeFile(join(project, path), text);
+}
+
 async function patientSuite(): Promise<{ exitCode: number | undefined; all: string }> {
   const result = await execa(process.execPath, [vitest, "run", "test/patient.test.ts"], { cwd: dir, reject: false, all: true, env: { CI: "true" } });
   // Vitest colours its report when its parent did: compare the text.
@@ -84,6 +155,14 @@ export class PatientController extends PatientControllerBase {
     expect(result.all).toContain("updates only the sent fields with PUT and PATCH");
     expect(result.all).toMatch(/expected 403 to be 200/);
   }, 180_000);
+
+  it("follow the policies' scopes (404 outside them), and a scope holds over HTTP", async () => {
+    await writeScoped(dir);
+    const result = await execa(process.execPath, [vitest, "run", "test/patient.test.ts", "test/appointment.test.ts", "test/scope.test.ts"], { cwd: dir, reject: false, all: true, env: { CI: "true" } });
+    const report = String(result.all).replace(/\x1b\[[0-9;]*m/g, "");
+    expect(result.exitCode, report.slice(-3000)).toBe(0);
+    expect(report).toMatch(/Tests\s+23 passed \(23\)/);
+  }, 180_000);
 });
 
 /** A resource with every field type and every option and rule it takes (test/fixtures/every-option). */
@@ -134,6 +213,7 @@ describe.skipIf(!postgresBinDir() && !process.env.CI)("the generated project's o
     await writeFile(project, (await readFile(project, "utf8")).replace(/^database: sqlite$/m, "database: postgresql"));
     await cp(join(repo, "generated/src/custom"), join(pgDir, "api/src/custom"), { recursive: true });
     await run(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", join(pgDir, "api"), "--force"], repo, {});
+    await writeScoped(join(pgDir, "api"));
   }, 180_000);
 
   afterAll(async () => {

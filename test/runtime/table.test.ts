@@ -133,6 +133,34 @@ describe("Table (runtime/common/src/lib/table.ts) on SQLite", () => {
     expect(await owners.liveId("OWN_BBBBBBBB")).toBeNull();
   });
 
+  it("reads, counts and nests only the rows of a scope, in the statement that reads them", async () => {
+    const ann = await owners.insert({ hash: "OWN_SCOPEANN", name: "Ann" });
+    const bob = await owners.insert({ hash: "OWN_SCOPEBOB", name: "Bob" });
+    await pets.insert({ hash: "PET_SCOPEAN1", name: "Ann's", vaccinated: true, owner_id: ann });
+    await pets.insert({ hash: "PET_SCOPEBO1", name: "Bob's", vaccinated: true, owner_id: bob });
+    const annOnly = { where: { owner_id: ann } };
+    statements.length = 0;
+    expect(await pets.findOne({ hash: "PET_SCOPEBO1" }, [], { scope: annOnly })).toBeNull();
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/WHERE "pets"\."hash" = \? AND "pets"\."owner_id" = \? LIMIT 1$/);
+    expect((await pets.findOne({ hash: "PET_SCOPEAN1" }, ["owner"], { scope: annOnly }))!.name).toBe("Ann's");
+    // Through a belongsTo: pets whose owner is named Bob (a live owner only).
+    const bobs = { through: { owner: { name: "Bob" } } };
+    expect((await pets.findMany({ scope: bobs })).map((pet) => pet.hash)).toEqual(["PET_SCOPEBO1"]);
+    expect(await pets.count({ scope: bobs })).toBe(1);
+    expect(await pets.count({ scope: bobs, where: { vaccinated: false } })).toBe(0);
+    // Filters cannot widen a scope: they only narrow it further.
+    expect(await pets.findMany({ scope: annOnly, related: { owner: "OWN_SCOPEBOB" } })).toEqual([]);
+    // A nested hasMany obeys the scope of its own resource.
+    const nested = await owners.findOne({ hash: "OWN_SCOPEANN" }, ["pets"], { scopeOf: (relation) => (relation === "pets" ? { where: { vaccinated: false } } : undefined) });
+    expect(nested!.pets).toEqual([]);
+    const all = await owners.findMany({ where: { name: "Ann" }, relations: ["pets"], scopeOf: () => undefined });
+    expect(all[0]!.pets!.map((pet) => pet.hash)).toEqual(["PET_SCOPEAN1"]);
+    // A scope names columns from code: an unknown one is a bug, never SQL.
+    await expect(pets.findMany({ scope: { where: { "name\" OR 1=1 --": 1 } } })).rejects.toThrow(/no column/);
+    await expect(pets.findMany({ scope: { through: { owner: { nope: 1 } } } })).rejects.toThrow(/no column/);
+  });
+
   it("answers exists, isReferenced, update and delete", async () => {
     const ownerId = (await owners.liveId("OWN_AAAAAAAA"))!;
     expect(await owners.exists({ name: "Ana" })).toBe(true);

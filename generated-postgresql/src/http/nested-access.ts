@@ -2,6 +2,7 @@
 
 import type { CurrentUser } from "../auth/auth.service.js";
 import { Forbidden, Unauthenticated } from "../lib/errors.js";
+import type { RowScope } from "../lib/table.js";
 
 /**
  * Who may see a record of one resource nested inside another's response (`?with=` or eagerLoad):
@@ -15,6 +16,8 @@ export interface NestedReader {
   readonly showRoles?: readonly string[];
   /** The related resource's policy.show for one nested record. */
   mayShow(user: CurrentUser | undefined, record: object): boolean | Promise<boolean>;
+  /** The related resource's policy.scope, when it has one: nested lists hold only what it reaches. */
+  scope?(user: CurrentUser | undefined): RowScope | undefined;
 }
 
 /** relation name → the reader of the resource it points at. */
@@ -22,13 +25,17 @@ export type NestedReaders = Readonly<Record<string, NestedReader>>;
 
 export function nestedReader<Row extends object>(
   isPublic: boolean,
-  policy: { show(user: CurrentUser | undefined, record: Row): boolean | Promise<boolean> },
+  policy: {
+    show(user: CurrentUser | undefined, record: Row): boolean | Promise<boolean>;
+    scope?(user: CurrentUser | undefined): RowScope | undefined;
+  },
   showRoles?: readonly string[],
 ): NestedReader {
   return {
     public: isPublic,
     ...(showRoles ? { showRoles } : {}),
     mayShow: (user, record) => policy.show(user, record as Row),
+    ...(policy.scope ? { scope: (user) => policy.scope!(user) } : {}),
   };
 }
 

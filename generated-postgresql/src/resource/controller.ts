@@ -9,7 +9,7 @@ import { Forbidden, ValidationFailed } from "../lib/errors.js";
 import { fieldAccess, type FieldAccess } from "./field-access.js";
 import type { Policy } from "./policy.js";
 import type { Serializer } from "./serializer.js";
-import type { ResourceService, StoredRow } from "./service.js";
+import type { Reach, ResourceService, StoredRow } from "./service.js";
 
 /** What a resource's controller is built with (see registry.ts). */
 export interface ControllerContext<
@@ -48,6 +48,8 @@ export class ResourceController<
   protected readonly serialize: Serializer;
   /** Which fields each role sees and may send (visibleTo, writableBy). */
   protected readonly fields: FieldAccess;
+  /** Some related resource's policy has a scope, which its nested records obey. */
+  private readonly nestedScopes: boolean;
 
   constructor(context: ControllerContext<Model, Row, Create, Update, P>) {
     this.service = context.service;
@@ -57,6 +59,7 @@ export class ResourceController<
     this.serialize = context.serialize;
     const { visibleTo, writableBy } = context.service.resource;
     this.fields = fieldAccess(visibleTo, writableBy, context.listSpec);
+    this.nestedScopes = Object.values(context.nested).some((reader) => reader.scope !== undefined);
   }
 
   /** Before a record is created, after the policy allowed it: throw to refuse (e.g. `Forbidden`). */
@@ -73,6 +76,15 @@ export class ResourceController<
     if (!(typeof allowed === "boolean" ? allowed : await allowed)) throw new Forbidden();
   }
 
+  /** What the caller may reach: the policy's scope here, and each nested resource's own. */
+  protected reach(req: Request): Reach {
+    const scope = this.policy.scope?.(req.user);
+    if (!this.nestedScopes) return scope ? { scope } : {};
+    const nested = this.nested;
+    const scopeOf = (relation: string) => nested[relation]?.scope?.(req.user);
+    return scope ? { scope, scopeOf } : { scopeOf };
+  }
+
   /** The relations a response nests (eager and requested), refused at once to a caller who may not see them. */
   protected relations(req: Request, requested: readonly string[] = []): string[] {
     return loadableRelations(
@@ -87,7 +99,7 @@ export class ResourceController<
     const query = parseListQuery(req, this.fields.listSpecFor(req.user?.role));
     await this.authorize(this.policy.index(req.user, query));
     const relations = this.relations(req, query.relations);
-    const { rows, total } = await this.service.list({ ...query, relations });
+    const { rows, total } = await this.service.list({ ...query, relations }, this.reach(req));
     await assertMayRead(this.nested, rows, relations, req.user);
     const { links, meta } = paginate(req, query.page, query.perPage, total, rows.length);
     sendList(
@@ -115,7 +127,7 @@ export class ResourceController<
 
   async show(req: Request, res: Response): Promise<void> {
     const relations = this.relations(req, parseRelationsQuery(req, this.listSpec.relations));
-    const row = await this.service.find(String(req.params.hash), relations);
+    const row = await this.service.find(String(req.params.hash), relations, this.reach(req));
     await this.authorize(this.policy.show(req.user, row));
     await assertMayRead(this.nested, [row], relations, req.user);
     sendData(res, this.serialize(row, relations, req.user?.role));
@@ -123,7 +135,7 @@ export class ResourceController<
 
   async update(req: Request, res: Response): Promise<void> {
     const relations = this.relations(req);
-    const row = await this.service.find(String(req.params.hash), relations);
+    const row = await this.service.find(String(req.params.hash), relations, this.reach(req));
     await this.authorize(this.policy.update(req.user, row));
     await this.beforeUpdate(req, row);
     const payload = await this.validated(
@@ -138,7 +150,7 @@ export class ResourceController<
   }
 
   async destroy(req: Request, res: Response): Promise<void> {
-    const row = await this.service.find(String(req.params.hash));
+    const row = await this.service.find(String(req.params.hash), [], this.reach(req));
     await this.authorize(this.policy.destroy(req.user, row));
     await this.beforeDestroy(req, row);
     await this.service.destroy(row);
@@ -147,7 +159,7 @@ export class ResourceController<
 
   async restore(req: Request, res: Response): Promise<void> {
     const relations = this.relations(req);
-    const row = await this.service.findTrashed(String(req.params.hash), relations);
+    const row = await this.service.findTrashed(String(req.params.hash), relations, this.reach(req));
     await this.authorize(this.policy.restore?.(req.user, row) ?? true);
     const restored = await this.service.restore(row, relations);
     await assertMayRead(this.nested, [restored], relations, req.user);

@@ -2,6 +2,7 @@
 
 import type { CurrentUser } from "../auth/auth.service.js";
 import type { ListQuery } from "../http/list-query.js";
+import type { RowScope } from "../lib/table.js";
 
 type Verdict = boolean | Promise<boolean>;
 
@@ -14,6 +15,14 @@ export interface Policy<Row> {
   destroy(user: CurrentUser | undefined, record: Row): Verdict;
   /** Only resources with soft delete have it; a policy written without it allows restoring. */
   restore?(user: CurrentUser | undefined, record: Row): Verdict;
+  /**
+   * The records this caller may reach at all (undefined: every record). Applied inside the
+   * statement that reads: lists and their totals hold only these, show, update, destroy and
+   * restore answer 404 for any other (exactly as for a missing one), and records nested with
+   * `?with=` obey the scope of their own resource. E.g. `{ where: { region: user.region } }`, or
+   * `{ through: { doctor: { email: user.email } } }` for the records of the caller's doctor.
+   */
+  scope?(user: CurrentUser | undefined): RowScope | undefined;
 }
 
 /**

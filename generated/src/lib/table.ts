@@ -86,8 +86,22 @@ export type Where<Model> = { [Column in ColumnOf<Model>]?: Model[Column] };
 
 export type OrderBy<Model> = readonly Partial<Record<ColumnOf<Model>, "asc" | "desc">>[];
 
+/**
+ * The rows a caller may reach (a policy's `scope`), ANDed into the very statement that reads them:
+ * columns equal to values, and belongsTo relations whose row matches columns of its own, such as
+ * `{ through: { doctor: { user_id: 7 } } }` for "records of the doctors user 7 is".
+ */
+export interface RowScope {
+  readonly where?: Readonly<Record<string, unknown>>;
+  readonly through?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
 export interface FindOptions<Model> {
   where?: Where<Model>;
+  /** The caller's reach: rows outside it are not read, not counted. */
+  scope?: RowScope;
+  /** The reach within each loaded hasMany relation, by relation name. */
+  scopeOf?: (relation: string) => RowScope | undefined;
   /** belongsTo relation name → the related record's hash. */
   related?: Readonly<Record<string, string>>;
   orderBy?: OrderBy<Model>;
@@ -224,14 +238,20 @@ export class Table<Model, Row = Model> {
   async findOne(
     where: { hash?: string; id?: number; deleted?: boolean },
     relations: readonly string[] = [],
+    reach: Pick<FindOptions<Model>, "scope" | "scopeOf"> = {},
   ): Promise<Row | null> {
     const shape = this.shape(relations);
-    const values: unknown[] = [];
-    if (where.hash !== undefined) values.push(where.hash);
-    if (where.id !== undefined) values.push(where.id);
-    const row = await this.sql.get(this.findOneText(shape, where), values);
+    const values = new Values(this.sql.dialect);
+    if (where.hash !== undefined) values.list.push(where.hash);
+    if (where.id !== undefined) values.list.push(where.id);
+    let text = this.findOneText(shape, where);
+    // Within the caller's reach: one statement, so "not yours" and "not there" are the same read.
+    const scoped = reach.scope ? this.scopeConditions(reach.scope, values) : [];
+    if (scoped.length > 0)
+      text = `${text.slice(0, -" LIMIT 1".length)} AND ${scoped.join(" AND ")} LIMIT 1`;
+    const row = await this.sql.get(text, values.list);
     if (!row) return null;
-    const [record] = await this.withHasMany([shape.decode(row)], relations);
+    const [record] = await this.withHasMany([shape.decode(row)], relations, reach.scopeOf);
     return record as Row;
   }
 
@@ -274,14 +294,20 @@ export class Table<Model, Row = Model> {
       `SELECT ${shape.columns} FROM ${this.from()}${shape.joins}${conditions} ORDER BY ${order.join(", ")}${limit}${offset}`,
       values.list,
     );
-    return (await this.withHasMany(rows.map(shape.decode), options.relations ?? [])) as Row[];
+    return (await this.withHasMany(
+      rows.map(shape.decode),
+      options.relations ?? [],
+      options.scopeOf,
+    )) as Row[];
   }
 
   async count(
-    options: Pick<FindOptions<Model>, "where" | "related" | "withTrashed"> = {},
+    options: Pick<FindOptions<Model>, "where" | "related" | "withTrashed" | "scope"> = {},
   ): Promise<number> {
     const filtered =
-      Object.keys(options.where ?? {}).length > 0 || Object.keys(options.related ?? {}).length > 0;
+      Object.keys(options.where ?? {}).length > 0 ||
+      Object.keys(options.related ?? {}).length > 0 ||
+      options.scope !== undefined;
     if (
       this.sql.dialect === "sqlite" &&
       this.spec.softDelete &&
@@ -499,7 +525,7 @@ export class Table<Model, Row = Model> {
   }
 
   private filter(
-    options: Pick<FindOptions<Model>, "where" | "related" | "withTrashed">,
+    options: Pick<FindOptions<Model>, "where" | "related" | "withTrashed" | "scope">,
     values: Values,
     joinRelations: boolean,
   ): { joins: string; conditions: string } {
@@ -526,10 +552,38 @@ export class Table<Model, Row = Model> {
         );
       conditions.push(`${alias}."hash" = ${values.add(hash)}`);
     }
+    if (options.scope) conditions.push(...this.scopeConditions(options.scope, values));
     return {
       joins: joins.join(""),
       conditions: conditions.length > 0 ? ` WHERE ${conditions.join(" AND ")}` : "",
     };
+  }
+
+  /** A scope's conditions on this table's rows (see RowScope); its columns come from code, never from a request. */
+  private scopeConditions(scope: RowScope, values: Values): string[] {
+    const equal = (column: string, kind: ColumnKind, value: unknown, owner: string) =>
+      value === null || value === undefined
+        ? `${owner}${quote(column)} IS NULL`
+        : `${owner}${quote(column)} = ${values.add(encodeValue(kind, value, this.sql.dialect))}`;
+    const conditions = Object.entries(scope.where ?? {}).map(([column, value]) => {
+      this.column(column); // a column of this table, or a programming error
+      return equal(column, this.columns[column]!, value, `${this.alias}.`);
+    });
+    for (const [name, where] of Object.entries(scope.through ?? {})) {
+      const relation = this.relation(name);
+      const target = relation.target();
+      const kinds = columnsOf(target);
+      const inner = Object.entries(where).map(([column, value]) => {
+        if (!Object.hasOwn(kinds, column))
+          throw new Error(`${target.name} has no column ${column}`);
+        return equal(column, kinds[column]!, value, "");
+      });
+      if (target.softDelete) inner.push(`"deleted_at" IS NULL`);
+      conditions.push(
+        `${this.alias}.${quote(relation.foreignKey)} IN (SELECT "id" FROM ${quote(target.name)} WHERE ${inner.join(" AND ") || "TRUE"})`,
+      );
+    }
+    return conditions;
   }
 
   private relation(name: string): RelationSpec {
@@ -570,6 +624,7 @@ export class Table<Model, Row = Model> {
   private async withHasMany(
     records: Record<string, unknown>[],
     relations: readonly string[],
+    scopeOf?: (relation: string) => RowScope | undefined,
   ): Promise<Record<string, unknown>[]> {
     for (const [name, relation] of Object.entries(this.spec.hasMany)) {
       if (!relations.includes(name)) continue;
@@ -583,12 +638,16 @@ export class Table<Model, Row = Model> {
       const target = relation.target();
       const shape = this.hasManyShape(name, target);
       const alias = quote(rootAlias(target));
-      const ids = [...byParent.keys()];
-      const list = ids.map((_, index) => placeholder(this.sql.dialect, index + 1)).join(", ");
+      const values = new Values(this.sql.dialect);
+      const list = [...byParent.keys()].map((id) => values.add(id)).join(", ");
       const live = target.softDelete ? ` AND ${alias}."deleted_at" IS NULL` : "";
+      // Nested records obey the caller's reach in their own resource, as a list of them would.
+      const scope = scopeOf?.(name);
+      const scoped = scope ? new Table(this.sql, target).scopeConditions(scope, values) : [];
+      const reach = scoped.map((condition) => ` AND ${condition}`).join("");
       const rows = await this.sql.all(
-        `SELECT ${shape.columns} FROM ${fromClause(target)}${shape.joins} WHERE ${alias}.${quote(relation.foreignKey)} IN (${list})${live} ORDER BY ${alias}."created_at" ASC, ${alias}."id" ASC`,
-        ids,
+        `SELECT ${shape.columns} FROM ${fromClause(target)}${shape.joins} WHERE ${alias}.${quote(relation.foreignKey)} IN (${list})${live}${reach} ORDER BY ${alias}."created_at" ASC, ${alias}."id" ASC`,
+        values.list,
       );
       for (const row of rows.map(shape.decode))
         byParent.get(row[relation.foreignKey] as number)?.push(row);

@@ -12,10 +12,19 @@ import {
 import { hashMatcher, newHash } from "../lib/hash-id.js";
 import { toDate } from "../lib/serialize.js";
 import type { Sql } from "../lib/sql.js";
-import { columnsOf, type Table, type TableSpec, type Writable } from "../lib/table.js";
+import {
+  columnsOf,
+  type FindOptions,
+  type Table,
+  type TableSpec,
+  type Writable,
+} from "../lib/table.js";
 import type { ResourceDescriptor } from "./descriptor.js";
 
 /** A stored record as the runtime handles it: every table has an internal id and a public hash. */
+/** The caller's reach: a policy's scope of this resource, and of each nested hasMany's resource. */
+export type Reach = Pick<FindOptions<unknown>, "scope" | "scopeOf">;
+
 export interface StoredRow {
   id: number;
   hash: string;
@@ -44,14 +53,20 @@ export class ResourceService<
     this.kinds = columnsOf(resource.table);
   }
 
-  async list(query: ListQuery): Promise<{ rows: Row[]; total: number }> {
+  /** A page of records and their total, within the caller's reach (Reach: a policy's scope). */
+  async list(query: ListQuery, reach: Reach = {}): Promise<{ rows: Row[]; total: number }> {
     const where: Record<string, unknown> = {};
     const related: Record<string, string> = {};
     for (const [name, value] of Object.entries(query.filters)) {
       if (this.resource.list.filters[name] === "relation") related[name] = value as string;
       else where[name] = value;
     }
-    const options = { where: where as never, related, withTrashed: query.withTrashed };
+    const options = {
+      where: where as never,
+      related,
+      withTrashed: query.withTrashed,
+      ...(reach.scope ? { scope: reach.scope } : {}),
+    };
     const [rows, total] = await Promise.all([
       this.table.findMany({
         ...options,
@@ -59,6 +74,7 @@ export class ResourceService<
         limit: query.perPage,
         offset: (query.page - 1) * query.perPage,
         relations: query.relations,
+        ...(reach.scopeOf ? { scopeOf: reach.scopeOf } : {}),
       }),
       this.table.count(options),
     ]);
@@ -66,18 +82,24 @@ export class ResourceService<
   }
 
   /** A live record by hash; a malformed hash or one of another resource is simply not found. */
-  async find(hash: string, relations: readonly string[] = []): Promise<Row> {
+  async find(hash: string, relations: readonly string[] = [], reach: Reach = {}): Promise<Row> {
     const row = this.ownHash.test(hash)
-      ? await this.table.findOne({ hash, deleted: false }, relations)
+      ? await this.table.findOne({ hash, deleted: false }, relations, reach)
       : null;
     if (!row) throw new NotFound();
     return row;
   }
 
   /** A soft-deleted record by hash, for restore; a live or unknown one is not found. */
-  async findTrashed(hash: string, relations: readonly string[] = []): Promise<Row> {
+  async findTrashed(
+    hash: string,
+    relations: readonly string[] = [],
+    reach: Reach = {},
+  ): Promise<Row> {
     const trashed = this.resource.table.softDelete && this.ownHash.test(hash);
-    const row = trashed ? await this.table.findOne({ hash, deleted: true }, relations) : null;
+    const row = trashed
+      ? await this.table.findOne({ hash, deleted: true }, relations, reach)
+      : null;
     if (!row) throw new NotFound();
     return row;
   }
