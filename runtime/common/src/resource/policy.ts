@@ -54,4 +54,7 @@ export class ResourcePolicy<Row> implements Policy<Row> {
   restore(_user: CurrentUser | undefined, _record: Row): Verdict {
     return true;
   }
+
+  /** None by default: every record is within reach. Override it to narrow (see Policy.scope). */
+  scope?(user: CurrentUser | undefined): RowScope | undefined;
 }
