@@ -38,7 +38,11 @@ describe.each(cases)("changing the specs of a live database on $label", ({ datab
 
   async function editSpec(file: string, edit: (text: string) => string): Promise<void> {
     const path = join(specs, file);
-    await writeFile(path, edit(await readFile(path, "utf8")));
+    const before = await readFile(path, "utf8");
+    const after = edit(before);
+    // An edit that no longer matches the example's spec would test nothing: say so.
+    expect(after, `the edit of ${file} changes it`).not.toBe(before);
+    await writeFile(path, after);
   }
 
   /** Every row of the tables the ledger follows, straight from the database, in id order. */
@@ -194,7 +198,7 @@ describe.each(cases)("changing the specs of a live database on $label", ({ datab
 
   it("5. makes a column required with its default, and adds a required one with a backfill: rows without a value get it", async () => {
     await editSpec("appointment.yaml", (text) =>
-      text.replace("notes: { type: text, max: 2000, nullable: true }", 'notes: { type: text, max: 2000, default: "no notes" }\n  room_number: { type: integer, backfill: 0 }'),
+      text.replace("notes: { type: text, max: 2000, nullable: true,", 'room_number: { type: integer, backfill: 0 }\n  notes: { type: text, max: 2000, default: "no notes",'),
     );
     const { sql } = await generateAndMigrate("--migration-name", "require notes");
     expect(sql).toMatch(/UPDATE "appointments" SET "notes" = 'no notes' WHERE "notes" IS NULL;/);
