@@ -68,8 +68,8 @@ export function buildOpenApi(project: ProjectModel): object {
   const paths: Record<string, object> = { ...authPaths() };
   for (const resource of project.resources) {
     schemas[resource.names.pascal] = recordSchema(resource, project.resources, true);
-    schemas[`${resource.names.pascal}CreatePayload`] = withWriters(resource.validation.create.schema, resource);
-    schemas[`${resource.names.pascal}UpdatePayload`] = withWriters(resource.validation.update.schema, resource);
+    schemas[`${resource.names.pascal}CreatePayload`] = resource.validation.create.schema;
+    schemas[`${resource.names.pascal}UpdatePayload`] = resource.validation.update.schema;
     Object.assign(paths, resourcePaths(resource, project));
   }
   withConnectionErrors(paths);
@@ -184,11 +184,21 @@ function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<s
   const name = resource.names.pascal;
   const tags = [resource.collection];
   // Per operation: who may call it. Public ones take no token; those limited to roles say which (x-roles, for tools).
+  // Fields only some roles may send, said where they are sent (the payload schemas stay the validators' own).
+  const writers = resource.fields.filter((field) => field.writableBy !== undefined);
+  const writing = writers.length === 0 ? undefined : { "x-writable-by": Object.fromEntries(writers.map((field) => [field.name, field.writableBy])), note: `Fields only some roles may send (422 "prohibited" for the others): ${writers.map((field) => `${field.name} (${field.writableBy!.join(", ")})`).join("; ")}.` };
   const security = (action: keyof ResourceModel["actions"]) => {
     const { public: isPublic, roles } = resource.actions[action];
-    if (isPublic) return { security: [{}, { bearer: [] }] };
-    if (roles === undefined) return {};
-    return { "x-roles": roles, description: roles.length === 0 ? "No role may call this operation (403)." : `Only for the roles ${roles.join(", ")}; 403 for the others, before anything is read.` };
+    const writes = action === "store" || action === "update" ? writing : undefined;
+    const notes: string[] = [];
+    if (roles !== undefined) notes.push(roles.length === 0 ? "No role may call this operation (403)." : `Only for the roles ${roles.join(", ")}; 403 for the others, before anything is read.`);
+    if (writes) notes.push(writes.note);
+    return {
+      ...(isPublic ? { security: [{}, { bearer: [] }] } : {}),
+      ...(roles !== undefined && !isPublic ? { "x-roles": roles } : {}),
+      ...(writes ? { "x-writable-by": writes["x-writable-by"] } : {}),
+      ...(notes.length > 0 ? { description: notes.join(" ") } : {}),
+    };
   };
   // Public actions list 401 too: a token that is presented must be valid (docs/decisions.md), and a
   // relation to a non-public resource cannot be nested for an anonymous caller.
@@ -310,15 +320,4 @@ function exampleRecord(resource: ResourceModel, resources: ResourceModel[], nest
 
 function exampleOutput(field: ResourceModel["fields"][number]): unknown {
   return fieldType(field.type).output.example(field);
-}
-
-/** A payload schema with its fields limited to roles marked (`x-writable-by`): the validator's own schema is left as it is. */
-function withWriters(schema: JsonSchema, resource: ResourceModel): JsonSchema {
-  const limited = resource.fields.filter((field) => field.writableBy !== undefined);
-  const properties = (schema as { properties?: Record<string, JsonSchema> }).properties;
-  if (limited.length === 0 || properties === undefined) return schema;
-  const marked = { ...properties };
-  for (const field of limited)
-    if (marked[field.name] !== undefined) marked[field.name] = { ...marked[field.name], "x-writable-by": field.writableBy, description: `Only the roles ${field.writableBy!.join(", ")} may send it; 422 "prohibited" for the others.` };
-  return { ...schema, properties: marked };
 }
