@@ -2,6 +2,7 @@
 
 import { readFileSync } from "node:fs";
 import type { Express } from "express";
+import { userFields } from "./auth/user-fields.js";
 import type { Config } from "./config.js";
 import { createApiApp } from "./http/api-app.js";
 import type { Database } from "./lib/database.js";
@@ -40,6 +41,7 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
     openapiText,
     title: "clinic-api API",
     migrationsDir: migrationsPath(import.meta.url),
+    userFields,
     resources(registry) {
       registry.add(appointmentResource, new AppointmentPolicy(), AppointmentController);
       registry.add(doctorResource, new DoctorPolicy(), DoctorController);

@@ -48,8 +48,14 @@ export function buildOpenApi(project: ProjectModel): object {
     },
     User: {
       type: "object",
-      required: ["hash", "name", "email", "role"],
-      properties: { hash: { type: "string", pattern: hashPattern("USR"), examples: [exampleHash("USR")] }, name: { type: "string" }, email: { type: "string", format: "email" }, role: { type: "string", description: "one of hashapi.yaml's auth.roles, read on every request", examples: [project.auth.roles[0]] } },
+      required: ["hash", "name", "email", "role", ...project.user.extraFields.map((field) => field.name)],
+      properties: {
+        hash: { type: "string", pattern: hashPattern("USR"), examples: [exampleHash("USR")] },
+        name: { type: "string" },
+        email: { type: "string", format: "email" },
+        role: { type: "string", description: "one of hashapi.yaml's auth.roles, read on every request", examples: [project.auth.roles[0]] },
+        ...Object.fromEntries(project.user.extraFields.map((field) => [field.name, field.outputSchema])),
+      },
       additionalProperties: false,
     },
     Token: {

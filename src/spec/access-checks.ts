@@ -9,11 +9,16 @@ const builtInUserColumns = ["name", "email", "password", "role"];
 
 /** hashapi.yaml's user fields: none may take a built-in column's name (`role` is `auth.roles`). */
 export function checkUserFields(project: ProjectSpec, source: SpecSource): Problem[] {
-  return project.auth.user.fields
+  const builtIn = project.auth.user.fields
     .filter((field) => builtInUserColumns.includes(field.name))
     .map((field) =>
       source.problem(["auth", "user", "fields", field.name], field.name === "role" ? 'every user has a role already: list the roles under auth.roles (and auth.defaultRole), e.g. roles: [admin, staff]' : `"${field.name}" is a built-in field of every user`, "key"),
     );
+  // `npm run user:create` gives a user its name, e-mail, password and role only.
+  const unfilled = project.auth.user.fields
+    .filter((field) => !builtInUserColumns.includes(field.name) && field.nullable !== true && field.default === undefined)
+    .map((field) => source.problem(["auth", "user", "fields", field.name], `a user field must be nullable or have a default: npm run user:create sets name, email, password and role only`, "key"));
+  return [...builtIn, ...unfilled];
 }
 
 /** hashapi.yaml's roles: the default role must be one of them. */

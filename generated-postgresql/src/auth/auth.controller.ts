@@ -62,9 +62,8 @@ export class AuthController {
 
   me = (req: Request, res: Response) => {
     noStore(res);
-    const { hash, name, email, role } = req.user!;
     // The one bare response of the API (docs/api-contract.md §1 in hashapi).
-    res.status(200).json({ hash, name, email, role });
+    res.status(200).json(this.auth.publicUser(req.user!));
   };
 
   refresh = async (req: Request, res: Response) => {

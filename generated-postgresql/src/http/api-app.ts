@@ -3,7 +3,7 @@
 import express, { type Express, type RequestHandler } from "express";
 import { AuthController } from "../auth/auth.controller.js";
 import { addAuthRoutes } from "../auth/auth.routes.js";
-import { AuthService } from "../auth/auth.service.js";
+import { AuthService, type UserFields } from "../auth/auth.service.js";
 import { LoginThrottle } from "../auth/login-throttle.js";
 import { Revocations } from "../auth/revocations.js";
 import type { Database } from "../lib/database.js";
@@ -43,6 +43,8 @@ export interface ApiParts {
   title: string;
   /** Where this build's migrations are, for the health check. */
   migrationsDir: string;
+  /** The project's own user fields (hashapi.yaml auth.user.fields). */
+  userFields?: UserFields;
   /** Adds the project's resources. */
   resources: (registry: ResourceRegistry) => void;
 }
@@ -65,7 +67,13 @@ export function createApiApp(parts: ApiParts): Express {
   // Set once on the app's request prototype: every request sees the same tables.
   Object.assign(app.request, { tables });
 
-  const auth = new AuthService(db, settings.jwt, new Revocations(db), new LoginThrottle(db));
+  const auth = new AuthService(
+    db,
+    settings.jwt,
+    new Revocations(db),
+    new LoginThrottle(db),
+    parts.userFields,
+  );
   const routes = new RouteTable()
     .add("/api/health", { get: health(db, parts.migrationsDir) })
     .add("/api/openapi.json", {

@@ -1,6 +1,9 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { sql, type Database } from "../lib/database.js";
+import { decimalString, isoDate, isoDateTime } from "../lib/serialize.js";
+import { placeholder } from "../lib/sql.js";
+import { decodeValue, type ColumnKind } from "../lib/table.js";
 import { ConcurrencyGate, GateFull } from "../lib/concurrency-gate.js";
 import { TooManyAttempts, Unauthenticated } from "../lib/errors.js";
 import { verifyPassword } from "../lib/passwords.js";
@@ -13,6 +16,12 @@ import {
 } from "../lib/tokens.js";
 import type { LoginThrottle } from "./login-throttle.js";
 import type { Revocations } from "./revocations.js";
+
+/**
+ * The fields hashapi.yaml adds to every user (`auth.user.fields`), and how each is stored: read
+ * with the user on every request, in `req.user` and `/api/auth/me`.
+ */
+export type UserFields = Readonly<Record<string, { kind: ColumnKind; scale?: number }>>;
 
 export interface CurrentUser {
   id: number;
@@ -33,12 +42,20 @@ const hashingSlots = { running: 2, waiting: 16 };
 export class AuthService {
   private readonly hashing = new ConcurrencyGate(hashingSlots.running, hashingSlots.waiting);
 
+  /** The per-request read of the user and the token's revocation, built once (its columns come from the specs). */
+  private readonly liveUserText: string;
+
   constructor(
     private readonly db: Database,
     private readonly jwt: JwtSettings,
     private readonly revocations: Revocations,
     private readonly throttle: LoginThrottle,
-  ) {}
+    readonly userFields: UserFields = {},
+  ) {
+    const extra = Object.keys(userFields).map((name) => `, "${name.replaceAll('"', '""')}"`);
+    const [jti, hash] = [placeholder(db.dialect, 1), placeholder(db.dialect, 2)];
+    this.liveUserText = `SELECT "id", "hash", "name", "email", "role"${extra.join("")}, EXISTS (SELECT 1 FROM "revoked_tokens" WHERE "jti" = ${jti}) AS "revoked" FROM "users" WHERE "hash" = ${hash} LIMIT 1`;
+  }
 
   async login(email: string, password: string, ip: string): Promise<IssuedToken> {
     // Counted before the slow hash, so that parallel attempts cannot all pass the check.
@@ -89,10 +106,7 @@ export class AuthService {
 
   private async liveUser(claims: TokenClaims): Promise<CurrentUser> {
     // One statement answers both per-request questions: does the user still exist, and is this token revoked?
-    const row = await this.db.get(
-      sql`SELECT "id", "hash", "name", "email", "role", EXISTS (SELECT 1 FROM "revoked_tokens" WHERE "jti" = ${claims.jti}) AS "revoked"
-        FROM "users" WHERE "hash" = ${claims.sub} LIMIT 1`,
-    );
+    const row = await this.db.get(this.liveUserText, [claims.jti, claims.sub]);
     // EXISTS is 1/0 on SQLite and true/false on PostgreSQL.
     if (!row || row.revoked === 1 || row.revoked === true) throw new Unauthenticated();
     return {
@@ -101,7 +115,29 @@ export class AuthService {
       name: row.name as string,
       email: row.email as string,
       role: row.role as string,
+      ...Object.fromEntries(
+        Object.entries(this.userFields).map(([name, { kind }]) => [
+          name,
+          decodeValue(kind, row[name], this.db.dialect),
+        ]),
+      ),
     };
+  }
+
+  /** The user as `/api/auth/me` shows it: public id, name, e-mail, role and the project's user fields. */
+  publicUser(user: CurrentUser): Record<string, unknown> {
+    const { hash, name, email, role } = user;
+    const values = user as unknown as Record<string, unknown>;
+    const fields = Object.entries(this.userFields).map(([field, { kind, scale = 2 }]) => {
+      const value = values[field] ?? null;
+      if (value === null) return [field, null];
+      if (kind === "date") return [field, isoDate(value as Date)];
+      if (kind === "datetime") return [field, isoDateTime(value as Date)];
+      if (kind === "decimal")
+        return [field, decimalString(value as { toFixed(digits: number): string }, scale)];
+      return [field, value];
+    });
+    return { hash, name, email, role, ...Object.fromEntries(fields) };
   }
 
   /** A token stays refreshable until its refresh window closes, so its revocation must last as long. */
