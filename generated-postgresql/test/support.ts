@@ -30,6 +30,10 @@ export function startApi(): Promise<TestApi> {
  * other actions from having records to work on.
  */
 export const factories = {
+  /** A user to point a belongsTo to User at: the tester. */
+  async user(api: TestApi, _n: number): Promise<string> {
+    return api.user.hash;
+  },
   async appointment(api: TestApi, n: number): Promise<string> {
     const payload = acceptedPayload(appointmentResource, await payloads.appointment(api, n));
     return (await api.service(appointmentResource).create(payload)).hash as string;

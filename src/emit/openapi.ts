@@ -71,6 +71,19 @@ export function buildOpenApi(project: ProjectModel): object {
       additionalProperties: false,
     },
   };
+  // Only when a resource points at users: an unused component would be noise (and a lint warning).
+  if (project.resources.some((resource) => resource.belongsTo.some((relation) => relation.target.builtIn)))
+    schemas.RelatedUser = {
+      type: "object",
+      description: "A user a record points at (a belongsTo to User), when loaded: never their e-mail, role or password",
+      required: ["hash", "name", ...project.user.extraFields.map((field) => field.name)],
+      properties: {
+        hash: { type: "string", pattern: hashPattern("USR"), examples: [exampleHash("USR")] },
+        name: { type: "string" },
+        ...Object.fromEntries(project.user.extraFields.map((field) => [field.name, field.outputSchema])),
+      },
+      additionalProperties: false,
+    };
   const paths: Record<string, object> = { ...authPaths() };
   for (const resource of project.resources) {
     schemas[resource.names.pascal] = recordSchema(resource, project.resources, true);
@@ -273,9 +286,11 @@ function recordSchema(resource: ResourceModel, resources: ResourceModel[], nest:
   const required: string[] = [];
   for (const entry of resource.serializer) {
     if (entry.kind === "belongsTo") {
-      const target = resources.find((candidate) => candidate.name === entry.relation.target.name)!;
-      const hash: JsonSchema = { type: "string", pattern: hashPattern(target.prefix) };
-      const options: JsonSchema[] = entry.relation.eager && nest ? [recordSchema(target, resources, false)] : nest ? [hash, recordSchema(target, resources, false)] : [hash];
+      const target = resources.find((candidate) => candidate.name === entry.relation.target.name);
+      const hash: JsonSchema = { type: "string", pattern: hashPattern(entry.relation.target.prefix) };
+      // A built-in user, when loaded, is the RelatedUser schema (public id, name and user fields).
+      const loaded = target ? recordSchema(target, resources, false) : ref("RelatedUser");
+      const options: JsonSchema[] = entry.relation.eager && nest ? [loaded] : nest ? [hash, loaded] : [hash];
       if (!entry.relation.required) options.push({ type: "null" });
       properties[entry.key] = options.length === 1 ? options[0]! : { anyOf: options };
     } else if (entry.kind === "publicId") {
@@ -310,8 +325,10 @@ function exampleRecord(resource: ResourceModel, resources: ResourceModel[], nest
         record[entry.key] = exampleOutput(entry.field);
         break;
       case "belongsTo": {
-        const target = resources.find((candidate) => candidate.name === entry.relation.target.name)!;
-        record[entry.key] = entry.relation.eager && nest ? exampleRecord(target, resources, false) : target.exampleHash;
+        const target = resources.find((candidate) => candidate.name === entry.relation.target.name);
+        const userHash = exampleHash("USR");
+        if (!target) record[entry.key] = entry.relation.eager && nest ? { hash: userHash, name: "Ada Admin" } : userHash;
+        else record[entry.key] = entry.relation.eager && nest ? exampleRecord(target, resources, false) : target.exampleHash;
         break;
       }
       case "timestamp":

@@ -27,7 +27,7 @@ export function buildPrismaSchema(project: ProjectModel): string {
   const blocks = [
     generatorBlock(database),
     ...resources.map((resource) => resourceModel(database, resource, resources, resource.fields.map(inputOf))),
-    ...authModels(database, user, user.extraFields.map(inputOf)),
+    ...authModels(database, user, user.extraFields.map(inputOf), resources),
   ];
   return `${blocks.join("\n\n")}\n`;
 }
@@ -87,6 +87,15 @@ function belongsToLines(resource: ResourceModel, relation: BelongsToModel): stri
       `@relation("${relationName(resource.names.pascal, relation.name)}", fields: [${relation.foreignKey}], references: [id], onDelete: ${onDelete})`,
     ],
   ];
+}
+
+/** The list side of every belongsTo that points at the built-in users (Prisma requires both sides). */
+function usersBackRelations(resources: ResourceModel[]): string[][] {
+  return resources.flatMap((source) =>
+    source.belongsTo
+      .filter((relation) => relation.target.builtIn)
+      .map((relation) => [inverseFieldName(source, relation.name), `${source.names.pascal}[]`, `@relation("${relationName(source.names.pascal, relation.name)}")`]),
+  );
 }
 
 /** The list side of every belongsTo that points here; Prisma requires both sides. */
@@ -152,7 +161,7 @@ function timestampLines(database: DatabaseModel, softDelete: boolean): string[][
   return lines;
 }
 
-function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFieldInput[]): string[] {
+function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFieldInput[], resources: ResourceModel[]): string[] {
   const timestamp = pg(database, "@db.Timestamptz(3)");
   const userModel = modelBlock(
     "User",
@@ -165,6 +174,7 @@ function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFiel
       // A string, not an enum: a role removed from the specs must not make a migration fail on the users holding it.
       ["role", "String", `@default("${user.defaultRole}")${pg(database, "@db.VarChar(40)")}`],
       ...inputs.map((input) => scalarLine(database, input)),
+      ...usersBackRelations(resources),
       ["created_at", "DateTime", `@default(now())${timestamp}`],
       ["updated_at", "DateTime", `@updatedAt${timestamp}`],
     ],

@@ -42,6 +42,8 @@ import type {
  */
 export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel {
   const refs = new Map(specs.resources.map((spec) => [spec.name, resourceRef(spec)]));
+  // The built-in users, which any resource may point at with a belongsTo.
+  refs.set(userRef.name, userRef);
   const byName = new Map(specs.resources.map((spec) => [spec.name, spec]));
   const resources = specs.resources.map((spec) => buildResource(spec, refs, byName, specsLabel));
   linkReferences(resources);
@@ -80,6 +82,18 @@ export function namesOf(name: string): Names {
     pluralLabel: splitWords(plural).join(" ").toLowerCase(),
   };
 }
+
+/** The built-in users (src/auth): a belongsTo target like a resource's, read through src/resources/user/user.repository.ts. */
+export const userRef: ResourceRef = {
+  name: "User",
+  names: namesOf("User"),
+  prefix: "USR",
+  collection: "users",
+  table: "users",
+  publicIdKey: "hash",
+  softDelete: false,
+  builtIn: true,
+};
 
 function resourceRef(spec: ResourceSpec): ResourceRef {
   const names = namesOf(spec.name);
@@ -391,7 +405,9 @@ function serializerKeys(spec: ResourceSpec, resource: ResourceModel): Serialized
 function linkReferences(resources: ResourceModel[]): void {
   for (const source of resources) {
     for (const relation of source.belongsTo) {
-      const target = resources.find((candidate) => candidate.name === relation.target.name)!;
+      const target = resources.find((candidate) => candidate.name === relation.target.name);
+      // The built-in users keep no list of what points at them (they are deleted by SQL only).
+      if (!target) continue;
       const reference: ReferenceModel = {
         resource: resourceRefOf(source),
         relation: relation.name,

@@ -98,6 +98,8 @@ export interface ResourceRef {
   table: string;
   publicIdKey: "hash" | "public_id";
   softDelete: boolean;
+  /** The built-in users (a belongsTo target only). */
+  builtIn?: true;
 }
 
 export interface BelongsToModel {

@@ -11,6 +11,9 @@ export interface CheckedResource {
   source: SpecSource;
 }
 
+/** The built-in users' resource name, which a belongsTo may point at. */
+export const builtInUser = "User";
+
 /** The built-in User resource owns this prefix. */
 const builtInPrefixes = new Map([["USR", "the built-in User"]]);
 
@@ -207,6 +210,13 @@ export function checkAcrossResources(resources: CheckedResource[], otherNames: r
     }
     for (const relation of spec.relations ?? []) {
       const at = ["relations", relation.name];
+      if (relation.resource === builtInUser) {
+        // The built-in users: any resource may point at one; they list nothing back.
+        if (relation.type !== "belongsTo") problems.push(source.problem([...at, "type"], `only a belongsTo may point at the built-in User: users list nothing back`));
+        else if (spec.eagerLoad?.includes(relation.name) && (spec.auth?.public ?? []).some((action) => action === "index" || action === "show"))
+          problems.push(source.problem(["eagerLoad", spec.eagerLoad.indexOf(relation.name)], `"${relation.name}" is a user, which anonymous callers may not see: a resource with public reads cannot nest it in every response`));
+        continue;
+      }
       const target = byName.get(relation.resource);
       if (!target) {
         // A resource whose own file has errors still exists: those errors are reported there.

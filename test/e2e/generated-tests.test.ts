@@ -82,6 +82,34 @@ it("reaches only what the policies' scopes allow: lists, totals, records, filter
 `,
 };
 
+/** A test of the every-option project's own: a record pointing at users shows them as `{ hash, name, …user fields }` only. */
+const relatedUserTest = `import { afterAll, beforeAll, expect, it } from "vitest";
+import { startApi, type TestApi } from "./support.js";
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startApi();
+});
+afterAll(async () => {
+  await api.close();
+});
+
+it("points at users by public id and nests them without e-mail, role or password", async () => {
+  const reviewer = api.as(api.roles.at(-1)!).user.hash;
+  const created = await api.request("POST", "/api/notes", { body: "Checked", author: api.user.hash, reviewer });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  expect(created.body.data.author).toEqual({ hash: api.user.hash, name: api.user.name, nickname: null, born_on: null, credit: "0.00" });
+  expect(created.body.data.reviewer).toBe(reviewer);
+  const shown = await api.request("GET", \`/api/notes/\${created.body.data.hash}?with=reviewer\`);
+  expect(Object.keys(shown.body.data.reviewer).sort()).toEqual(["born_on", "credit", "hash", "name", "nickname"]);
+  // A user that does not exist is refused like any related record that does not.
+  const unknown = await api.request("POST", "/api/notes", { body: "x", author: "USR_AAAAAAAA" });
+  expect(unknown.status).toBe(422);
+  expect(unknown.body.errors.author).toEqual(["The selected author is invalid."]);
+  expect((await api.request("GET", "/api/notes?author=" + api.user.hash)).body.meta.total).toBe(1);
+});
+`;
+
 async function writeScoped(project: string): Promise<void> {
   for (const [path, text] of Object.entries(scopedPolicies)) await writeFile(join(project, path), text);
 }
@@ -186,11 +214,13 @@ describe("the generated project's own tests, every type and option, on SQLite", 
     await cp(join(repo, "generated/src/custom"), join(everyDir, "api/src/custom"), { recursive: true });
     const generated = await execa(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", join(everyDir, "api"), "--force"], { cwd: repo, reject: false, all: true });
     expect(generated.exitCode, generated.all).toBe(0);
+    await writeFile(join(everyDir, "api/test/related-user.test.ts"), relatedUserTest);
     expect(generated.all).not.toMatch(/warning:/);
     const result = await execa(process.execPath, [vitest, "run"], { cwd: join(everyDir, "api"), reject: false, all: true, env: { CI: "true" } });
     const report = String(result.all).replace(/\x1b\[[0-9;]*m/g, "");
     expect(result.exitCode, report.slice(-3000)).toBe(0);
     expect(report).toMatch(/catalog-item\.test\.ts/);
+    expect(report).toMatch(/✓ test\/related-user\.test\.ts \(1 test\)/);
   }, 240_000);
 });
 
@@ -214,6 +244,7 @@ describe.skipIf(!postgresBinDir() && !process.env.CI)("the generated project's o
     await cp(join(repo, "generated/src/custom"), join(pgDir, "api/src/custom"), { recursive: true });
     await run(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", join(pgDir, "api"), "--force"], repo, {});
     await writeScoped(join(pgDir, "api"));
+    await writeFile(join(pgDir, "api/test/related-user.test.ts"), relatedUserTest);
   }, 180_000);
 
   afterAll(async () => {

@@ -23,6 +23,22 @@ import type { Revocations } from "./revocations.js";
  */
 export type UserFields = Readonly<Record<string, { kind: ColumnKind; scale?: number }>>;
 
+/** The project's user fields of a user's row, each output as a record's field is. */
+export function userFieldValues(fields: UserFields, user: object): Record<string, unknown> {
+  const values = user as Record<string, unknown>;
+  const output: Record<string, unknown> = {};
+  for (const [field, { kind, scale = 2 }] of Object.entries(fields)) {
+    const value = values[field] ?? null;
+    if (value === null) output[field] = null;
+    else if (kind === "date") output[field] = isoDate(value as Date);
+    else if (kind === "datetime") output[field] = isoDateTime(value as Date);
+    else if (kind === "decimal")
+      output[field] = decimalString(value as { toFixed(digits: number): string }, scale);
+    else output[field] = value;
+  }
+  return output;
+}
+
 export interface CurrentUser {
   id: number;
   hash: string;
@@ -127,17 +143,7 @@ export class AuthService {
   /** The user as `/api/auth/me` shows it: public id, name, e-mail, role and the project's user fields. */
   publicUser(user: CurrentUser): Record<string, unknown> {
     const { hash, name, email, role } = user;
-    const values = user as unknown as Record<string, unknown>;
-    const fields = Object.entries(this.userFields).map(([field, { kind, scale = 2 }]) => {
-      const value = values[field] ?? null;
-      if (value === null) return [field, null];
-      if (kind === "date") return [field, isoDate(value as Date)];
-      if (kind === "datetime") return [field, isoDateTime(value as Date)];
-      if (kind === "decimal")
-        return [field, decimalString(value as { toFixed(digits: number): string }, scale)];
-      return [field, value];
-    });
-    return { hash, name, email, role, ...Object.fromEntries(fields) };
+    return { hash, name, email, role, ...userFieldValues(this.userFields, user) };
   }
 
   /** A token stays refreshable until its refresh window closes, so its revocation must last as long. */

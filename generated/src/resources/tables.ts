@@ -2,6 +2,7 @@
 
 import type { Database } from "../lib/database.js";
 import { Table } from "../lib/table.js";
+import { userTable } from "./user/user.repository.js";
 import { appointmentTable } from "./appointment/appointment.repository.js";
 import { doctorTable } from "./doctor/doctor.repository.js";
 import { medicalRecordTable } from "./medical-record/medical-record.repository.js";
@@ -15,6 +16,8 @@ import { patientTable } from "./patient/patient.repository.js";
 export function openTables(db: Database) {
   return {
     sql: db,
+    // The built-in users, as belongsTo relations to User read them (never their passwords).
+    users: new Table(db, userTable),
     appointments: new Table(db, appointmentTable),
     doctors: new Table(db, doctorTable),
     medicalRecords: new Table(db, medicalRecordTable),

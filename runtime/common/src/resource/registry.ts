@@ -2,7 +2,8 @@
 
 import type { AuthService } from "../auth/auth.service.js";
 import { nestedReader, type NestedReader } from "../http/nested-access.js";
-import { tableLookup, type Table, type TableSpec } from "../lib/table.js";
+import { userFieldValues, type UserFields } from "../auth/auth.service.js";
+import { Table, tableLookup, type TableSpec } from "../lib/table.js";
 import type { ControllerContext, ResourceController } from "./controller.js";
 import type { ResourceDescriptor } from "./descriptor.js";
 import type { Policy } from "./policy.js";
@@ -38,6 +39,9 @@ export class ResourceRegistry {
   private readonly tableOf: (spec: TableSpec) => Table<any, any>;
   private readonly serializers = new Map<TableSpec, Serializer>();
 
+  /** The built-in users' table, when a resource may point at one (openTables' `users`). */
+  private readonly users: TableSpec | undefined;
+
   constructor(
     /** openTables(db): every resource's table (and the raw `sql` handle, which is not one). */
     tables: Readonly<Record<string, unknown>>,
@@ -45,6 +49,10 @@ export class ResourceRegistry {
     private readonly pagination: { defaultPerPage: number; maxPerPage: number },
   ) {
     this.tableOf = tableLookup(tables);
+    const users = tables.users;
+    this.users = users instanceof Table && users.spec.name === "users" ? users.spec : undefined;
+    // A related user: its public id and name, and the project's user fields; never e-mail or role.
+    if (this.users) this.serializers.set(this.users, userSerializer(auth.userFields));
   }
 
   add<
@@ -79,6 +87,8 @@ export class ResourceRegistry {
         nestedReader((resource.publicActions ?? []).includes("show"), policy, resource.roles?.show),
       ]),
     );
+    // Any signed-in caller may see who a record points at; anonymous callers may not.
+    if (this.users) readers.set(this.users, { public: false, mayShow: () => true });
     for (const { resource, policy, Controller } of this.entries) {
       const relations = { ...resource.table.belongsTo, ...resource.table.hasMany };
       const nested = Object.fromEntries(
@@ -107,4 +117,12 @@ export class ResourceRegistry {
     if (!serializer) throw new Error(`No resource serializes ${spec.name}`);
     return serializer;
   }
+}
+
+/** A related user as output: `{ hash, name }` and the project's user fields. */
+function userSerializer(fields: UserFields): Serializer {
+  return (record) => {
+    const { hash, name } = record as { hash: string; name: string };
+    return { hash, name, ...userFieldValues(fields, record) };
+  };
 }
