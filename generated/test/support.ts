@@ -27,27 +27,31 @@ export function startApi(): Promise<TestApi> {
 /**
  * Creates a valid record of each resource and returns its public identifier. Through the resource's
  * service, not the API: a policy that refuses `store` to the tester must not stop the tests of the
- * other actions from having records to work on.
+ * other actions from having records to work on. With `owner` (a user's public id), every user the
+ * record points at, directly or through its parents, is that user: the record is theirs.
  */
 export const factories = {
-  /** A user to point a belongsTo to User at: the tester. */
-  async user(api: TestApi, _n: number): Promise<string> {
-    return api.user.hash;
+  /** A user to point a belongsTo to User at: `owner`, else the tester. */
+  async user(api: TestApi, _n: number, owner?: string): Promise<string> {
+    return owner ?? api.user.hash;
   },
-  async appointment(api: TestApi, n: number): Promise<string> {
-    const payload = acceptedPayload(appointmentResource, await payloads.appointment(api, n));
+  async appointment(api: TestApi, n: number, owner?: string): Promise<string> {
+    const payload = acceptedPayload(appointmentResource, await payloads.appointment(api, n, owner));
     return (await api.service(appointmentResource).create(payload)).hash as string;
   },
-  async doctor(api: TestApi, n: number): Promise<string> {
-    const payload = acceptedPayload(doctorResource, await payloads.doctor(api, n));
+  async doctor(api: TestApi, n: number, owner?: string): Promise<string> {
+    const payload = acceptedPayload(doctorResource, await payloads.doctor(api, n, owner));
     return (await api.service(doctorResource).create(payload)).hash as string;
   },
-  async medicalRecord(api: TestApi, n: number): Promise<string> {
-    const payload = acceptedPayload(medicalRecordResource, await payloads.medicalRecord(api, n));
+  async medicalRecord(api: TestApi, n: number, owner?: string): Promise<string> {
+    const payload = acceptedPayload(
+      medicalRecordResource,
+      await payloads.medicalRecord(api, n, owner),
+    );
     return (await api.service(medicalRecordResource).create(payload)).hash as string;
   },
-  async patient(api: TestApi, n: number): Promise<string> {
-    const payload = acceptedPayload(patientResource, await payloads.patient(api, n));
+  async patient(api: TestApi, n: number, owner?: string): Promise<string> {
+    const payload = acceptedPayload(patientResource, await payloads.patient(api, n, owner));
     return (await api.service(patientResource).create(payload)).hash as string;
   },
 };
@@ -58,27 +62,29 @@ export const factories = {
  * resource's factory.
  */
 export const payloads = {
-  async appointment(api: TestApi, n: number): Promise<Record<string, unknown>> {
+  async appointment(api: TestApi, n: number, owner?: string): Promise<Record<string, unknown>> {
     return {
       ...examplePayload(appointmentDeclaration.validation.create, n, {}),
-      patient: await factories.patient(api, n),
-      doctor: await factories.doctor(api, n),
+      patient: await factories.patient(api, n, owner),
+      doctor: await factories.doctor(api, n, owner),
     };
   },
-  async doctor(api: TestApi, n: number): Promise<Record<string, unknown>> {
-    void api;
+  async doctor(api: TestApi, n: number, owner?: string): Promise<Record<string, unknown>> {
     return {
       ...examplePayload(doctorDeclaration.validation.create, n, doctorDeclaration.unique),
+      user: await factories.user(api, n, owner),
     };
   },
-  async medicalRecord(api: TestApi, n: number): Promise<Record<string, unknown>> {
+  async medicalRecord(api: TestApi, n: number, owner?: string): Promise<Record<string, unknown>> {
     return {
       ...examplePayload(medicalRecordDeclaration.validation.create, n, {}),
-      patient: await factories.patient(api, n),
+      patient: await factories.patient(api, n, owner),
+      doctor: await factories.doctor(api, n, owner),
     };
   },
-  async patient(api: TestApi, n: number): Promise<Record<string, unknown>> {
+  async patient(api: TestApi, n: number, owner?: string): Promise<Record<string, unknown>> {
     void api;
+    void owner;
     return {
       ...examplePayload(patientDeclaration.validation.create, n, patientDeclaration.unique),
     };

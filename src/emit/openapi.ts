@@ -72,7 +72,7 @@ export function buildOpenApi(project: ProjectModel): object {
     },
   };
   // Only when a resource points at users: an unused component would be noise (and a lint warning).
-  if (project.resources.some((resource) => resource.belongsTo.some((relation) => relation.target.builtIn)))
+  if (project.resources.some((resource) => resource.serializer.some((entry) => entry.kind === "belongsTo" && entry.relation.target.builtIn)))
     schemas.RelatedUser = {
       type: "object",
       description: "A user a record points at (a belongsTo to User), when loaded: never their e-mail, role or password",
@@ -206,16 +206,27 @@ function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<s
   // Fields only some roles may send, said where they are sent (the payload schemas stay the validators' own).
   const writers = resource.fields.filter((field) => field.writableBy !== undefined);
   const writing = writers.length === 0 ? undefined : { "x-writable-by": Object.fromEntries(writers.map((field) => [field.name, field.writableBy])), note: `Fields only some roles may send (422 "prohibited" for the others): ${writers.map((field) => `${field.name} (${field.writableBy!.join(", ")})`).join("; ")}.` };
+  // Ownership, on every operation of an owned resource: who reaches which records.
+  const owner = resource.owner;
+  const ownerPath = owner ? (owner.through ? `${owner.through}.${owner.column.replace(/_id$/, "")}` : owner.payloadKey!) : "";
+  const owned = owner
+    ? {
+        "x-owner": { relation: ownerPath, bypass: owner.bypass },
+        note: `Callers reach only the records they own (through ${ownerPath}); another's record is a 404, exactly as a missing one${owner.bypass.length > 0 ? `. The roles ${owner.bypass.join(", ")} reach every record` : ""}.`,
+      }
+    : undefined;
   const security = (action: keyof ResourceModel["actions"]) => {
     const { public: isPublic, roles } = resource.actions[action];
     const writes = action === "store" || action === "update" ? writing : undefined;
     const notes: string[] = [];
     if (roles !== undefined) notes.push(roles.length === 0 ? "No role may call this operation (403)." : `Only for the roles ${roles.join(", ")}; 403 for the others, before anything is read.`);
     if (writes) notes.push(writes.note);
+    if (owned) notes.push(owned.note);
     return {
       ...(isPublic ? { security: [{}, { bearer: [] }] } : {}),
       ...(roles !== undefined && !isPublic ? { "x-roles": roles } : {}),
       ...(writes ? { "x-writable-by": writes["x-writable-by"] } : {}),
+      ...(owned ? { "x-owner": owned["x-owner"] } : {}),
       ...(notes.length > 0 ? { description: notes.join(" ") } : {}),
     };
   };

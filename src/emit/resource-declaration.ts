@@ -26,6 +26,7 @@ export function buildResourceDeclaration(resource: ResourceModel): object {
     ...(declaration.output.scales ? { scales: declaration.output.scales } : {}),
     ...(declaration.publicActions.length > 0 ? { publicActions: declaration.publicActions } : {}),
     ...(declaration.roles ? { roles: declaration.roles } : {}),
+    ...(declaration.owner ? { owner: declaration.owner } : {}),
     ...(declaration.visibleTo ? { visibleTo: declaration.visibleTo } : {}),
     ...(declaration.writableBy ? { writableBy: declaration.writableBy } : {}),
     ...(resource.seed ? { seed: resource.seed } : {}),

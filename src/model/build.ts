@@ -28,6 +28,7 @@ import type {
   Names,
   ProjectModel,
   ReferenceModel,
+  OwnerModel,
   ResourceModel,
   ResourceRef,
   SerializedKey,
@@ -94,6 +95,16 @@ export const userRef: ResourceRef = {
   softDelete: false,
   builtIn: true,
 };
+
+/** `owner:` as the runtime applies it: the column holding the owner's id, on this table or on the parent's. */
+function ownerOf(spec: ResourceSpec, specs: Map<string, ResourceSpec>): OwnerModel | undefined {
+  if (!spec.owner) return undefined;
+  const [first, second] = spec.owner.relation.split(".") as [string, string | undefined];
+  const bypass = spec.owner.bypass ?? [];
+  if (second === undefined) return { column: `${first}_id`, payloadKey: first, bypass };
+  void specs;
+  return { through: first, column: `${second}_id`, bypass };
+}
 
 function resourceRef(spec: ResourceSpec): ResourceRef {
   const names = namesOf(spec.name);
@@ -209,17 +220,21 @@ function buildResource(
     }),
   ) as Record<ActionName, ActionModel>;
 
+  const owner = ownerOf(spec, specs);
   const payloadFields = spec.fields.map(payloadField);
   const payloadRelations: PayloadRelation[] = belongsTo.map((relation) => ({
     name: relation.name,
     targetResource: relation.target.name,
     targetPrefix: relation.target.prefix,
     required: relation.required,
+    // A direct owner is set from the token when the payload leaves it out.
+    ...(relation.name === owner?.payloadKey ? { setFromToken: true } : {}),
   }));
   const validationFor = (action: Action) =>
     buildActionValidation(action, payloadFields, payloadRelations, rulesFor(spec, action, payloadFields, payloadRelations));
 
   const resource: ResourceModel = {
+    ...(owner ? { owner } : {}),
     name: spec.name,
     names: ref.names,
     source: `${specsLabel}${spec.file.slice(spec.file.lastIndexOf("/") + 1)}`,
@@ -255,6 +270,7 @@ function buildResource(
       output: { keys: [], scales: undefined },
       publicActions: [],
       roles: undefined,
+      owner: undefined,
       visibleTo: undefined,
       writableBy: undefined,
       related: [],
@@ -318,6 +334,7 @@ function declarationOf(resource: ResourceModel): DeclarationModel {
     publicActions: Object.values(resource.actions)
       .filter((action) => action.public)
       .map((action) => action.name),
+    owner: resource.owner,
     visibleTo: nonEmpty(Object.fromEntries(resource.fields.flatMap((field) => (field.visibleTo ? [[field.name, field.visibleTo]] : [])))),
     writableBy: nonEmpty(Object.fromEntries(resource.fields.flatMap((field) => (field.writableBy ? [[field.name, field.writableBy]] : [])))),
     roles: nonEmpty(Object.fromEntries(Object.values(resource.actions).flatMap((action) => (action.roles && action.enabled ? [[action.name, action.roles]] : [])))),

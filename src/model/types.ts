@@ -89,6 +89,18 @@ export interface FieldModel {
   writableBy?: string[];
 }
 
+/**
+ * Record ownership as the runtime applies it: `column` holds the owning user's id, on this table
+ * (`payloadKey` is then the belongsTo a payload may not set) or on the parent `through` names.
+ */
+export interface OwnerModel {
+  column: string;
+  through?: string;
+  payloadKey?: string;
+  /** Roles that act on every record. */
+  bypass: string[];
+}
+
 export interface ResourceRef {
   name: string;
   names: Names;
@@ -167,6 +179,8 @@ export interface ResourceModel {
   actions: Record<ActionName, ActionModel>;
   /** Its HTTP routes, for the generated README. */
   routes: RouteModel[];
+  /** `owner:`: whose records these are; undefined when every caller reaches every record. */
+  owner?: OwnerModel;
   validation: {
     create: ActionValidation;
     update: ActionValidation;
@@ -224,6 +238,7 @@ export interface DeclarationModel {
   /** Output keys in order (loaded hasMany relations follow them), and each decimal's scale. */
   output: { keys: string[]; scales: Record<string, number> | undefined };
   publicActions: ActionName[];
+  owner: OwnerModel | undefined;
   /** Fields only some roles see (visibleTo), and those only some roles may send (writableBy). */
   visibleTo: Record<string, string[]> | undefined;
   writableBy: Record<string, string[]> | undefined;

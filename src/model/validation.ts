@@ -36,6 +36,8 @@ export interface PayloadRelation {
   targetResource: string;
   targetPrefix: string;
   required: boolean;
+  /** A payload may leave it out on create (a direct owner, set from the token), yet never send null. */
+  setFromToken?: boolean;
 }
 
 /** What a generated validator needs beyond the schema: checks that need the database. */
@@ -76,7 +78,7 @@ export function deriveRules(
     rules.set(field.name, list);
   }
   for (const relation of relations) {
-    const presence = action === "create" && relation.required ? "required" : "sometimes";
+    const presence = action === "create" && relation.required && !relation.setFromToken ? "required" : "sometimes";
     const list: ParsedRule[] = [{ name: presence, args: [] }];
     if (!relation.required) list.push({ name: "nullable", args: [] });
     list.push({ name: "exists", args: [] });

@@ -76,3 +76,33 @@ export function checkResourceRoles({ spec, source }: CheckedResource, project: P
   }
   return problems;
 }
+
+/**
+ * `owner:`: a belongsTo path of one or two relations that ends at the built-in User, on a resource
+ * without public actions (a caller without a token owns nothing), bypass roles of hashapi.yaml.
+ */
+export function checkOwner({ spec, source }: CheckedResource, resources: readonly CheckedResource[], project: ProjectSpec): Problem[] {
+  if (spec.owner === undefined) return [];
+  const problems: Problem[] = [];
+  const [first, second] = spec.owner.relation.split(".") as [string, string | undefined];
+  const belongsTo = (of: typeof spec, name: string) => (of.relations ?? []).find((relation) => relation.name === name && relation.type === "belongsTo");
+  const hop = belongsTo(spec, first);
+  const at = ["owner", "relation"];
+  if (!hop) problems.push(source.problem(at, `"${first}" is not a belongsTo of ${spec.name}${didYouMean(first, (spec.relations ?? []).filter((relation) => relation.type === "belongsTo").map((relation) => relation.name))}`));
+  else if (second === undefined) {
+    if (hop.resource !== "User") problems.push(source.problem(at, `the owner must be a user: "${first}" points at ${hop.resource}. Point at its user (${first}.user, with a belongsTo User on ${hop.resource}) or at a belongsTo User of ${spec.name}`));
+  } else {
+    // A parent whose own file has errors (or that does not exist) is reported there.
+    const parent = resources.find((candidate) => candidate.spec.name === hop.resource)?.spec;
+    const last = parent ? belongsTo(parent, second) : undefined;
+    if (parent && !last) problems.push(source.problem(at, `"${second}" is not a belongsTo of ${hop.resource}`));
+    else if (last && last.resource !== "User") problems.push(source.problem(at, `the owner must be a user: ${hop.resource}.${second} points at ${last.resource}`));
+  }
+  const publicActions = spec.auth?.public ?? [];
+  if (publicActions.length > 0) problems.push(source.problem(["auth", "public"], `${spec.name} has an owner, and a caller without a token owns nothing: remove auth.public or the owner`));
+  (spec.owner.bypass ?? []).forEach((role, index) => {
+    if (!project.auth.declaresRoles) problems.push(source.problem(["owner", "bypass", index], "roles need a list of them in hashapi.yaml (auth: { roles: [admin, …] })"));
+    else if (!project.auth.roles.includes(role)) problems.push(source.problem(["owner", "bypass", index], `unknown role "${role}" (hashapi.yaml auth.roles: ${project.auth.roles.join(", ")})${didYouMean(role, project.auth.roles)}`));
+  });
+  return problems;
+}

@@ -59,6 +59,8 @@ export interface ResourceSpec {
   seed?: Record<string, unknown>[];
   serializer?: { publicId?: "hash" | "public_id"; fields?: string[]; hidden?: string[] };
   auth?: { public?: ActionName[]; roles?: Partial<Record<ActionName, string[]>> };
+  /** Record ownership: the belongsTo path to the owning user, and the roles that act on every record. */
+  owner?: { relation: string; bypass?: string[] };
 }
 
 export interface ProjectSpec {

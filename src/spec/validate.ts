@@ -1,4 +1,4 @@
-import { checkFieldRoles, checkProjectRoles, checkResourceRoles, checkUserFields } from "./access-checks.js";
+import { checkFieldRoles, checkOwner, checkProjectRoles, checkResourceRoles, checkUserFields } from "./access-checks.js";
 import { checkField } from "./field-checks.js";
 import type { LoadedSpecs } from "./load.js";
 import { normalizeProject, normalizeResource } from "./normalize.js";
@@ -43,6 +43,7 @@ export function validateSpecs(loaded: LoadedSpecs): { problems: Problem[]; specs
     resources.push(resource);
   }
   problems.push(...checkAcrossResources(resources, invalidNames));
+  for (const resource of resources) problems.push(...checkOwner(resource, resources, project));
 
   if (problems.length > 0) return { problems: sortProblems(problems) };
   return { problems: [], specs: { project, resources: resources.map((resource) => resource.spec) } };

@@ -52,7 +52,7 @@ const OUTPUT = {
   patient: { required: ["hash", "name", "cpf", "phone", "deleted_at"], allowed: ["created_at", "updated_at", "appointments", "medical_records"] },
   doctor: { required: ["hash", "name", "crm", "specialty"], allowed: ["created_at", "updated_at", "appointments"] },
   appointment: { required: ["hash", "scheduled_at", "status", "notes", "patient", "doctor"], allowed: ["created_at", "updated_at"] },
-  medicalRecord: { required: ["public_id", "summary", "recorded_on", "weight_kg", "diagnosis", "patient"], allowed: ["created_at", "updated_at"] },
+  medicalRecord: { required: ["public_id", "summary", "recorded_on", "weight_kg", "diagnosis", "patient", "doctor"], allowed: ["created_at", "updated_at"] },
 };
 function expectOutputKeys(record: Record<string, unknown>, shape: { required: string[]; allowed: string[] }): void {
   const keys = Object.keys(record);
@@ -611,7 +611,7 @@ describe.each(targets)("api-contract.md on $label", ({ database, proxied }) => {
       expect(plain.body.data[0].patient).toBe(patient);
       const shown = await call("GET", `/api/medical-records/${record.body.data.public_id}?with=patient`, { token });
       expect(shown.body.data.patient).toMatchObject({ hash: patient });
-      for (const query of ["with=doctor", "with=patient,nothing", "with=password", "with=patient&with=patient"]) {
+      for (const query of ["with=doctors", "with=patient,nothing", "with=password", "with=patient&with=patient"]) {
         const reply = await call("GET", `/api/medical-records?${query}`, { token });
         expect(reply.status, query).toBe(422);
       }

@@ -34,7 +34,7 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
   const pool: HashPool = new Map();
   /** Records the service acknowledged and did not acknowledge deleting: path → alive. */
   const acknowledged = new Map<string, boolean>();
-  const totals = { requests: 0, byStatus: {} as Record<number, number>, byOperation: {} as Record<string, number>, outsideRoles: {} as Record<number, number> };
+  const totals = { requests: 0, byStatus: {} as Record<number, number>, byOperation: {} as Record<string, number>, outsideRoles: {} as Record<number, number>, ownerScoped: {} as Record<number, number> };
 
   beforeAll(async () => {
     running = await startHostileService("fuzz", database);
@@ -165,6 +165,19 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
     const bodyUnreadable = response.status === 422 && Object.values((body as { errors?: Record<string, string[]> }).errors ?? {}).flat().every((message) => unreadableBody.test(message));
     if (outsideRoles && (response.status < 300 || [404, 409].includes(response.status) || (response.status === 422 && !bodyUnreadable)))
       problems.push(`${where}: the role ${role} is not in x-roles ${JSON.stringify(request.operation.roles)}, yet the answer was ${response.status}`);
+    // Every record the suite aims at belongs to no user of another role: a role that owns (not a
+    // bypass one) never reads, changes or counts one of them.
+    const owner = request.operation.owner;
+    const owns = role !== undefined && owner !== undefined && !owner.bypass.includes(role) && refusedOnWire === undefined && reachedOperation;
+    if (owns) {
+      totals.ownerScoped[response.status] = (totals.ownerScoped[response.status] ?? 0) + 1;
+      const data = (body as { data?: unknown; meta?: { total?: number } }).data;
+      const listed = Array.isArray(data) ? data.length : 0;
+      const total = (body as { meta?: { total?: number } }).meta?.total ?? 0;
+      const onRecord = request.operation.path.includes("{hash}");
+      if (onRecord && response.status < 300) problems.push(`${where}: ${role} reached a record it does not own (${response.status})`);
+      if (!onRecord && request.method === "GET" && response.status === 200 && (listed > 0 || total > 0)) problems.push(`${where}: ${role} listed ${total} records it does not own`);
+    }
     if (refusedOnWire === undefined) trackAcknowledged(request, response.status, body);
     return problems;
   }
@@ -194,6 +207,7 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
       console.log(`fuzz on ${database}: seed ${seed}, ${totals.requests} requests, by status ${JSON.stringify(totals.byStatus)}`);
       console.log(`fuzz on ${database}: by operation ${JSON.stringify(totals.byOperation)}`);
       console.log(`fuzz on ${database}: requests by a role outside the operation's x-roles, by status ${JSON.stringify(totals.outsideRoles)}`);
+      console.log(`fuzz on ${database}: requests by an owning role on records it does not own, by status ${JSON.stringify(totals.ownerScoped)}`);
     }
     expect(service.output()).not.toMatch(/worker \d+ exited/);
     expect((await client(service.baseUrl)("GET", "/api/health")).status).toBe(200);

@@ -151,7 +151,7 @@ export class PatientPolicy extends ResourcePolicy<PatientRow> {
     );
     const result = await patientSuite();
     expect(result.exitCode, result.all).toBe(0);
-    expect(result.all).toMatch(/Tests\s+11 passed \(11\)/);
+    expect(result.all).toMatch(/Tests\s+12 passed \(12\)/);
   }, 180_000);
 
   it("still fail when the service refuses what the policy allows", async () => {
@@ -189,7 +189,7 @@ export class PatientController extends PatientControllerBase {
     const result = await execa(process.execPath, [vitest, "run", "test/patient.test.ts", "test/appointment.test.ts", "test/scope.test.ts"], { cwd: dir, reject: false, all: true, env: { CI: "true" } });
     const report = String(result.all).replace(/\x1b\[[0-9;]*m/g, "");
     expect(result.exitCode, report.slice(-3000)).toBe(0);
-    expect(report).toMatch(/Tests\s+23 passed \(23\)/);
+    expect(report).toMatch(/Tests\s+25 passed \(25\)/);
   }, 180_000);
 });
 

@@ -182,9 +182,10 @@ describe.each(cases)("changing the specs of a live database on $label", ({ datab
     await rm(join(specs, "doctor.yaml"));
     await writeFile(
       join(specs, "physician.yaml"),
-      "name: Physician\nrenamedFrom: Doctor\nprefix: DOC\nfields:\n  name: { type: string, max: 120 }\n  crm: { type: string, max: 20, unique: true }\n  specialty: { type: enum, values: [general, cardiology, pediatrics, dermatology], default: general }\nrelations:\n  appointments: { type: hasMany, resource: Appointment }\n",
+      "name: Physician\nrenamedFrom: Doctor\nprefix: DOC\nfields:\n  name: { type: string, max: 120 }\n  crm: { type: string, max: 20, unique: true }\n  specialty: { type: enum, values: [general, cardiology, pediatrics, dermatology], default: general }\nrelations:\n  appointments: { type: hasMany, resource: Appointment }\n  user: { type: belongsTo, resource: User }\nserializer:\n  hidden: [user]\n",
     );
     await editSpec("appointment.yaml", (text) => text.replace("resource: Doctor", "resource: Physician"));
+    await editSpec("medical-record.yaml", (text) => text.replace("resource: Doctor", "resource: Physician"));
     await expectRefused([], /src\/custom\/doctor\/doctor\.controller\.ts[\s\S]*--prune-custom/);
     const { sql } = await generateAndMigrate("--prune-custom", "--migration-name", "physicians");
     expect(sql).toContain('ALTER TABLE "doctors" RENAME TO "physicians";');

@@ -17,6 +17,9 @@ describe.each(databaseTargets)("roles on $label", ({ database }) => {
   let api: Request;
   const tokens: Record<string, string> = {};
   const users: Record<string, string> = {};
+  /** The doctor record of the doctor's account, and another doctor's (without an account). */
+  let ownDoctor: string;
+  let otherDoctor: string;
 
   beforeAll(async () => {
     let databaseUrl: string | undefined;
@@ -35,6 +38,8 @@ describe.each(databaseTargets)("roles on $label", ({ database }) => {
       tokens[role] = (await api("POST", "/api/auth/login", { body: { email, password: "a long password" } })).body.data.access_token;
     }
     tokens.admin = (await api("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } })).body.data.access_token;
+    ownDoctor = (await api("POST", "/api/doctors", { token: tokens.admin, body: { name: "Dr. Own", crm: "CRM-OWN-1", user: users.doctor } })).body.data.hash;
+    otherDoctor = (await api("POST", "/api/doctors", { token: tokens.admin, body: { name: "Dr. Other", crm: "CRM-OTHER-1" } })).body.data.hash;
   }, 300_000);
 
   afterAll(async () => {
@@ -52,7 +57,7 @@ describe.each(databaseTargets)("roles on $label", ({ database }) => {
 
   it("answers 403 to the roles an action is not for, before reading the record or the payload", async () => {
     const patient = (await api("POST", "/api/patients", { token: tokens.receptionist, body: { name: "Ana Lima", cpf: "52998224725" } })).body.data.hash as string;
-    const record = await api("POST", "/api/medical-records", { token: tokens.doctor, body: { patient, summary: "Checkup", recorded_on: "2026-11-20" } });
+    const record = await api("POST", "/api/medical-records", { token: tokens.doctor, body: { patient, doctor: ownDoctor, summary: "Checkup", recorded_on: "2026-11-20" } });
     expect(record.status).toBe(201);
     const id = record.body.data.public_id as string;
     // A receptionist never reads medical records: list, show (of one that exists and one that does not), create, change, delete.
@@ -91,8 +96,12 @@ describe.each(databaseTargets)("roles on $label", ({ database }) => {
     expect((await api("GET", "/api/patients", { token: tokens.doctor })).status).toBe(200);
     await sql(`UPDATE "users" SET "role" = 'doctor' WHERE "hash" = $1`, [users.doctor]);
     expect((await list()).status).toBe(200);
-    await sql(`DELETE FROM "users" WHERE "hash" = $1`, [users.doctor]);
-    expect((await list()).status).toBe(401);
+    // A deleted user's token: 401 on the next request.
+    const leaving = (await run("npm", ["run", "user:create", "--silent", "--", "--name", "Leaving", "--email", "leaving@example.com", "--password", "a long password", "--role", "doctor"], project.dir, project.env)).trim();
+    const token = (await api("POST", "/api/auth/login", { body: { email: "leaving@example.com", password: "a long password" } })).body.data.access_token;
+    expect((await api("GET", "/api/medical-records", { token })).status).toBe(200);
+    await sql(`DELETE FROM "users" WHERE "hash" = $1`, [leaving]);
+    expect((await api("GET", "/api/medical-records", { token })).status).toBe(401);
   });
 
   it("leaves out the fields a role does not see, everywhere, and refuses those it may not write", async () => {
@@ -115,6 +124,45 @@ describe.each(databaseTargets)("roles on $label", ({ database }) => {
     const listed = await api("GET", `/api/appointments?patient=${patient}`, { token: tokens.receptionist });
     expect(listed.body.data.every((item: Record<string, unknown>) => !("notes" in item))).toBe(true);
     expect((await api("GET", "/api/appointments?sort=notes", { token: tokens.receptionist })).status).toBe(422);
+  });
+
+  it("gives a doctor only the records and appointments owned through their own doctor record", async () => {
+    const patient = (await api("POST", "/api/patients", { token: tokens.admin, body: { name: "Owner Case", cpf: "39053344705" } })).body.data.hash as string;
+    const record = (doctor: string, token = tokens.admin) => api("POST", "/api/medical-records", { token, body: { patient, doctor, summary: "Visit", recorded_on: "2026-11-21" } });
+    // A doctor cannot write for another doctor, nor for none: the same 422 as an unknown doctor, and "required".
+    const foreign = await record(otherDoctor, tokens.doctor);
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.errors).toEqual({ doctor: ["The selected doctor is invalid."] });
+    const orphan = await api("POST", "/api/medical-records", { token: tokens.doctor, body: { patient, summary: "x", recorded_on: "2026-11-21" } });
+    expect(orphan.body.errors).toEqual({ doctor: ["The doctor field is required."] });
+    const mine = (await record(ownDoctor, tokens.doctor)).body.data.public_id as string;
+    const theirs = (await record(otherDoctor)).body.data.public_id as string;
+    // Theirs is exactly a record that does not exist: status, body; in lists and totals it is not there.
+    const asDoctor = (method: string, path: string, body?: unknown) => api(method, path, { token: tokens.doctor, body });
+    const missing = await asDoctor("GET", "/api/medical-records/MRE_AAAAAAAA");
+    // (Deleting is the admins' only: auth.roles answers a doctor's DELETE with 403 before any read.)
+    for (const [method, body] of [["GET", undefined], ["PATCH", { summary: "mine now" }]] as const) {
+      const reply = await asDoctor(method, `/api/medical-records/${theirs}`, body);
+      expect(reply.status, method).toBe(404);
+      expect(reply.body).toEqual(missing.body);
+    }
+    expect((await asDoctor("GET", `/api/medical-records/${mine}`)).status).toBe(200);
+    const listed = await asDoctor("GET", "/api/medical-records?per_page=100");
+    const ids = listed.body.data.map((row: { public_id: string }) => row.public_id);
+    expect(ids).toContain(mine);
+    expect(ids).not.toContain(theirs);
+    expect((await asDoctor("GET", `/api/medical-records?doctor=${otherDoctor}`)).body.meta.total).toBe(0);
+    // Nested through the patient: the doctor sees only their own records; the admin sees both.
+    const nested = await asDoctor("GET", `/api/patients/${patient}?with=medical_records`);
+    expect(nested.body.data.medical_records.map((row: { public_id: string }) => row.public_id)).toEqual([mine]);
+    const all = await api("GET", `/api/patients/${patient}?with=medical_records`, { token: tokens.admin });
+    expect(all.body.data.medical_records).toHaveLength(2);
+    // Moving one's record to another doctor is refused like creating it.
+    expect((await asDoctor("PATCH", `/api/medical-records/${mine}`, { doctor: otherDoctor })).status).toBe(422);
+    // The admin bypasses ownership.
+    expect((await api("GET", `/api/medical-records/${theirs}`, { token: tokens.admin })).status).toBe(200);
+    // Doctors do not show their accounts, even to admins.
+    expect((await api("GET", `/api/doctors/${ownDoctor}`, { token: tokens.admin })).body.data.user).toBeUndefined();
   });
 
   it("describes the roles in openapi.json", async () => {

@@ -22,6 +22,8 @@ export interface Operation {
   statuses: Set<number>;
   /** `x-roles`: the roles that may call it, when it is limited to some. */
   roles: string[] | undefined;
+  /** `x-owner`: the resource's records are their owners' (the bypass roles reach all). */
+  owner: { relation: string; bypass: string[] } | undefined;
   /** The response body does not match the document for that status: a list of problems, empty when it does. */
   check(status: number, body: unknown): string[];
 }
@@ -66,6 +68,7 @@ export function readDocument(document: Schema): Operation[] {
         body: bodySchema,
         statuses: new Set([...validators.keys()].filter((status) => /^\d+$/.test(status)).map(Number)),
         roles: Array.isArray(operation["x-roles"]) ? (operation["x-roles"] as string[]) : undefined,
+        owner: (operation["x-owner"] as Operation["owner"]) ?? undefined,
         check(status, body) {
           // An exact status first, then its range (OpenAPI 3.1 §4.8.16.2).
           const validator = validators.has(String(status)) ? validators.get(String(status)) : validators.get(`${Math.floor(status / 100)}XX`);

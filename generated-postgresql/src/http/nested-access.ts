@@ -17,24 +17,27 @@ export interface NestedReader {
   /** The related resource's policy.show for one nested record. */
   mayShow(user: CurrentUser | undefined, record: object): boolean | Promise<boolean>;
   /** The related resource's policy.scope, when it has one: nested lists hold only what it reaches. */
-  scope?(user: CurrentUser | undefined): RowScope | undefined;
+  scope?(user: CurrentUser | undefined): RowScope | readonly RowScope[] | undefined;
+}
+
+/** What a nested reader asks of the related resource (its policy, with its ownership). */
+export interface NestedPolicy {
+  show(user: CurrentUser | undefined, record: any): boolean | Promise<boolean>;
+  scope?(user: CurrentUser | undefined): RowScope | readonly RowScope[] | undefined;
 }
 
 /** relation name → the reader of the resource it points at. */
 export type NestedReaders = Readonly<Record<string, NestedReader>>;
 
-export function nestedReader<Row extends object>(
+export function nestedReader(
   isPublic: boolean,
-  policy: {
-    show(user: CurrentUser | undefined, record: Row): boolean | Promise<boolean>;
-    scope?(user: CurrentUser | undefined): RowScope | undefined;
-  },
+  policy: NestedPolicy,
   showRoles?: readonly string[],
 ): NestedReader {
   return {
     public: isPublic,
     ...(showRoles ? { showRoles } : {}),
-    mayShow: (user, record) => policy.show(user, record as Row),
+    mayShow: (user, record) => policy.show(user, record),
     ...(policy.scope ? { scope: (user) => policy.scope!(user) } : {}),
   };
 }

@@ -5,8 +5,9 @@ import { sendData, sendList, sendMessage } from "../http/envelope.js";
 import { parseListQuery, parseRelationsQuery, type ListSpec } from "../http/list-query.js";
 import { assertMayRead, loadableRelations, type NestedReaders } from "../http/nested-access.js";
 import { paginate } from "../http/pagination.js";
-import { Forbidden, ValidationFailed } from "../lib/errors.js";
+import { emptyFieldErrors, Forbidden, ValidationFailed } from "../lib/errors.js";
 import { fieldAccess, type FieldAccess } from "./field-access.js";
+import { bothScopes, bypasses, ownerScope } from "./ownership.js";
 import type { Policy } from "./policy.js";
 import type { Serializer } from "./serializer.js";
 import type { Reach, ResourceService, StoredRow } from "./service.js";
@@ -57,8 +58,12 @@ export class ResourceController<
     this.listSpec = context.listSpec;
     this.nested = context.nested;
     this.serialize = context.serialize;
-    const { visibleTo, writableBy } = context.service.resource;
-    this.fields = fieldAccess(visibleTo, writableBy, context.listSpec);
+    const { visibleTo, writableBy, owner } = context.service.resource;
+    // A direct owner comes from the token: only the bypass roles may name another user.
+    const writers = owner?.payloadKey
+      ? { ...writableBy, [owner.payloadKey]: owner.bypass }
+      : writableBy;
+    this.fields = fieldAccess(visibleTo, writers, context.listSpec);
     this.nestedScopes = Object.values(context.nested).some((reader) => reader.scope !== undefined);
   }
 
@@ -78,7 +83,8 @@ export class ResourceController<
 
   /** What the caller may reach: the policy's scope here, and each nested resource's own. */
   protected reach(req: Request): Reach {
-    const scope = this.policy.scope?.(req.user);
+    const owned = ownerScope(this.service.resource.owner, req.user);
+    const scope = bothScopes(this.policy.scope?.(req.user), owned);
     if (!this.nestedScopes) return scope ? { scope } : {};
     const nested = this.nested;
     const scopeOf = (relation: string) => nested[relation]?.scope?.(req.user);
@@ -120,7 +126,7 @@ export class ResourceController<
       undefined,
       req.user?.role,
     );
-    const created = await this.service.create(payload, relations);
+    const created = await this.service.create(await this.owned(req, payload, true), relations);
     await assertMayRead(this.nested, [created], relations, req.user);
     sendData(res, this.serialize(created, relations, req.user?.role), 201);
   }
@@ -144,7 +150,11 @@ export class ResourceController<
       row.id,
       req.user?.role,
     );
-    const updated = await this.service.update(row, payload, relations);
+    const updated = await this.service.update(
+      row,
+      await this.owned(req, payload, false),
+      relations,
+    );
     await assertMayRead(this.nested, [updated], relations, req.user);
     sendData(res, this.serialize(updated, relations, req.user?.role));
   }
@@ -164,6 +174,38 @@ export class ResourceController<
     const restored = await this.service.restore(row, relations);
     await assertMayRead(this.nested, [restored], relations, req.user);
     sendData(res, this.serialize(restored, relations, req.user?.role));
+  }
+
+  /**
+   * An owned resource's payload, made the caller's: a direct owner left out is the caller; a parent
+   * the ownership runs through must be one the caller owns (else the 422 of an unknown record).
+   * Bypass roles may name any.
+   */
+  protected async owned<T extends object>(req: Request, payload: T, creating: boolean): Promise<T> {
+    const owner = this.service.resource.owner;
+    if (owner === undefined) return payload;
+    const values = payload as Record<string, unknown>;
+    const key = owner.payloadKey;
+    if (creating && key !== undefined && values[key] == null && req.user)
+      return { ...payload, [key]: req.user.hash };
+    const parent = owner.through === undefined ? undefined : values[owner.through];
+    if (owner.through === undefined || bypasses(owner, req.user)) return payload;
+    // A record of no parent would be nobody's: the caller could not reach what they just made.
+    if (creating && parent == null) {
+      const label = owner.through.replaceAll("_", " ");
+      throw new ValidationFailed(
+        Object.assign(emptyFieldErrors(), { [owner.through]: [`The ${label} field is required.`] }),
+      );
+    }
+    if (typeof parent !== "string") return payload;
+    const mine = { where: { [owner.column]: req.user?.id ?? -1 } };
+    if (!(await this.service.reachesRelated(owner.through, parent, mine))) {
+      const message =
+        this.service.resource.exists?.[owner.through] ??
+        `The selected ${owner.through.replaceAll("_", " ")} is invalid.`;
+      throw new ValidationFailed(Object.assign(emptyFieldErrors(), { [owner.through]: [message] }));
+    }
+    return payload;
   }
 
   /**

@@ -98,10 +98,10 @@ export interface RowScope {
 
 export interface FindOptions<Model> {
   where?: Where<Model>;
-  /** The caller's reach: rows outside it are not read, not counted. */
-  scope?: RowScope;
+  /** The caller's reach: rows outside it (outside any of them, for a list) are not read, not counted. */
+  scope?: RowScope | readonly RowScope[];
   /** The reach within each loaded hasMany relation, by relation name. */
-  scopeOf?: (relation: string) => RowScope | undefined;
+  scopeOf?: (relation: string) => RowScope | readonly RowScope[] | undefined;
   /** belongsTo relation name → the related record's hash. */
   related?: Readonly<Record<string, string>>;
   orderBy?: OrderBy<Model>;
@@ -560,7 +560,13 @@ export class Table<Model, Row = Model> {
   }
 
   /** A scope's conditions on this table's rows (see RowScope); its columns come from code, never from a request. */
-  private scopeConditions(scope: RowScope, values: Values): string[] {
+  private scopeConditions(scope: RowScope | readonly RowScope[], values: Values): string[] {
+    if (Array.isArray(scope))
+      return (scope as readonly RowScope[]).flatMap((one) => this.scopeConditions(one, values));
+    return this.oneScopeConditions(scope as RowScope, values);
+  }
+
+  private oneScopeConditions(scope: RowScope, values: Values): string[] {
     const equal = (column: string, kind: ColumnKind, value: unknown, owner: string) =>
       value === null || value === undefined
         ? `${owner}${quote(column)} IS NULL`
@@ -624,7 +630,7 @@ export class Table<Model, Row = Model> {
   private async withHasMany(
     records: Record<string, unknown>[],
     relations: readonly string[],
-    scopeOf?: (relation: string) => RowScope | undefined,
+    scopeOf?: FindOptions<Model>["scopeOf"],
   ): Promise<Record<string, unknown>[]> {
     for (const [name, relation] of Object.entries(this.spec.hasMany)) {
       if (!relations.includes(name)) continue;

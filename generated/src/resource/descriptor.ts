@@ -4,6 +4,7 @@ import { filterKinds, type FilterKind } from "../http/list-query.js";
 import type { TableSpec } from "../lib/table.js";
 import type { PayloadRules, PayloadValidators } from "../lib/validation.js";
 import { actionNames, type ActionName } from "./actions.js";
+import type { OwnerSettings } from "./ownership.js";
 
 export { actionNames, type ActionName };
 
@@ -43,6 +44,8 @@ interface ResourceSettings<Filter extends string, Action extends string> {
   readonly visibleTo?: Readonly<Record<string, readonly string[]>>;
   /** Fields only these roles may send: 422 "The … field is prohibited." for the others. */
   readonly writableBy?: Readonly<Record<string, readonly string[]>>;
+  /** `owner:`: callers reach only their own records, except the bypass roles (see ownership.ts). */
+  readonly owner?: OwnerSettings;
   /** auth.roles: per action, the roles that may perform it (403 for the others, before any read). */
   readonly roles?: Readonly<Partial<Record<Action, readonly string[]>>>;
   /** The spec's fixed records, which `npm run db:seed` upserts by the unique field `by`. */

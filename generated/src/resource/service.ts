@@ -15,6 +15,7 @@ import type { Sql } from "../lib/sql.js";
 import {
   columnsOf,
   type FindOptions,
+  type RowScope,
   type Table,
   type TableSpec,
   type Writable,
@@ -79,6 +80,17 @@ export class ResourceService<
       this.table.count(options),
     ]);
     return { rows, total };
+  }
+
+  /**
+   * Whether the live record a belongsTo payload key names is within `scope` (the caller owns it),
+   * for an owned resource's `through` parent; a hash that names nothing is not.
+   */
+  async reachesRelated(relation: string, hash: string, scope: RowScope): Promise<boolean> {
+    const spec = this.resource.table.belongsTo[relation];
+    if (!spec) return false;
+    const parent = this.tableOf(spec.target());
+    return (await parent.findOne({ hash, deleted: false }, [], { scope })) !== null;
   }
 
   /** A live record by hash; a malformed hash or one of another resource is simply not found. */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ListQuery } from "../src/http/list-query.js";
 import type { ResourceDescriptor } from "../src/resource/descriptor.js";
 import type { Policy } from "../src/resource/policy.js";
+import { bothScopes, ownerScope } from "../src/resource/ownership.js";
 import { explain, hashPattern, nextNumber, type Reply, type TestApi } from "./harness.js";
 
 /** What the generated tests of one resource need to know about it (see the <resource>.test.ts files). */
@@ -17,10 +18,10 @@ export interface ResourceUnderTest {
   resource: ResourceDescriptor<any, any, any, any>;
   /** The project's policy of this resource, asked for its verdict on every action a test takes. */
   policy: Policy<any>;
-  /** A valid create payload; `n` makes unique values differ. */
-  payload(api: TestApi, n: number): Promise<Record<string, unknown>>;
-  /** Creates a record and returns its public id. */
-  factory(api: TestApi, n: number): Promise<string>;
+  /** A valid create payload; `n` makes unique values differ; `owner` owns it (see factory). */
+  payload(api: TestApi, n: number, owner?: string): Promise<Record<string, unknown>>;
+  /** Creates a record and returns its public id; with `owner` (a user's hash), it is that user's. */
+  factory(api: TestApi, n: number, owner?: string): Promise<string>;
   required: string[];
   /** A valid change of one field, when the resource has one to change. */
   update?: (n: number) => Record<string, unknown>;
@@ -64,13 +65,25 @@ export function describeResource(resource: ResourceUnderTest): void {
 
     /** auth.roles of an action: the roles that may perform it; undefined when every role may. */
     const rolesOf = (action: Action) => resource.resource.roles?.[action];
-    /** Who performs an action in these tests: a tester of the first role auth.roles allows. */
-    const actor = (action: Action) => api.as(rolesOf(action)?.[0] ?? api.user.role);
+    const owner = resource.resource.owner;
+    /**
+     * Who performs an action in these tests: a tester of the first role auth.roles allows, one that
+     * bypasses ownership if any does (the records the factories make are the first role's).
+     */
+    const actor = (action: Action) => {
+      const allowed = rolesOf(action) ?? api.roles;
+      const bypassing = allowed.find((role) => owner?.bypass.includes(role));
+      return api.as(bypassing ?? rolesOf(action)?.[0] ?? api.user.role);
+    };
+    /** The reach of a tester: the policy's scope and the resource's ownership together. */
+    const reachOf = (user: TestApi["user"]) =>
+      bothScopes(resource.policy.scope?.(user), ownerScope(owner, user));
     const mayByRole = (action: Action) =>
       rolesOf(action)?.includes(actor(action).user.role) ?? true;
-    /** A payload without the fields the action's tester may not send (writableBy). */
+    /** A payload without the fields the action's tester may not send (writableBy, a direct owner). */
     const writable = (action: Action, payload: Record<string, unknown>) => {
-      const limits = resource.resource.writableBy ?? {};
+      const limits: Record<string, readonly string[]> = { ...resource.resource.writableBy };
+      if (owner?.payloadKey) limits[owner.payloadKey] = owner.bypass;
       const role = actor(action).user.role;
       return Object.fromEntries(
         Object.entries(payload).filter(([key]) => limits[key]?.includes(role) ?? true),
@@ -85,7 +98,7 @@ export function describeResource(resource: ResourceUnderTest): void {
      */
     async function outOfReach(action: Action, hash: string, trashed = false): Promise<boolean> {
       if (!mayByRole(action)) return false;
-      const scope = resource.policy.scope?.(actor(action).user);
+      const scope = reachOf(actor(action).user);
       if (scope === undefined) return false;
       const table = api.service(resource.resource).table;
       return (await table.findOne({ hash, deleted: trashed }, [], { scope })) === null;
@@ -135,7 +148,7 @@ export function describeResource(resource: ResourceUnderTest): void {
       expect(reply.status, explain(reply)).toBe(200);
       expect(Array.isArray(reply.body.data)).toBe(true);
       // Within the policy's scope only: its total is what the tester may reach.
-      const scope = resource.policy.scope?.(actor("index").user);
+      const scope = reachOf(actor("index").user);
       const total = await api.service(resource.resource).table.count(scope ? { scope } : {});
       expect(reply.body.meta.total).toBe(total);
       expect(reply.body.data).toHaveLength(Math.min(1, total));
@@ -333,7 +346,7 @@ export function describeResource(resource: ResourceUnderTest): void {
             expect((await list(`sort=${field}`)).status, `${role} sorts on ${field}`).toBe(422);
         }
         if (!(rolesOf("update")?.includes(role) ?? true)) continue;
-        const scope = resource.policy.scope?.(api.as(role).user);
+        const scope = reachOf(api.as(role).user);
         const table = api.service(resource.resource).table;
         if (scope && (await table.findOne({ hash }, [], { scope })) === null) continue;
         for (const [field, roles] of Object.entries(writableBy)) {
@@ -345,6 +358,59 @@ export function describeResource(resource: ResourceUnderTest): void {
           expect(reply.body.errors[field]).toContain(
             `The ${field.replaceAll("_", " ")} field is prohibited.`,
           );
+        }
+      }
+    });
+
+    it("gives each owner only their own records, exactly as if the others did not exist", async () => {
+      if (owner === undefined) return;
+      // A role that owns records (not a bypass one), and may at least read them.
+      const role = api.roles.find(
+        (candidate) =>
+          !owner.bypass.includes(candidate) && (rolesOf("show")?.includes(candidate) ?? true),
+      );
+      if (role === undefined) return;
+      const me = api.as(role);
+      const other = api.roles.find((candidate) => candidate !== role)!;
+      const mine = await resource.factory(api, nextNumber(), me.user.hash);
+      const theirs = await resource.factory(api, nextNumber(), api.as(other).user.hash);
+      const as = (method: string, path: string, body?: unknown) =>
+        api.request(method, path, body, { token: me.token });
+      const missing = `${resource.prefix}_AAAAAAAA`;
+      const table = api.service(resource.resource).table;
+      // Mine is reachable unless the policy's own scope leaves it out too.
+      const reachable =
+        (await table.findOne({ hash: mine }, [], { scope: reachOf(me.user) ?? [] })) !== null;
+      // Show: theirs answers exactly as a record that does not exist.
+      const shown = await as("GET", `${collection}/${mine}`);
+      if (shown.status !== 403) expect(shown.status, explain(shown)).toBe(reachable ? 200 : 404);
+      const notMine = await as("GET", `${collection}/${theirs}`);
+      const none = await as("GET", `${collection}/${missing}`);
+      if (notMine.status !== 403) {
+        expect(notMine.status).toBe(404);
+        expect(notMine.body).toEqual(none.body);
+      }
+      // Update, delete, restore: the same 404, and their record is untouched.
+      for (const [action, method, suffix] of [
+        ["update", "PATCH", ""],
+        ["destroy", "DELETE", ""],
+        ["restore", "POST", "/restore"],
+      ] as const) {
+        if (action === "restore" && !resource.softDelete) continue;
+        if (!(rolesOf(action)?.includes(role) ?? true)) continue;
+        const body = method === "PATCH" ? {} : undefined;
+        const reply = await as(method, `${collection}/${theirs}${suffix}`, body);
+        expect(reply.status, `${method} another owner's record`).toBe(404);
+      }
+      expect(await api.service(resource.resource).table.findOne({ hash: theirs })).not.toBeNull();
+      // Lists and their totals: only mine, whatever the filters say.
+      if (rolesOf("index")?.includes(role) ?? true) {
+        const listed = await as("GET", `${collection}?per_page=${api.maxPerPage}`);
+        if (listed.status === 200) {
+          const ids = listed.body.data.map((row: Record<string, unknown>) => row[idKey]);
+          expect(ids.includes(mine)).toBe(reachable);
+          expect(ids).not.toContain(theirs);
+          expect(listed.body.meta.total).toBe(await table.count({ scope: reachOf(me.user) ?? [] }));
         }
       }
     });

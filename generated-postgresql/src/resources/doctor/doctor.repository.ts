@@ -2,17 +2,24 @@
 
 import type { Doctor } from "../../prisma-client/client.js";
 import { defineTable, type TableSpec } from "../../lib/table.js";
+import { userTable, type UserRow } from "../user/user.repository.js";
 import { appointmentTable, type AppointmentRow } from "../appointment/appointment.repository.js";
+import { medicalRecordTable } from "../medical-record/medical-record.repository.js";
 
 /** Doctor: a record as read, where a belongsTo is `{ hash }` of the related record, or the record when loaded. */
 export type DoctorRow = Doctor & {
+  user: UserRow | { hash: string } | null;
   appointments?: AppointmentRow[];
 };
 
 /** The doctors table: its columns beyond id, hash and timestamps, typed by Prisma's row type. */
 export const doctorTable: TableSpec<Doctor, DoctorRow> = defineTable({
   name: "doctors",
-  columns: { name: "string", crm: "string", specialty: "string" },
+  columns: { name: "string", crm: "string", specialty: "string", user_id: "integer" },
+  belongsTo: { user: { foreignKey: "user_id", target: () => userTable } },
   hasMany: { appointments: { foreignKey: "doctor_id", target: () => appointmentTable } },
-  restrictedBy: [{ foreignKey: "doctor_id", target: () => appointmentTable }],
+  restrictedBy: [
+    { foreignKey: "doctor_id", target: () => appointmentTable },
+    { foreignKey: "doctor_id", target: () => medicalRecordTable },
+  ],
 });

@@ -8,6 +8,7 @@ export interface DoctorCreatePayload {
   name: string;
   crm: string;
   specialty?: "general" | "cardiology" | "pediatrics" | "dermatology";
+  user?: string | null;
 }
 
 /** What PUT and PATCH /api/doctors/{hash} accept: any of the create fields. */

@@ -3,10 +3,12 @@
 import type { MedicalRecord } from "../../prisma-client/client.js";
 import { defineTable, type TableSpec } from "../../lib/table.js";
 import { patientTable, type PatientRow } from "../patient/patient.repository.js";
+import { doctorTable, type DoctorRow } from "../doctor/doctor.repository.js";
 
 /** MedicalRecord: a record as read, where a belongsTo is `{ hash }` of the related record, or the record when loaded. */
 export type MedicalRecordRow = MedicalRecord & {
   patient: PatientRow | { hash: string };
+  doctor: DoctorRow | { hash: string } | null;
 };
 
 /** The medical_records table: its columns beyond id, hash and timestamps, typed by Prisma's row type. */
@@ -18,6 +20,10 @@ export const medicalRecordTable: TableSpec<MedicalRecord, MedicalRecordRow> = de
     weight_kg: "decimal",
     diagnosis: "string",
     patient_id: "integer",
+    doctor_id: "integer",
   },
-  belongsTo: { patient: { foreignKey: "patient_id", target: () => patientTable } },
+  belongsTo: {
+    patient: { foreignKey: "patient_id", target: () => patientTable },
+    doctor: { foreignKey: "doctor_id", target: () => doctorTable },
+  },
 });

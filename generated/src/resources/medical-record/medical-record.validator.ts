@@ -10,6 +10,7 @@ export interface MedicalRecordCreatePayload {
   weight_kg?: string | number | null;
   diagnosis?: string | null;
   patient: string;
+  doctor?: string | null;
 }
 
 /** What PUT and PATCH /api/medical-records/{hash} accept: any of the create fields. */

@@ -1,13 +1,14 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { AuthService } from "../auth/auth.service.js";
-import { nestedReader, type NestedReader } from "../http/nested-access.js";
+import { nestedReader, type NestedPolicy, type NestedReader } from "../http/nested-access.js";
 import { userFieldValues, type UserFields } from "../auth/auth.service.js";
 import { Table, tableLookup, type TableSpec } from "../lib/table.js";
 import type { ControllerContext, ResourceController } from "./controller.js";
 import type { ResourceDescriptor } from "./descriptor.js";
 import type { Policy } from "./policy.js";
 import type { RouteTable } from "../http/route-table.js";
+import { bothScopes, ownerScope } from "./ownership.js";
 import { addResourceRoutes } from "./routes.js";
 import { createSerializer, type Serializer } from "./serializer.js";
 import { ResourceService, type StoredRow } from "./service.js";
@@ -84,7 +85,11 @@ export class ResourceRegistry {
     const readers = new Map<TableSpec, NestedReader>(
       this.entries.map(({ resource, policy }) => [
         resource.table,
-        nestedReader((resource.publicActions ?? []).includes("show"), policy, resource.roles?.show),
+        nestedReader(
+          (resource.publicActions ?? []).includes("show"),
+          ownedPolicy(policy, resource),
+          resource.roles?.show,
+        ),
       ]),
     );
     // Any signed-in caller may see who a record points at; anonymous callers may not.
@@ -124,5 +129,18 @@ function userSerializer(fields: UserFields): Serializer {
   return (record) => {
     const { hash, name } = record as { hash: string; name: string };
     return { hash, name, ...userFieldValues(fields, record) };
+  };
+}
+
+/**
+ * A resource's show verdict and scope for records nested in others' responses: its policy's, with
+ * the resource's ownership added to the scope (nested lists hold only the caller's own records).
+ */
+function ownedPolicy(policy: Policy<any>, resource: ResourceDescriptor): NestedPolicy {
+  if (resource.owner === undefined) return policy;
+  const owner = resource.owner;
+  return {
+    show: (user, record) => policy.show(user, record),
+    scope: (user) => bothScopes(policy.scope?.(user), ownerScope(owner, user)),
   };
 }

@@ -1,0 +1,47 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { CurrentUser } from "../auth/auth.service.js";
+import type { RowScope } from "../lib/table.js";
+
+/**
+ * A resource's `owner:` as the specs decided it: the owning user's id is in `column`, on this table,
+ * or on the parent record `through` names (`owner: { relation: doctor.user }`: the doctor's
+ * `user_id`). `payloadKey` is the belongsTo a direct owner is set through.
+ */
+export interface OwnerSettings {
+  readonly column: string;
+  readonly through?: string;
+  readonly payloadKey?: string;
+  /** Roles that act on every record. */
+  readonly bypass: readonly string[];
+}
+
+/** Whether the caller acts on every record (a bypass role) or only on its own. */
+export function bypasses(owner: OwnerSettings, user: CurrentUser | undefined): boolean {
+  return user !== undefined && owner.bypass.includes(user.role);
+}
+
+/**
+ * The records a caller owns, as a scope of the statement that reads them; undefined for a bypass
+ * role. A caller without a token owns nothing (owned resources have no public action anyway).
+ */
+export function ownerScope(
+  owner: OwnerSettings | undefined,
+  user: CurrentUser | undefined,
+): RowScope | undefined {
+  if (owner === undefined || bypasses(owner, user)) return undefined;
+  const id = user?.id ?? -1;
+  return owner.through === undefined
+    ? { where: { [owner.column]: id } }
+    : { through: { [owner.through]: { [owner.column]: id } } };
+}
+
+/** A policy's scope and the owner's, together (both must hold), or undefined when neither narrows. */
+export function bothScopes(
+  first: RowScope | undefined,
+  second: RowScope | undefined,
+): RowScope | readonly RowScope[] | undefined {
+  if (first === undefined) return second;
+  if (second === undefined) return first;
+  return [first, second];
+}
