@@ -256,7 +256,7 @@ function buildResource(
     publicIdKey: ref.publicIdKey,
     serializer: [],
     actions,
-    routes: routesOf(ref.collection, actions),
+    routes: routesOf(ref.collection, actions, spec.owner),
     validation: partialUpdate(validationFor("create"), validationFor("update")),
     declaration: {
       columns: {},

@@ -6,19 +6,20 @@ export interface RouteModel {
   method: string;
   path: string;
   action: ActionName;
-  /** "public", "bearer token", or the roles that may call it. */
+  /** "public", "bearer token", or the roles that may call it; and whose records it reaches. */
   access: string;
 }
 
 /** The README's routes, from the action table the router uses too. */
-export function routesOf(collection: string, actions: Record<ActionName, ActionModel>): RouteModel[] {
+export function routesOf(collection: string, actions: Record<ActionName, ActionModel>, owner?: { relation: string; bypass?: string[] }): RouteModel[] {
+  const reach = owner ? `; own records only (${owner.relation}${owner.bypass?.length ? `; all for ${owner.bypass.join(", ")}` : ""})` : "";
   return actionTable
     .filter(({ name }) => actions[name].enabled)
     .map(({ name, methods, path }) => ({
       method: methods.map((method) => method.toUpperCase()).join(", "),
       path: `/api/${collection}${path.replace(":hash", "{hash}")}`,
       action: name,
-      access: accessOf(actions[name]),
+      access: `${accessOf(actions[name])}${actions[name].public ? "" : reach}`,
     }));
 }
 
