@@ -27,6 +27,15 @@ export function checkProjectRoles(project: ProjectSpec, source: SpecSource): Pro
   return [source.problem(["auth", "defaultRole"], `unknown role "${project.auth.defaultRole}": it must be one of auth.roles (${project.auth.roles.join(", ")})${didYouMean(project.auth.defaultRole, project.auth.roles)}`)];
 }
 
+const noRolesDeclared = "roles need a list of them in hashapi.yaml (auth: { roles: [admin, …] })";
+
+/** Each of `roles` (at `path`) that hashapi.yaml's auth.roles does not list, with a suggestion. */
+function unknownRoles(source: SpecSource, path: (string | number)[], roles: readonly string[], project: ProjectSpec): Problem[] {
+  return roles.flatMap((role, index) =>
+    project.auth.roles.includes(role) ? [] : [source.problem([...path, index], `unknown role "${role}" (hashapi.yaml auth.roles: ${project.auth.roles.join(", ")})${didYouMean(role, project.auth.roles)}`)],
+  );
+}
+
 /** `visibleTo` and `writableBy` of a resource's fields: roles of hashapi.yaml only. */
 export function checkFieldRoles({ spec, source }: CheckedResource, project: ProjectSpec): Problem[] {
   const problems: Problem[] = [];
@@ -36,13 +45,10 @@ export function checkFieldRoles({ spec, source }: CheckedResource, project: Proj
       if (roles === undefined) continue;
       const path = ["fields", field.name, option];
       if (!project.auth.declaresRoles) {
-        problems.push(source.problem(path, "roles need a list of them in hashapi.yaml (auth: { roles: [admin, …] })", "key"));
+        problems.push(source.problem(path, noRolesDeclared, "key"));
         continue;
       }
-      roles.forEach((role, index) => {
-        if (!project.auth.roles.includes(role))
-          problems.push(source.problem([...path, index], `unknown role "${role}" (hashapi.yaml auth.roles: ${project.auth.roles.join(", ")})${didYouMean(role, project.auth.roles)}`));
-      });
+      problems.push(...unknownRoles(source, path, roles, project));
     }
     if (field.writableBy && field.visibleTo) {
       const blind = field.writableBy.filter((role) => !field.visibleTo!.includes(role));
@@ -62,17 +68,14 @@ export function checkResourceRoles({ spec, source }: CheckedResource, project: P
   for (const [action, roles] of Object.entries(spec.auth?.roles ?? {})) {
     const path = ["auth", "roles", action];
     if (!project.auth.declaresRoles) {
-      problems.push(source.problem(path, "roles need a list of them in hashapi.yaml (auth: { roles: [admin, …] })", "key"));
+      problems.push(source.problem(path, noRolesDeclared, "key"));
       continue;
     }
     if (actionTable.some((shape) => shape.name === action && shape.softDeleteOnly) && !spec.softDelete)
       problems.push(source.problem(path, `"${action}" exists only for resources with softDelete: true`, "key"));
     if (publicActions.has(action))
       problems.push(source.problem(path, `"${action}" is in auth.public: a caller without a token has no role. Remove it from auth.public or from auth.roles`, "key"));
-    (roles ?? []).forEach((role, index) => {
-      if (!project.auth.roles.includes(role))
-        problems.push(source.problem([...path, index], `unknown role "${role}" (hashapi.yaml auth.roles: ${project.auth.roles.join(", ")})${didYouMean(role, project.auth.roles)}`));
-    });
+    problems.push(...unknownRoles(source, path, roles ?? [], project));
   }
   return problems;
 }
@@ -100,9 +103,8 @@ export function checkOwner({ spec, source }: CheckedResource, resources: readonl
   }
   const publicActions = spec.auth?.public ?? [];
   if (publicActions.length > 0) problems.push(source.problem(["auth", "public"], `${spec.name} has an owner, and a caller without a token owns nothing: remove auth.public or the owner`));
-  (spec.owner.bypass ?? []).forEach((role, index) => {
-    if (!project.auth.declaresRoles) problems.push(source.problem(["owner", "bypass", index], "roles need a list of them in hashapi.yaml (auth: { roles: [admin, …] })"));
-    else if (!project.auth.roles.includes(role)) problems.push(source.problem(["owner", "bypass", index], `unknown role "${role}" (hashapi.yaml auth.roles: ${project.auth.roles.join(", ")})${didYouMean(role, project.auth.roles)}`));
-  });
+  const bypass = spec.owner.bypass ?? [];
+  if (project.auth.declaresRoles) problems.push(...unknownRoles(source, ["owner", "bypass"], bypass, project));
+  else problems.push(...bypass.map((_role, index) => source.problem(["owner", "bypass", index], noRolesDeclared)));
   return problems;
 }

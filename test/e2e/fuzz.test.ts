@@ -76,6 +76,9 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
     await running?.stop();
   });
 
+  /** The signed-in user of another role an `otherRole` request is sent as. */
+  const otherRoleOf = (request: FuzzRequest) => roleTokens[request.role % roleTokens.length]!;
+
   function remember(hash: string, collection: string): void {
     const prefix = hash.slice(0, 3);
     pool.set(prefix, [...(pool.get(prefix) ?? []), hash]);
@@ -91,7 +94,7 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
       case "valid":
         return `Bearer ${token}`;
       case "otherRole":
-        return `Bearer ${roleTokens[request.role % roleTokens.length]!.token}`;
+        return `Bearer ${otherRoleOf(request).token}`;
       case "garbage":
         return "Bearer not.a.token";
       case "forged":
@@ -131,7 +134,7 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
     totals.byStatus[response.status] = (totals.byStatus[response.status] ?? 0) + 1;
     totals.byOperation[request.operation.operationId] = (totals.byOperation[request.operation.operationId] ?? 0) + 1;
     const problems: string[] = [];
-    const where = `${request.method} ${request.target} (${request.token === "otherRole" ? `${roleTokens[request.role % roleTokens.length]!.role}'s` : request.token} token, ${request.wire}${request.body === undefined ? "" : `, body ${request.body.slice(0, 300)}`}) → ${response.status}`;
+    const where = `${request.method} ${request.target} (${request.token === "otherRole" ? `${otherRoleOf(request).role}'s` : request.token} token, ${request.wire}${request.body === undefined ? "" : `, body ${request.body.slice(0, 300)}`}) → ${response.status}`;
     if (response.status >= 500) problems.push(`${where}: a 5xx: ${text.slice(0, 300)}`);
     let body: unknown;
     try {
@@ -158,7 +161,7 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
       problems.push(...request.operation.check(response.status, body).map((problem) => `${where}: ${problem}`));
     }
     // A role the operation is not for is refused before anything is read: never a success, never a 404, 409 or 422.
-    const role = request.token === "otherRole" ? roleTokens[request.role % roleTokens.length]!.role : undefined;
+    const role = request.token === "otherRole" ? otherRoleOf(request).role : undefined;
     const outsideRoles = role !== undefined && request.operation.roles !== undefined && !request.operation.roles.includes(role) && refusedOnWire === undefined && reachedOperation;
     if (outsideRoles) totals.outsideRoles[response.status] = (totals.outsideRoles[response.status] ?? 0) + 1;
     // A body that cannot be read at all is refused before any route, for every caller (as a 400 is): that 422 names no rule.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { userFieldValues } from "../../runtime/common/src/auth/auth.service.js";
 import { Decimal } from "@prisma/client/runtime/client";
 import type { TableSpec } from "../../runtime/common/src/lib/table.js";
 import { messageTable } from "../../runtime/common/src/lib/validation.js";
@@ -55,5 +56,13 @@ describe("messageTable (runtime/common/src/lib/validation.ts)", () => {
     expect(table.name!.type).toBe("The name field must be a string.");
     expect(table.name!.toString).toBeUndefined();
     expect(table.constructor).toBeUndefined();
+  });
+});
+
+describe("the project's user fields as output (userFieldValues)", () => {
+  it("outputs each kind as records do; a decimal declared without scale has none", () => {
+    const five = { toFixed: (digits: number) => (5).toFixed(digits) };
+    const fields = { whole: { kind: "decimal" as const }, credit: { kind: "decimal" as const, scale: 2 }, born_on: { kind: "date" as const }, nickname: { kind: "string" as const } };
+    expect(userFieldValues(fields, { whole: five, credit: five, born_on: new Date("2001-02-03T00:00:00Z"), nickname: null })).toEqual({ whole: "5", credit: "5.00", born_on: "2001-02-03", nickname: null });
   });
 });

@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { sql, type Database } from "../lib/database.js";
-import { decimalString, isoDate, isoDateTime } from "../lib/serialize.js";
+import { outputOf } from "../lib/serialize.js";
 import { placeholder } from "../lib/sql.js";
 import { decodeValue, type ColumnKind } from "../lib/table.js";
 import { ConcurrencyGate, GateFull } from "../lib/concurrency-gate.js";
@@ -27,14 +27,11 @@ export type UserFields = Readonly<Record<string, { kind: ColumnKind; scale?: num
 export function userFieldValues(fields: UserFields, user: object): Record<string, unknown> {
   const values = user as Record<string, unknown>;
   const output: Record<string, unknown> = {};
-  for (const [field, { kind, scale = 2 }] of Object.entries(fields)) {
+  // A decimal's scale is omitted when it is 0, as in records' declarations (src/auth/user-fields.ts).
+  for (const [field, { kind, scale = 0 }] of Object.entries(fields)) {
     const value = values[field] ?? null;
-    if (value === null) output[field] = null;
-    else if (kind === "date") output[field] = isoDate(value as Date);
-    else if (kind === "datetime") output[field] = isoDateTime(value as Date);
-    else if (kind === "decimal")
-      output[field] = decimalString(value as { toFixed(digits: number): string }, scale);
-    else output[field] = value;
+    const convert = outputOf(kind, scale);
+    output[field] = value === null || !convert ? value : convert(value);
   }
   return output;
 }

@@ -20,6 +20,24 @@ export function decimalString(
 }
 
 /**
+ * How a stored value of a column kind is output (dates, datetimes, decimals with `scale` places);
+ * undefined when it is output as stored.
+ */
+export function outputOf(kind: string, scale = 0): ((value: unknown) => unknown) | undefined {
+  switch (kind) {
+    case "date":
+      return (value) => isoDate((value ?? null) as Date | null);
+    case "datetime":
+      return (value) => isoDateTime((value ?? null) as Date | null);
+    case "decimal":
+      return (value) =>
+        decimalString((value ?? null) as { toFixed(digits: number): string } | null, scale);
+    default:
+      return undefined;
+  }
+}
+
+/**
  * Payload conversions: JSON dates become Date objects for the database. The validator has already
  * refused anything these parsers do not read (dates.ts), so a miss here is a bug, not bad input.
  */

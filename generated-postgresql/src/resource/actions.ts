@@ -12,12 +12,8 @@ export interface ActionShape {
   readonly methods: readonly ("get" | "post" | "put" | "patch" | "delete")[];
   /** Below the collection's path: nothing, one record, or one record's restore. */
   readonly path: "" | "/:hash" | "/:hash/restore";
-  /** It acts on one record, found by its public id (404 when there is none the caller may see). */
-  readonly onRecord: boolean;
   /** It exists only for resources with `softDelete: true`. */
   readonly softDeleteOnly: boolean;
-  /** It reads only: a spec may make it public, and a nested record obeys the target's `show`. */
-  readonly reads: boolean;
 }
 
 export const actionTable = [
@@ -25,49 +21,37 @@ export const actionTable = [
     name: "index",
     methods: ["get"],
     path: "",
-    onRecord: false,
     softDeleteOnly: false,
-    reads: true,
   },
   {
     name: "store",
     methods: ["post"],
     path: "",
-    onRecord: false,
     softDeleteOnly: false,
-    reads: false,
   },
   {
     name: "show",
     methods: ["get"],
     path: "/:hash",
-    onRecord: true,
     softDeleteOnly: false,
-    reads: true,
   },
   {
     name: "update",
     methods: ["put", "patch"],
     path: "/:hash",
-    onRecord: true,
     softDeleteOnly: false,
-    reads: false,
   },
   {
     name: "destroy",
     methods: ["delete"],
     path: "/:hash",
-    onRecord: true,
     softDeleteOnly: false,
-    reads: false,
   },
   {
     name: "restore",
     methods: ["post"],
     path: "/:hash/restore",
-    onRecord: true,
     softDeleteOnly: true,
-    reads: false,
   },
 ] as const satisfies readonly ActionShape[];
 

@@ -3,7 +3,7 @@
 import { filterKinds, type FilterKind } from "../http/list-query.js";
 import type { TableSpec } from "../lib/table.js";
 import type { PayloadRules, PayloadValidators } from "../lib/validation.js";
-import { actionNames, type ActionName } from "./actions.js";
+import { actionNames, isActionName, type ActionName } from "./actions.js";
 import type { OwnerSettings } from "./ownership.js";
 
 export { actionNames, type ActionName };
@@ -80,7 +80,6 @@ export interface ResourceDeclaration extends ResourceSettings<string, string> {
 }
 
 const filterKindNames: ReadonlySet<string> = new Set<string>(filterKinds);
-const actionNameSet: ReadonlySet<string> = new Set<string>(actionNames);
 
 /**
  * A resource's descriptor: its row types from its table, its settings from its declaration, its
@@ -99,9 +98,9 @@ export function defineResource<Model, Row, Create, Update>(
       refuse(table, `enum filter ${field} lists no values`);
   }
   for (const action of publicActions ?? [])
-    if (!actionNameSet.has(action)) refuse(table, `public action "${action}" is not an action`);
+    if (!isActionName(action)) refuse(table, `public action "${action}" is not an action`);
   for (const [action, allowed] of Object.entries(roles ?? {}))
-    if (!actionNameSet.has(action) || !Array.isArray(allowed))
+    if (!isActionName(action) || !Array.isArray(allowed))
       refuse(table, `roles of "${action}" are not a list of roles of an action`);
   return {
     table,

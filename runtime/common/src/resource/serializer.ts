@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { columnsOf, type TableSpec } from "../lib/table.js";
-import { decimalString, isoDate, isoDateTime } from "../lib/serialize.js";
+import { outputOf } from "../lib/serialize.js";
 import { isPublicIdKey, type ResourceDescriptor } from "./descriptor.js";
 import { fieldAccess } from "./field-access.js";
 
@@ -48,19 +48,8 @@ export function createSerializer(
             ? serializerOf(relation.target())(related, [], role)
             : related.hash;
         };
-      switch (kinds[key]) {
-        case "date":
-          return (row) => isoDate(row[key] as Date | null);
-        case "datetime":
-          return (row) => isoDateTime(row[key] as Date | null);
-        case "decimal": {
-          const scale = scales[key] ?? 0;
-          return (row) =>
-            decimalString(row[key] as { toFixed(digits: number): string } | null, scale);
-        }
-        default:
-          return (row) => row[key];
-      }
+      const output = outputOf(kinds[key] ?? "", scales[key] ?? 0);
+      return output ? (row) => output(row[key]) : (row) => row[key];
     },
   );
   const hasMany = Object.entries(table.hasMany);
