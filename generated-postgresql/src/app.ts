@@ -9,6 +9,8 @@ import type { Database } from "./lib/database.js";
 import type { Logger } from "./lib/logger.js";
 import { migrationsPath } from "./lib/migrations.js";
 import { openTables } from "./resources/tables.js";
+import { defaultRole, roles } from "./auth/roles.js";
+import { userResource } from "./resources/user/user.resource.js";
 import { AppointmentController } from "./custom/appointment/appointment.controller.js";
 import { AppointmentPolicy } from "./custom/appointment/appointment.policy.js";
 import { appointmentResource } from "./resources/appointment/appointment.resource.js";
@@ -42,6 +44,8 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
     title: "clinic-api API",
     migrationsDir: migrationsPath(import.meta.url),
     userFields,
+    // hashapi.yaml auth.users.manage: /api/users.
+    users: [userResource, { roles, defaultRole }],
     resources(registry) {
       registry.add(appointmentResource, new AppointmentPolicy(), AppointmentController);
       registry.add(doctorResource, new DoctorPolicy(), DoctorController);

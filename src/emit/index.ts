@@ -11,7 +11,8 @@ import { buildResourceDeclaration } from "./resource-declaration.js";
  * function per file (Prisma's schema, the OpenAPI document, each resource's declaration).
  */
 export function emitFiles(model: ProjectModel): OutputFile[] {
-  return [prismaSchemaFile(model), openApiFile(model), ...model.resources.map(declarationFile)];
+  const managedUsers = model.user.managed ? [declarationFile(model.user.managed)] : [];
+  return [prismaSchemaFile(model), openApiFile(model), ...model.resources.map(declarationFile), ...managedUsers];
 }
 
 // `generate` asks for the schema before rendering (to start the migration diff) and the render asks

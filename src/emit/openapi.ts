@@ -53,7 +53,7 @@ export function buildOpenApi(project: ProjectModel): object {
         hash: { type: "string", pattern: hashPattern("USR"), examples: [exampleHash("USR")] },
         name: { type: "string" },
         email: { type: "string", format: "email" },
-        role: { type: "string", description: "one of hashapi.yaml's auth.roles, read on every request", examples: [project.auth.roles[0]] },
+        role: { type: "string", enum: [...project.auth.roles], description: "one of hashapi.yaml's auth.roles, read on every request", examples: [project.auth.roles[0]] },
         ...Object.fromEntries(project.user.extraFields.map((field) => [field.name, field.outputSchema])),
       },
       additionalProperties: false,
@@ -91,6 +91,13 @@ export function buildOpenApi(project: ProjectModel): object {
     schemas[`${resource.names.pascal}UpdatePayload`] = resource.validation.update.schema;
     Object.assign(paths, resourcePaths(resource, project));
   }
+  const managed = project.user.managed;
+  if (managed) {
+    // The record is the User above (what /api/auth/me shows); the payloads are the users' own.
+    schemas.UserCreatePayload = managed.validation.create.schema;
+    schemas.UserUpdatePayload = managed.validation.update.schema;
+    Object.assign(paths, managedUserPaths(managed, project));
+  }
   withConnectionErrors(paths);
   return {
     openapi: "3.1.0",
@@ -104,7 +111,11 @@ export function buildOpenApi(project: ProjectModel): object {
     // whatever host and port it runs, instead of sending the token to a pinned address.
     servers: [{ url: "/", description: "the server that serves this document" }],
     security: [{ bearer: [] }],
-    tags: [{ name: "auth", description: "Authentication" }, ...project.resources.map((resource) => ({ name: resource.collection, description: capitalize(resource.names.pluralLabel) }))],
+    tags: [
+      { name: "auth", description: "Authentication" },
+      ...(managed ? [{ name: "users", description: "Users (auth.users.manage)" }] : []),
+      ...project.resources.map((resource) => ({ name: resource.collection, description: capitalize(resource.names.pluralLabel) })),
+    ],
     paths,
     components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } }, schemas, responses: errorResponses(project) },
   };
@@ -281,6 +292,23 @@ function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<s
       responses: { "200": { description: "the updated record", content: successRecord(ref(name), 200, example) }, ...auth, "403": responseRef("Forbidden"), "404": responseRef("NotFound"), "422": responseRef("ValidationFailed"), ...bodyErrors, "500": responseRef("ServerError") },
     };
   }
+}
+
+/**
+ * /api/users: a resource's routes, plus what only users have: a manager gives and edits roles up
+ * to its own, and the last user of the first role is never deleted nor demoted (409).
+ */
+function managedUserPaths(users: ResourceModel, project: ProjectModel): Record<string, object> {
+  const paths = resourcePaths(users, project) as Record<string, Record<string, { description?: string; responses: Record<string, object> }>>;
+  const first = project.auth.roles[0]!;
+  const rules = `A manager may not create, edit, delete nor give a role above its own (403 for such a user, 422 on role). The last ${first} can be neither deleted nor given another role (409). Passwords are never output; e-mails are stored lower-cased and unique regardless of case.`;
+  for (const path of Object.values(paths))
+    for (const [method, operation] of Object.entries(path)) {
+      if (method === "parameters") continue;
+      operation.description = operation.description ? `${operation.description} ${rules}` : rules;
+      if (method === "put" || method === "patch") operation.responses["409"] = responseRef("Conflict");
+    }
+  return paths;
 }
 
 function filterSchema(filter: ResourceModel["filters"][number]): JsonSchema {

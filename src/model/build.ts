@@ -52,7 +52,13 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
   for (const resource of resources) resource.declaration = declarationOf(resource);
 
   const database = databaseModel(specs.project);
-  const user: UserModel = { prefix: "USR", extraFields: specs.project.auth.user.fields.map(fieldModel), defaultRole: specs.project.auth.defaultRole };
+  const managers = specs.project.auth.manageUsers;
+  const user: UserModel = {
+    prefix: "USR",
+    extraFields: specs.project.auth.user.fields.map(fieldModel),
+    defaultRole: specs.project.auth.defaultRole,
+    ...(managers ? { managed: managedUsers(specs.project, managers, refs, byName, specsLabel) } : {}),
+  };
   const model: ProjectModel = {
     name: specs.project.name,
     source: specsLabel,
@@ -174,6 +180,34 @@ function payloadField(spec: FieldSpec): PayloadField {
     ...(spec.scale !== undefined ? { scale: spec.scale } : {}),
     ...(spec.example !== undefined ? { example: spec.example } : {}),
   };
+}
+
+/**
+ * `auth.users.manage`: the built-in users as a resource of their own, built from a spec like any
+ * other (so its validation, list options, routes and openapi.json entries come from the same code),
+ * served at /api/users by the runtime's UsersService. Output like /api/auth/me: never the password.
+ */
+function managedUsers(project: ProjectSpec, managers: string[], refs: Map<string, ResourceRef>, specs: Map<string, ResourceSpec>, specsLabel: string): ResourceModel {
+  const userFields = project.auth.user.fields;
+  const spec: ResourceSpec = {
+    file: "hashapi.yaml",
+    name: userRef.name,
+    fields: [
+      { name: "name", type: "string", max: 255 },
+      { name: "email", type: "email", max: 255, unique: true },
+      { name: "password", type: "string", min: 8, max: 1024 },
+      { name: "role", type: "enum", values: project.auth.roles, default: project.auth.defaultRole },
+      ...userFields,
+    ],
+    serializer: { fields: ["name", "email", "role", ...userFields.map((field) => field.name)] },
+    auth: { roles: Object.fromEntries(actionTable.filter(({ softDeleteOnly }) => !softDeleteOnly).map(({ name }) => [name, managers])) },
+  };
+  const resource = buildResource(spec, refs, specs, specsLabel);
+  // A password is written, never read: neither a filter nor a sort may compare it.
+  resource.filters = resource.filters.filter((filter) => filter.name !== "password");
+  resource.sortable = resource.sortable.filter((name) => name !== "password");
+  resource.declaration = declarationOf(resource);
+  return resource;
 }
 
 function buildResource(

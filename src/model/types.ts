@@ -214,6 +214,12 @@ export interface UserModel {
   extraFields: FieldModel[];
   /** The role column's default: what a user created without a role gets, and existing users on the migration that adds it. */
   defaultRole: string;
+  /**
+   * `auth.users.manage`: /api/users, the users as a resource for the managing roles (every action's
+   * roles); built like a resource, but not one of `resources` (its table, schema and migrations
+   * are the built-in users'). Undefined without it.
+   */
+  managed?: ResourceModel;
 }
 
 /** A resource as the runtime library reads it: plain data, laid out by its `.repository.ts` and `.resource.ts`. */

@@ -1,4 +1,5 @@
 import { actionTable } from "../model/actions.js";
+import { defaultCollection } from "../model/naming.js";
 import { didYouMean } from "./problem.js";
 import type { CheckedResource } from "./resource-checks.js";
 import type { SpecSource } from "./source.js";
@@ -25,6 +26,19 @@ export function checkUserFields(project: ProjectSpec, source: SpecSource): Probl
 export function checkProjectRoles(project: ProjectSpec, source: SpecSource): Problem[] {
   if (project.auth.roles.includes(project.auth.defaultRole)) return [];
   return [source.problem(["auth", "defaultRole"], `unknown role "${project.auth.defaultRole}": it must be one of auth.roles (${project.auth.roles.join(", ")})${didYouMean(project.auth.defaultRole, project.auth.roles)}`)];
+}
+
+/**
+ * `auth.users.manage`: roles of hashapi.yaml, and /api/users free (no resource may use the
+ * collection `users` then).
+ */
+export function checkManagedUsers(project: ProjectSpec, source: SpecSource, resources: readonly CheckedResource[]): Problem[] {
+  const managers = project.auth.manageUsers;
+  if (managers === undefined) return [];
+  const taken = resources
+    .filter(({ spec }) => (spec.collection ?? defaultCollection(spec.name)) === "users")
+    .map(({ spec, source: resource }) => resource.problem([spec.collection ? "collection" : "name"], `collection "users" is /api/users, the built-in users that hashapi.yaml's auth.users.manage serves; set another collection: here`));
+  return [...unknownRoles(source, ["auth", "users", "manage"], managers, project), ...taken];
 }
 
 const noRolesDeclared = "roles need a list of them in hashapi.yaml (auth: { roles: [admin, …] })";

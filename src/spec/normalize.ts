@@ -22,7 +22,7 @@ type RawProject = {
   name?: string;
   database?: ProjectSpec["database"];
   out?: string;
-  auth?: { roles?: string[]; defaultRole?: string; ttl?: number; refreshTtl?: number; user?: { fields?: Record<string, Omit<FieldSpec, "name">> } };
+  auth?: { roles?: string[]; defaultRole?: string; users?: { manage: string[] }; ttl?: number; refreshTtl?: number; user?: { fields?: Record<string, Omit<FieldSpec, "name">> } };
   pagination?: Partial<ProjectSpec["pagination"]>;
 };
 
@@ -40,6 +40,7 @@ export function normalizeProject(data: RawProject | null): ProjectSpec {
       roles: data?.auth?.roles ?? [defaultRoleName],
       defaultRole: data?.auth?.defaultRole ?? (data?.auth?.roles ?? [defaultRoleName]).at(-1)!,
       declaresRoles: data?.auth?.roles !== undefined,
+      ...(data?.auth?.users ? { manageUsers: data.auth.users.manage } : {}),
       ttl: data?.auth?.ttl ?? 3600,
       refreshTtl: data?.auth?.refreshTtl ?? 1209600,
       user: { fields: normalizeFields(data?.auth?.user?.fields) },

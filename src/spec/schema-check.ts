@@ -53,7 +53,7 @@ const patternHints: [RegExp, string][] = [
   [/^collection$/, 'must be lowercase kebab-case, e.g. "medical-records"'],
   [/^relations\.[^.]+\.resource$/, 'must be a resource name in PascalCase, e.g. "Patient"'],
   [/\.values\[\d+\]$/, "must use letters, digits, _ . or - only"],
-  [/^auth\.(roles\.\d+|defaultRole)$/, 'must be a snake_case role name: lowercase letters, digits and _, starting with a letter, e.g. "admin"'],
+  [/^auth\.(roles\.\d+|defaultRole|users\.manage\.\d+)$/, 'must be a snake_case role name: lowercase letters, digits and _, starting with a letter, e.g. "admin"'],
 ];
 
 function explain(error: ErrorObject, source: SpecSource): Problem | undefined {

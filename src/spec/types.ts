@@ -74,6 +74,8 @@ export interface ProjectSpec {
     defaultRole: string;
     /** hashapi.yaml lists roles (a resource may then limit actions to some of them). */
     declaresRoles: boolean;
+    /** `auth.users.manage`: the roles that manage users through /api/users; undefined: no such routes. */
+    manageUsers?: string[];
     ttl: number;
     refreshTtl: number;
     user: { fields: FieldSpec[] };

@@ -1,4 +1,4 @@
-import { checkFieldRoles, checkOwner, checkProjectRoles, checkResourceRoles, checkUserFields } from "./access-checks.js";
+import { checkFieldRoles, checkManagedUsers, checkOwner, checkProjectRoles, checkResourceRoles, checkUserFields } from "./access-checks.js";
 import { checkField } from "./field-checks.js";
 import type { LoadedSpecs } from "./load.js";
 import { normalizeProject, normalizeResource } from "./normalize.js";
@@ -44,6 +44,7 @@ export function validateSpecs(loaded: LoadedSpecs): { problems: Problem[]; specs
   }
   problems.push(...checkAcrossResources(resources, invalidNames));
   for (const resource of resources) problems.push(...checkOwner(resource, resources, project));
+  if (loaded.project && projectData !== null) problems.push(...checkManagedUsers(project, loaded.project.source, resources));
 
   if (problems.length > 0) return { problems: sortProblems(problems) };
   return { problems: [], specs: { project, resources: resources.map((resource) => resource.spec) } };

@@ -34,7 +34,7 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
   const pool: HashPool = new Map();
   /** Records the service acknowledged and did not acknowledge deleting: path → alive. */
   const acknowledged = new Map<string, boolean>();
-  const totals = { requests: 0, byStatus: {} as Record<number, number>, byOperation: {} as Record<string, number>, outsideRoles: {} as Record<number, number>, ownerScoped: {} as Record<number, number> };
+  const totals = { requests: 0, byStatus: {} as Record<number, number>, byOperation: {} as Record<string, number>, outsideRoles: {} as Record<number, number>, ownerScoped: {} as Record<number, number>, hiddenFields: {} as Record<number, number> };
 
   beforeAll(async () => {
     running = await startHostileService("fuzz", database);
@@ -181,6 +181,18 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
       if (onRecord && response.status < 300) problems.push(`${where}: ${role} reached a record it does not own (${response.status})`);
       if (!onRecord && request.method === "GET" && response.status === 200 && (listed > 0 || total > 0)) problems.push(`${where}: ${role} listed ${total} records it does not own`);
     }
+    // Fields a role does not see: never in its answers, and never a filter or a sort it may use.
+    const hidden = role === undefined ? [] : Object.entries(request.operation.visibleTo).filter(([, roles]) => !roles.includes(role)).map(([field]) => field);
+    if (hidden.length > 0 && refusedOnWire === undefined && reachedOperation) {
+      totals.hiddenFields[response.status] = (totals.hiddenFields[response.status] ?? 0) + 1;
+      const data = (body as { data?: unknown }).data;
+      for (const record of Array.isArray(data) ? data : data && typeof data === "object" ? [data] : [])
+        for (const field of hidden) if (Object.hasOwn(record as object, field)) problems.push(`${where}: ${role} was shown ${field}, visible to ${request.operation.visibleTo[field]!.join(", ")} only`);
+      const query = new URLSearchParams(request.target.split("?")[1] ?? "");
+      const sorts = (query.get("sort") ?? "").split(",").map((key) => key.replace(/^-/, ""));
+      const uses = hidden.filter((field) => query.has(field) || sorts.includes(field));
+      if (uses.length > 0 && response.status === 200) problems.push(`${where}: ${role} filtered or sorted on ${uses.join(", ")}, which it does not see`);
+    }
     if (refusedOnWire === undefined) trackAcknowledged(request, response.status, body);
     return problems;
   }
@@ -211,6 +223,7 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
       console.log(`fuzz on ${database}: by operation ${JSON.stringify(totals.byOperation)}`);
       console.log(`fuzz on ${database}: requests by a role outside the operation's x-roles, by status ${JSON.stringify(totals.outsideRoles)}`);
       console.log(`fuzz on ${database}: requests by an owning role on records it does not own, by status ${JSON.stringify(totals.ownerScoped)}`);
+      console.log(`fuzz on ${database}: requests by a role on records with fields it does not see, by status ${JSON.stringify(totals.hiddenFields)}`);
     }
     expect(service.output()).not.toMatch(/worker \d+ exited/);
     expect((await client(service.baseUrl)("GET", "/api/health")).status).toBe(200);

@@ -108,6 +108,21 @@ it("points at users by public id and nests them without e-mail, role or password
   expect(unknown.body.errors.author).toEqual(["The selected author is invalid."]);
   expect((await api.request("GET", "/api/notes?author=" + api.user.hash)).body.meta.total).toBe(1);
 });
+
+it("nests an owned record only for its owner: ?with= never shows another's note", async () => {
+  const doctor = api.as("doctor");
+  const note = async (author: string) => (await api.request("POST", "/api/notes", { body: "A note", author })).body.data.hash as string;
+  const comment = async (on: string) => (await api.request("POST", "/api/comments", { text: "Seen", note: on })).body.data.hash as string;
+  const mine = await comment(await note(doctor.user.hash));
+  const theirs = await comment(await note(api.as("receptionist").user.hash));
+  const asDoctor = (path: string) => api.request("GET", path, undefined, { token: doctor.token });
+  expect((await asDoctor(\`/api/comments/\${mine}?with=note\`)).status).toBe(200);
+  expect((await asDoctor(\`/api/comments/\${theirs}?with=note\`)).status).toBe(403);
+  // The comment itself is anyone's to read; only the nested note is the author's.
+  expect((await asDoctor(\`/api/comments/\${theirs}\`)).status).toBe(200);
+  expect((await asDoctor("/api/comments?with=note&per_page=100")).status).toBe(403);
+  expect((await api.request("GET", "/api/comments?with=note&per_page=100")).status).toBe(200);
+});
 `;
 
 async function writeScoped(project: string): Promise<void> {
@@ -220,7 +235,7 @@ describe("the generated project's own tests, every type and option, on SQLite", 
     const report = String(result.all).replace(/\x1b\[[0-9;]*m/g, "");
     expect(result.exitCode, report.slice(-3000)).toBe(0);
     expect(report).toMatch(/catalog-item\.test\.ts/);
-    expect(report).toMatch(/✓ test\/related-user\.test\.ts \(1 test\)/);
+    expect(report).toMatch(/✓ test\/related-user\.test\.ts \(2 tests\)/);
   }, 240_000);
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryDatabase } from "../support/databases.js";
+import { holdTransaction, queryDatabase } from "../support/databases.js";
 import { databaseTargets } from "../support/hostile.js";
 import { startPostgres, type PostgresServer } from "../support/postgres.js";
 import { admin, client, prepareProject, run, startService, type Project, type Request, type RunningService } from "../support/service.js";
@@ -49,7 +49,7 @@ describe.each(databaseTargets)("roles on $label", ({ database }) => {
   });
 
   const forbidden = { type: "error", status: 403, message: "This action is unauthorized." };
-  const sql = (statement: string, values: unknown[] = []) => queryDatabase(project.databaseUrl, project.dir, database === "postgresql" ? statement : statement.replace("$1", "?"), values);
+  const sql = (statement: string, values: unknown[] = []) => queryDatabase(project.databaseUrl, project.dir, database === "postgresql" ? statement : statement.replace(/\$\d+/g, "?"), values);
 
   it("gives each user a role (the default one without --role) and says it in /api/auth/me", async () => {
     for (const [role, token] of Object.entries(tokens)) expect((await api("GET", "/api/auth/me", { token })).body.role).toBe(role);
@@ -163,6 +163,49 @@ describe.each(databaseTargets)("roles on $label", ({ database }) => {
     expect((await api("GET", `/api/medical-records/${theirs}`, { token: tokens.admin })).status).toBe(200);
     // Doctors do not show their accounts, even to admins.
     expect((await api("GET", `/api/doctors/${ownDoctor}`, { token: tokens.admin })).body.data.user).toBeUndefined();
+  });
+
+  it("checks a parent's owner under the write's own lock: a doctor reassigned meanwhile is not the caller's", async () => {
+    const patient = (await api("POST", "/api/patients", { token: tokens.admin, body: { name: "Race Case", cpf: "86288366757" } })).body.data.hash as string;
+    const reassign = `UPDATE "doctors" SET "user_id" = (SELECT "id" FROM "users" WHERE "hash" = $1) WHERE "hash" = $2`;
+    // The doctor record goes to the receptionist in a transaction still open when the doctor's
+    // write arrives: the write must wait for it and then see that the doctor is no longer theirs.
+    const held = await holdTransaction(project.databaseUrl, project.dir, [{ text: reassign, values: [users.receptionist, ownDoctor] }]);
+    const pending = api("POST", "/api/medical-records", { token: tokens.doctor, body: { patient, doctor: ownDoctor, summary: "Raced", recorded_on: "2026-11-22" } });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await held.commit();
+    const reply = await pending;
+    expect(reply.status).toBe(422);
+    expect(reply.body.errors).toEqual({ doctor: ["The selected doctor is invalid."] });
+    await sql(reassign, [users.doctor, ownDoctor]);
+    expect((await api("POST", "/api/medical-records", { token: tokens.doctor, body: { patient, doctor: ownDoctor, summary: "Calm", recorded_on: "2026-11-22" } })).status).toBe(201);
+  });
+
+  it("manages users at /api/users and keeps one admin however many requests race (auth.users.manage)", async () => {
+    const admins = async () => Number((await sql(`SELECT COUNT(*) AS "n" FROM "users" WHERE "role" = 'admin'`))[0]!.n);
+    const manage = (token: string, method: string, path = "", body?: unknown) => api(method, `/api/users${path}`, { token, body });
+    expect((await manage(tokens.receptionist!, "GET")).status).toBe(403);
+    const listed = await manage(tokens.admin!, "GET", "?role=admin");
+    expect(listed.status).toBe(200);
+    expect(JSON.stringify(listed.body)).not.toMatch(/password|scrypt/i);
+    // A user a doctor record points at cannot go (409), as any referenced record.
+    expect((await manage(tokens.admin!, "DELETE", `/${users.doctor}`)).status).toBe(409);
+    let base = tokens.admin!;
+    let baseHash = listed.body.data[0].hash as string;
+    expect(await admins()).toBe(1);
+    for (let round = 0; round < 6; round += 1) {
+      const email = `admin-${round}@example.com`;
+      const second = await manage(base, "POST", "", { name: `Admin ${round}`, email, password: "a long password", role: "admin" });
+      expect(second.status).toBe(201);
+      const token = (await api("POST", "/api/auth/login", { body: { email, password: "a long password" } })).body.data.access_token as string;
+      // Each admin removes the other at the same moment (deleting, or demoting on odd rounds): one may win, never both.
+      const change = (caller: string, target: string) => (round % 2 === 0 ? manage(caller, "DELETE", `/${target}`) : manage(caller, "PATCH", `/${target}`, { role: "receptionist" }));
+      const [first, other] = await Promise.all([change(base, second.body.data.hash), change(token, baseHash)]);
+      expect([first.status, other.status].filter((status) => status === 200), `${first.status} ${other.status}`).toHaveLength(1);
+      expect(await admins()).toBe(1);
+      if (other.status === 200) [base, baseHash] = [token, second.body.data.hash];
+    }
+    tokens.admin = base;
   });
 
   it("describes the roles in openapi.json", async () => {

@@ -30,3 +30,31 @@ export async function dropTables(url: string, cwd: string, tables: string[]): Pr
   for (const table of tables)
     await queryDatabase(url, cwd, url.startsWith("file:") ? `DROP TABLE "${table}"` : `DROP TABLE "${table}" CASCADE`);
 }
+
+/**
+ * Runs statements in a transaction left open, holding their row locks (on SQLite, the write lock)
+ * until `commit`: to make a request of the service meet a concurrent write at a chosen moment.
+ */
+export async function holdTransaction(url: string, cwd: string, statements: { text: string; values?: unknown[] }[]): Promise<{ commit(): Promise<void> }> {
+  if (url.startsWith("file:")) {
+    const db = new Database(join(cwd, url.slice("file:".length)));
+    db.exec("BEGIN IMMEDIATE");
+    for (const { text, values = [] } of statements) db.prepare(text.replace(/\$\d+/g, "?")).run(...values);
+    return {
+      async commit() {
+        db.exec("COMMIT");
+        db.close();
+      },
+    };
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query("BEGIN");
+  for (const { text, values = [] } of statements) await client.query(text, values);
+  return {
+    async commit() {
+      await client.query("COMMIT");
+      await client.end();
+    },
+  };
+}

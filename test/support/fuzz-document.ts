@@ -24,6 +24,8 @@ export interface Operation {
   roles: string[] | undefined;
   /** `x-owner`: the resource's records are their owners' (the bypass roles reach all). */
   owner: { relation: string; bypass: string[] } | undefined;
+  /** The record's fields only some roles see (`x-visible-to` in its schema): field → those roles. */
+  visibleTo: Record<string, string[]>;
   /** The response body does not match the document for that status: a list of problems, empty when it does. */
   check(status: number, body: unknown): string[];
 }
@@ -69,6 +71,7 @@ export function readDocument(document: Schema): Operation[] {
         statuses: new Set([...validators.keys()].filter((status) => /^\d+$/.test(status)).map(Number)),
         roles: Array.isArray(operation["x-roles"]) ? (operation["x-roles"] as string[]) : undefined,
         owner: (operation["x-owner"] as Operation["owner"]) ?? undefined,
+        visibleTo: visibleFields(responses, resolve),
         check(status, body) {
           // An exact status first, then its range (OpenAPI 3.1 §4.8.16.2).
           const validator = validators.has(String(status)) ? validators.get(String(status)) : validators.get(`${Math.floor(status / 100)}XX`);
@@ -79,6 +82,18 @@ export function readDocument(document: Schema): Operation[] {
     }
   }
   return operations;
+}
+
+/** The fields of the record a success answers with (`data`, or each item of it) that carry x-visible-to. */
+function visibleFields(responses: Record<string, Schema>, resolve: (value: Schema) => Schema): Record<string, string[]> {
+  const success = responses["200"] ?? responses["201"];
+  const schema = success ? ((resolve(success).content as Record<string, { schema?: Schema }> | undefined)?.["application/json"]?.schema ?? {}) : {};
+  const data = ((resolve(schema).properties ?? {}) as Record<string, Schema>).data ?? {};
+  const record = resolve((data.items as Schema | undefined) ?? data);
+  const visible: Record<string, string[]> = {};
+  for (const [field, property] of Object.entries((record.properties ?? {}) as Record<string, Schema>))
+    if (Array.isArray(property["x-visible-to"])) visible[field] = property["x-visible-to"] as string[];
+  return visible;
 }
 
 /** Inline schemas may still hold `#/components/...` refs: point them into the added document. */

@@ -18,12 +18,18 @@ export interface NestedReader {
   mayShow(user: CurrentUser | undefined, record: object): boolean | Promise<boolean>;
   /** The related resource's policy.scope, when it has one: nested lists hold only what it reaches. */
   scope?(user: CurrentUser | undefined): RowScope | readonly RowScope[] | undefined;
+  /**
+   * An owned resource's: whether the caller owns every one of `records` (a page's belongsTo
+   * records, asked at once). Nested lists need no such check: their scope already holds.
+   */
+  owns?(user: CurrentUser | undefined, records: readonly object[]): Promise<boolean>;
 }
 
 /** What a nested reader asks of the related resource (its policy, with its ownership). */
 export interface NestedPolicy {
   show(user: CurrentUser | undefined, record: any): boolean | Promise<boolean>;
   scope?(user: CurrentUser | undefined): RowScope | readonly RowScope[] | undefined;
+  owns?(user: CurrentUser | undefined, records: readonly object[]): Promise<boolean>;
 }
 
 /** relation name → the reader of the resource it points at. */
@@ -39,6 +45,7 @@ export function nestedReader(
     ...(showRoles ? { showRoles } : {}),
     mayShow: (user, record) => policy.show(user, record),
     ...(policy.scope ? { scope: (user) => policy.scope!(user) } : {}),
+    ...(policy.owns ? { owns: (user, records) => policy.owns!(user, records) } : {}),
   };
 }
 
@@ -66,7 +73,10 @@ export function loadableRelations(
   return relations;
 }
 
-/** After loading: every nested record must pass its own resource's show policy (403 otherwise). */
+/**
+ * After loading: every nested record must pass its own resource's show policy, and a nested
+ * belongsTo record of an owned resource must be the caller's (403 otherwise).
+ */
 export async function assertMayRead(
   readers: NestedReaders,
   rows: readonly object[],
@@ -76,8 +86,10 @@ export async function assertMayRead(
   for (const relation of relations) {
     const reader = readers[relation];
     if (!reader) throw new Forbidden();
+    const single: object[] = [];
     for (const row of rows) {
       const nested = (row as Record<string, unknown>)[relation];
+      if (nested !== null && nested !== undefined && !Array.isArray(nested)) single.push(nested);
       const records = Array.isArray(nested)
         ? nested
         : nested === null || nested === undefined
@@ -86,5 +98,7 @@ export async function assertMayRead(
       for (const record of records as object[])
         if (!(await reader.mayShow(user, record))) throw new Forbidden();
     }
+    if (reader.owns && single.length > 0 && !(await reader.owns(user, single)))
+      throw new Forbidden();
   }
 }

@@ -10,7 +10,7 @@ import { fieldAccess, type FieldAccess } from "./field-access.js";
 import { bothScopes, bypasses, ownerScope } from "./ownership.js";
 import type { Policy } from "./policy.js";
 import type { Serializer } from "./serializer.js";
-import type { Reach, ResourceService, StoredRow } from "./service.js";
+import type { Reach, ResourceService, StoredRow, WriteRules } from "./service.js";
 
 /** What a resource's controller is built with (see registry.ts). */
 export interface ControllerContext<
@@ -126,7 +126,8 @@ export class ResourceController<
       undefined,
       req.user?.role,
     );
-    const created = await this.service.create(await this.owned(req, payload, true), relations);
+    const owned = this.owned(req, payload, true);
+    const created = await this.service.create(owned.payload, relations, owned.rules);
     await assertMayRead(this.nested, [created], relations, req.user);
     sendData(res, this.serialize(created, relations, req.user?.role), 201);
   }
@@ -150,11 +151,8 @@ export class ResourceController<
       row.id,
       req.user?.role,
     );
-    const updated = await this.service.update(
-      row,
-      await this.owned(req, payload, false),
-      relations,
-    );
+    const owned = this.owned(req, payload, false);
+    const updated = await this.service.update(row, owned.payload, relations, owned.rules);
     await assertMayRead(this.nested, [updated], relations, req.user);
     sendData(res, this.serialize(updated, relations, req.user?.role));
   }
@@ -178,34 +176,30 @@ export class ResourceController<
 
   /**
    * An owned resource's payload, made the caller's: a direct owner left out is the caller; a parent
-   * the ownership runs through must be one the caller owns (else the 422 of an unknown record).
-   * Bypass roles may name any.
+   * the ownership runs through must be one the caller owns, which the write checks with the parent
+   * locked (else the 422 of an unknown record). Bypass roles may name any.
    */
-  protected async owned<T extends object>(req: Request, payload: T, creating: boolean): Promise<T> {
+  protected owned<T extends object>(
+    req: Request,
+    payload: T,
+    creating: boolean,
+  ): { payload: T; rules: WriteRules } {
     const owner = this.service.resource.owner;
-    if (owner === undefined) return payload;
+    if (owner === undefined) return { payload, rules: {} };
     const values = payload as Record<string, unknown>;
     const key = owner.payloadKey;
     if (creating && key !== undefined && values[key] == null && req.user)
-      return { ...payload, [key]: req.user.hash };
-    const parent = owner.through === undefined ? undefined : values[owner.through];
-    if (owner.through === undefined || bypasses(owner, req.user)) return payload;
+      return { payload: { ...payload, [key]: req.user.hash }, rules: {} };
+    if (owner.through === undefined || bypasses(owner, req.user)) return { payload, rules: {} };
     // A record of no parent would be nobody's: the caller could not reach what they just made.
-    if (creating && parent == null) {
+    if (creating && values[owner.through] == null) {
       const label = owner.through.replaceAll("_", " ");
       throw new ValidationFailed(
         Object.assign(emptyFieldErrors(), { [owner.through]: [`The ${label} field is required.`] }),
       );
     }
-    if (typeof parent !== "string") return payload;
-    const mine = { where: { [owner.column]: req.user?.id ?? -1 } };
-    if (!(await this.service.reachesRelated(owner.through, parent, mine))) {
-      const message =
-        this.service.resource.exists?.[owner.through] ??
-        `The selected ${owner.through.replaceAll("_", " ")} is invalid.`;
-      throw new ValidationFailed(Object.assign(emptyFieldErrors(), { [owner.through]: [message] }));
-    }
-    return payload;
+    const mine = { [owner.column]: req.user?.id ?? -1 };
+    return { payload, rules: { parent: { relation: owner.through, where: mine } } };
   }
 
   /**

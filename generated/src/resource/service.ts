@@ -15,20 +15,33 @@ import type { Sql } from "../lib/sql.js";
 import {
   columnsOf,
   type FindOptions,
-  type RowScope,
   type Table,
   type TableSpec,
   type Writable,
 } from "../lib/table.js";
 import type { ResourceDescriptor } from "./descriptor.js";
 
-/** A stored record as the runtime handles it: every table has an internal id and a public hash. */
 /** The caller's reach: a policy's scope of this resource, and of each nested hasMany's resource. */
 export type Reach = Pick<FindOptions<unknown>, "scope" | "scopeOf">;
 
+/** A stored record as the runtime handles it: every table has an internal id and a public hash. */
 export interface StoredRow {
   id: number;
   hash: string;
+}
+
+/**
+ * What a write must hold to, decided in its own transaction (with what it reads locked), never in
+ * a read before it: `parent` names a belongsTo payload key whose record must also match `where`
+ * (an owned resource's parent: the caller's own), else the 422 of an unknown record; `check` runs
+ * first and throws to refuse (the last user of a role, say).
+ */
+export interface WriteRules {
+  readonly parent?: {
+    readonly relation: string;
+    readonly where: Readonly<Record<string, unknown>>;
+  };
+  readonly check?: (sql: Sql) => Promise<void>;
 }
 
 // A fresh random hash that collides is drawn again; after this many collisions the write fails.
@@ -82,17 +95,6 @@ export class ResourceService<
     return { rows, total };
   }
 
-  /**
-   * Whether the live record a belongsTo payload key names is within `scope` (the caller owns it),
-   * for an owned resource's `through` parent; a hash that names nothing is not.
-   */
-  async reachesRelated(relation: string, hash: string, scope: RowScope): Promise<boolean> {
-    const spec = this.resource.table.belongsTo[relation];
-    if (!spec) return false;
-    const parent = this.tableOf(spec.target());
-    return (await parent.findOne({ hash, deleted: false }, [], { scope })) !== null;
-  }
-
   /** A live record by hash; a malformed hash or one of another resource is simply not found. */
   async find(hash: string, relations: readonly string[] = [], reach: Reach = {}): Promise<Row> {
     const row = this.ownHash.test(hash)
@@ -121,12 +123,18 @@ export class ResourceService<
    * that names related records is written in one transaction that locks them live first, so a
    * record deleted at the same moment is either seen here (422) or sees the new reference (409).
    */
-  async create(payload: Create, relations: readonly string[] = []): Promise<Row> {
+  async create(
+    payload: Create,
+    relations: readonly string[] = [],
+    rules: WriteRules = {},
+  ): Promise<Row> {
     for (let attempt = 1; ; attempt += 1) {
       const hash = newHash(this.resource.prefix);
       try {
-        return await this.writing(payload, async (table, data) =>
-          table.insertAndRead({ ...data, hash }, relations),
+        return await this.writing(
+          payload,
+          async (table, data) => table.insertAndRead({ ...data, hash }, relations),
+          rules,
         );
       } catch (error) {
         const collided =
@@ -136,11 +144,18 @@ export class ResourceService<
     }
   }
 
-  async update(row: Row, payload: Update, relations: readonly string[] = []): Promise<Row> {
+  async update(
+    row: Row,
+    payload: Update,
+    relations: readonly string[] = [],
+    rules: WriteRules = {},
+  ): Promise<Row> {
     let updated: Row | null;
     try {
-      updated = await this.writing(payload, (table, data) =>
-        table.updateAndRead(row.id, data, relations),
+      updated = await this.writing(
+        payload,
+        (table, data) => table.updateAndRead(row.id, data, relations),
+        rules,
       );
     } catch (error) {
       throw await this.explainWriteError(error, payload, row.id);
@@ -153,28 +168,33 @@ export class ResourceService<
   /**
    * Deletes a record nothing live still needs: 409 while a restrict relation points at it. A soft
    * delete decides in one transaction, with the record locked (see Table.softDelete); a hard one
-   * leaves it to the database's foreign keys.
+   * leaves it to the database's foreign keys. A `check` runs in the delete's transaction, first.
    */
-  async destroy(row: Row): Promise<void> {
-    if (this.resource.table.softDelete) {
-      const outcome = await this.table.sql
-        .transaction((tx) => this.table.within(tx).softDelete(row.id))
-        .catch((error: unknown) => {
-          // A row its cascade removes is still referenced below it (the database refused).
-          if (isForeignKeyViolation(error)) return "referenced" as const;
-          throw error;
-        });
-      if (outcome === "referenced") throw new Conflict();
-      if (outcome === "gone") throw new NotFound();
-      return;
-    }
-    if (await this.table.isReferenced(row.id)) throw new Conflict();
-    try {
-      await this.table.delete(row.id);
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw new Conflict();
+  async destroy(row: Row, check?: WriteRules["check"]): Promise<void> {
+    const transaction = check !== undefined || this.resource.table.softDelete;
+    const outcome = await (
+      transaction
+        ? this.table.sql.transaction(async (tx) => {
+            await check?.(tx);
+            return this.destroyWithin(row, tx);
+          })
+        : this.destroyWithin(row, this.table.sql)
+    ).catch((error: unknown) => {
+      // A row its cascade removes, or the row itself, is still referenced (the database refused).
+      if (isForeignKeyViolation(error)) return "referenced" as const;
       throw error;
-    }
+    });
+    if (outcome === "referenced") throw new Conflict();
+    if (outcome === "gone") throw new NotFound();
+  }
+
+  /** A delete inside a transaction (see destroy). */
+  private async destroyWithin(row: Row, tx: Sql): Promise<"deleted" | "referenced" | "gone"> {
+    const table = this.table.within(tx);
+    if (this.resource.table.softDelete) return table.softDelete(row.id);
+    if (await table.isReferenced(row.id)) return "referenced";
+    await table.delete(row.id);
+    return "deleted";
   }
 
   /** Restores a soft-deleted record (and what its delete cascaded to): 409 while a record it points at is deleted. */
@@ -215,14 +235,17 @@ export class ResourceService<
   private writing<T>(
     payload: Create | Update,
     write: (table: Table<Model, Row>, data: Writable<Model>) => Promise<T>,
+    rules: WriteRules = {},
   ): Promise<T> {
     const references = Object.keys(payload).some((key) =>
       Object.hasOwn(this.resource.table.belongsTo, key),
     );
-    if (!references) return this.toData(payload).then((data) => write(this.table, data));
-    return this.table.sql.transaction(async (tx) =>
-      write(this.table.within(tx), await this.toData(payload, tx, "share")),
-    );
+    if (!references && !rules.check)
+      return this.toData(payload).then((data) => write(this.table, data));
+    return this.table.sql.transaction(async (tx) => {
+      await rules.check?.(tx);
+      return write(this.table.within(tx), await this.toData(payload, tx, "share", rules.parent));
+    });
   }
 
   /**
@@ -233,6 +256,7 @@ export class ResourceService<
     payload: Create | Update,
     sql: Sql = this.table.sql,
     lock?: "share",
+    parent?: WriteRules["parent"],
   ): Promise<Writable<Model>> {
     const data: Record<string, unknown> = {};
     const errors = emptyFieldErrors();
@@ -241,9 +265,10 @@ export class ResourceService<
         ? this.resource.table.belongsTo[key]
         : undefined;
       if (relation) {
+        const where = parent?.relation === key ? parent.where : undefined;
         const id =
           typeof value === "string"
-            ? await this.tableOf(relation.target()).within(sql).liveId(value, lock)
+            ? await this.tableOf(relation.target()).within(sql).liveId(value, lock, where)
             : null;
         if (value !== null && id === null)
           errors[key] = [this.resource.exists?.[key] ?? "The selected relation is invalid."];

@@ -4,18 +4,19 @@ import type { User } from "../../prisma-client/client.js";
 import { defineTable, type TableSpec } from "../../lib/table.js";
 
 /**
- * The built-in users (their routes are /api/auth) as other tables read them, through a belongsTo
- * to User: every column but the password, which no read of this table selects. A related user is
- * output as its public id, or loaded as `{ hash, name }` and the project's user fields.
+ * The built-in users as the runtime reads them (through a belongsTo to User,
+ * and at /api/users): every column but the password, which writes may set and no read selects.
+ * A related user is output as its public id, or loaded as `{ hash, name }` and the project's user fields.
  */
-export type UserRecord = Omit<User, "password">;
-export type UserRow = UserRecord;
+export type UserRow = Omit<User, "password">;
 
-export const userTable: TableSpec<UserRecord, UserRow> = defineTable({
+export const userTable: TableSpec<User, UserRow> = defineTable({
   name: "users",
   columns: {
     name: "string",
     email: "string",
+    password: "string",
     role: "string",
   },
+  writeOnly: ["password"],
 });

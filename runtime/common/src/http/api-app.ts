@@ -45,6 +45,8 @@ export interface ApiParts {
   migrationsDir: string;
   /** The project's own user fields (hashapi.yaml auth.user.fields). */
   userFields?: UserFields;
+  /** /api/users, when hashapi.yaml's `auth.users.manage` asks for it (src/resources/user/user.resource.ts). */
+  users?: Parameters<ResourceRegistry["manageUsers"]>;
   /** Adds the project's resources. */
   resources: (registry: ResourceRegistry) => void;
 }
@@ -82,6 +84,7 @@ export function createApiApp(parts: ApiParts): Express {
   addAuthRoutes(routes, "/api/auth", new AuthController(auth), auth);
   const registry = new ResourceRegistry(tables, auth, settings.pagination);
   parts.resources(registry);
+  if (parts.users) registry.manageUsers(...parts.users);
   registry.addRoutes(routes, "/api");
 
   const readBody = jsonBody(settings.bodyLimit);

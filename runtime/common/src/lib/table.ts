@@ -36,6 +36,8 @@ export interface TableSpec<Model = any, Row = Model> {
   readonly name: string;
   readonly softDelete: boolean;
   readonly columns: { readonly [Column in Exclude<ColumnOf<Model>, StandardColumn>]-?: ColumnKind };
+  /** Columns that writes set and no read ever selects (a user's password hash). */
+  readonly writeOnly?: readonly string[];
   readonly belongsTo: Readonly<Record<string, RelationSpec>>;
   readonly hasMany: Readonly<Record<string, RelationSpec>>;
   /** Other tables whose live rows keep a row of this one from being deleted (onDelete: restrict). */
@@ -57,7 +59,13 @@ export type TableDeclaration<Model, Row> = Pick<TableSpec<Model, Row>, "name" | 
   Partial<
     Pick<
       TableSpec<Model, Row>,
-      "softDelete" | "belongsTo" | "hasMany" | "restrictedBy" | "cascadeTo" | "nullOnDelete"
+      | "softDelete"
+      | "writeOnly"
+      | "belongsTo"
+      | "hasMany"
+      | "restrictedBy"
+      | "cascadeTo"
+      | "nullOnDelete"
     >
   >;
 
@@ -153,6 +161,14 @@ function fromClause(spec: TableSpec): string {
 export function columnsOf(spec: TableSpec): Readonly<Record<string, ColumnKind>> {
   const { deleted_at, ...always } = standardColumns;
   return { ...always, ...(spec.softDelete ? { deleted_at } : {}), ...spec.columns };
+}
+
+/** The columns reads select: every column but the write-only ones. */
+export function readableColumnsOf(spec: TableSpec): Readonly<Record<string, ColumnKind>> {
+  const columns = columnsOf(spec);
+  if (!spec.writeOnly?.length) return columns;
+  const hidden = new Set<string>(spec.writeOnly);
+  return Object.fromEntries(Object.entries(columns).filter(([name]) => !hidden.has(name)));
 }
 
 export function decodeValue(
@@ -331,6 +347,25 @@ export class Table<Model, Row = Model> {
     return Number(row?.total ?? 0);
   }
 
+  /** How many of the rows `ids` name (once each) match every column = value pair. */
+  async countAmong(
+    ids: readonly number[],
+    where: Readonly<Record<string, unknown>>,
+  ): Promise<number> {
+    const distinct = [...new Set(ids)];
+    if (distinct.length === 0) return 0;
+    const values = new Values(this.sql.dialect);
+    const list = distinct.map((id) => values.add(id)).join(", ");
+    const conditions = Object.entries(where).map(
+      ([column, value]) => `${this.column(column)} = ${values.add(this.encode(column, value))}`,
+    );
+    const row = await this.sql.get(
+      `SELECT COUNT(*) AS "total" FROM ${this.table} WHERE "id" IN (${list})${conditions.map((condition) => ` AND ${condition}`).join("")}`,
+      values.list,
+    );
+    return Number(row?.total ?? 0);
+  }
+
   /** Whether a row (live or not) matches every column = value pair, other than the row `exceptId`. */
   async exists(where: Where<Model>, exceptId?: number): Promise<boolean> {
     const entries = Object.entries(where as Record<string, unknown>).filter(
@@ -360,13 +395,21 @@ export class Table<Model, Row = Model> {
   /**
    * The internal id of a live row, for writing a foreign key from a hash. Inside a transaction,
    * `lock: "share"` keeps the row live until the transaction ends: a concurrent delete waits, then
-   * sees the new reference.
+   * sees the new reference. `where`: columns the row must also match (checked under the same lock).
    */
-  async liveId(hash: string, lock?: "share"): Promise<number | null> {
-    const live = this.spec.softDelete ? ` AND "deleted_at" IS NULL` : "";
+  async liveId(
+    hash: string,
+    lock?: "share",
+    where: Readonly<Record<string, unknown>> = {},
+  ): Promise<number | null> {
+    const bound = new Values(this.sql.dialect);
+    const conditions = [`"hash" = ${bound.add(hash)}`];
+    if (this.spec.softDelete) conditions.push(`"deleted_at" IS NULL`);
+    for (const [column, value] of Object.entries(where))
+      conditions.push(`${this.column(column)} = ${bound.add(this.encode(column, value))}`);
     const row = await this.sql.get(
-      `SELECT "id" FROM ${this.table} WHERE "hash" = ${placeholder(this.sql.dialect, 1)}${live} LIMIT 1${lockClause(this.sql.dialect, lock)}`,
-      [hash],
+      `SELECT "id" FROM ${this.table} WHERE ${conditions.join(" AND ")} LIMIT 1${lockClause(this.sql.dialect, lock)}`,
+      bound.list,
     );
     return row ? Number(row.id) : null;
   }
@@ -447,7 +490,7 @@ export class Table<Model, Row = Model> {
     if (Object.keys(this.spec.belongsTo).length > 0 || this.loadsHasMany(relations))
       return undefined;
     this.returnsRow ??= {
-      text: `RETURNING ${Object.keys(this.columns).map(quote).join(", ")}`,
+      text: `RETURNING ${Object.keys(readableColumnsOf(this.spec)).map(quote).join(", ")}`,
       decode: this.shape([]).decode,
     };
     return this.returnsRow;
@@ -711,7 +754,7 @@ function readShape(
     );
     return name;
   };
-  const fields = Object.entries(columnsOf(spec)).map(([name, kind]) => ({
+  const fields = Object.entries(readableColumnsOf(spec)).map(([name, kind]) => ({
     name,
     kind,
     column: select(name, alias, path),

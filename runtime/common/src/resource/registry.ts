@@ -8,10 +8,13 @@ import type { ControllerContext, ResourceController } from "./controller.js";
 import type { ResourceDescriptor } from "./descriptor.js";
 import type { Policy } from "./policy.js";
 import type { RouteTable } from "../http/route-table.js";
-import { bothScopes, ownerScope } from "./ownership.js";
+import { bothScopes, bypasses, ownerScope } from "./ownership.js";
 import { addResourceRoutes } from "./routes.js";
 import { createSerializer, type Serializer } from "./serializer.js";
 import { ResourceService, type StoredRow } from "./service.js";
+import { ResourcePolicy } from "./policy.js";
+import { UsersController } from "../auth/users.controller.js";
+import { UsersService, type ManagedUser, type UserRoles } from "../auth/users.service.js";
 
 type AnyController = ResourceController<any, any, any, any, any>;
 
@@ -39,6 +42,11 @@ export class ResourceRegistry {
   private readonly entries: Entry[] = [];
   private readonly tableOf: (spec: TableSpec) => Table<any, any>;
   private readonly serializers = new Map<TableSpec, Serializer>();
+
+  private managedUsers?: {
+    resource: ResourceDescriptor<any, ManagedUser, any, any>;
+    access: UserRoles;
+  };
 
   /** The built-in users' table, when a resource may point at one (openTables' `users`). */
   private readonly users: TableSpec | undefined;
@@ -80,6 +88,15 @@ export class ResourceRegistry {
     return this;
   }
 
+  /**
+   * /api/users (hashapi.yaml `auth.users.manage`): the built-in users as a resource for the roles
+   * its declaration lists on every action. Related users keep their own short serializer.
+   */
+  manageUsers(resource: ResourceDescriptor<any, ManagedUser, any, any>, access: UserRoles): this {
+    this.managedUsers = { resource, access };
+    return this;
+  }
+
   /** Adds each resource's routes at `<base>/<collection>` (base: /api). */
   addRoutes(routes: RouteTable, base: string): void {
     const readers = new Map<TableSpec, NestedReader>(
@@ -87,7 +104,7 @@ export class ResourceRegistry {
         resource.table,
         nestedReader(
           (resource.publicActions ?? []).includes("show"),
-          ownedPolicy(policy, resource),
+          ownedPolicy(policy, resource, this.tableOf),
           resource.roles?.show,
         ),
       ]),
@@ -115,6 +132,30 @@ export class ResourceRegistry {
         softDelete: resource.table.softDelete,
       });
     }
+    if (this.managedUsers) this.addUserRoutes(routes, base, this.managedUsers);
+  }
+
+  private addUserRoutes(
+    routes: RouteTable,
+    base: string,
+    { resource, access }: NonNullable<ResourceRegistry["managedUsers"]>,
+  ): void {
+    const table = this.tableOf(resource.table) as Table<any, ManagedUser>;
+    const controller = new UsersController(
+      {
+        service: new UsersService(resource, table, this.tableOf, access),
+        policy: new ResourcePolicy<ManagedUser>(),
+        listSpec: { ...resource.list, softDelete: false, ...this.pagination },
+        nested: {},
+        serialize: createSerializer(resource, (spec) => this.serializerOf(spec)),
+      },
+      access,
+    );
+    addResourceRoutes(routes, `${base}/${resource.collection}`, controller, this.auth, {
+      publicActions: [],
+      roles: resource.roles ?? {},
+      softDelete: false,
+    });
   }
 
   private serializerOf(spec: TableSpec): Serializer {
@@ -134,13 +175,34 @@ function userSerializer(fields: UserFields): Serializer {
 
 /**
  * A resource's show verdict and scope for records nested in others' responses: its policy's, with
- * the resource's ownership added to the scope (nested lists hold only the caller's own records).
+ * the resource's ownership added to the scope (nested lists hold only the caller's own records)
+ * and to nested belongsTo records (one query per page when ownership runs through a parent).
  */
-function ownedPolicy(policy: Policy<any>, resource: ResourceDescriptor): NestedPolicy {
+function ownedPolicy(
+  policy: Policy<any>,
+  resource: ResourceDescriptor,
+  tableOf: (spec: TableSpec) => Table<any, any>,
+): NestedPolicy {
   if (resource.owner === undefined) return policy;
   const owner = resource.owner;
+  const through = owner.through === undefined ? undefined : resource.table.belongsTo[owner.through];
   return {
     show: (user, record) => policy.show(user, record),
     scope: (user) => bothScopes(policy.scope?.(user), ownerScope(owner, user)),
+    async owns(user, records) {
+      if (bypasses(owner, user)) return true;
+      const id = user?.id ?? -1;
+      if (through === undefined)
+        return records.every((record) => (record as Record<string, unknown>)[owner.column] === id);
+      const parents = records.map(
+        (record) => (record as Record<string, unknown>)[through.foreignKey],
+      );
+      if (parents.some((parent) => typeof parent !== "number")) return false;
+      const distinct = new Set(parents as number[]).size;
+      const owned = await tableOf(through.target()).countAmong(parents as number[], {
+        [owner.column]: id,
+      });
+      return owned === distinct;
+    },
   };
 }

@@ -1,0 +1,113 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { ListQuery } from "../http/list-query.js";
+import { Conflict } from "../lib/errors.js";
+import { hashPassword } from "../lib/passwords.js";
+import { lockClause, placeholder, type Sql } from "../lib/sql.js";
+import type { Table, TableSpec } from "../lib/table.js";
+import type { ResourceDescriptor } from "../resource/descriptor.js";
+import { ResourceService, type Reach, type StoredRow } from "../resource/service.js";
+
+/** A user as /api/users reads it (never with the password). */
+export interface ManagedUser extends StoredRow {
+  name: string;
+  email: string;
+  role: string;
+}
+
+/** What a user payload may hold once valid: the built-in fields and the project's user fields. */
+export interface UserPayload {
+  name?: string;
+  email?: string;
+  password?: string;
+  role?: string;
+  [field: string]: unknown;
+}
+
+/** The project's roles, most privileged first (src/auth/roles.ts), and the role of a user created without one. */
+export interface UserRoles {
+  readonly roles: readonly string[];
+  readonly defaultRole: string;
+}
+
+/**
+ * The users as a resource (hashapi.yaml `auth.users.manage`, /api/users): stored as sign-in reads
+ * them (the e-mail lower-cased, the password hashed), and never without a user of the first role:
+ * deleting or demoting the last one is a 409, decided with every user of that role locked.
+ */
+export class UsersService extends ResourceService<any, ManagedUser, UserPayload, UserPayload> {
+  private firstRoleText?: string;
+
+  constructor(
+    resource: ResourceDescriptor<any, ManagedUser, any, any>,
+    table: Table<any, ManagedUser>,
+    tableOf: (spec: TableSpec) => Table<unknown, unknown>,
+    readonly access: UserRoles,
+  ) {
+    super(resource, table, tableOf);
+  }
+
+  private get firstRole(): string {
+    return this.access.roles[0]!;
+  }
+
+  /** `?email=` finds the address however it is written, as sign-in does. */
+  override list(query: ListQuery, reach: Reach = {}) {
+    const email = query.filters.email;
+    if (typeof email !== "string") return super.list(query, reach);
+    return super.list(
+      { ...query, filters: { ...query.filters, email: email.toLowerCase() } },
+      reach,
+    );
+  }
+
+  override async create(payload: UserPayload, relations: readonly string[] = []) {
+    return super.create(await this.stored(payload), relations);
+  }
+
+  override async update(row: ManagedUser, payload: UserPayload, relations: readonly string[] = []) {
+    const stored = await this.stored(payload);
+    const demotes = stored.role !== undefined && stored.role !== this.firstRole;
+    const check = demotes
+      ? (sql: Sql) => this.keepsAnother(sql, row, "given another role")
+      : undefined;
+    return super.update(row, stored, relations, check ? { check } : {});
+  }
+
+  override destroy(row: ManagedUser) {
+    return super.destroy(row, (sql) => this.keepsAnother(sql, row, "deleted"));
+  }
+
+  /** Unique e-mails are looked up as stored: lower-cased. */
+  override withUniqueErrors(error: unknown, body: unknown, exceptId?: number) {
+    return super.withUniqueErrors(error, lowerCasedEmail(body), exceptId);
+  }
+
+  /** The payload as stored: e-mail lower-cased (as login looks it up), password hashed. */
+  private async stored(payload: UserPayload): Promise<UserPayload> {
+    const stored = lowerCasedEmail(payload) as UserPayload;
+    if (typeof stored.password !== "string") return stored;
+    return { ...stored, password: await hashPassword(stored.password) };
+  }
+
+  /**
+   * 409 when `row` is the only user of the first role left. Every such user is locked until the
+   * write ends (PostgreSQL; SQLite runs one write transaction at a time), so two managers removing
+   * the last two at once cannot both succeed: the second sees the first's change.
+   */
+  private async keepsAnother(sql: Sql, row: ManagedUser, change: string): Promise<void> {
+    this.firstRoleText ??= `SELECT "id" FROM "users" WHERE "role" = ${placeholder(sql.dialect, 1)} ORDER BY "id"${lockClause(sql.dialect, "update")}`;
+    const holders = (await sql.all(this.firstRoleText, [this.firstRole])).map((holder) =>
+      Number(holder.id),
+    );
+    if (holders.length === 1 && holders[0] === row.id)
+      throw new Conflict(`The last ${this.firstRole} cannot be ${change}.`);
+  }
+}
+
+function lowerCasedEmail(body: unknown): unknown {
+  if (typeof body !== "object" || body === null) return body;
+  const email = (body as { email?: unknown }).email;
+  if (typeof email !== "string" || email === email.toLowerCase()) return body;
+  return { ...body, email: email.toLowerCase() };
+}
