@@ -5,6 +5,8 @@ name: ${name}
 database: sqlite            # sqlite (embedded file) | postgresql
 out: api                    # the generated project, next to this specs folder (every command uses it)
 auth:
+  # roles: [admin, member]  # each user has one, most privileged first (default: the one role user)
+  # users: { manage: [admin] }   # /api/users (list, create, edit, delete users) for these roles
   ttl: 3600                 # access token lifetime, seconds
   refreshTtl: 1209600       # how long after the first login a token may be refreshed, seconds
 pagination:
