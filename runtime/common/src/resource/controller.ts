@@ -191,8 +191,10 @@ export class ResourceController<
     if (creating && key !== undefined && values[key] == null && req.user)
       return { payload: { ...payload, [key]: req.user.hash }, rules: {} };
     if (owner.through === undefined || bypasses(owner, req.user)) return { payload, rules: {} };
-    // A record of no parent would be nobody's: the caller could not reach what they just made.
-    if (creating && values[owner.through] == null) {
+    // A record of no parent would be nobody's: the caller could not reach what they just made (or
+    // just moved to no parent).
+    const parent = values[owner.through];
+    if (parent === null || (creating && parent === undefined)) {
       const label = owner.through.replaceAll("_", " ");
       throw new ValidationFailed(
         Object.assign(emptyFieldErrors(), { [owner.through]: [`The ${label} field is required.`] }),
