@@ -86,16 +86,13 @@ export async function assertMayRead(
   for (const relation of relations) {
     const reader = readers[relation];
     if (!reader) throw new Forbidden();
+    // A page's belongsTo records (one each), whose ownership is asked once for the whole page.
     const single: object[] = [];
     for (const row of rows) {
       const nested = (row as Record<string, unknown>)[relation];
-      if (nested !== null && nested !== undefined && !Array.isArray(nested)) single.push(nested);
-      const records = Array.isArray(nested)
-        ? nested
-        : nested === null || nested === undefined
-          ? []
-          : [nested];
-      for (const record of records as object[])
+      if (nested === null || nested === undefined) continue;
+      if (!Array.isArray(nested)) single.push(nested);
+      for (const record of (Array.isArray(nested) ? nested : [nested]) as object[])
         if (!(await reader.mayShow(user, record))) throw new Forbidden();
     }
     if (reader.owns && single.length > 0 && !(await reader.owns(user, single)))
