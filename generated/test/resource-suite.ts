@@ -36,6 +36,8 @@ const plainList: ListQuery = {
   page: 1,
   perPage: 15,
   filters: {},
+  conditions: [],
+  search: [],
   orderBy: [],
   relations: [],
   withTrashed: false,

@@ -1,6 +1,7 @@
+import { filterParameters, searchAndCursorParameters } from "./list-parameters.js";
 import { exampleHash, hashPattern } from "../model/hash-format.js";
 import { fieldType } from "../model/field-types.js";
-import { plainScalarSchema, type JsonSchema } from "../model/json-schema.js";
+import { type JsonSchema } from "../model/json-schema.js";
 import type { ProjectModel, ResourceModel } from "../model/types.js";
 
 /**
@@ -43,6 +44,26 @@ export function buildOpenApi(project: ProjectModel): object {
         per_page: { type: "integer", minimum: 1 },
         to: { type: ["integer", "null"] },
         total: { type: "integer", minimum: 0 },
+      },
+      additionalProperties: false,
+    },
+    CursorLinks: {
+      type: "object",
+      required: ["prev", "next"],
+      properties: {
+        prev: { type: ["string", "null"], format: "uri" },
+        next: { type: ["string", "null"], format: "uri" },
+      },
+      additionalProperties: false,
+    },
+    CursorMeta: {
+      type: "object",
+      required: ["path", "per_page", "next_cursor", "prev_cursor"],
+      properties: {
+        path: { type: "string", format: "uri" },
+        per_page: { type: "integer", minimum: 1 },
+        next_cursor: { type: ["string", "null"] },
+        prev_cursor: { type: ["string", "null"] },
       },
       additionalProperties: false,
     },
@@ -253,13 +274,15 @@ function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<s
     { name: "sort", in: "query", description: `comma-separated fields, "-" for descending: ${resource.sortable.join(", ")}`, schema: { type: "string" } },
     withParameter,
     ...(resource.softDelete ? [{ name: "with_trashed", in: "query", description: "include soft-deleted records (signed-in users only)", schema: { type: "boolean", default: false } }] : []),
-    ...resource.filters.map((filter) => ({ name: filter.name, in: "query", description: `exact match${filter.kind === "relation" ? " on the related record's hash" : ""}`, schema: filterSchema(filter) })),
+    ...resource.filters.flatMap(filterParameters),
+    ...searchAndCursorParameters(resource),
   ];
   const listSchema = {
     type: "object",
     required: ["type", "status", "data", "links", "meta"],
-    properties: { type: { const: "success" }, status: { const: 200 }, data: { type: "array", items: ref(name) }, links: ref("Links"), meta: ref("Meta") },
+    properties: { type: { const: "success" }, status: { const: 200 }, data: { type: "array", items: ref(name) }, links: { anyOf: [ref("Links"), ref("CursorLinks")] }, meta: { anyOf: [ref("Meta"), ref("CursorMeta")] } },
     additionalProperties: false,
+    description: "page-number mode: Links and Meta; with ?cursor=: CursorLinks and CursorMeta",
   };
   const paths: Record<string, object> = {
     [`/api/${resource.collection}`]: {
@@ -309,11 +332,6 @@ function managedUserPaths(users: ResourceModel, project: ProjectModel): Record<s
       if (method === "put" || method === "patch") operation.responses["409"] = responseRef("Conflict");
     }
   return paths;
-}
-
-function filterSchema(filter: ResourceModel["filters"][number]): JsonSchema {
-  if (filter.values) return { type: "string", enum: [...filter.values] };
-  return plainScalarSchema(filter.kind) ?? { type: "string" };
 }
 
 /**

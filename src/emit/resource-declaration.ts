@@ -19,6 +19,8 @@ export function buildResourceDeclaration(resource: ResourceModel): object {
       sortable: resource.sortable,
       filters: declaration.filters,
       ...(declaration.filterValues ? { values: declaration.filterValues } : {}),
+      ...(declaration.filterOperators ? { operators: declaration.filterOperators } : {}),
+      ...(resource.search.length > 0 ? { search: resource.search } : {}),
       relations: resource.withable,
     },
     ...(resource.eagerLoad.length > 0 ? { eagerLoad: resource.eagerLoad } : {}),

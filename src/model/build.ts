@@ -1,3 +1,4 @@
+import { filterOperators, operatorsOf, type FilterOperator } from "./list-operators.js";
 import { evolutionOf } from "./evolution.js";
 import { routesOf } from "./routes.js";
 import { actionTable } from "./actions.js";
@@ -135,6 +136,14 @@ function databaseModel(project: ProjectSpec): ProjectModel["database"] {
   };
 }
 
+/** How a field is filtered and searched on lists: its type's operators, narrowed or turned off by its spec. */
+function filterOptions(spec: FieldSpec): Pick<FieldModel, "filter" | "operators" | "narrowed" | "search"> {
+  const kind = spec.filter === false ? undefined : fieldType(spec.type).filter;
+  const narrowed = Array.isArray(spec.filter);
+  const operators = kind === undefined ? [] : narrowed ? filterOperators.filter((operator) => (spec.filter as FilterOperator[]).includes(operator)) : [...operatorsOf[kind]];
+  return { filter: kind, operators, narrowed: kind !== undefined && narrowed, search: spec.search === true };
+}
+
 function fieldModel(spec: FieldSpec): FieldModel {
   const field: FieldModel = {
     name: spec.name,
@@ -154,7 +163,7 @@ function fieldModel(spec: FieldSpec): FieldModel {
       ...(spec.default !== undefined ? { default: spec.default } : {}),
     },
     scale: spec.type === "decimal" ? (spec.scale ?? 2) : 0,
-    filter: fieldType(spec.type).filter,
+    ...filterOptions(spec),
     sortable: fieldType(spec.type).sortable,
     ...(spec.visibleTo ? { visibleTo: spec.visibleTo } : {}),
     ...(spec.writableBy ? { writableBy: spec.writableBy } : {}),
@@ -284,9 +293,10 @@ function buildResource(
     withable: [...belongsTo.map((relation) => relation.name), ...hasMany.map((relation) => relation.name)],
     sortable: [...fields.filter((field) => field.sortable).map((field) => field.name), "created_at", "updated_at"],
     filters: [
-      ...fields.flatMap((field) => (field.filter ? [{ name: field.name, kind: field.filter, ...(field.filter === "enum" ? { values: field.values } : {}) }] : [])),
-      ...belongsTo.map((relation) => ({ name: relation.name, kind: "relation" as const })),
+      ...fields.flatMap((field) => (field.filter ? [{ name: field.name, kind: field.filter, operators: field.operators, ...(field.filter === "enum" ? { values: field.values } : {}) }] : [])),
+      ...belongsTo.map((relation) => ({ name: relation.name, kind: "relation" as const, operators: operatorsOf.relation })),
     ],
+    search: fields.filter((field) => field.search).map((field) => field.name),
     publicIdKey: ref.publicIdKey,
     serializer: [],
     actions,
@@ -301,6 +311,7 @@ function buildResource(
       exists: undefined,
       filters: {},
       filterValues: undefined,
+      filterOperators: undefined,
       output: { keys: [], scales: undefined },
       publicActions: [],
       roles: undefined,
@@ -360,6 +371,7 @@ function declarationOf(resource: ResourceModel): DeclarationModel {
     ),
     filters: Object.fromEntries(resource.filters.map((filter) => [filter.name, filter.kind])),
     filterValues: nonEmpty(Object.fromEntries(resource.filters.flatMap((filter) => (filter.values ? [[filter.name, filter.values]] : [])))),
+    filterOperators: nonEmpty(Object.fromEntries(resource.fields.flatMap((field) => (field.narrowed ? [[field.name, field.operators]] : [])))),
     output: {
       // hasMany relations are output whenever loaded, after these keys.
       keys: resource.serializer.filter((entry) => entry.kind !== "hasMany").map((entry) => entry.key),

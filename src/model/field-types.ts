@@ -45,6 +45,8 @@ export interface FieldTypeDescriptor {
   };
   /** How `?field=value` parses on a list (the runtime's FilterKind), or undefined when it cannot be filtered. */
   filter: "string" | "enum" | "uuid" | "integer" | "decimal" | "boolean" | "date" | "datetime" | undefined;
+  /** Whether `search: true` may include it in `?search=` (free text). */
+  searchable: boolean;
   sortable: boolean;
   /** The validation rules a spec may give a field of this type, beyond required, sometimes and nullable. */
   rules: readonly TypeRule[];
@@ -111,6 +113,7 @@ const stringLike = (
     example: (field) => (field.nullable ? null : `Example ${field.label}`),
   },
   filter: "string",
+  searchable: true,
   sortable: true,
 });
 
@@ -138,6 +141,7 @@ function dateLike(
     },
     output: { schema: () => ({ type: "string", format }), tsType: () => "string", example: () => example },
     filter: kind,
+    searchable: false,
     sortable: true,
     rules: ["date", "unique"],
   };
@@ -152,7 +156,7 @@ export const fieldTypes = {
     "uuid",
     "url",
   ]),
-  text: { ...stringLike(() => "@db.Text", ["max"], [...textRules, "url"]), filter: undefined },
+  text: stringLike(() => "@db.Text", ["max"], [...textRules, "url"]),
   email: {
     ...stringLike((field) => `@db.VarChar(${field.max ?? 255})`, common, [...textRules, "email", "in"]),
     payload: {
@@ -182,6 +186,7 @@ export const fieldTypes = {
       example: () => "0b7e4c1a-3f9d-4e2b-9a61-5d8c2f0e7b34",
     },
     filter: "uuid",
+    searchable: false,
   },
   enum: {
     ...stringLike((field) => `@db.VarChar(${Math.max(...(field.values ?? []).map((value) => value.length), 1)})`, ["values"], ["string", "in", "unique"]),
@@ -202,6 +207,7 @@ export const fieldTypes = {
     },
     // A value outside `values` matches no row: refused (422) like any other invalid filter value.
     filter: "enum",
+    searchable: false,
   },
   integer: {
     kind: "integer",
@@ -212,6 +218,7 @@ export const fieldTypes = {
     payload: { schema: () => ({ type: "integer" }), rule: "integer", typeMessage: "integer", keywordMessages: {}, tsType: () => "number", numeric: true },
     output: { schema: () => ({ type: "integer" }), tsType: () => "number", example: () => 42 },
     filter: "integer",
+    searchable: false,
     sortable: true,
     rules: ["integer", "numeric", ...sizeRules, "digits", "in", "unique"],
   },
@@ -236,6 +243,7 @@ export const fieldTypes = {
       example: (field) => `12.${"5".padEnd(field.scale ?? 2, "0")}`.replace(/\.$/, ""),
     },
     filter: "decimal",
+    searchable: false,
     sortable: true,
     rules: ["numeric", ...sizeRules, "unique"],
   },
@@ -248,6 +256,7 @@ export const fieldTypes = {
     payload: { schema: () => ({ type: "boolean" }), rule: "boolean", typeMessage: "boolean", keywordMessages: {}, tsType: () => "boolean", numeric: false },
     output: { schema: () => ({ type: "boolean" }), tsType: () => "boolean", example: () => true },
     filter: "boolean",
+    searchable: false,
     sortable: true,
     rules: ["boolean"],
   },
@@ -266,6 +275,7 @@ export const fieldTypes = {
     payload: { schema: () => ({}), rule: undefined, typeMessage: "json", keywordMessages: {}, tsType: () => "unknown", numeric: false },
     output: { schema: () => ({}), tsType: () => "unknown", example: () => ({}) },
     filter: undefined,
+    searchable: false,
     sortable: false,
     rules: [],
   },

@@ -1,3 +1,4 @@
+import type { FilterKind, FilterOperator } from "./list-operators.js";
 import type { SchemaEvolution } from "./evolution.js";
 import type { RouteModel } from "./routes.js";
 import type { FieldType, FieldTypeDescriptor } from "./field-types.js";
@@ -80,8 +81,13 @@ export interface FieldModel {
   column: { max?: number; precision?: number; scale?: number; default?: unknown };
   /** Decimal places of a decimal's output string; 0 for other types. */
   scale: number;
-  /** How `?name=value` parses on a list; undefined when the type cannot be filtered. */
+  /** How `?name=value` parses on a list; undefined when the field cannot be filtered (its type, or `filter: false`). */
   filter: FieldTypeDescriptor["filter"];
+  /** The list filter operators it takes (none when it cannot be filtered); `narrowed` when its spec chose them. */
+  operators: FilterOperator[];
+  narrowed: boolean;
+  /** Included in `?search=`. */
+  search: boolean;
   sortable: boolean;
   /** Roles that see it; undefined: every caller who sees the record. */
   visibleTo?: string[];
@@ -171,8 +177,10 @@ export interface ResourceModel {
   /** Relations a client may ask for with `?with=` (all declared relations). */
   withable: string[];
   sortable: string[];
-  /** Exact-match list filters and how their query-string values parse. */
-  filters: { name: string; kind: NonNullable<FieldTypeDescriptor["filter"]> | "relation"; values?: string[] }[];
+  /** List filters: how their query-string values parse, and the operators each takes. */
+  filters: { name: string; kind: FilterKind; values?: string[]; operators: readonly FilterOperator[] }[];
+  /** The fields `?search=` looks in. */
+  search: string[];
   publicIdKey: "hash" | "public_id";
   /** Output keys in order, as the serializer writes them. */
   serializer: SerializedKey[];
@@ -241,6 +249,8 @@ export interface DeclarationModel {
   filters: Record<string, ResourceModel["filters"][number]["kind"]>;
   /** The values an enum filter accepts, by field; undefined without enum filters. */
   filterValues: Record<string, string[]> | undefined;
+  /** The operators of the fields whose spec narrowed them; undefined when none did. */
+  filterOperators: Record<string, readonly FilterOperator[]> | undefined;
   /** Output keys in order (loaded hasMany relations follow them), and each decimal's scale. */
   output: { keys: string[]; scales: Record<string, number> | undefined };
   publicActions: ActionName[];

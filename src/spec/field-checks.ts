@@ -1,5 +1,6 @@
 import { fieldType } from "../model/field-types.js";
 import { withArticle } from "../model/naming.js";
+import { operatorsOf } from "../model/list-operators.js";
 import { reservedQueryParameters } from "../model/public-names.js";
 import type { SpecSource } from "./source.js";
 import type { FieldSpec, FieldType, Problem } from "./types.js";
@@ -17,7 +18,8 @@ export const reservedFieldNames = new Set([
 
 /** Which options each field type accepts (spec-format.md, "Field types"; src/model/field-types.ts). */
 export function optionsOf(type: FieldType): readonly string[] {
-  return ["type", "nullable", "default", "renamedFrom", "backfill", "example", "visibleTo", "writableBy", ...fieldType(type).options];
+  const listOptions = fieldType(type).filter ? ["filter", ...(fieldType(type).searchable ? ["search"] : [])] : [];
+  return ["type", "nullable", "default", "renamedFrom", "backfill", "example", "visibleTo", "writableBy", ...listOptions, ...fieldType(type).options];
 }
 
 /**
@@ -33,6 +35,11 @@ export function checkField(source: SpecSource, base: (string | number)[], field:
     problems.push(
       source.problem([...at, option], `option "${option}" does not apply to ${withArticle(`${field.type} field`)} (it takes ${allowed.filter((name) => name !== "type").join(", ")})`, "key"),
     );
+  }
+  if (Array.isArray(field.filter) && fieldType(field.type).filter) {
+    const takes = operatorsOf[fieldType(field.type).filter!];
+    const foreign = field.filter.filter((operator) => !takes.includes(operator));
+    if (foreign.length > 0) problems.push(source.problem([...at, "filter"], `${withArticle(`${field.type} field`)} cannot take ${foreign.join(", ")} (it takes ${takes.join(", ")})`));
   }
   if (field.type === "enum" && field.values === undefined) {
     problems.push(source.problem(at, 'an enum field needs "values", e.g. values: [active, inactive]'));

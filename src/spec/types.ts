@@ -1,6 +1,7 @@
 /** The spec language (docs/spec-format.md) as TypeScript, after validation and defaults. */
 
 import type { FieldType } from "../model/field-types.js";
+import type { FilterOperator } from "../model/list-operators.js";
 
 export type { FieldType };
 export type { ActionName } from "../model/actions.js";
@@ -13,6 +14,10 @@ export interface FieldSpec {
   visibleTo?: string[];
   /** Roles that may send the field (422 "prohibited" for the others). */
   writableBy?: string[];
+  /** List filter operators: every one of the type (true, the default), these, or none (false). */
+  filter?: boolean | FilterOperator[];
+  /** Included in `?search=`. */
+  search?: boolean;
   max?: number;
   min?: number;
   length?: number;

@@ -11,6 +11,7 @@ import type { Logger } from "../lib/logger.js";
 import type { JwtSettings } from "../lib/tokens.js";
 import { ResourceRegistry } from "../resource/registry.js";
 import { applyCors } from "./cors.js";
+import { CursorCodec } from "./cursor.js";
 import type { TrustProxy } from "./deployment.js";
 import { errorHandler } from "./error-handler.js";
 import { health } from "./health.js";
@@ -82,7 +83,10 @@ export function createApiApp(parts: ApiParts): Express {
       get: (_req, res) => void res.type("application/json").send(parts.openapiText),
     });
   addAuthRoutes(routes, "/api/auth", new AuthController(auth), auth);
-  const registry = new ResourceRegistry(tables, auth, settings.pagination);
+  const registry = new ResourceRegistry(tables, auth, {
+    ...settings.pagination,
+    cursors: new CursorCodec(settings.jwt.key),
+  });
   parts.resources(registry);
   if (parts.users) registry.manageUsers(...parts.users);
   registry.addRoutes(routes, "/api");

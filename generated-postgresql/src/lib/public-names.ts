@@ -33,4 +33,7 @@ export const reservedQueryParameters = [
   "sort",
   "with",
   "with_trashed",
+  "filter",
+  "search",
+  "cursor",
 ] as const;

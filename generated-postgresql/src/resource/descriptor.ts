@@ -1,6 +1,12 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { filterKinds, type FilterKind } from "../http/list-query.js";
+import {
+  filterKinds,
+  isFilterOperator,
+  operatorsOf,
+  type FilterKind,
+  type FilterOperator,
+} from "../lib/list-operators.js";
 import type { TableSpec } from "../lib/table.js";
 import type { PayloadRules, PayloadValidators } from "../lib/validation.js";
 import { actionNames, isActionName, type ActionName } from "./actions.js";
@@ -12,7 +18,7 @@ export { actionNames, type ActionName };
  * What the specs decided for one resource, with the words a filter kind and an action are written
  * in: the runtime's own types in a descriptor, any string in the JSON a declaration is read from.
  */
-interface ResourceSettings<Filter extends string, Action extends string> {
+interface ResourceSettings<Filter extends string, Action extends string, Operator extends string> {
   /** Path segment under /api: `medical-records`. */
   readonly collection: string;
   /** Public id prefix: `MRE` in `MRE_7KX9MQ2B`. */
@@ -26,6 +32,10 @@ interface ResourceSettings<Filter extends string, Action extends string> {
     readonly filters: Readonly<Record<string, Filter>>;
     /** The values each enum filter accepts. */
     readonly values?: Readonly<Record<string, readonly string[]>>;
+    /** Fields whose spec narrows their operators (`filter: [eq, in]`); the others take their kind's. */
+    readonly operators?: Readonly<Record<string, readonly Operator[]>>;
+    /** The fields `?search=` looks in (`search: true`). */
+    readonly search?: readonly string[];
     /** Relations a client may ask for with `?with=`. */
     readonly relations: readonly string[];
   };
@@ -65,7 +75,7 @@ export interface ResourceDescriptor<
   Row = any,
   Create = any,
   Update = any,
-> extends ResourceSettings<FilterKind, ActionName> {
+> extends ResourceSettings<FilterKind, ActionName, FilterOperator> {
   readonly table: TableSpec<Model, Row>;
   readonly validate: PayloadValidators<Create, Update>;
 }
@@ -74,7 +84,7 @@ export interface ResourceDescriptor<
  * `<name>.resource.json` as `hashapi generate` writes it: plain JSON (its validation schemas are the
  * ones openapi.json publishes), read once at start-up.
  */
-export interface ResourceDeclaration extends ResourceSettings<string, string> {
+export interface ResourceDeclaration extends ResourceSettings<string, string, string> {
   /** Read by the resource's `<name>.validator.ts` (payloadValidators), which types the payloads. */
   readonly validation: PayloadRules;
 }
@@ -97,6 +107,15 @@ export function defineResource<Model, Row, Create, Update>(
     if (kind === "enum" && !Array.isArray(list.values?.[field]))
       refuse(table, `enum filter ${field} lists no values`);
   }
+  for (const [field, operators] of Object.entries(list.operators ?? {})) {
+    const kind = Object.hasOwn(list.filters, field) ? list.filters[field] : undefined;
+    if (kind === undefined) refuse(table, `operators of ${field}, which is no filter`);
+    for (const operator of operators)
+      if (!isFilterOperator(operator) || !operatorsOf[kind as FilterKind].includes(operator))
+        refuse(table, `filter ${field} cannot take the operator "${operator}"`);
+  }
+  for (const field of list.search ?? [])
+    if (!Object.hasOwn(table.columns, field)) refuse(table, `search field ${field} is no column`);
   for (const action of publicActions ?? [])
     if (!isActionName(action)) refuse(table, `public action "${action}" is not an action`);
   for (const [action, allowed] of Object.entries(roles ?? {}))
@@ -105,7 +124,11 @@ export function defineResource<Model, Row, Create, Update>(
   return {
     table,
     ...settings,
-    list: { ...list, filters: list.filters as Readonly<Record<string, FilterKind>> },
+    list: {
+      ...list,
+      filters: list.filters as Readonly<Record<string, FilterKind>>,
+      operators: list.operators as Readonly<Record<string, readonly FilterOperator[]>> | undefined,
+    },
     ...(publicActions ? { publicActions: publicActions as readonly ActionName[] } : {}),
     ...(roles ? { roles: roles as Readonly<Partial<Record<ActionName, readonly string[]>>> } : {}),
     validate,

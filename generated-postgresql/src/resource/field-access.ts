@@ -30,7 +30,7 @@ function refusedByRole(
 export interface FieldAccess {
   /** The output keys a role does not see, or undefined when it sees them all. */
   hiddenFrom(role: string | undefined): ReadonlySet<string> | undefined;
-  /** The list options of a role: no filter or sort on a field it does not see. */
+  /** The list options of a role: no filter, sort or search on a field it does not see. */
   listSpecFor(role: string | undefined): ListSpec;
   /**
    * 422 "The … field is prohibited." for each key of `body` the role may not send, together with
@@ -61,6 +61,10 @@ export function fieldAccess(
           filters: Object.fromEntries(
             Object.entries(listSpec.filters).filter(([field]) => !hidden.has(field)),
           ),
+          // Searching a field one does not see would tell its content word by word: not searched.
+          ...(listSpec.search
+            ? { search: listSpec.search.filter((field) => !hidden.has(field)) }
+            : {}),
         };
         if (specs.size < 64) specs.set(key, spec);
       }

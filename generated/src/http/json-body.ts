@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import express, { type NextFunction, type Request, type Response } from "express";
+import { isStorableText } from "../lib/column-codec.js";
 import { ValidationFailed } from "../lib/errors.js";
 import { sendError } from "./envelope.js";
 
@@ -18,15 +19,6 @@ export interface BodyProblem {
 
 function label(field: string): string {
   return field.replaceAll("_", " ").trim();
-}
-
-/**
- * Text that no column can hold faithfully: a lone UTF-16 surrogate (it would be stored as invalid
- * UTF-8 and grow past `max`) or a NUL character (PostgreSQL refuses it in text and jsonb).
- */
-const unstorable = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/;
-function isStorableText(text: string): boolean {
-  return !unstorable.test(text);
 }
 
 /**

@@ -1,38 +1,42 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { Request } from "express";
-import { parseDate, parseDateTime } from "../lib/dates.js";
+import { kindNoun, parseQueryValue } from "../lib/column-codec.js";
 import { emptyFieldErrors, ValidationFailed } from "../lib/errors.js";
-import { anyHashPattern, reservedQueryParameters, uuidPattern } from "../lib/public-names.js";
+import {
+  maxQueryText,
+  maxSearchWords,
+  type FilterKind,
+  type FilterOperator,
+} from "../lib/list-operators.js";
+import { reservedQueryParameters } from "../lib/public-names.js";
+import type { CursorCodec, CursorPosition } from "./cursor.js";
+import {
+  bracketFilter,
+  filterOperand,
+  label,
+  operatorProblem,
+  type FilterCondition,
+} from "./filter-query.js";
 
-/** How a filter value from the query string becomes a typed value for an exact match. */
-export const filterKinds = [
-  "string",
-  "enum",
-  "uuid",
-  "integer",
-  "decimal",
-  "boolean",
-  "date",
-  "datetime",
-  "relation",
-] as const;
-export type FilterKind = (typeof filterKinds)[number];
-
-// Anything else matches no row, and PostgreSQL's uuid type would refuse it outright.
-const uuidText = new RegExp(uuidPattern);
-/** How a filter's kind is named in its message, where that is not the kind itself. */
-const kindNouns: Partial<Record<FilterKind, string>> = { relation: "identifier", uuid: "UUID" };
+export { filterKinds, type FilterKind } from "../lib/list-operators.js";
+export type { FilterCondition } from "./filter-query.js";
 
 export interface ListSpec {
   sortable: readonly string[];
   filters: Readonly<Record<string, FilterKind>>;
   /** The values each enum filter accepts. */
   values?: Readonly<Record<string, readonly string[]>>;
+  /** Fields whose spec narrows their operators (`filter: [eq, in]`); the others take their kind's. */
+  operators?: Readonly<Record<string, readonly FilterOperator[]>>;
+  /** The fields `?search=` looks in; none: the parameter is refused. */
+  search?: readonly string[];
   relations: readonly string[];
   softDelete: boolean;
   defaultPerPage: number;
   maxPerPage: number;
+  /** Seals and opens `?cursor=` positions; without it, cursor pagination is refused. */
+  cursors?: CursorCodec;
 }
 
 export interface ListQuery {
@@ -40,43 +44,48 @@ export interface ListQuery {
   perPage: number;
   /** Exact-match filters; a relation filter holds the related record's hash. */
   filters: Record<string, string | number | boolean | Date>;
+  /** The other filters: `?filter[field][op]=`. */
+  conditions: FilterCondition[];
+  /** `?search=` words (none without it). */
+  search: string[];
+  /**
+   * Cursor pagination (`?cursor=`): where the page starts, `null` for the first page; undefined in
+   * page-number mode. `binding` is what its cursors are sealed for (see cursorBinding).
+   */
+  cursor?: { position: CursorPosition | null; binding: string };
   orderBy: Record<string, "asc" | "desc">[];
   relations: string[];
   withTrashed: boolean;
 }
 
 const reserved = new Set<string>(reservedQueryParameters);
-const anyHash = new RegExp(anyHashPattern);
 
 /** The last page a client may ask for: keeps every offset a safe integer on both databases. */
 export const maxPage = 2_147_483_647;
-// Integer columns are 32-bit (Prisma's Int): a filter value outside them matches nothing and would
-// make PostgreSQL fail, so it is refused like any other invalid value.
-const int32 = { min: -2_147_483_648, max: 2_147_483_647 };
-
-function label(name: string): string {
-  return name.replaceAll("_", " ");
-}
 
 /**
- * Validates every list query parameter (docs/api-contract.md §4 in hashapi): an unknown parameter, relation, sort
- * field or a repeated parameter is a 422, never silently ignored and never a 500.
+ * Validates every list query parameter (docs/api-contract.md §4 and §8 in hashapi): an unknown
+ * parameter, relation, sort field, filter field or operator, a value of the wrong type, a malformed
+ * cursor or a repeated parameter is a 422, never silently ignored and never a 500.
  */
 export function parseListQuery(req: Request, spec: ListSpec): ListQuery {
   const errors = emptyFieldErrors();
   const fail = (key: string, message: string) => (errors[key] ??= []).push(message);
   const query = req.query as Record<string, unknown>;
-  const single = (key: string): string | undefined => {
+  const single = (key: string, errorKey = key): string | undefined => {
     const value = query[key];
     if (value === undefined) return undefined;
     if (typeof value !== "string") {
-      fail(key, `The ${label(key)} parameter must be given once.`);
+      fail(errorKey, `The ${label(errorKey)} parameter must be given once.`);
       return undefined;
     }
     return value;
   };
 
+  const rawCursor = single("cursor");
   const page = integerParameter(single("page"), 1, 1, maxPage, "page", fail);
+  if (rawCursor !== undefined && query.page !== undefined)
+    fail("page", "The page parameter cannot be used with a cursor.");
   const perPage = integerParameter(
     single("per_page"),
     spec.defaultPerPage,
@@ -123,10 +132,45 @@ export function parseListQuery(req: Request, spec: ListSpec): ListQuery {
     else withTrashed = trashed === "true";
   }
 
+  const search = searchWords(single("search"), spec, fail);
+
   const filters: ListQuery["filters"] = {};
+  const conditions: FilterCondition[] = [];
+  const exact = (field: string, key: string, value: unknown) => {
+    if (Object.hasOwn(filters, field))
+      fail(key, `The ${label(field)} filter is given more than once.`);
+    else filters[field] = value as ListQuery["filters"][string];
+  };
   for (const key of Object.keys(query)) {
-    if (reserved.has(key)) continue;
-    // Own keys only: `?constructor=x` must not find Object.prototype.constructor.
+    if (reserved.has(key) && key !== "filter") continue;
+    const bracket = bracketFilter(key);
+    if (bracket) {
+      const { field, operator } = bracket;
+      const errorKey = `filter.${field}`;
+      // Own keys only: `?filter[constructor]=x` must not find Object.prototype.constructor.
+      if (!Object.hasOwn(spec.filters, field)) {
+        fail(errorKey, `The ${label(field)} field cannot be filtered.`);
+        continue;
+      }
+      const problem = operatorProblem(spec, field, operator);
+      if (problem) {
+        fail(errorKey, problem);
+        continue;
+      }
+      const raw = single(key, errorKey);
+      if (raw === undefined) continue;
+      const op = operator as FilterOperator;
+      const operand = filterOperand(spec, field, op, raw);
+      if ("problem" in operand) fail(errorKey, operand.problem);
+      else if (op === "eq") exact(field, errorKey, operand.value);
+      else conditions.push({ field, kind: spec.filters[field]!, op, value: operand.value });
+      continue;
+    }
+    if (key === "filter" || key.startsWith("filter[")) {
+      fail(key, "A filter is written filter[field]=value or filter[field][operator]=value.");
+      continue;
+    }
+    // The older form `?field=value`: an exact match, named by the field itself.
     const kind = Object.hasOwn(spec.filters, key) ? spec.filters[key] : undefined;
     if (kind === undefined) {
       fail(key, `The ${label(key)} parameter is not supported.`);
@@ -136,18 +180,89 @@ export function parseListQuery(req: Request, spec: ListSpec): ListQuery {
     if (raw === undefined) continue;
     if (kind === "enum") {
       // Laravel's `in` message: a value outside the field's values would only ever match no row.
-      if (spec.values?.[key]?.includes(raw)) filters[key] = raw;
+      if (spec.values?.[key]?.includes(raw)) exact(key, key, raw);
       else fail(key, `The selected ${label(key)} is invalid.`);
       continue;
     }
-    const value = filterValue(kind, raw);
+    const value = parseQueryValue(kind, raw);
     if (value === undefined)
-      fail(key, `The ${label(key)} filter is not a valid ${kindNouns[kind] ?? kind}.`);
-    else filters[key] = value;
+      fail(key, `The ${label(key)} filter is not a valid ${kindNoun(kind)}.`);
+    else exact(key, key, value);
+  }
+
+  let cursor: ListQuery["cursor"];
+  if (rawCursor !== undefined) {
+    if (!spec.cursors) fail("cursor", "The cursor parameter is not supported here.");
+    else {
+      const binding = cursorBinding(req);
+      if (rawCursor === "") cursor = { position: null, binding };
+      else {
+        const position =
+          rawCursor.length <= maxQueryText ? spec.cursors.open(rawCursor, binding) : undefined;
+        // Ours, for this very query, with one value per order key: anything else was not issued here.
+        if (position === undefined || position.values.length !== orderKeyCount(orderBy))
+          fail("cursor", "The cursor is invalid.");
+        else cursor = { position, binding };
+      }
+    }
   }
 
   if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
-  return { page, perPage, filters, orderBy, relations, withTrashed };
+  return {
+    page,
+    perPage,
+    filters,
+    conditions,
+    search,
+    ...(cursor ? { cursor } : {}),
+    orderBy,
+    relations,
+    withTrashed,
+  };
+}
+
+function orderKeyCount(orderBy: ListQuery["orderBy"]): number {
+  return orderBy.reduce((count, entry) => count + Object.keys(entry).length, 0);
+}
+
+/**
+ * What a cursor is sealed for: the path, the caller, and every parameter that decides which rows
+ * come in which order (all but the page, its size and the nested relations), in a fixed order.
+ */
+export function cursorBinding(req: Request): string {
+  const ignored = new Set(["cursor", "page", "per_page", "with"]);
+  const parameters = Object.entries(req.query as Record<string, unknown>)
+    .filter(([key]) => !ignored.has(key))
+    .map(([key, value]) => [key, String(value)])
+    .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
+  return JSON.stringify([req.baseUrl + req.path, req.user?.hash ?? null, parameters]);
+}
+
+/** `?search=`: the distinct words (empty or blank: no search), on a resource that declares fields for it. */
+function searchWords(
+  raw: string | undefined,
+  spec: ListSpec,
+  fail: (key: string, message: string) => void,
+): string[] {
+  if (raw === undefined) return [];
+  if (!spec.search?.length) {
+    fail("search", "The search parameter is not supported here.");
+    return [];
+  }
+  if (raw.length > maxQueryText) {
+    fail("search", `The search must not be greater than ${maxQueryText} characters.`);
+    return [];
+  }
+  if (parseQueryValue("string", raw) === undefined) {
+    fail("search", "The search is not valid text.");
+    return [];
+  }
+  const words = [...new Set(raw.split(/\s+/u).filter(Boolean))];
+  if (words.length > maxSearchWords) {
+    fail("search", `The search may hold at most ${maxSearchWords} words.`);
+    return [];
+  }
+  return words;
 }
 
 /** `?with=` on a single record: validated exactly as on lists. */
@@ -211,29 +326,4 @@ function integerParameter(
     return fallback;
   }
   return value;
-}
-
-function filterValue(kind: FilterKind, raw: string): string | number | boolean | Date | undefined {
-  switch (kind) {
-    case "integer": {
-      if (!/^-?\d{1,10}$/.test(raw)) return undefined;
-      const value = Number(raw);
-      return value >= int32.min && value <= int32.max ? value : undefined;
-    }
-    case "decimal":
-      return /^-?\d{1,65}(\.\d{1,30})?$/.test(raw) ? raw : undefined;
-    case "boolean":
-      return raw === "true" ? true : raw === "false" ? false : undefined;
-    case "date":
-      return parseDate(raw);
-    case "datetime":
-      return parseDateTime(raw);
-    case "relation":
-      return anyHash.test(raw) ? raw : undefined;
-    case "uuid":
-      return uuidText.test(raw) ? raw : undefined;
-    default:
-      // PostgreSQL refuses NUL in text; such a value can match nothing anywhere.
-      return raw.includes("\u0000") ? undefined : raw;
-  }
 }

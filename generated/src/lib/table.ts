@@ -1,11 +1,16 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { Decimal } from "@prisma/client/runtime/client";
+import { decodeValue, encodeValue, type ColumnKind } from "./column-codec.js";
+import {
+  columnComparison,
+  keysetCondition,
+  searchCondition,
+  type ListCondition,
+  type SearchTerms,
+} from "./list-conditions.js";
 import { lockClause, placeholder, type Sql, type SqlDialect, type SqlRow } from "./sql.js";
 
-/** How a stored column becomes the value Prisma's row types promise, and back. */
-export type ColumnKind =
-  "integer" | "string" | "decimal" | "boolean" | "date" | "datetime" | "json";
+export { decodeValue, encodeValue, type ColumnKind };
 
 /** Columns every table has, declared here once: the internal id, the public hash, the timestamps. */
 export type StandardColumn = "id" | "hash" | "created_at" | "updated_at" | "deleted_at";
@@ -16,6 +21,12 @@ const standardColumns: Readonly<Record<StandardColumn, ColumnKind>> = {
   updated_at: "datetime",
   deleted_at: "datetime",
 };
+
+/** Lists' order unless a sort is asked for: oldest first, the id breaking ties. */
+const defaultOrder: readonly Record<string, "asc" | "desc">[] = [
+  { created_at: "asc" },
+  { id: "asc" },
+];
 
 /** Names of a record type's own columns (not its relations). */
 export type ColumnOf<Model> = Extract<keyof Model, string>;
@@ -104,6 +115,12 @@ export interface RowScope {
   readonly through?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
+/** What narrows a count: the filtering options of a read. */
+export type CountOptions<Model> = Pick<
+  FindOptions<Model>,
+  "where" | "related" | "withTrashed" | "scope" | "conditions" | "search"
+>;
+
 export interface FindOptions<Model> {
   where?: Where<Model>;
   /** The caller's reach: rows outside it (outside any of them, for a list) are not read, not counted. */
@@ -113,8 +130,17 @@ export interface FindOptions<Model> {
   /** belongsTo relation name → the related record's hash. */
   related?: Readonly<Record<string, string>>;
   orderBy?: OrderBy<Model>;
+  /** Filters beyond exact matches (operators), ANDed. */
+  conditions?: readonly ListCondition[];
+  /** `?search=` words, each in some of the columns. */
+  search?: SearchTerms;
   /** Soft-deleted rows too (tables without soft delete have none). */
   withTrashed?: boolean;
+  /**
+   * A cursor's position: the values of the row the page starts after, one per `orderBy` key
+   * (already the column's values, see column-codec.ts fromCursorValue).
+   */
+  after?: readonly unknown[];
   limit?: number;
   offset?: number;
   /** Relations to load: belongsTo ones come back as records instead of `{ hash }`, hasMany ones as arrays. */
@@ -169,40 +195,6 @@ export function readableColumnsOf(spec: TableSpec): Readonly<Record<string, Colu
   if (!spec.writeOnly?.length) return columns;
   const hidden = new Set<string>(spec.writeOnly);
   return Object.fromEntries(Object.entries(columns).filter(([name]) => !hidden.has(name)));
-}
-
-export function decodeValue(
-  kind: ColumnKind,
-  value: unknown,
-  dialect: SqlDialect = "sqlite",
-): unknown {
-  if (value === null || value === undefined) return null;
-  switch (kind) {
-    case "date":
-    case "datetime":
-      // SQLite holds Prisma's ISO text; PostgreSQL a Date (timestamptz) or "YYYY-MM-DD" (date, kept as text).
-      return value instanceof Date ? value : new Date(value as string);
-    case "decimal":
-      return new Decimal(value as string | number);
-    case "boolean":
-      return value === true || value === 1;
-    case "json":
-      return dialect === "sqlite" && typeof value === "string" ? JSON.parse(value) : value;
-    case "integer":
-      return typeof value === "bigint" || typeof value === "string" ? Number(value) : value;
-    default:
-      return value;
-  }
-}
-
-export function encodeValue(kind: ColumnKind, value: unknown, dialect: SqlDialect): unknown {
-  if (value === null || value === undefined) return null;
-  if (kind === "json") return JSON.stringify(value);
-  if (kind === "decimal" && typeof value === "object") return String(value);
-  // A calendar date is the UTC day: never let the driver shift it by the server's time zone.
-  if (kind === "date" && dialect === "postgresql" && value instanceof Date)
-    return value.toISOString().slice(0, 10);
-  return value;
 }
 
 /** Collects a statement's values and hands out the dialect's placeholder for each. */
@@ -297,12 +289,24 @@ export class Table<Model, Row = Model> {
     const shape = this.shape(options.relations ?? []);
     const values = new Values(this.sql.dialect);
     // The read shape already joins every belongsTo under its name: relation filters use that join.
-    const { conditions } = this.filter(options, values, false);
-    const order = (options.orderBy ?? [{ created_at: "asc" }, { id: "asc" }]).flatMap((entry) =>
-      Object.entries(entry).map(
-        ([column, direction]) =>
-          `${this.alias}.${this.column(column)} ${direction === "desc" ? "DESC" : "ASC"}`,
-      ),
+    let { conditions } = this.filter(options, values, false);
+    const keys = this.orderKeys(options.orderBy ?? defaultOrder);
+    if (options.after) {
+      const after = options.after;
+      const keyset = keysetCondition(keys, after, (index) =>
+        values.add(this.encode(keys[index]!.name, after[index])),
+      );
+      conditions = conditions === "" ? ` WHERE ${keyset}` : `${conditions} AND ${keyset}`;
+    }
+    // NULL orders as the largest value on both databases (PostgreSQL's own rule; SQLite is told).
+    const nulls = (key: (typeof keys)[number]) =>
+      key.nullable && this.sql.dialect === "sqlite"
+        ? key.direction === "asc"
+          ? " NULLS LAST"
+          : " NULLS FIRST"
+        : "";
+    const order = keys.map(
+      (key) => `${key.column} ${key.direction === "desc" ? "DESC" : "ASC"}${nulls(key)}`,
     );
     const limit = options.limit === undefined ? "" : ` LIMIT ${values.add(options.limit)}`;
     const offset = options.offset === undefined ? "" : ` OFFSET ${values.add(options.offset)}`;
@@ -317,12 +321,12 @@ export class Table<Model, Row = Model> {
     )) as Row[];
   }
 
-  async count(
-    options: Pick<FindOptions<Model>, "where" | "related" | "withTrashed" | "scope"> = {},
-  ): Promise<number> {
+  async count(options: CountOptions<Model> = {}): Promise<number> {
     const filtered =
       Object.keys(options.where ?? {}).length > 0 ||
       Object.keys(options.related ?? {}).length > 0 ||
+      (options.conditions?.length ?? 0) > 0 ||
+      options.search !== undefined ||
       options.scope !== undefined;
     if (
       this.sql.dialect === "sqlite" &&
@@ -567,8 +571,20 @@ export class Table<Model, Row = Model> {
     return quote(name);
   }
 
+  /** The keys of an order, qualified; the table's own columns other than the standard ones may be NULL. */
+  private orderKeys(orderBy: readonly Partial<Record<string, "asc" | "desc">>[]) {
+    return orderBy.flatMap((entry) =>
+      Object.entries(entry).map(([name, direction]) => ({
+        name,
+        column: `${this.alias}.${this.column(name)}`,
+        direction: (direction === "desc" ? "desc" : "asc") as "asc" | "desc",
+        nullable: !Object.hasOwn(standardColumns, name),
+      })),
+    );
+  }
+
   private filter(
-    options: Pick<FindOptions<Model>, "where" | "related" | "withTrashed" | "scope">,
+    options: CountOptions<Model>,
     values: Values,
     joinRelations: boolean,
   ): { joins: string; conditions: string } {
@@ -594,6 +610,40 @@ export class Table<Model, Row = Model> {
           ` JOIN ${quote(relation.target().name)} AS ${alias} ON ${alias}."id" = ${this.alias}.${quote(relation.foreignKey)}`,
         );
       conditions.push(`${alias}."hash" = ${values.add(hash)}`);
+    }
+    for (const condition of options.conditions ?? []) {
+      if ("relation" in condition) {
+        const relation = this.relation(condition.relation);
+        const foreignKey = `${this.alias}.${quote(relation.foreignKey)}`;
+        conditions.push(
+          condition.op === "null"
+            ? `${foreignKey} IS ${condition.value === true ? "" : "NOT "}NULL`
+            : `${foreignKey} IN (SELECT "id" FROM ${quote(relation.target().name)} WHERE "hash" IN (${(condition.value as readonly string[]).map((hash) => values.add(hash)).join(", ")}))`,
+        );
+        continue;
+      }
+      const { column } = condition;
+      // Text matches compare text: a pattern is bound as text whatever the column's kind.
+      const text =
+        condition.op === "contains" ||
+        condition.op === "starts_with" ||
+        condition.op === "ends_with";
+      conditions.push(
+        columnComparison(
+          this.sql.dialect,
+          `${this.alias}.${this.column(column)}`,
+          condition,
+          (value) => values.add(text ? value : this.encode(column, value)),
+        ),
+      );
+    }
+    if (options.search && options.search.words.length > 0) {
+      const columns = options.search.columns.map((name) => `${this.alias}.${this.column(name)}`);
+      conditions.push(
+        searchCondition(this.sql.dialect, columns, options.search.words, (pattern) =>
+          values.add(pattern),
+        ),
+      );
     }
     if (options.scope) conditions.push(...this.scopeConditions(options.scope, values));
     return {

@@ -2,9 +2,14 @@
 
 import type { Request, Response } from "express";
 import { sendData, sendList, sendMessage } from "../http/envelope.js";
-import { parseListQuery, parseRelationsQuery, type ListSpec } from "../http/list-query.js";
+import {
+  parseListQuery,
+  parseRelationsQuery,
+  type ListQuery,
+  type ListSpec,
+} from "../http/list-query.js";
 import { assertMayRead, loadableRelations, type NestedReaders } from "../http/nested-access.js";
-import { paginate } from "../http/pagination.js";
+import { cursorPaginate, paginate } from "../http/pagination.js";
 import { emptyFieldErrors, Forbidden, ValidationFailed } from "../lib/errors.js";
 import { fieldAccess, type FieldAccess } from "./field-access.js";
 import { bothScopes, bypasses, ownerScope } from "./ownership.js";
@@ -105,12 +110,48 @@ export class ResourceController<
     const query = parseListQuery(req, this.fields.listSpecFor(req.user?.role));
     await this.authorize(this.policy.index(req.user, query));
     const relations = this.relations(req, query.relations);
+    if (query.cursor)
+      return this.cursorIndex(req, res, { ...query, cursor: query.cursor, relations });
     const { rows, total } = await this.service.list({ ...query, relations }, this.reach(req));
     await assertMayRead(this.nested, rows, relations, req.user);
     const { links, meta } = paginate(req, query.page, query.perPage, total, rows.length);
     sendList(
       res,
       rows.map((row) => this.serialize(row, relations, req.user?.role)),
+      links,
+      meta,
+    );
+  }
+
+  /** A list in cursor mode (`?cursor=`): the page, and the cursors of the pages beside it. */
+  private async cursorIndex(
+    req: Request,
+    res: Response,
+    query: ListQuery & { cursor: NonNullable<ListQuery["cursor"]> },
+  ): Promise<void> {
+    const { rows, more } = await this.service.cursorPage(query, this.reach(req));
+    await assertMayRead(this.nested, rows, query.relations, req.user);
+    const { position, binding } = query.cursor;
+    const cursors = this.listSpec.cursors!;
+    const seal = (direction: "next" | "prev", row: Row | undefined) =>
+      row === undefined
+        ? null
+        : cursors.seal({ direction, values: this.service.cursorOf(query.orderBy, row) }, binding);
+    // Reading forwards, more rows follow when the page overflowed, and rows precede unless this is
+    // the first page; reading backwards, the other way round.
+    const forwards = position?.direction !== "prev";
+    const next = forwards ? (more ? seal("next", rows.at(-1)) : null) : seal("next", rows.at(-1));
+    const prev = forwards
+      ? position === null
+        ? null
+        : seal("prev", rows[0])
+      : more
+        ? seal("prev", rows[0])
+        : null;
+    const { links, meta } = cursorPaginate(req, query.perPage, { next, prev });
+    sendList(
+      res,
+      rows.map((row) => this.serialize(row, query.relations, req.user?.role)),
       links,
       meta,
     );

@@ -6,7 +6,7 @@ import { hashPassword } from "../lib/passwords.js";
 import { lockClause, placeholder, type Sql } from "../lib/sql.js";
 import type { Table, TableSpec } from "../lib/table.js";
 import type { ResourceDescriptor } from "../resource/descriptor.js";
-import { ResourceService, type Reach, type StoredRow } from "../resource/service.js";
+import { ResourceService, type StoredRow } from "../resource/service.js";
 
 /** A user as /api/users reads it (never with the password). */
 export interface ManagedUser extends StoredRow {
@@ -51,14 +51,23 @@ export class UsersService extends ResourceService<any, ManagedUser, UserPayload,
     return this.access.roles[0]!;
   }
 
-  /** `?email=` finds the address however it is written, as sign-in does. */
-  override list(query: ListQuery, reach: Reach = {}) {
+  /** E-mail filters find the address however it is written, as sign-in does: they are stored lower-cased. */
+  protected override listed(query: ListQuery): ListQuery {
+    const lower = (value: unknown): unknown =>
+      typeof value === "string"
+        ? value.toLowerCase()
+        : Array.isArray(value)
+          ? value.map(lower)
+          : value;
     const email = query.filters.email;
-    if (typeof email !== "string") return super.list(query, reach);
-    return super.list(
-      { ...query, filters: { ...query.filters, email: email.toLowerCase() } },
-      reach,
-    );
+    return {
+      ...query,
+      filters:
+        email === undefined ? query.filters : { ...query.filters, email: lower(email) as string },
+      conditions: query.conditions.map((condition) =>
+        condition.field === "email" ? { ...condition, value: lower(condition.value) } : condition,
+      ),
+    };
   }
 
   override async create(payload: UserPayload, relations: readonly string[] = []) {

@@ -57,3 +57,34 @@ export function paginate(
     },
   };
 }
+
+export interface CursorLinks {
+  prev: string | null;
+  next: string | null;
+}
+
+export interface CursorMeta {
+  path: string;
+  per_page: number;
+  next_cursor: string | null;
+  prev_cursor: string | null;
+}
+
+/** Laravel's cursor paginator shape: the cursors, and the URLs that carry them with the other parameters. */
+export function cursorPaginate(
+  req: Request,
+  perPage: number,
+  cursors: { next: string | null; prev: string | null },
+): { links: CursorLinks; meta: CursorMeta } {
+  const path = `${req.publicOrigin}${req.baseUrl}${req.path === "/" ? "" : req.path}`;
+  const kept = new URLSearchParams();
+  for (const [key, value] of Object.entries(req.query))
+    if (key !== "cursor" && typeof value === "string") kept.set(key, value);
+  const others = kept.toString();
+  const link = (cursor: string | null) =>
+    cursor === null ? null : `${path}?${others === "" ? "" : `${others}&`}cursor=${cursor}`;
+  return {
+    links: { prev: link(cursors.prev), next: link(cursors.next) },
+    meta: { path, per_page: perPage, next_cursor: cursors.next, prev_cursor: cursors.prev },
+  };
+}

@@ -2,6 +2,7 @@
 
 import type { AuthService } from "../auth/auth.service.js";
 import { nestedReader, type NestedPolicy, type NestedReader } from "../http/nested-access.js";
+import type { ListSpec } from "../http/list-query.js";
 import { userFieldValues, type UserFields } from "../auth/auth.service.js";
 import { Table, tableLookup, type TableSpec } from "../lib/table.js";
 import type { ControllerContext, ResourceController } from "./controller.js";
@@ -55,7 +56,8 @@ export class ResourceRegistry {
     /** openTables(db): every resource's table (and the raw `sql` handle, which is not one). */
     tables: Readonly<Record<string, unknown>>,
     private readonly auth: AuthService,
-    private readonly pagination: { defaultPerPage: number; maxPerPage: number },
+    /** Page sizes, and the cursors of cursor pagination. */
+    private readonly pagination: Pick<ListSpec, "defaultPerPage" | "maxPerPage" | "cursors">,
   ) {
     this.tableOf = tableLookup(tables);
     const users = tables.users;

@@ -2,6 +2,7 @@
 
 import Sqlite from "better-sqlite3";
 import { isoInstant } from "./dates.js";
+import { foldFunction, foldText } from "./list-conditions.js";
 import {
   maxPreparedStatements,
   statementOf,
@@ -48,6 +49,11 @@ export function openSql(url: string, poolSize?: number): Sql {
   db.pragma("synchronous = NORMAL");
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
+  // Case-insensitive text matching for every alphabet (list-conditions.ts foldedText): SQLite's
+  // own lower() and LIKE fold ASCII letters only. Deterministic, so SQLite may call it once per value.
+  db.function(foldFunction, { deterministic: true }, (value: unknown) =>
+    typeof value === "string" ? foldText(value) : value,
+  );
   const statements = new Map<string, Sqlite.Statement>();
   // Prepared on first use, not at start-up: a service on an unmigrated database still starts and
   // answers its health check.

@@ -1,0 +1,166 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { FilterOperator } from "./list-operators.js";
+import type { SqlDialect } from "./sql.js";
+
+/*
+ * The SQL of list queries beyond exact matches: filter operators, `?search=` words and cursor
+ * (keyset) positions. Pure text building: column names come quoted from the table, values go
+ * through `bind` (which encodes them for the column and hands out a placeholder), never into text.
+ */
+
+/** A filter on one of the table's own columns; `value` is a list for in/nin/between, a boolean for null. */
+export interface ColumnCondition {
+  readonly column: string;
+  readonly op: Exclude<FilterOperator, "eq">;
+  readonly value: unknown;
+}
+
+/** A filter on a belongsTo relation by the related records' hashes (`in`), or on its absence (`null`). */
+export interface RelationCondition {
+  readonly relation: string;
+  readonly op: "in" | "null";
+  readonly value: unknown;
+}
+
+export type ListCondition = ColumnCondition | RelationCondition;
+
+/** `?search=`: every word must appear, case-insensitively, in at least one of `columns`. */
+export interface SearchTerms {
+  readonly columns: readonly string[];
+  readonly words: readonly string[];
+}
+
+/** The SQLite function the driver registers for case folding (see foldedText). */
+export const foldFunction = "hashapi_fold";
+
+/**
+ * A column's text in lower case, correctly for every alphabet on both databases: SQLite's lower()
+ * and LIKE fold ASCII only, so its driver registers `hashapi_fold` (JavaScript's toLowerCase);
+ * PostgreSQL's lower() follows the column's collation, which may be "C" (ASCII only), so it is
+ * asked for ICU's root collation, which every PostgreSQL built with ICU has.
+ */
+export function foldedText(dialect: SqlDialect, column: string): string {
+  return dialect === "sqlite"
+    ? `${foldFunction}(${column})`
+    : `lower(CAST(${column} AS text) COLLATE "und-x-icu")`;
+}
+
+/** The same folding in JavaScript, for what a query compares the column with. */
+export function foldText(text: string): string {
+  return text.toLowerCase();
+}
+
+/** A LIKE pattern that takes `text` literally: `\`, `%` and `_` escaped (LIKE … ESCAPE '\'). */
+export function likePattern(op: FilterOperator, text: string): string {
+  const literal = foldText(text).replace(/[\\%_]/g, (character) => `\\${character}`);
+  if (op === "starts_with") return `${literal}%`;
+  if (op === "ends_with") return `%${literal}`;
+  return `%${literal}%`;
+}
+
+/** `column <op> value` for one column condition; `bind` turns a value of the column into a placeholder. */
+export function columnComparison(
+  dialect: SqlDialect,
+  column: string,
+  condition: Pick<ColumnCondition, "op" | "value">,
+  bind: (value: unknown) => string,
+): string {
+  const { op, value } = condition;
+  const list = () => (value as readonly unknown[]).map(bind).join(", ");
+  switch (op) {
+    case "null":
+      return `${column} IS ${value === true ? "" : "NOT "}NULL`;
+    // "Not equal" keeps the records without a value: null is not v either.
+    case "ne":
+      return `(${column} <> ${bind(value)} OR ${column} IS NULL)`;
+    case "nin":
+      return `(${column} NOT IN (${list()}) OR ${column} IS NULL)`;
+    case "in":
+      return `${column} IN (${list()})`;
+    case "gt":
+      return `${column} > ${bind(value)}`;
+    case "gte":
+      return `${column} >= ${bind(value)}`;
+    case "lt":
+      return `${column} < ${bind(value)}`;
+    case "lte":
+      return `${column} <= ${bind(value)}`;
+    case "between": {
+      const [low, high] = value as readonly unknown[];
+      return `${column} BETWEEN ${bind(low)} AND ${bind(high)}`;
+    }
+    case "contains":
+    case "starts_with":
+    case "ends_with":
+      return `${foldedText(dialect, column)} LIKE ${bind(likePattern(op, value as string))} ESCAPE '\\'`;
+  }
+}
+
+/** Every word in some column: `(col1 LIKE w1 OR col2 LIKE w1) AND (…w2…)`. */
+export function searchCondition(
+  dialect: SqlDialect,
+  columns: readonly string[],
+  words: readonly string[],
+  bind: (pattern: string) => string,
+): string {
+  return words
+    .map((word) => {
+      const pattern = bind(likePattern("contains", word));
+      const any = columns.map(
+        (column) => `${foldedText(dialect, column)} LIKE ${pattern} ESCAPE '\\'`,
+      );
+      return `(${any.join(" OR ")})`;
+    })
+    .join(" AND ");
+}
+
+/** One key of an order, as a keyset condition reads it. */
+export interface KeysetKey {
+  /** The qualified, quoted column. */
+  readonly column: string;
+  readonly direction: "asc" | "desc";
+  /** Whether the column may hold NULL (ordered as the largest value: last ascending, first descending). */
+  readonly nullable: boolean;
+}
+
+/**
+ * The rows strictly after the row whose keys are `values`, in the order `keys` (the last key is
+ * unique: the id). Keys of one direction without NULLs compare as one row value, which both
+ * databases answer from an index on those columns; other orders as the equivalent OR chain.
+ */
+export function keysetCondition(
+  keys: readonly KeysetKey[],
+  values: readonly unknown[],
+  bind: (index: number) => string,
+): string {
+  const uniform = keys.every(
+    (key, index) => key.direction === keys[0]!.direction && !key.nullable && values[index] !== null,
+  );
+  if (uniform) {
+    const columns = keys.map((key) => key.column).join(", ");
+    const placeholders = keys.map((_, index) => bind(index)).join(", ");
+    return `(${columns}) ${keys[0]!.direction === "asc" ? ">" : "<"} (${placeholders})`;
+  }
+  const after = (index: number): string => {
+    const key = keys[index]!;
+    const value = values[index];
+    const beyond = strictlyAfter(key, value, () => bind(index));
+    if (index === keys.length - 1) return beyond;
+    const same = value === null ? `${key.column} IS NULL` : `${key.column} = ${bind(index)}`;
+    return `(${beyond} OR (${same} AND ${after(index + 1)}))`;
+  };
+  return after(0);
+}
+
+function strictlyAfter(key: KeysetKey, value: unknown, placeholder: () => string): string {
+  if (key.direction === "asc") {
+    // NULL is the largest value: nothing is after it but other NULLs (decided by later keys).
+    if (value === null) return "FALSE";
+    return key.nullable
+      ? `(${key.column} > ${placeholder()} OR ${key.column} IS NULL)`
+      : `${key.column} > ${placeholder()}`;
+  }
+  if (value === null) return `${key.column} IS NOT NULL`;
+  return `${key.column} < ${placeholder()}`;
+}

@@ -1,0 +1,1 @@
+../../runtime/common/src/lib/list-operators.ts
