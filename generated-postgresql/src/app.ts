@@ -23,6 +23,9 @@ import { medicalRecordResource } from "./resources/medical-record/medical-record
 import { PatientController } from "./custom/patient/patient.controller.js";
 import { PatientPolicy } from "./custom/patient/patient.policy.js";
 import { patientResource } from "./resources/patient/patient.resource.js";
+import { SpecialtyController } from "./custom/specialty/specialty.controller.js";
+import { SpecialtyPolicy } from "./custom/specialty/specialty.policy.js";
+import { specialtyResource } from "./resources/specialty/specialty.resource.js";
 
 // Read once: the document is a generated file, checked by `hashapi generate --check` like the code.
 const openapiText = readFileSync(new URL("../openapi.json", import.meta.url), "utf8");
@@ -51,6 +54,7 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
       registry.add(doctorResource, new DoctorPolicy(), DoctorController);
       registry.add(medicalRecordResource, new MedicalRecordPolicy(), MedicalRecordController);
       registry.add(patientResource, new PatientPolicy(), PatientController);
+      registry.add(specialtyResource, new SpecialtyPolicy(), SpecialtyController);
     },
   });
 }

@@ -14,6 +14,8 @@ import medicalRecordDeclaration from "../src/resources/medical-record/medical-re
 import { medicalRecordResource } from "../src/resources/medical-record/medical-record.resource.js";
 import patientDeclaration from "../src/resources/patient/patient.resource.json" with { type: "json" };
 import { patientResource } from "../src/resources/patient/patient.resource.js";
+import specialtyDeclaration from "../src/resources/specialty/specialty.resource.json" with { type: "json" };
+import { specialtyResource } from "../src/resources/specialty/specialty.resource.js";
 
 // What the tests need of this project in particular; the rest is in test/harness.ts.
 export { assertNoInternalIds, explain, hashPattern, nextNumber, type Reply } from "./harness.js";
@@ -54,6 +56,10 @@ export const factories = {
     const payload = acceptedPayload(patientResource, await payloads.patient(api, n, owner));
     return (await api.service(patientResource).create(payload)).hash as string;
   },
+  async specialty(api: TestApi, n: number, owner?: string): Promise<string> {
+    const payload = acceptedPayload(specialtyResource, await payloads.specialty(api, n, owner));
+    return (await api.service(specialtyResource).create(payload)).hash as string;
+  },
 };
 
 /**
@@ -87,6 +93,13 @@ export const payloads = {
     void owner;
     return {
       ...examplePayload(patientDeclaration.validation.create, n, patientDeclaration.unique),
+    };
+  },
+  async specialty(api: TestApi, n: number, owner?: string): Promise<Record<string, unknown>> {
+    void api;
+    void owner;
+    return {
+      ...examplePayload(specialtyDeclaration.validation.create, n, specialtyDeclaration.unique),
     };
   },
 };

@@ -2,7 +2,7 @@ import { filterParameters, searchAndCursorParameters } from "./list-parameters.j
 import { exampleHash, hashPattern } from "../model/hash-format.js";
 import { fieldType } from "../model/field-types.js";
 import { type JsonSchema } from "../model/json-schema.js";
-import type { ProjectModel, ResourceModel } from "../model/types.js";
+import type { BelongsToManyModel, ProjectModel, ResourceModel } from "../model/types.js";
 
 /**
  * The OpenAPI 3.1 document of a generated project, built from the model alone: request bodies are
@@ -110,7 +110,7 @@ export function buildOpenApi(project: ProjectModel): object {
     schemas[resource.names.pascal] = recordSchema(resource, project.resources, true);
     schemas[`${resource.names.pascal}CreatePayload`] = resource.validation.create.schema;
     schemas[`${resource.names.pascal}UpdatePayload`] = resource.validation.update.schema;
-    Object.assign(paths, resourcePaths(resource, project));
+    Object.assign(paths, resourcePaths(resource, project), manyToManyPaths(resource, project));
   }
   const managed = project.user.managed;
   if (managed) {
@@ -268,15 +268,7 @@ function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<s
   const example = exampleRecord(resource, project.resources, true);
   const hashParameter = { name: "hash", in: "path", required: true, description: `public identifier, e.g. ${resource.exampleHash}`, schema: { type: "string", examples: [resource.exampleHash] } };
   const withParameter = { name: "with", in: "query", description: `comma-separated relations to nest: ${resource.withable.join(", ") || "(none)"}`, schema: { type: "string" } };
-  const listParameters = [
-    { name: "page", in: "query", schema: { type: "integer", minimum: 1, maximum: 2_147_483_647, default: 1 } },
-    { name: "per_page", in: "query", schema: { type: "integer", minimum: 1, maximum: project.pagination.maxPerPage, default: project.pagination.defaultPerPage } },
-    { name: "sort", in: "query", description: `comma-separated fields, "-" for descending: ${resource.sortable.join(", ")}`, schema: { type: "string" } },
-    withParameter,
-    ...(resource.softDelete ? [{ name: "with_trashed", in: "query", description: "include soft-deleted records (signed-in users only)", schema: { type: "boolean", default: false } }] : []),
-    ...resource.filters.flatMap(filterParameters),
-    ...searchAndCursorParameters(resource),
-  ];
+  const listParameters = listParametersOf(resource, project);
   const listSchema = {
     type: "object",
     required: ["type", "status", "data", "links", "meta"],
@@ -360,15 +352,79 @@ function recordSchema(resource: ResourceModel, resources: ResourceModel[], nest:
     } else if (entry.kind === "timestamp") {
       properties[entry.key] = entry.key === "deleted_at" ? { type: ["string", "null"], format: "date-time" } : { type: "string", format: "date-time" };
     }
-    if (entry.kind !== "hasMany") required.push(entry.key);
+    if (entry.kind !== "hasMany" && entry.kind !== "belongsToMany") required.push(entry.key);
   }
   if (nest) {
     for (const relation of resource.hasMany) {
       const target = resources.find((candidate) => candidate.name === relation.target.name)!;
       properties[relation.name] = { type: "array", items: recordSchema(target, resources, false) };
     }
+    for (const relation of resource.belongsToMany) {
+      const target = resources.find((candidate) => candidate.name === relation.target.name)!;
+      properties[relation.name] = { type: "array", items: linkedRecordSchema(relation, target, resources) };
+    }
   }
   return { type: "object", properties, required, additionalProperties: false };
+}
+
+/** Every parameter of a resource's list: pages, sort, relations, trash, filters, search, cursor. */
+function listParametersOf(resource: ResourceModel, project: ProjectModel): object[] {
+  return [
+    { name: "page", in: "query", schema: { type: "integer", minimum: 1, maximum: 2_147_483_647, default: 1 } },
+    { name: "per_page", in: "query", schema: { type: "integer", minimum: 1, maximum: project.pagination.maxPerPage, default: project.pagination.defaultPerPage } },
+    { name: "sort", in: "query", description: `comma-separated fields, "-" for descending: ${resource.sortable.join(", ")}`, schema: { type: "string" } },
+    { name: "with", in: "query", description: `comma-separated relations to nest: ${resource.withable.join(", ") || "(none)"}`, schema: { type: "string" } },
+    ...(resource.softDelete ? [{ name: "with_trashed", in: "query", description: "include soft-deleted records (signed-in users only)", schema: { type: "boolean", default: false } }] : []),
+    ...resource.filters.flatMap(filterParameters),
+    ...searchAndCursorParameters(resource),
+  ];
+}
+
+/** A record read through a belongsToMany: the related record, with its link's `pivot` when the relation has fields. */
+function linkedRecordSchema(relation: BelongsToManyModel, target: ResourceModel, resources: ResourceModel[]): JsonSchema {
+  const record = recordSchema(target, resources, false);
+  if (relation.pivotFields.length === 0) return record;
+  const pivot: JsonSchema = {
+    type: "object",
+    properties: Object.fromEntries(relation.pivotFields.map((field) => [field.name, field.outputSchema])),
+    required: relation.pivotFields.map((field) => field.name),
+    additionalProperties: false,
+    description: "the link's own fields",
+  };
+  return { ...record, properties: { ...record.properties, pivot }, required: [...(record.required ?? []), "pivot"] };
+}
+
+/**
+ * A belongsToMany's routes: the linked records as a list (the related resource's list query), and
+ * linking (`PUT`, its body the pivot's fields) and unlinking (`DELETE`) one related record.
+ */
+function manyToManyPaths(resource: ResourceModel, project: ProjectModel): Record<string, object> {
+  const paths: Record<string, object> = {};
+  const hashParameter = { name: "hash", in: "path", required: true, description: `public identifier, e.g. ${resource.exampleHash}`, schema: { type: "string", examples: [resource.exampleHash] } };
+  const auth = { ...badRequest, "401": responseRef("Unauthenticated"), "403": responseRef("Forbidden"), "404": responseRef("NotFound"), "500": responseRef("ServerError") };
+  for (const relation of resource.belongsToMany) {
+    const target = project.resources.find((candidate) => candidate.name === relation.target.name)!;
+    const operation = `${resource.names.pascal}${capitalize(toCamelCase(relation.name))}`;
+    const item = linkedRecordSchema(relation, target, project.resources);
+    const pivot = resource.pivotPayloads.find((entry) => entry.name === relation.name)!.validation.schema;
+    const list = { type: "object", required: ["type", "status", "data", "links", "meta"], properties: { type: { const: "success" }, status: { const: 200 }, data: { type: "array", items: item }, links: { anyOf: [ref("Links"), ref("CursorLinks")] }, meta: { anyOf: [ref("Meta"), ref("CursorMeta")] } }, additionalProperties: false };
+    const readPublic = resource.actions.show.public && target.actions.index.public;
+    const relatedParameter = { name: "related", in: "path", required: true, description: `the ${target.names.label}'s public identifier, e.g. ${target.exampleHash}`, schema: { type: "string", examples: [target.exampleHash] } };
+    paths[`/api/${resource.collection}/{hash}/${relation.name}`] = {
+      parameters: [hashParameter],
+      get: { operationId: `list${operation}`, tags: [resource.collection], summary: `List the ${target.names.pluralLabel} linked to ${resource.names.aLabel}`, description: `Needs show on the ${resource.names.label} and index on ${target.names.pluralLabel}. The ${target.names.pluralLabel}' own list query applies.`, ...(readPublic ? { security: [{}, { bearer: [] }] } : {}), parameters: listParametersOf(target, project), responses: { "200": { description: "a page of linked records", content: json(list) }, ...auth, "422": responseRef("ValidationFailed") } },
+    };
+    paths[`/api/${resource.collection}/{hash}/${relation.name}/{related}`] = {
+      parameters: [hashParameter, relatedParameter],
+      put: { operationId: `attach${operation}`, tags: [resource.collection], summary: `Link a ${target.names.label} (idempotent: linking again rewrites the pivot fields sent)`, description: `Needs update on the ${resource.names.label} and show on the ${target.names.label}.`, requestBody: { required: false, content: json(pivot) }, responses: { "200": { description: "the linked record", content: successRecord(item, 200) }, ...auth, "422": responseRef("ValidationFailed"), ...bodyErrors } },
+      delete: { operationId: `detach${operation}`, tags: [resource.collection], summary: `Unlink a ${target.names.label} (404 when not linked)`, description: `Needs update on the ${resource.names.label} and show on the ${target.names.label}.`, responses: { "200": { description: "unlinked", content: json(ref("Message"), { type: "success", status: 200, message: "Resource detached." }) }, ...auth } },
+    };
+  }
+  return paths;
+}
+
+function toCamelCase(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 }
 
 function exampleRecord(resource: ResourceModel, resources: ResourceModel[], nest: boolean): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { fieldType } from "../model/field-types.js";
 import { caseInsensitiveEmailMarker } from "../migrate/case-insensitive-email.js";
-import type { BelongsToModel, DatabaseModel, FieldModel, ProjectModel, ResourceModel, UserModel } from "../model/types.js";
+import type { BelongsToManyModel, BelongsToModel, DatabaseModel, FieldModel, ProjectModel, ResourceModel, UserModel } from "../model/types.js";
 
 /**
  * The Prisma schema of the generated project. Field names stay snake_case as in the specs (they are
@@ -27,6 +27,7 @@ export function buildPrismaSchema(project: ProjectModel): string {
   const blocks = [
     generatorBlock(database),
     ...resources.map((resource) => resourceModel(database, resource, resources, resource.fields.map(inputOf))),
+    ...resources.flatMap((resource) => resource.belongsToMany.filter((relation) => relation.owning).map((relation) => pivotModel(database, resource, relation))),
     ...authModels(database, user, user.extraFields.map(inputOf), resources),
   ];
   return `${blocks.join("\n\n")}\n`;
@@ -66,6 +67,7 @@ function resourceModel(
   for (const input of inputs) lines.push(scalarLine(database, input));
   for (const relation of resource.belongsTo) lines.push(...belongsToLines(resource, relation));
   for (const inverse of inverseRelations(resource, resources)) lines.push(inverse);
+  lines.push(...pivotBackRelations(resource, resources));
   lines.push(...timestampLines(database, resource.softDelete));
 
   const indexes = [
@@ -87,6 +89,33 @@ function belongsToLines(resource: ResourceModel, relation: BelongsToModel): stri
       `@relation("${relationName(resource.names.pascal, relation.name)}", fields: [${relation.foreignKey}], references: [id], onDelete: ${onDelete})`,
     ],
   ];
+}
+
+/**
+ * A belongsToMany's pivot table: the two ids as a composite primary key (which also indexes the
+ * owning side), an index on the other id, foreign keys that remove the links with either record,
+ * and the pivot's own fields.
+ */
+function pivotModel(database: DatabaseModel, owner: ResourceModel, relation: BelongsToManyModel): string {
+  const side = (key: string, target: string) => [key.slice(0, -"_id".length), target, `@relation("${relation.pivotModel}_${key}", fields: [${key}], references: [id], onDelete: Cascade)`];
+  const lines: string[][] = [
+    [relation.ownKey, "Int", ""],
+    [relation.otherKey, "Int", ""],
+    ...relation.pivotFields.map((field) => scalarLine(database, inputOf(field))),
+    side(relation.ownKey, owner.names.pascal),
+    side(relation.otherKey, relation.target.names.pascal),
+  ];
+  return modelBlock(relation.pivotModel, lines, [`@@id([${relation.ownKey}, ${relation.otherKey}])`, `@@index([${relation.otherKey}])`, `@@map("${relation.pivotTable}")`]);
+}
+
+/** The list side of each pivot relation that points at this resource (Prisma requires both sides). */
+function pivotBackRelations(resource: ResourceModel, resources: ResourceModel[]): string[][] {
+  const lines: string[][] = [];
+  for (const owner of resources)
+    for (const relation of owner.belongsToMany.filter((candidate) => candidate.owning))
+      for (const [key, target] of [[relation.ownKey, owner.name], [relation.otherKey, relation.target.name]] as const)
+        if (target === resource.name) lines.push([`${relation.pivotTable}_by_${key}`, `${relation.pivotModel}[]`, `@relation("${relation.pivotModel}_${key}")`]);
+  return lines;
 }
 
 /** The list side of every belongsTo that points at the built-in users (Prisma requires both sides). */

@@ -32,6 +32,7 @@ export function buildResourceDeclaration(resource: ResourceModel): object {
     ...(declaration.visibleTo ? { visibleTo: declaration.visibleTo } : {}),
     ...(declaration.writableBy ? { writableBy: declaration.writableBy } : {}),
     ...(resource.seed ? { seed: resource.seed } : {}),
+    ...(resource.pivotPayloads.length > 0 ? { pivots: Object.fromEntries(resource.pivotPayloads.map(({ name, validation }) => [name, actionValidation(validation)])) } : {}),
     validation: {
       create: actionValidation(resource.validation.create),
       update: actionValidation(resource.validation.update),

@@ -71,6 +71,9 @@ export function renamedSchema(previous: string, shape: SchemaShape, renames: Ren
           return `@@${kind}([${list(names)}], map: "${keep(columns, kind === "index" ? "idx" : "key")}")`;
         });
       }
+      // A composite primary key (a belongsToMany's pivot): its columns renamed, its name kept.
+      if (line.trim().startsWith("@@id(["))
+        return line.replace(/@@id\(\[([^\]]*)\]\)/, (_all, names: string) => `@@id([${list(names)}]${provider === "postgresql" ? `, map: "${keep([], "pkey")}"` : ""})`);
       if (line.trim().startsWith("@@map(")) return line.replace(/@@map\("[^"]+"\)/, `@@map("${newTable}")`);
       if (!field || line.trim().startsWith("//")) return line;
       const [, indent, name, space, type, attributes] = field as unknown as [string, string, string, string, string, string];

@@ -1,8 +1,8 @@
 import { filterOperators, operatorsOf, type FilterOperator } from "./list-operators.js";
 import { evolutionOf } from "./evolution.js";
-import { routesOf } from "./routes.js";
+import { manyToManyRoutes, routesOf } from "./routes.js";
 import { actionTable } from "./actions.js";
-import type { FieldSpec, ProjectSpec, ResourceSpec, ValidSpecs } from "../spec/types.js";
+import type { FieldSpec, ProjectSpec, RelationSpec, ResourceSpec, ValidSpecs } from "../spec/types.js";
 import { parseRule } from "../spec/rules.js";
 import { defaultCollection, derivePrefix, withArticle, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
 import { exampleHash } from "./hash-format.js";
@@ -11,6 +11,7 @@ import { fieldType } from "./field-types.js";
 import { laravelMessage } from "./laravel-messages.js";
 import { fieldOutputSchema, tsTypeOf } from "./output-schema.js";
 import {
+  addManyRelations,
   buildActionValidation,
   deriveRules,
   type Action,
@@ -21,6 +22,7 @@ import {
 } from "./validation.js";
 import type {
   ActionModel,
+  BelongsToManyModel,
   ActionName,
   BelongsToModel,
   DeclarationModel,
@@ -49,6 +51,12 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
   const byName = new Map(specs.resources.map((spec) => [spec.name, spec]));
   const resources = specs.resources.map((spec) => buildResource(spec, refs, byName, specsLabel));
   linkReferences(resources);
+  // A belongsToMany's routes read the related resource's actions: added once every resource is built.
+  for (const resource of resources)
+    for (const relation of resource.belongsToMany) {
+      const target = resources.find((candidate) => candidate.name === relation.target.name)!;
+      resource.routes.push(...manyToManyRoutes(resource.collection, relation.name, resource.actions, target.actions.index));
+    }
   // Declarations read who references whom: built once every resource is linked.
   for (const resource of resources) resource.declaration = declarationOf(resource);
 
@@ -255,6 +263,10 @@ function buildResource(
       };
     });
 
+  const belongsToMany = relations
+    .filter((relation) => relation.type === "belongsToMany")
+    .map((relation) => manyToMany(spec, relation, refs, specs, eagerLoad));
+
   const publicActions = new Set(spec.auth?.public ?? []);
   const actions = Object.fromEntries(
     actionTable.map(({ name, softDeleteOnly }): [ActionName, ActionModel] => {
@@ -273,8 +285,11 @@ function buildResource(
     // A direct owner is set from the token when the payload leaves it out.
     ...(relation.name === owner?.payloadKey ? { setFromToken: true } : {}),
   }));
+  const manyPayload = relations
+    .filter((relation) => relation.type === "belongsToMany")
+    .map((relation) => ({ name: relation.name, targetPrefix: refs.get(relation.resource)!.prefix, pivot: owningSide(spec, relation, specs).relation.pivot?.map(payloadField) ?? [] }));
   const validationFor = (action: Action) =>
-    buildActionValidation(action, payloadFields, payloadRelations, rulesFor(spec, action, payloadFields, payloadRelations));
+    addManyRelations(buildActionValidation(action, payloadFields, payloadRelations, rulesFor(spec, action, payloadFields, payloadRelations)), manyPayload);
 
   const resource: ResourceModel = {
     ...(owner ? { owner } : {}),
@@ -288,13 +303,16 @@ function buildResource(
     fields,
     belongsTo,
     hasMany,
+    belongsToMany,
     referencedBy: [],
     eagerLoad,
-    withable: [...belongsTo.map((relation) => relation.name), ...hasMany.map((relation) => relation.name)],
+    withable: [...belongsTo, ...hasMany, ...belongsToMany].map((relation) => relation.name),
     sortable: [...fields.filter((field) => field.sortable).map((field) => field.name), "created_at", "updated_at"],
     filters: [
       ...fields.flatMap((field) => (field.filter ? [{ name: field.name, kind: field.filter, operators: field.operators, ...(field.filter === "enum" ? { values: field.values } : {}) }] : [])),
       ...belongsTo.map((relation) => ({ name: relation.name, kind: "relation" as const, operators: operatorsOf.relation })),
+      // The records linked to one (or any of several) of the related records.
+      ...belongsToMany.map((relation) => ({ name: relation.name, kind: "relation" as const, operators: manyOperators })),
     ],
     search: fields.filter((field) => field.search).map((field) => field.name),
     publicIdKey: ref.publicIdKey,
@@ -302,6 +320,8 @@ function buildResource(
     actions,
     routes: routesOf(ref.collection, actions, spec.owner),
     validation: partialUpdate(validationFor("create"), validationFor("update")),
+    // An attach's body is a create of the pivot's fields.
+    pivotPayloads: manyPayload.map(({ name, pivot }) => ({ name, validation: buildActionValidation("create", pivot, [], deriveRules("create", pivot, [])) })),
     declaration: {
       columns: {},
       restrictedBy: [],
@@ -354,7 +374,7 @@ function declarationOf(resource: ResourceModel): DeclarationModel {
   // A hard delete leaves cascade and setNull to the database; a soft delete applies them itself.
   const cascadeTo = resource.softDelete ? referencing("cascade") : [];
   const nullOnDelete = resource.softDelete ? referencing("setNull") : [];
-  const read = [...resource.belongsTo, ...resource.hasMany].map((relation) => relation.target);
+  const read = [...resource.belongsTo, ...resource.hasMany, ...resource.belongsToMany].map((relation) => relation.target);
   const pointing = [...restrictedBy, ...cascadeTo, ...nullOnDelete].map((entry) => entry.target);
   return {
     columns,
@@ -371,10 +391,15 @@ function declarationOf(resource: ResourceModel): DeclarationModel {
     ),
     filters: Object.fromEntries(resource.filters.map((filter) => [filter.name, filter.kind])),
     filterValues: nonEmpty(Object.fromEntries(resource.filters.flatMap((filter) => (filter.values ? [[filter.name, filter.values]] : [])))),
-    filterOperators: nonEmpty(Object.fromEntries(resource.fields.flatMap((field) => (field.narrowed ? [[field.name, field.operators]] : [])))),
+    filterOperators: nonEmpty(
+      Object.fromEntries([
+        ...resource.fields.flatMap((field) => (field.narrowed ? [[field.name, field.operators] as const] : [])),
+        ...resource.belongsToMany.map((relation) => [relation.name, manyOperators] as const),
+      ]),
+    ),
     output: {
       // hasMany relations are output whenever loaded, after these keys.
-      keys: resource.serializer.filter((entry) => entry.kind !== "hasMany").map((entry) => entry.key),
+      keys: resource.serializer.filter((entry) => entry.kind !== "hasMany" && entry.kind !== "belongsToMany").map((entry) => entry.key),
       scales: nonEmpty(scales),
     },
     publicActions: Object.values(resource.actions)
@@ -416,6 +441,7 @@ function examplesOf(resource: ResourceModel): ResourceModel["examples"] {
   const updatable = resource.validation.update.keys.filter(
     (key) =>
       !resource.belongsTo.some((relation) => relation.name === key) &&
+      !resource.belongsToMany.some((relation) => relation.name === key) &&
       !key.endsWith("_confirmation") &&
       !resource.validation.update.confirmed.includes(key) &&
       exampleValue(properties[key] as PropertySchema, key, 1) !== undefined,
@@ -437,6 +463,49 @@ function rulesFor(
   return new Map(Object.entries(explicit).map(([key, rules]) => [key, rules.map(parseRule)]));
 }
 
+/** The side of a belongsToMany that owns its pivot (the one without inverse), and its resource. */
+function owningSide(spec: ResourceSpec, relation: RelationSpec, specs: Map<string, ResourceSpec>): { spec: ResourceSpec; relation: RelationSpec } {
+  if (relation.inverse === undefined) return { spec, relation };
+  const owner = specs.get(relation.resource)!;
+  return { spec: owner, relation: (owner.relations ?? []).find((candidate) => candidate.name === relation.inverse)! };
+}
+
+/** A belongsToMany filters by the related records' hashes: linked to this one, or to any of these. */
+const manyOperators: readonly FilterOperator[] = ["eq", "in"];
+
+/**
+ * A belongsToMany as both sides read it: the owning side (no `inverse`) names the pivot table
+ * `<its table>_<relation>` and declares its fields; its keys are `<owner>_id` and `<target>_id`
+ * (`related_<target>_id` when a resource relates to itself). The inverse side swaps the keys.
+ */
+function manyToMany(
+  spec: ResourceSpec,
+  relation: RelationSpec,
+  refs: Map<string, ResourceRef>,
+  specs: Map<string, ResourceSpec>,
+  eagerLoad: string[],
+): BelongsToManyModel {
+  const target = refs.get(relation.resource)!;
+  const owning = relation.inverse === undefined;
+  const { spec: ownerSpec, relation: ownerRelation } = owningSide(spec, relation, specs);
+  const owner = refs.get(ownerSpec.name)!;
+  const related = refs.get(ownerRelation.resource)!;
+  const ownerKey = `${owner.names.snake}_id`;
+  const relatedKey = related.name === owner.name ? `related_${related.names.snake}_id` : `${related.names.snake}_id`;
+  return {
+    name: relation.name,
+    label: relation.name.replaceAll("_", " "),
+    target,
+    pivotTable: `${owner.table}_${ownerRelation.name}`,
+    pivotModel: `${owner.names.pascal}${toPascal(ownerRelation.name)}`,
+    ownKey: owning ? ownerKey : relatedKey,
+    otherKey: owning ? relatedKey : ownerKey,
+    pivotFields: (ownerRelation.pivot ?? []).map(fieldModel),
+    owning,
+    eager: eagerLoad.includes(relation.name),
+  };
+}
+
 /** The one belongsTo on the target that points back to the owner (validation made sure there is one). */
 function inverseOf(owner: string, target: ResourceSpec): string {
   return (target.relations ?? []).find((relation) => relation.type === "belongsTo" && relation.resource === owner)!.name;
@@ -451,6 +520,9 @@ function serializerKeys(spec: ResourceSpec, resource: ResourceModel): Serialized
     ...resource.hasMany
       .filter((relation) => relation.eager)
       .map((relation): SerializedKey => ({ kind: "hasMany", key: relation.name, relation })),
+    ...resource.belongsToMany
+      .filter((relation) => relation.eager)
+      .map((relation): SerializedKey => ({ kind: "belongsToMany", key: relation.name, relation })),
     { kind: "timestamp", key: "created_at" },
     { kind: "timestamp", key: "updated_at" },
     // Laravel's SoftDeletes outputs deleted_at (null while live); `?with_trashed=true` relies on it.

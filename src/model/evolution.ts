@@ -1,6 +1,6 @@
 import type { FieldType } from "./field-types.js";
 import type { ResourceSpec, ValidSpecs } from "../spec/types.js";
-import { resourceTable } from "./naming.js";
+import { resourceTable, toPascal, toSnake } from "./naming.js";
 
 /**
  * What the specs say about changing a live database (docs/spec-format.md, "Changing a live
@@ -34,6 +34,7 @@ export function evolutionOf(specs: ValidSpecs): SchemaEvolution {
     if (spec.renamedFrom !== undefined && spec.renamedFrom !== spec.name)
       evolution.tables.push({ from: spec.renamedFrom, table });
     evolution.columns.push(...columnRenames(spec, table));
+    pivotRenames(spec, table, specs, evolution);
     for (const field of spec.fields) {
       const value = field.backfill ?? field.default;
       if (value === undefined || value === null) continue;
@@ -41,6 +42,26 @@ export function evolutionOf(specs: ValidSpecs): SchemaEvolution {
     }
   }
   return evolution;
+}
+
+/**
+ * A renamed resource renames what its belongsToMany pivots are named after: the pivot table (and
+ * its Prisma model) of the relations it owns, and its key column in every pivot it is part of.
+ */
+function pivotRenames(spec: ResourceSpec, table: string, specs: ValidSpecs, evolution: SchemaEvolution): void {
+  const previous = spec.renamedFrom !== undefined && spec.renamedFrom !== spec.name ? spec.renamedFrom : undefined;
+  for (const relation of spec.relations ?? []) {
+    if (relation.type !== "belongsToMany" || relation.inverse !== undefined) continue;
+    const pivot = `${table}_${relation.name}`;
+    const target = specs.resources.find((candidate) => candidate.name === relation.resource);
+    const targetPrevious = target?.renamedFrom !== undefined && target.renamedFrom !== target.name ? target.renamedFrom : undefined;
+    if (previous !== undefined) {
+      evolution.tables.push({ from: `${toPascal(previous)}${toPascal(relation.name)}`, table: pivot });
+      evolution.columns.push({ table: pivot, from: `${toSnake(previous)}_id`, to: `${toSnake(spec.name)}_id` });
+    }
+    if (targetPrevious !== undefined && relation.resource !== spec.name)
+      evolution.columns.push({ table: pivot, from: `${toSnake(targetPrevious)}_id`, to: `${toSnake(relation.resource)}_id` });
+  }
 }
 
 function columnRenames(spec: ResourceSpec, table: string): SchemaEvolution["columns"] {

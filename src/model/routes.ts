@@ -5,7 +5,8 @@ import type { ActionModel, ActionName } from "./types.js";
 export interface RouteModel {
   method: string;
   path: string;
-  action: ActionName;
+  /** The action, or what a relation route does ("list specialties"). */
+  action: ActionName | string;
   /** "public", "bearer token", or the roles that may call it; and whose records it reaches. */
   access: string;
 }
@@ -27,4 +28,17 @@ function accessOf(action: ActionModel): string {
   if (action.public) return "public";
   if (action.roles === undefined) return "bearer token";
   return action.roles.length === 0 ? "nobody (auth.roles is empty)" : `roles: ${action.roles.join(", ")}`;
+}
+
+/** The README's routes of one belongsToMany: its list, and linking and unlinking one related record. */
+export function manyToManyRoutes(collection: string, relation: string, actions: Record<ActionName, ActionModel>, targetIndex: ActionModel): RouteModel[] {
+  const base = `/api/${collection}/{hash}/${relation}`;
+  const label = relation.replaceAll("_", " ");
+  const read = actions.show.public && targetIndex.public ? "public" : "bearer token";
+  const write = accessOf({ ...actions.update, public: false });
+  return [
+    { method: "GET", path: base, action: `list ${label}`, access: read },
+    { method: "PUT", path: `${base}/{related}`, action: `link one of ${label}`, access: write },
+    { method: "DELETE", path: `${base}/{related}`, action: `unlink one of ${label}`, access: write },
+  ];
 }

@@ -141,6 +141,28 @@ export interface HasManyModel {
   eager: boolean;
 }
 
+/**
+ * A many-to-many relation through a pivot table. The side without `inverse` owns the pivot (its
+ * name, its fields); the inverse side reads the same table with the keys swapped.
+ */
+export interface BelongsToManyModel {
+  name: string;
+  label: string;
+  target: ResourceRef;
+  /** The pivot table: the owning side's table and relation, `doctors_specialties`. */
+  pivotTable: string;
+  /** The pivot's Prisma model: `DoctorSpecialties`. */
+  pivotModel: string;
+  /** This side's id column in the pivot (`doctor_id`), and the target's (`specialty_id`). */
+  ownKey: string;
+  otherKey: string;
+  /** The pivot's own fields (`since`), output as `pivot` on each related record. */
+  pivotFields: FieldModel[];
+  /** Whether this side declares the pivot (it has no `inverse`). */
+  owning: boolean;
+  eager: boolean;
+}
+
 /** Someone else's belongsTo that points at this resource: what a delete must respect. */
 export interface ReferenceModel {
   resource: ResourceRef;
@@ -172,6 +194,7 @@ export interface ResourceModel {
   fields: FieldModel[];
   belongsTo: BelongsToModel[];
   hasMany: HasManyModel[];
+  belongsToMany: BelongsToManyModel[];
   referencedBy: ReferenceModel[];
   eagerLoad: string[];
   /** Relations a client may ask for with `?with=` (all declared relations). */
@@ -195,6 +218,8 @@ export interface ResourceModel {
     /** The update payload is exactly the create payload with every key optional: typed as Partial<…>. */
     updateIsPartialCreate: boolean;
   };
+  /** Per belongsToMany, the body of its attach route (`PUT …/{relation}/{hash}`): the pivot's fields. */
+  pivotPayloads: { name: string; validation: ActionValidation }[];
   /** What the resource's table declaration and runtime descriptor lay out (runtime/common/src/resource). */
   declaration: DeclarationModel;
   /** The spec's `seed:` rows and the unique field `npm run db:seed` upserts them by; undefined without. */
@@ -215,6 +240,7 @@ export type SerializedKey =
   | { kind: "field"; key: string; field: FieldModel }
   | { kind: "belongsTo"; key: string; relation: BelongsToModel }
   | { kind: "hasMany"; key: string; relation: HasManyModel }
+  | { kind: "belongsToMany"; key: string; relation: BelongsToManyModel }
   | { kind: "timestamp"; key: "created_at" | "updated_at" | "deleted_at" };
 
 export interface UserModel {

@@ -346,3 +346,69 @@ function allowNull(schema: JsonSchema): JsonSchema {
 function stripRegexDelimiters(regex: string): string {
   return regex.startsWith("/") && regex.lastIndexOf("/") > 0 ? regex.slice(1, regex.lastIndexOf("/")) : regex;
 }
+
+/** A belongsToMany as payloads write it: the related records' hashes, with the pivot's fields. */
+export interface ManyPayloadRelation {
+  name: string;
+  targetPrefix: string;
+  pivot: PayloadField[];
+}
+
+/** The most related records one payload may link through one relation (each is looked up and locked). */
+export const maxLinksPerPayload = 1000;
+
+/**
+ * Adds each belongsToMany to an action's payload (always optional; an update replaces the whole set):
+ * an array of hashes, or of objects `{ hash, ...pivot fields }` when the relation has pivot fields.
+ * Item errors are keyed `<relation>.<index>` (and `.<pivot field>`), as Laravel names them; the
+ * runtime looks their messages up under `<relation>.*`.
+ */
+export function addManyRelations(validation: ActionValidation, relations: ManyPayloadRelation[]): ActionValidation {
+  if (relations.length === 0) return validation;
+  const properties = { ...(validation.schema.properties ?? {}) };
+  const messages = { ...validation.messages };
+  const keys = [...validation.keys];
+  const payload = [...validation.payload];
+  for (const relation of relations) {
+    const item = `${relation.name}.*`;
+    const invalid = laravelMessage("exists", item);
+    const hash: JsonSchema = { type: "string", pattern: hashPattern(relation.targetPrefix) };
+    let items: JsonSchema = hash;
+    let itemType = "string";
+    if (relation.pivot.length > 0) {
+      const pivotProperties: Record<string, JsonSchema> = { hash };
+      const required = ["hash"];
+      const types: string[] = ["hash: string"];
+      for (const field of relation.pivot) {
+        const key = `${item}.${field.name}`;
+        const rules = deriveRules("create", [{ ...field, name: key }], []).get(key)!;
+        const isRequired = rules.some((rule) => rule.name === "required");
+        const built = fieldSchema({ ...field, name: key }, rules, isRequired);
+        if (field.nullable) built.schema = allowNull(built.schema);
+        built.messages.null = isRequired ? laravelMessage("required", key) : (built.messages.type ?? laravelMessage("string", key));
+        if (isRequired) {
+          required.push(field.name);
+          built.messages.required = laravelMessage("required", key);
+        }
+        pivotProperties[field.name] = built.schema;
+        messages[key] = built.messages;
+        types.push(`${field.name}${isRequired ? "" : "?"}: ${inputTsType(field)}${field.nullable ? " | null" : ""}`);
+      }
+      items = { type: "object", properties: pivotProperties, required, additionalProperties: false };
+      itemType = `{ ${types.join("; ")} }`;
+    }
+    properties[relation.name] = { type: "array", maxItems: maxLinksPerPayload, items };
+    messages[relation.name] = { type: laravelMessage("array", relation.name), null: laravelMessage("array", relation.name), maxItems: laravelMessage("maxArray", relation.name, { max: maxLinksPerPayload }) };
+    messages[item] = { type: invalid, pattern: invalid };
+    keys.push(relation.name);
+    payload.push({ key: relation.name, tsType: `${itemType}[]`, optional: true });
+  }
+  return {
+    ...validation,
+    schema: { ...validation.schema, properties },
+    messages,
+    messageList: groupMessages(messages),
+    keys,
+    payload,
+  };
+}

@@ -4,10 +4,11 @@ import type { FieldFlag } from "./fields-flag.js";
 
 const schemaComment = " yaml-language-server: $schema=../node_modules/hashapi/schema/spec.schema.json";
 
-/** A required belongsTo from `--belongs-to`: the relation's name and the resource it points at. */
+/** A relation from `--belongs-to` (required) or `--belongs-to-many`: its name, the resource it points at. */
 export interface BelongsToFlag {
   name: string;
   resource: string;
+  type?: "belongsTo" | "belongsToMany";
 }
 
 /** The YAML of a new resource spec built from `--fields` (and `--belongs-to`). */
@@ -21,7 +22,14 @@ export function resourceSpecFromFields(name: string, fields: FieldFlag[], belong
       }),
     ),
     ...(belongsTo.length > 0
-      ? { relations: Object.fromEntries(belongsTo.map((relation) => [relation.name, { type: "belongsTo", resource: relation.resource, required: true }])) }
+      ? {
+          relations: Object.fromEntries(
+            belongsTo.map((relation) => [
+              relation.name,
+              relation.type === "belongsToMany" ? { type: "belongsToMany", resource: relation.resource } : { type: "belongsTo", resource: relation.resource, required: true },
+            ]),
+          ),
+        }
       : {}),
   });
   document.commentBefore = schemaComment;

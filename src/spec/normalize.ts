@@ -10,7 +10,10 @@ export function normalizeResource(file: string, data: Record<string, unknown>): 
     ...rest,
     file,
     fields: normalizeFields(fields),
-    relations: Object.entries(relations ?? {}).map(([name, relation]) => ({ name, ...relation })),
+    relations: Object.entries(relations ?? {}).map(([name, relation]) => {
+      const { pivot, ...rest } = relation as Omit<RelationSpec, "name" | "pivot"> & { pivot?: Record<string, Omit<FieldSpec, "name">> };
+      return { name, ...rest, ...(pivot ? { pivot: normalizeFields(pivot) } : {}) };
+    }),
   };
 }
 

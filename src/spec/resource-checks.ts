@@ -51,7 +51,19 @@ export function checkResource({ spec, source }: CheckedResource): Problem[] {
   for (const relation of spec.relations ?? []) {
     const at = ["relations", relation.name];
     if (reservedFieldNames.has(relation.name)) problems.push(source.problem(at, `"${relation.name}" is reserved; choose another relation name`, "key"));
-    if (relation.type === "hasMany") {
+    if (relation.type !== "belongsToMany" && relation.pivot !== undefined) problems.push(source.problem([...at, "pivot"], `"pivot" applies to belongsToMany only`, "key"));
+    if (relation.type === "belongsToMany") {
+      if (relation.name === "restore") problems.push(source.problem(at, `"restore" is the path of a restore; choose another relation name`, "key"));
+      for (const option of ["required", "onDelete"] as const) {
+        if (relation[option] !== undefined) problems.push(source.problem([...at, option], `"${option}" applies to belongsTo only; a belongsToMany's links are removed with either record`, "key"));
+      }
+      if (relation.pivot !== undefined && relation.inverse !== undefined) problems.push(source.problem([...at, "pivot"], `the pivot fields belong to the side without inverse (${relation.resource}.${relation.inverse}); declare them there`, "key"));
+      for (const field of relation.pivot ?? []) {
+        if (["hash", "id", "pivot"].includes(field.name) || field.name.endsWith("_id")) problems.push(source.problem([...at, "pivot", field.name], `"${field.name}" is reserved in a pivot (its keys and the related record's hash); choose another name`, "key"));
+        if (field.unique) problems.push(source.problem([...at, "pivot", field.name, "unique"], "a pivot field cannot be unique"));
+        problems.push(...checkField(source, [...at, "pivot"], field));
+      }
+    } else if (relation.type === "hasMany") {
       for (const option of ["required", "onDelete"] as const) {
         if (relation[option] !== undefined) problems.push(source.problem([...at, option], `"${option}" applies to belongsTo only; set it on the other side`, "key"));
       }
@@ -153,7 +165,7 @@ function checkRenames({ spec, source }: CheckedResource): Problem[] {
   for (const relation of spec.relations ?? []) {
     if (relation.renamedFrom === undefined) continue;
     const at = ["relations", relation.name, "renamedFrom"];
-    if (relation.type === "hasMany") problems.push(source.problem(at, `"renamedFrom" applies to belongsTo only (a hasMany has no column of its own)`, "key"));
+    if (relation.type !== "belongsTo") problems.push(source.problem(at, `"renamedFrom" applies to belongsTo only (a ${relation.type} has no column of its own)`, "key"));
     else if (relation.renamedFrom === relation.name) problems.push(source.problem(at, "renamedFrom names the relation itself; give its previous name, or remove the key"));
     else if (relationNames.has(relation.renamedFrom)) problems.push(source.problem(at, `"${relation.renamedFrom}" is still a relation of ${spec.name}`));
   }
@@ -227,6 +239,7 @@ export function checkAcrossResources(resources: CheckedResource[], otherNames: r
       // A belongsTo on the target with an unknown resource is reported there; its hasMany mirror is not checked.
       const targetHasUnknown = (target.spec.relations ?? []).some((other) => !byName.has(other.resource) && !otherNames.includes(other.resource));
       if (relation.type === "hasMany" && !targetHasUnknown) problems.push(...checkInverse(spec, source, relation, target.spec));
+      if (relation.type === "belongsToMany" && relation.inverse !== undefined) problems.push(...checkManyInverse(spec, source, relation, target.spec));
       if (relation.type === "belongsTo" && spec.eagerLoad?.includes(relation.name) && relation.resource === spec.name) {
         problems.push(source.problem([...at, "resource"], "a resource cannot eager-load a relation to itself"));
       }
@@ -234,6 +247,15 @@ export function checkAcrossResources(resources: CheckedResource[], otherNames: r
     }
   }
   return problems;
+}
+
+/** A belongsToMany's `inverse`: the other resource's belongsToMany back here, which owns the pivot. */
+function checkManyInverse(spec: ResourceSpec, source: SpecSource, relation: NonNullable<ResourceSpec["relations"]>[number], target: ResourceSpec): Problem[] {
+  const at = ["relations", relation.name, "inverse"];
+  const other = (target.relations ?? []).find((candidate) => candidate.name === relation.inverse);
+  if (!other || other.type !== "belongsToMany" || other.resource !== spec.name) return [source.problem(at, `${target.name} has no belongsToMany "${relation.inverse}" pointing to ${spec.name}`)];
+  if (other.inverse !== undefined) return [source.problem(at, `${target.name}.${relation.inverse} has an inverse too: exactly one side of a belongsToMany (the one that owns the pivot table) goes without inverse`)];
+  return [];
 }
 
 function checkInverse(spec: ResourceSpec, source: SpecSource, relation: NonNullable<ResourceSpec["relations"]>[number], target: ResourceSpec): Problem[] {

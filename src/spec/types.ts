@@ -38,7 +38,9 @@ export interface FieldSpec {
 
 export interface RelationSpec {
   name: string;
-  type: "belongsTo" | "hasMany";
+  type: "belongsTo" | "hasMany" | "belongsToMany";
+  /** belongsToMany: fields of each link (the pivot table's own columns). */
+  pivot?: FieldSpec[];
   resource: string;
   required?: boolean;
   onDelete?: "restrict" | "cascade" | "setNull";

@@ -78,7 +78,7 @@ describe("validate", () => {
   it("accepts the example clinic", async () => {
     const result = await hashapi(["validate", "specs"]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe("specs: 4 resources, valid.");
+    expect(result.stdout).toBe("specs: 5 resources, valid.");
   });
 
   it("reports every problem with file, line and column, exit 1, no stack trace", async () => {

@@ -52,6 +52,24 @@ describe("add-resource", () => {
     expect(unknown.stderr).toMatch(/specs\/bill\.yaml:\d+:\d+ relations\.clinic\.resource: unknown resource "Clinic"/);
   });
 
+  it("adds belongsToMany relations from --belongs-to-many, which generate into a pivot table", async () => {
+    const dir = join(work, "many");
+    await cp(join(repo, "specs"), join(dir, "specs"), { recursive: true });
+    const added = await hashapi(["add-resource", "clinics", "--fields", "name:string", "--belongs-to-many", "staff:Doctor,specialties"], dir);
+    expect(added.code, added.stderr).toBe(0);
+    const text = await readFile(join(dir, "specs/clinic.yaml"), "utf8");
+    expect(text).toContain("relations:\n  staff: { type: belongsToMany, resource: Doctor }\n  specialties: { type: belongsToMany, resource: Specialty }");
+    expect((await hashapi(["validate", "specs"], dir)).code).toBe(0);
+    const generated = await hashapi(["generate", "specs", "--out", "api"], dir);
+    expect(generated.code, generated.stderr).toBe(0);
+    const schema = await readFile(join(dir, "api/prisma/schema.prisma"), "utf8");
+    expect(schema).toContain('@@map("clinics_staff")');
+    expect(schema).toContain("@@id([clinic_id, doctor_id])");
+    const unknown = await hashapi(["add-resource", "rooms", "--fields", "name:string", "--belongs-to-many", "wards"], dir);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/specs\/room\.yaml:\d+:\d+ relations\.wards\.resource: unknown resource "Ward"/);
+  });
+
   it("writes a commented template whose collection hint is the real default", async () => {
     const dir = join(work, "template");
     await mkdir(dir, { recursive: true });
@@ -146,7 +164,7 @@ describe("--json for CI tools", () => {
     await cp(join(repo, "specs"), join(dir, "specs"), { recursive: true });
     const valid = await hashapi(["validate", "specs", "--json"], dir);
     expect(valid.code).toBe(0);
-    expect(JSON.parse(valid.stdout)).toEqual({ valid: true, resources: ["Appointment", "Doctor", "MedicalRecord", "Patient"] });
+    expect(JSON.parse(valid.stdout)).toEqual({ valid: true, resources: ["Appointment", "Doctor", "MedicalRecord", "Patient", "Specialty"] });
 
     const dryRun = await hashapi(["generate", "specs", "--out", "api", "--dry-run", "--json"], dir);
     expect(dryRun.code).toBe(0);

@@ -150,7 +150,9 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
     }
     // Refused on the wire, before any route: 400 (Host, CONNECT) or 417 (Expect), and nothing else.
     const refusedOnWire = { plain: undefined, noHost: 400, twoHosts: 400, connect: 400, expect: 417 }[request.wire];
-    if (refusedOnWire !== undefined && response.status !== refusedOnWire) problems.push(`${where}: expected ${refusedOnWire} for a ${request.wire} request`);
+    // A head past Node's 16 KiB limit (list queries take many parameters) is refused first, with a 431.
+    const oversized = response.status === 431 && Buffer.byteLength(request.target) > 15_000;
+    if (refusedOnWire !== undefined && response.status !== refusedOnWire && !oversized) problems.push(`${where}: expected ${refusedOnWire} for a ${request.wire} request`);
     // Operations that read a token (login reads none; health and the document ignore it).
     const readsToken = request.operation.statuses.has(401) && request.operation.operationId !== "login";
     if (request.token === "critical" && readsToken && refusedOnWire === undefined && response.status < 400)

@@ -109,8 +109,9 @@ describe.each(cases)("changing the specs of a live database on $label", ({ datab
       expect(reply.status, reply.text).toBe(201);
       return (reply.body.data.hash ?? reply.body.data.public_id) as string;
     };
+    const cardiology = await create("/api/specialties", { name: "Cardiology" });
     const doctors = [
-      await create("/api/doctors", { name: "Dr. Ada", crm: "CRM-1", specialty: "cardiology" }),
+      await create("/api/doctors", { name: "Dr. Ada", crm: "CRM-1", specialty: "cardiology", specialties: [{ hash: cardiology, since: "2024-01-31" }] }),
       await create("/api/doctors", { name: "Dr. Bea", crm: "CRM-2" }),
     ];
     const patients = [
@@ -182,14 +183,24 @@ describe.each(cases)("changing the specs of a live database on $label", ({ datab
     await rm(join(specs, "doctor.yaml"));
     await writeFile(
       join(specs, "physician.yaml"),
-      "name: Physician\nrenamedFrom: Doctor\nprefix: DOC\nfields:\n  name: { type: string, max: 120 }\n  crm: { type: string, max: 20, unique: true }\n  specialty: { type: enum, values: [general, cardiology, pediatrics, dermatology], default: general }\nrelations:\n  appointments: { type: hasMany, resource: Appointment }\n  user: { type: belongsTo, resource: User }\nserializer:\n  hidden: [user]\n",
+      "name: Physician\nrenamedFrom: Doctor\nprefix: DOC\nfields:\n  name: { type: string, max: 120 }\n  crm: { type: string, max: 20, unique: true }\n  specialty: { type: enum, values: [general, cardiology, pediatrics, dermatology], default: general }\nrelations:\n  appointments: { type: hasMany, resource: Appointment }\n  user: { type: belongsTo, resource: User }\n  specialties: { type: belongsToMany, resource: Specialty, pivot: { since: { type: date, nullable: true } } }\nserializer:\n  hidden: [user]\n",
     );
+    const links = async (table: string, key: string) =>
+      (await queryDatabase(project.databaseUrl, project.dir, `SELECT "${key}" AS "owner", "specialty_id", "since" FROM "${table}" ORDER BY 1, 2`)).map((row) => [Number(row.owner), Number(row.specialty_id), comparable(row.since)]);
+    const linkedBefore = await links("doctors_specialties", "doctor_id");
+    expect(linkedBefore).toHaveLength(1);
+    await editSpec("specialty.yaml", (text) => text.replace("resource: Doctor", "resource: Physician"));
     await editSpec("appointment.yaml", (text) => text.replace("resource: Doctor", "resource: Physician"));
     await editSpec("medical-record.yaml", (text) => text.replace("resource: Doctor", "resource: Physician"));
     await expectRefused([], /src\/custom\/doctor\/doctor\.controller\.ts[\s\S]*--prune-custom/);
     const { sql } = await generateAndMigrate("--prune-custom", "--migration-name", "physicians");
     expect(sql).toContain('ALTER TABLE "doctors" RENAME TO "physicians";');
     expect(sql).not.toMatch(/DROP TABLE "doctors"|CREATE TABLE "physicians"/);
+    // The pivot named after the resource follows it: renamed, its key column too, every link kept.
+    expect(sql).toContain('ALTER TABLE "doctors_specialties" RENAME TO "physicians_specialties";');
+    expect(sql).toContain('RENAME COLUMN "doctor_id" TO "physician_id"');
+    expect(sql).not.toMatch(/DROP TABLE "doctors_specialties"/);
+    expect(await links("physicians_specialties", "physician_id")).toEqual(linkedBefore);
     expect(existsSync(join(project.dir, "src/custom/doctor"))).toBe(false);
     expect(existsSync(join(project.dir, "src/custom/physician/physician.policy.ts"))).toBe(true);
     ledger.set("physicians", ledger.get("doctors")!);

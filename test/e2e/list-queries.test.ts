@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTargets } from "../support/hostile.js";
-import { startPostgres, type PostgresServer } from "../support/postgres.js";
-import { admin, client, prepareProject, run, startService, type Project, type Request, type RunningService } from "../support/service.js";
+import { startClinic, type ClinicSession, type Request } from "../support/service.js";
 
 /**
  * Issue 23, list queries (docs/spec-format.md "List queries"): filter operators, `?search=` and
@@ -9,9 +8,7 @@ import { admin, client, prepareProject, run, startService, type Project, type Re
  * PostgreSQL. Every expectation is computed from the records the test wrote, never hard-coded.
  */
 describe.each(databaseTargets)("list queries on $label", ({ database }) => {
-  let project: Project;
-  let postgres: PostgresServer | undefined;
-  let service: RunningService;
+  let clinic: ClinicSession;
   let api: Request;
   let token: string;
   let receptionist: string;
@@ -21,18 +18,8 @@ describe.each(databaseTargets)("list queries on $label", ({ database }) => {
   const names = ["Élodie Martin", "élodie rose", "ÉLODIE", "Sílvia Souza", "SILVA Neto", "100% Real", "100 Real", "a_b", "axb", "Ωmega Ωmega", "ωmega", "back\\slash"];
 
   beforeAll(async () => {
-    let databaseUrl: string | undefined;
-    if (database === "postgresql") {
-      postgres = await startPostgres();
-      await postgres.createDatabase("lists");
-      databaseUrl = postgres.url("lists");
-    }
-    project = await prepareProject({ name: `e2e-lists-${database}`, database, databaseUrl });
-    service = await startService({ cwd: project.dir, env: project.env });
-    api = client(service.baseUrl);
-    token = (await api("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } })).body.data.access_token;
-    await run("npm", ["run", "user:create", "--silent", "--", "--name", "Rita", "--email", "rita@example.com", "--password", "a long password"], project.dir, project.env);
-    receptionist = (await api("POST", "/api/auth/login", { body: { email: "rita@example.com", password: "a long password" } })).body.data.access_token;
+    clinic = await startClinic("lists", database);
+    ({ api, admin: token, receptionist } = clinic);
     for (const [index, name] of names.entries()) {
       const phone = index % 3 === 0 ? null : `55119${String(index).padStart(4, "0")}`;
       const reply = await api("POST", "/api/patients", { token, body: { name, cpf: String(10_000_000_000 + index * 7919), phone } });
@@ -50,9 +37,7 @@ describe.each(databaseTargets)("list queries on $label", ({ database }) => {
   }, 300_000);
 
   afterAll(async () => {
-    await service?.stop();
-    await project?.cleanup();
-    await postgres?.destroy();
+    await clinic?.stop();
   });
 
   /** The hashes a list answers (at most 100), in order. */

@@ -166,7 +166,13 @@ function pathOf(operation: Operation, pool: HashPool): fc.Arbitrary<string> {
     { weight: 6, arbitrary: known.length > 0 ? fc.constantFrom(...known) : fc.constant("PAT_AAAAAAAA") },
     { weight: 1, arbitrary: fc.constantFrom("PAT_AAAAAAAA", "1", "0", "-1", "%ZZ", "%00", "..", "PAT_%FF", "a".repeat(300), "USR_AAAAAAAA", "constructor") },
   );
-  return hash.map((value) => operation.path.replace("{hash}", value));
+  // A belongsToMany's routes name a related record too: any known hash, or a hostile segment.
+  const all = [...pool.values()].flat();
+  const related = fc.oneof(
+    { weight: 6, arbitrary: all.length > 0 ? fc.constantFrom(...all) : fc.constant("SPC_AAAAAAAA") },
+    { weight: 1, arbitrary: fc.constantFrom("SPC_AAAAAAAA", "%ZZ", "%00", "..", "constructor", "a".repeat(300)) },
+  );
+  return fc.tuple(hash, related).map(([value, other]) => operation.path.replace("{hash}", value).replace("{related}", other));
 }
 
 export function requestFor(operation: Operation, pool: HashPool): fc.Arbitrary<FuzzRequest> {

@@ -429,3 +429,37 @@ export async function startContractProxy(project: string, upstream: string): Pro
     },
   };
 }
+
+/** The example clinic served on one database, with the admin's token and a receptionist's (the default role). */
+export interface ClinicSession {
+  project: Project;
+  service: RunningService;
+  api: Request;
+  admin: string;
+  receptionist: string;
+  stop(): Promise<void>;
+}
+
+/** Generates, migrates and serves the example clinic on a fresh database (its own PostgreSQL server when asked). */
+export async function startClinic(name: string, database: "sqlite" | "postgresql"): Promise<ClinicSession> {
+  const { startPostgres } = await import("./postgres.js");
+  const postgres = database === "postgresql" ? await startPostgres() : undefined;
+  if (postgres) await postgres.createDatabase(name.replaceAll("-", "_"));
+  const project = await prepareProject({ name: `e2e-${name}-${database}`, database, databaseUrl: postgres?.url(name.replaceAll("-", "_")) });
+  const service = await startService({ cwd: project.dir, env: project.env });
+  const api = client(service.baseUrl);
+  const token = async (email: string, password: string) => (await api("POST", "/api/auth/login", { body: { email, password } })).body.data.access_token as string;
+  await run("npm", ["run", "user:create", "--silent", "--", "--name", "Rita", "--email", "rita@example.com", "--password", "a long password"], project.dir, project.env);
+  return {
+    project,
+    service,
+    api,
+    admin: await token(admin.email, admin.password),
+    receptionist: await token("rita@example.com", "a long password"),
+    async stop() {
+      await service.stop();
+      await project.cleanup();
+      await postgres?.destroy();
+    },
+  };
+}

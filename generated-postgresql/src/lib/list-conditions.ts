@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { FilterOperator } from "./list-operators.js";
+import type { ManyToManySpec } from "./relations/belongs-to-many.js";
 import type { SqlDialect } from "./sql.js";
 
 /*
@@ -16,14 +17,25 @@ export interface ColumnCondition {
   readonly value: unknown;
 }
 
-/** A filter on a belongsTo relation by the related records' hashes (`in`), or on its absence (`null`). */
+/**
+ * A filter on a relation by the related records' hashes (`in`), or on its absence (`null`,
+ * belongsTo only): a belongsTo compares its foreign key, a belongsToMany looks through its pivot.
+ */
 export interface RelationCondition {
   readonly relation: string;
   readonly op: "in" | "null";
   readonly value: unknown;
 }
 
-export type ListCondition = ColumnCondition | RelationCondition;
+/**
+ * The rows another row links to through a belongsToMany (a relation's own list route): `relation`
+ * is that row's table's relation (from code, never from a request), `ownId` the row.
+ */
+export interface LinkedCondition {
+  readonly linkedFrom: { readonly relation: ManyToManySpec; readonly ownId: number };
+}
+
+export type ListCondition = ColumnCondition | RelationCondition | LinkedCondition;
 
 /** `?search=`: every word must appear, case-insensitively, in at least one of `columns`. */
 export interface SearchTerms {

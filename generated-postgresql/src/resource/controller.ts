@@ -8,7 +8,12 @@ import {
   type ListQuery,
   type ListSpec,
 } from "../http/list-query.js";
-import { assertMayRead, loadableRelations, type NestedReaders } from "../http/nested-access.js";
+import {
+  assertMayRead,
+  loadableRelations,
+  mayShowResource,
+  type NestedReaders,
+} from "../http/nested-access.js";
 import { cursorPaginate, paginate } from "../http/pagination.js";
 import { emptyFieldErrors, Forbidden, ValidationFailed } from "../lib/errors.js";
 import { fieldAccess, type FieldAccess } from "./field-access.js";
@@ -16,6 +21,12 @@ import { bothScopes, bypasses, ownerScope } from "./ownership.js";
 import type { Policy } from "./policy.js";
 import type { Serializer } from "./serializer.js";
 import type { Reach, ResourceService, StoredRow, WriteRules } from "./service.js";
+
+/** A belongsToMany's own list: the records one row links to, and what each page's rows get added. */
+export interface LinkedList<Row> {
+  from: NonNullable<ListQuery["linkedFrom"]>;
+  decorate(rows: Row[]): Promise<void>;
+}
 
 /** What a resource's controller is built with (see registry.ts). */
 export interface ControllerContext<
@@ -107,12 +118,24 @@ export class ResourceController<
   }
 
   async index(req: Request, res: Response): Promise<void> {
-    const query = parseListQuery(req, this.fields.listSpecFor(req.user?.role));
-    await this.authorize(this.policy.index(req.user, query));
-    const relations = this.relations(req, query.relations);
+    await this.listed(req, res);
+  }
+
+  /**
+   * A list: the index, or the records another record links to (`linked`, a belongsToMany's own
+   * route), each page's rows `decorate`d before they are output (with their pivot values).
+   */
+  async listed(req: Request, res: Response, linked?: LinkedList<Row>): Promise<void> {
+    const parsed = parseListQuery(req, this.fields.listSpecFor(req.user?.role));
+    await this.authorize(this.policy.index(req.user, parsed));
+    const relations = this.relations(req, parsed.relations);
+    const query = linked
+      ? { ...parsed, relations, linkedFrom: linked.from }
+      : { ...parsed, relations };
     if (query.cursor)
-      return this.cursorIndex(req, res, { ...query, cursor: query.cursor, relations });
-    const { rows, total } = await this.service.list({ ...query, relations }, this.reach(req));
+      return this.cursorIndex(req, res, { ...query, cursor: query.cursor }, linked?.decorate);
+    const { rows, total } = await this.service.list(query, this.reach(req));
+    await linked?.decorate(rows);
     await assertMayRead(this.nested, rows, relations, req.user);
     const { links, meta } = paginate(req, query.page, query.perPage, total, rows.length);
     sendList(
@@ -128,8 +151,10 @@ export class ResourceController<
     req: Request,
     res: Response,
     query: ListQuery & { cursor: NonNullable<ListQuery["cursor"]> },
+    decorate?: LinkedList<Row>["decorate"],
   ): Promise<void> {
     const { rows, more } = await this.service.cursorPage(query, this.reach(req));
+    await decorate?.(rows);
     await assertMayRead(this.nested, rows, query.relations, req.user);
     const { position, binding } = query.cursor;
     const cursors = this.listSpec.cursors!;
@@ -168,7 +193,8 @@ export class ResourceController<
       req.user?.role,
     );
     const owned = this.owned(req, payload, true);
-    const created = await this.service.create(owned.payload, relations, owned.rules);
+    const rules = { ...owned.rules, ...this.linking(req, owned.payload) };
+    const created = await this.service.create(owned.payload, relations, rules);
     await assertMayRead(this.nested, [created], relations, req.user);
     sendData(res, this.serialize(created, relations, req.user?.role), 201);
   }
@@ -193,7 +219,8 @@ export class ResourceController<
       req.user?.role,
     );
     const owned = this.owned(req, payload, false);
-    const updated = await this.service.update(row, owned.payload, relations, owned.rules);
+    const rules = { ...owned.rules, ...this.linking(req, owned.payload) };
+    const updated = await this.service.update(row, owned.payload, relations, rules);
     await assertMayRead(this.nested, [updated], relations, req.user);
     sendData(res, this.serialize(updated, relations, req.user?.role));
   }
@@ -213,6 +240,38 @@ export class ResourceController<
     const restored = await this.service.restore(row, relations);
     await assertMayRead(this.nested, [restored], relations, req.user);
     sendData(res, this.serialize(restored, relations, req.user?.role));
+  }
+
+  /**
+   * What linking the related records a payload names (belongsToMany) takes: the caller's role must
+   * show that resource (403 otherwise), and only records within its reach there may be linked.
+   */
+  protected linking(req: Request, payload: object): Pick<WriteRules, "links"> {
+    const names = Object.keys(payload).filter((key) =>
+      Object.hasOwn(this.service.resource.table.belongsToMany, key),
+    );
+    if (names.length === 0) return {};
+    const links: Record<string, ReturnType<NonNullable<NestedReaders[string]["scope"]>>> = {};
+    for (const name of names) {
+      const reader = this.nested[name];
+      if (!reader || !mayShowResource(reader, req.user)) throw new Forbidden();
+      links[name] = reader.scope?.(req.user);
+    }
+    return { links };
+  }
+
+  /** A record the caller may show or update (404 out of reach, 403 refused): a relation route's parent or target. */
+  async authorizedRecord(req: Request, hash: string, action: "show" | "update"): Promise<Row> {
+    const row = await this.service.find(hash, [], this.reach(req));
+    await this.authorize(
+      action === "show" ? this.policy.show(req.user, row) : this.policy.update(req.user, row),
+    );
+    return row;
+  }
+
+  /** One record as this caller sees it. */
+  output(req: Request, row: Row, relations: readonly string[] = []): Record<string, unknown> {
+    return this.serialize(row, relations, req.user?.role);
   }
 
   /**

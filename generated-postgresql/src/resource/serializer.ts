@@ -1,5 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
+import type { ManyToManySpec } from "../lib/relations/belongs-to-many.js";
 import { columnsOf, type TableSpec } from "../lib/table.js";
 import { outputOf } from "../lib/serialize.js";
 import { isPublicIdKey, type ResourceDescriptor } from "./descriptor.js";
@@ -53,6 +54,11 @@ export function createSerializer(
     },
   );
   const hasMany = Object.entries(table.hasMany);
+  const belongsToMany = Object.entries(table.belongsToMany).map(([name, relation]) => ({
+    name,
+    target: relation.target,
+    pivot: pivotOutput(relation),
+  }));
   return (record, relations = [], role) => {
     const row = record as Record<string, unknown>;
     const data: Record<string, unknown> = {};
@@ -60,11 +66,53 @@ export function createSerializer(
     output.forEach((key, index) => {
       if (hidden === undefined || !hidden.has(key)) data[key] = write[index]!(row, relations, role);
     });
+    // A record read through a belongsToMany's own route carries its link's output values.
+    if (row.pivot instanceof PivotOutput) data.pivot = row.pivot.values;
     for (const [name, relation] of hasMany) {
       const items = row[name] as object[] | undefined;
       if (items !== undefined)
         data[name] = items.map((item) => serializerOf(relation.target())(item, [], role));
     }
+    for (const { name, target, pivot } of belongsToMany) {
+      const items = row[name] as Record<string, unknown>[] | undefined;
+      if (items === undefined) continue;
+      data[name] = items.map((item) => {
+        const output = serializerOf(target())(item, [], role);
+        // The link's own fields, when the relation has any.
+        const values = pivot(item.pivot as Record<string, unknown> | undefined);
+        if (values) output.pivot = values;
+        else delete output.pivot;
+        return output;
+      });
+    }
     return data;
   };
+}
+
+/** A link's values ready for output (see pivotOutput), as a relation route puts them on a record. */
+export class PivotOutput {
+  constructor(readonly values: Record<string, unknown>) {}
+}
+
+/**
+ * How one belongsToMany's pivot values are output: each column as its kind is (a decimal exactly
+ * as stored: the table declaration holds no scale for it); undefined without pivot columns.
+ */
+export function pivotOutput(
+  relation: ManyToManySpec,
+): (values: Record<string, unknown> | undefined) => Record<string, unknown> | undefined {
+  const exact = (value: unknown) => (value === null ? null : String(value));
+  const columns = Object.entries(relation.pivotColumns ?? {}).map(
+    ([column, kind]) =>
+      [
+        column,
+        kind === "decimal" ? exact : (outputOf(kind, 0) ?? ((value: unknown) => value)),
+      ] as const,
+  );
+  return (values) =>
+    columns.length === 0 || values === undefined
+      ? undefined
+      : Object.fromEntries(
+          columns.map(([column, write]) => [column, write(values[column] ?? null)]),
+        );
 }

@@ -12,11 +12,13 @@ import {
 import { hashMatcher, newHash } from "../lib/hash-id.js";
 import { cursorValue, fromCursorValue } from "../lib/column-codec.js";
 import type { ListCondition } from "../lib/list-conditions.js";
+import { pivotColumns, type Link } from "../lib/relations/belongs-to-many.js";
 import { toDate } from "../lib/serialize.js";
 import type { Sql } from "../lib/sql.js";
 import {
   columnsOf,
   type FindOptions,
+  type RowScope,
   type Table,
   type TableSpec,
   type Writable,
@@ -44,6 +46,8 @@ export interface WriteRules {
     readonly where: Readonly<Record<string, unknown>>;
   };
   readonly check?: (sql: Sql) => Promise<void>;
+  /** Per belongsToMany payload key, the related rows the caller reaches (its scope there): no other may be linked. */
+  readonly links?: Readonly<Record<string, RowScope | readonly RowScope[] | undefined>>;
 }
 
 // A fresh random hash that collides is drawn again; after this many collisions the write fails.
@@ -152,15 +156,21 @@ export class ResourceService<
     const query = this.listed(listQuery);
     const where: Record<string, unknown> = {};
     const related: Record<string, string> = {};
+    const conditions: ListCondition[] = [];
     for (const [name, value] of Object.entries(query.filters)) {
-      if (this.resource.list.filters[name] === "relation") related[name] = value as string;
+      // Linked to that record, through the pivot.
+      if (Object.hasOwn(this.resource.table.belongsToMany, name))
+        conditions.push({ relation: name, op: "in", value: [value] });
+      else if (this.resource.list.filters[name] === "relation") related[name] = value as string;
       else where[name] = value;
     }
-    const conditions: ListCondition[] = query.conditions.map(({ field, kind, op, value }) =>
-      kind === "relation"
-        ? { relation: field, op: op as "in" | "null", value }
-        : { column: field, op, value },
-    );
+    for (const { field, kind, op, value } of query.conditions)
+      conditions.push(
+        kind === "relation"
+          ? { relation: field, op: op as "in" | "null", value }
+          : { column: field, op, value },
+      );
+    if (query.linkedFrom) conditions.push({ linkedFrom: query.linkedFrom });
     const search = this.resource.list.search;
     return {
       where: where as never,
@@ -214,6 +224,7 @@ export class ResourceService<
           payload,
           async (table, data) => table.insertAndRead({ ...data, hash }, relations),
           rules,
+          relations,
         );
       } catch (error) {
         const collided =
@@ -235,6 +246,7 @@ export class ResourceService<
         payload,
         (table, data) => table.updateAndRead(row.id, data, relations),
         rules,
+        relations,
       );
     } catch (error) {
       throw await this.explainWriteError(error, payload, row.id);
@@ -311,20 +323,70 @@ export class ResourceService<
    * Runs a write with the payload's columns on a table: in a transaction that locks the related
    * records the payload names when it names any, else as one statement.
    */
-  private writing<T>(
+  private writing<T extends Row | null>(
     payload: Create | Update,
     write: (table: Table<Model, Row>, data: Writable<Model>) => Promise<T>,
     rules: WriteRules = {},
+    relations: readonly string[] = [],
   ): Promise<T> {
-    const references = Object.keys(payload).some((key) =>
-      Object.hasOwn(this.resource.table.belongsTo, key),
-    );
-    if (!references && !rules.check)
+    const keys = Object.keys(payload);
+    const references = keys.some((key) => Object.hasOwn(this.resource.table.belongsTo, key));
+    const linking = keys.filter((key) => Object.hasOwn(this.resource.table.belongsToMany, key));
+    if (!references && !rules.check && linking.length === 0)
       return this.toData(payload).then((data) => write(this.table, data));
     return this.table.sql.transaction(async (tx) => {
       await rules.check?.(tx);
-      return write(this.table.within(tx), await this.toData(payload, tx, "share", rules.parent));
+      const table = this.table.within(tx);
+      const data = await this.toData(payload, tx, "share", rules.parent);
+      const links = await this.linksOf(payload, linking, tx, rules.links);
+      const written = await write(table, data);
+      if (written === null || linking.length === 0) return written;
+      for (const [name, wanted] of links)
+        await table.syncLinks(written.id, name, wanted, rules.links?.[name]);
+      // Read again: the row was read before its links were written.
+      return (await table.findOne({ id: written.id }, relations)) as T;
     });
+  }
+
+  /**
+   * The related rows each belongsToMany payload key names, locked live in the write's transaction
+   * and within the caller's reach there: 422 on `<relation>.<index>` for an unknown, deleted,
+   * unreachable or repeated hash.
+   */
+  private async linksOf(
+    payload: Create | Update,
+    names: readonly string[],
+    sql: Sql,
+    reach: WriteRules["links"] = {},
+  ): Promise<Map<string, Link[]>> {
+    const links = new Map<string, Link[]>();
+    const errors = emptyFieldErrors();
+    for (const name of names) {
+      const target = this.tableOf(this.resource.table.belongsToMany[name]!.target()).within(sql);
+      const items = (payload as Record<string, unknown>)[name] as readonly unknown[];
+      const seen = new Set<string>();
+      const wanted: Link[] = [];
+      for (const [index, item] of items.entries()) {
+        const { hash, ...pivot } =
+          typeof item === "string" ? { hash: item } : (item as { hash: string });
+        const key = `${name}.${index}`;
+        if (seen.has(hash)) {
+          errors[key] = [`The ${key} field has a duplicate value.`];
+          continue;
+        }
+        seen.add(hash);
+        const id = await target.reachableId(hash, "share", reach[name]);
+        if (id === null) errors[key] = [`The selected ${key} is invalid.`];
+        else
+          wanted.push({
+            id,
+            pivot: pivotColumns(this.resource.table.belongsToMany[name]!, pivot),
+          });
+      }
+      links.set(name, wanted);
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
+    return links;
   }
 
   /**
@@ -340,6 +402,8 @@ export class ResourceService<
     const data: Record<string, unknown> = {};
     const errors = emptyFieldErrors();
     for (const [key, value] of Object.entries(payload)) {
+      // Links are written after the row (see writing).
+      if (Object.hasOwn(this.resource.table.belongsToMany, key)) continue;
       const relation = Object.hasOwn(this.resource.table.belongsTo, key)
         ? this.resource.table.belongsTo[key]
         : undefined;

@@ -305,8 +305,9 @@ export function exampleValue(
   return typeof example === "string" && pattern ? variant(example, n, pattern) : example;
 }
 
-/** Whether the property is a relation's hash, which the caller supplies. */
+/** Whether the property is a relation's hash, or a belongsToMany's list of them: the caller supplies those. */
 export function isRelationKey(property: PropertySchema): boolean {
+  if (typesOf(property).includes("array")) return true;
   return property.pattern !== undefined && hashKey.test(property.pattern);
 }
 

@@ -8,7 +8,14 @@ import {
   type FilterOperator,
 } from "../lib/list-operators.js";
 import type { TableSpec } from "../lib/table.js";
-import type { PayloadRules, PayloadValidators } from "../lib/validation.js";
+import {
+  compileValidator,
+  type ActionRules,
+  type MessageList,
+  type PayloadRules,
+  type PayloadValidator,
+  type PayloadValidators,
+} from "../lib/validation.js";
 import { actionNames, isActionName, type ActionName } from "./actions.js";
 import type { OwnerSettings } from "./ownership.js";
 
@@ -58,6 +65,8 @@ interface ResourceSettings<Filter extends string, Action extends string, Operato
   readonly owner?: OwnerSettings;
   /** auth.roles: per action, the roles that may perform it (403 for the others, before any read). */
   readonly roles?: Readonly<Partial<Record<Action, readonly string[]>>>;
+  /** Per belongsToMany, the rules of its attach route's body (the pivot's fields). */
+  readonly pivots?: Readonly<Record<string, ActionRules>>;
   /** The spec's fixed records, which `npm run db:seed` upserts by the unique field `by`. */
   readonly seed?: {
     readonly by: string;
@@ -78,6 +87,8 @@ export interface ResourceDescriptor<
 > extends ResourceSettings<FilterKind, ActionName, FilterOperator> {
   readonly table: TableSpec<Model, Row>;
   readonly validate: PayloadValidators<Create, Update>;
+  /** Per belongsToMany, the validator of its attach route's body. */
+  readonly validateLink: Readonly<Record<string, PayloadValidator<Record<string, unknown>>>>;
 }
 
 /**
@@ -101,7 +112,17 @@ export function defineResource<Model, Row, Create, Update>(
   declaration: ResourceDeclaration,
   validate: PayloadValidators<Create, Update>,
 ): ResourceDescriptor<Model, Row, Create, Update> {
-  const { validation: _readByTheValidators, list, publicActions, roles, ...settings } = declaration;
+  const {
+    validation: _readByTheValidators,
+    list,
+    publicActions,
+    roles,
+    pivots,
+    ...settings
+  } = declaration;
+  for (const name of Object.keys(table.belongsToMany))
+    if (!pivots || !Object.hasOwn(pivots, name))
+      refuse(table, `relation ${name} has no pivot rules`);
   for (const [field, kind] of Object.entries(list.filters)) {
     if (!filterKindNames.has(kind)) refuse(table, `filter ${field} has an unknown kind "${kind}"`);
     if (kind === "enum" && !Array.isArray(list.values?.[field]))
@@ -132,6 +153,12 @@ export function defineResource<Model, Row, Create, Update>(
     ...(publicActions ? { publicActions: publicActions as readonly ActionName[] } : {}),
     ...(roles ? { roles: roles as Readonly<Partial<Record<ActionName, readonly string[]>>> } : {}),
     validate,
+    validateLink: Object.fromEntries(
+      Object.entries(pivots ?? {}).map(([name, rules]) => [
+        name,
+        compileValidator<Record<string, unknown>>(rules.schema, rules.messages as MessageList),
+      ]),
+    ),
   };
 }
 

@@ -10,7 +10,8 @@ import type { ResourceDescriptor } from "./descriptor.js";
 import type { Policy } from "./policy.js";
 import type { RouteTable } from "../http/route-table.js";
 import { bothScopes, bypasses, ownerScope } from "./ownership.js";
-import { addResourceRoutes } from "./routes.js";
+import { ManyToManyController } from "./many-to-many.controller.js";
+import { addManyToManyRoutes, addResourceRoutes } from "./routes.js";
 import { createSerializer, type Serializer } from "./serializer.js";
 import { ResourceService, type StoredRow } from "./service.js";
 import { ResourcePolicy } from "./policy.js";
@@ -113,8 +114,13 @@ export class ResourceRegistry {
     );
     // Any signed-in caller may see who a record points at; anonymous callers may not.
     if (this.users) readers.set(this.users, { public: false, mayShow: () => true });
+    const controllers = new Map<TableSpec, ResourceController<any, any, any, any, any>>();
     for (const { resource, policy, Controller } of this.entries) {
-      const relations = { ...resource.table.belongsTo, ...resource.table.hasMany };
+      const relations = {
+        ...resource.table.belongsTo,
+        ...resource.table.hasMany,
+        ...resource.table.belongsToMany,
+      };
       const nested = Object.fromEntries(
         Object.entries(relations).map(([name, relation]) => [
           name,
@@ -133,7 +139,37 @@ export class ResourceRegistry {
         roles: resource.roles ?? {},
         softDelete: resource.table.softDelete,
       });
+      controllers.set(resource.table, controller);
     }
+    // Each belongsToMany's routes, once every resource's controller exists.
+    const descriptors = new Map(this.entries.map(({ resource }) => [resource.table, resource]));
+    for (const { resource } of this.entries)
+      for (const [name, relation] of Object.entries(resource.table.belongsToMany)) {
+        const target = descriptors.get(relation.target())!;
+        const controller = new ManyToManyController({
+          name,
+          relation,
+          parent: controllers.get(resource.table)!,
+          parentTable: this.tableOf(resource.table),
+          target: controllers.get(target.table)!,
+          targetTable: this.tableOf(target.table),
+          targetReader: readers.get(target.table)!,
+          validateLink: resource.validateLink[name]!,
+        });
+        addManyToManyRoutes(
+          routes,
+          `${base}/${resource.collection}/:hash/${name}`,
+          controller,
+          this.auth,
+          {
+            publicRead:
+              (resource.publicActions ?? []).includes("show") &&
+              (target.publicActions ?? []).includes("index"),
+            readRoles: [resource.roles?.show, target.roles?.index],
+            writeRoles: [resource.roles?.update, target.roles?.show],
+          },
+        );
+      }
     if (this.managedUsers) this.addUserRoutes(routes, base, this.managedUsers);
   }
 

@@ -7,6 +7,7 @@ import { appointmentTable } from "./appointment/appointment.repository.js";
 import { doctorTable } from "./doctor/doctor.repository.js";
 import { medicalRecordTable } from "./medical-record/medical-record.repository.js";
 import { patientTable } from "./patient/patient.repository.js";
+import { specialtyTable } from "./specialty/specialty.repository.js";
 
 /**
  * Every resource's table, typed by its Prisma row type: what the runtime reads and writes through,
@@ -22,6 +23,7 @@ export function openTables(db: Database) {
     doctors: new Table(db, doctorTable),
     medicalRecords: new Table(db, medicalRecordTable),
     patients: new Table(db, patientTable),
+    specialties: new Table(db, specialtyTable),
   };
 }
 

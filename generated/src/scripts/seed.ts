@@ -11,6 +11,8 @@ import medicalRecordDeclaration from "../resources/medical-record/medical-record
 import { medicalRecordResource } from "../resources/medical-record/medical-record.resource.js";
 import patientDeclaration from "../resources/patient/patient.resource.json" with { type: "json" };
 import { patientResource } from "../resources/patient/patient.resource.js";
+import specialtyDeclaration from "../resources/specialty/specialty.resource.json" with { type: "json" };
+import { specialtyResource } from "../resources/specialty/specialty.resource.js";
 
 // npm run db:seed -- [--count 20] [--seed 1]: realistic records of every resource (src/lib/seed.ts).
 const fromEnvFile = loadEnvironment(import.meta.url);
@@ -31,6 +33,11 @@ process.exitCode = await runSeedCommand(
       resource: patientResource,
       rules: patientDeclaration.validation.create,
       unique: patientDeclaration.unique,
+    },
+    {
+      resource: specialtyResource,
+      rules: specialtyDeclaration.validation.create,
+      unique: specialtyDeclaration.unique,
     },
   ],
 );

@@ -17,6 +17,7 @@ export function registerAddResource(program: Command, setExit: (code: ExitCode) 
     .argument("<name>", "resource name: patients, Patient or medical-records")
     .option("-f, --fields <list>", "fields as name:type[:modifier…], comma-separated")
     .option("-b, --belongs-to <list>", "required belongsTo relations, comma-separated: patient,doctor or author:User")
+    .option("-m, --belongs-to-many <list>", "belongsToMany relations (pivot tables), comma-separated: tags or tags:Tag")
     .option("-s, --specs <dir>", "specs folder", "specs")
     .addHelpText(
       "after",
@@ -26,6 +27,7 @@ Examples:
   $ hashapi add-resource medical-records          # commented template to fill in
   $ hashapi add-resource Invoice --fields 'total:decimal:precision=10:scale=2,status:enum:values=open|paid'
   $ hashapi add-resource appointments --fields 'scheduled_at:datetime' --belongs-to patient,doctor
+  $ hashapi add-resource books --fields 'title:string' --belongs-to-many tags:Tag
 
 Quote --fields: the shell reads | and other characters of it as its own.
 
@@ -33,19 +35,14 @@ Field types: string, text, integer, decimal, boolean, date, datetime, email, enu
 Modifiers: unique, nullable, max=N, min=N, length=N, precision=N, scale=N, values=a|b|c (enum).
 An existing spec file is never overwritten.`,
     )
-    .action(async (input: string, given: { fields?: string; belongsTo?: string; specs: string }) => {
+    .action(async (input: string, given: { fields?: string; belongsTo?: string; belongsToMany?: string; specs: string }) => {
       const flags = { ...given, specs: findSpecsDir(given.specs) };
       const name = resourceClassName(input);
       const fields = flags.fields === undefined ? undefined : parseFieldsFlag(flags.fields);
-      const belongsTo = (flags.belongsTo ?? "")
-        .split(",")
-        .map((relation) => relation.trim())
-        .filter(Boolean)
-        .map((relation) => {
-          // `patient` (the resource Patient) or `author:User` (a relation named apart from its resource).
-          const [relationName, resource = relationName] = relation.split(":") as [string, string?];
-          return { name: toSnake(relationName), resource: resourceClassName(resource) };
-        });
+      const belongsTo = [
+        ...relationsFlag(flags.belongsTo).map((relation) => ({ ...relation, type: "belongsTo" as const })),
+        ...relationsFlag(flags.belongsToMany).map((relation) => ({ ...relation, type: "belongsToMany" as const })),
+      ];
       const file = join(flags.specs, `${toKebab(name)}.yaml`);
       if (await exists(file)) {
         throw new HashapiError(`${file} already exists; hashapi never overwrites a spec. Edit it, or choose another name.`);
@@ -64,6 +61,18 @@ An existing spec file is never overwritten.`,
           `  4. npm run db:migrate in the generated project\n`,
       );
       setExit(0);
+    });
+}
+
+/** `patient` (the resource Patient) or `author:User` (a relation named apart from its resource), comma-separated. */
+function relationsFlag(list: string | undefined): { name: string; resource: string }[] {
+  return (list ?? "")
+    .split(",")
+    .map((relation) => relation.trim())
+    .filter(Boolean)
+    .map((relation) => {
+      const [relationName, resource = relationName] = relation.split(":") as [string, string?];
+      return { name: toSnake(relationName), resource: resourceClassName(resource) };
     });
 }
 

@@ -9,6 +9,7 @@ export interface DoctorCreatePayload {
   crm: string;
   specialty?: "general" | "cardiology" | "pediatrics" | "dermatology";
   user?: string | null;
+  specialties?: { hash: string; since?: string | null }[];
 }
 
 /** What PUT and PATCH /api/doctors/{hash} accept: any of the create fields. */

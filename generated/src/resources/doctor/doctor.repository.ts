@@ -4,12 +4,14 @@ import type { Doctor } from "../../prisma-client/client.js";
 import { defineTable, type TableSpec } from "../../lib/table.js";
 import { userTable, type UserRow } from "../user/user.repository.js";
 import { appointmentTable, type AppointmentRow } from "../appointment/appointment.repository.js";
+import { specialtyTable, type SpecialtyRow } from "../specialty/specialty.repository.js";
 import { medicalRecordTable } from "../medical-record/medical-record.repository.js";
 
 /** Doctor: a record as read, where a belongsTo is `{ hash }` of the related record, or the record when loaded. */
 export type DoctorRow = Doctor & {
   user: UserRow | { hash: string } | null;
   appointments?: AppointmentRow[];
+  specialties?: (SpecialtyRow & { pivot: Record<string, unknown> })[];
 };
 
 /** The doctors table: its columns beyond id, hash and timestamps, typed by Prisma's row type. */
@@ -18,6 +20,15 @@ export const doctorTable: TableSpec<Doctor, DoctorRow> = defineTable({
   columns: { name: "string", crm: "string", specialty: "string", user_id: "integer" },
   belongsTo: { user: { foreignKey: "user_id", target: () => userTable } },
   hasMany: { appointments: { foreignKey: "doctor_id", target: () => appointmentTable } },
+  belongsToMany: {
+    specialties: {
+      pivot: "doctors_specialties",
+      ownKey: "doctor_id",
+      otherKey: "specialty_id",
+      target: () => specialtyTable,
+      pivotColumns: { since: "date" },
+    },
+  },
   restrictedBy: [
     { foreignKey: "doctor_id", target: () => appointmentTable },
     { foreignKey: "doctor_id", target: () => medicalRecordTable },

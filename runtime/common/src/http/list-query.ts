@@ -10,6 +10,7 @@ import {
   type FilterOperator,
 } from "../lib/list-operators.js";
 import { reservedQueryParameters } from "../lib/public-names.js";
+import type { ManyToManySpec } from "../lib/relations/belongs-to-many.js";
 import type { CursorCodec, CursorPosition } from "./cursor.js";
 import {
   bracketFilter,
@@ -56,6 +57,8 @@ export interface ListQuery {
   orderBy: Record<string, "asc" | "desc">[];
   relations: string[];
   withTrashed: boolean;
+  /** A relation's own list route: only the records one row links to (set by the route, never parsed). */
+  linkedFrom?: { relation: ManyToManySpec; ownId: number };
 }
 
 const reserved = new Set<string>(reservedQueryParameters);

@@ -73,6 +73,12 @@ export function loadableRelations(
   return relations;
 }
 
+/** Whether the caller may show records of the related resource at all: public, or its role allowed. */
+export function mayShowResource(reader: NestedReader, user: CurrentUser | undefined): boolean {
+  if (user === undefined) return reader.public;
+  return reader.showRoles === undefined || reader.showRoles.includes(user.role);
+}
+
 /**
  * After loading: every nested record must pass its own resource's show policy, and a nested
  * belongsTo record of an owned resource must be the caller's (403 otherwise).

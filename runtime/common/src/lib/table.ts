@@ -5,9 +5,20 @@ import {
   columnComparison,
   keysetCondition,
   searchCondition,
+  type LinkedCondition,
   type ListCondition,
   type SearchTerms,
 } from "./list-conditions.js";
+import {
+  attachLink,
+  detachLink,
+  linkedFrom,
+  linkedToAny,
+  pivotRows,
+  syncLinks,
+  type Link,
+  type ManyToManySpec,
+} from "./relations/belongs-to-many.js";
 import { lockClause, placeholder, type Sql, type SqlDialect, type SqlRow } from "./sql.js";
 
 export { decodeValue, encodeValue, type ColumnKind };
@@ -51,6 +62,8 @@ export interface TableSpec<Model = any, Row = Model> {
   readonly writeOnly?: readonly string[];
   readonly belongsTo: Readonly<Record<string, RelationSpec>>;
   readonly hasMany: Readonly<Record<string, RelationSpec>>;
+  /** Many-to-many relations through pivot tables (relations/belongs-to-many.ts). */
+  readonly belongsToMany: Readonly<Record<string, ManyToManySpec>>;
   /** Other tables whose live rows keep a row of this one from being deleted (onDelete: restrict). */
   readonly restrictedBy: readonly RelationSpec[];
   /**
@@ -74,6 +87,7 @@ export type TableDeclaration<Model, Row> = Pick<TableSpec<Model, Row>, "name" | 
       | "writeOnly"
       | "belongsTo"
       | "hasMany"
+      | "belongsToMany"
       | "restrictedBy"
       | "cascadeTo"
       | "nullOnDelete"
@@ -88,6 +102,7 @@ export function defineTable<Model, Row = Model>(
     softDelete: false,
     belongsTo: {},
     hasMany: {},
+    belongsToMany: {},
     restrictedBy: [],
     cascadeTo: [],
     nullOnDelete: [],
@@ -418,6 +433,27 @@ export class Table<Model, Row = Model> {
     return row ? Number(row.id) : null;
   }
 
+  /**
+   * The internal id of a live row the caller reaches (`scope`, a policy's or an owner's), locked as
+   * liveId locks; null when there is none with that hash, it is deleted or out of reach.
+   */
+  async reachableId(
+    hash: string,
+    lock?: "share",
+    scope?: RowScope | readonly RowScope[],
+  ): Promise<number | null> {
+    if (scope === undefined) return this.liveId(hash, lock);
+    const values = new Values(this.sql.dialect);
+    const conditions = [`${this.alias}."hash" = ${values.add(hash)}`];
+    if (this.spec.softDelete) conditions.push(`${this.alias}."deleted_at" IS NULL`);
+    conditions.push(...this.scopeConditions(scope, values));
+    const row = await this.sql.get(
+      `SELECT ${this.alias}."id" FROM ${this.from()} WHERE ${conditions.join(" AND ")} LIMIT 1${lockClause(this.sql.dialect, lock)}`,
+      values.list,
+    );
+    return row ? Number(row.id) : null;
+  }
+
   /** Inserts a row (timestamps set here, as Prisma's @default(now()) and @updatedAt would) and returns its id. */
   async insert(values: Writable<Model> & { hash: string }): Promise<number> {
     const insert = this.insertStatement(values);
@@ -491,8 +527,7 @@ export class Table<Model, Row = Model> {
    * belongsTo, whose read shape has no join, and no hasMany asked for); undefined otherwise.
    */
   private returning(relations: readonly string[]): { text: string; decode: Decoder } | undefined {
-    if (Object.keys(this.spec.belongsTo).length > 0 || this.loadsHasMany(relations))
-      return undefined;
+    if (Object.keys(this.spec.belongsTo).length > 0 || this.loadsMany(relations)) return undefined;
     this.returnsRow ??= {
       text: `RETURNING ${Object.keys(readableColumnsOf(this.spec)).map(quote).join(", ")}`,
       decode: this.shape([]).decode,
@@ -612,6 +647,17 @@ export class Table<Model, Row = Model> {
       conditions.push(`${alias}."hash" = ${values.add(hash)}`);
     }
     for (const condition of options.conditions ?? []) {
+      if ("linkedFrom" in condition) {
+        conditions.push(this.linkedFromCondition(condition.linkedFrom, values));
+        continue;
+      }
+      if ("relation" in condition && Object.hasOwn(this.spec.belongsToMany, condition.relation)) {
+        const hashes = (condition.value as readonly string[]).map((hash) => values.add(hash));
+        conditions.push(
+          linkedToAny(this.manyRelation(condition.relation), `${this.alias}."id"`, hashes),
+        );
+        continue;
+      }
       if ("relation" in condition) {
         const relation = this.relation(condition.relation);
         const foreignKey = `${this.alias}.${quote(relation.foreignKey)}`;
@@ -715,8 +761,11 @@ export class Table<Model, Row = Model> {
     return shape;
   }
 
-  private loadsHasMany(relations: readonly string[]): boolean {
-    return relations.some((name) => Object.hasOwn(this.spec.hasMany, name));
+  private loadsMany(relations: readonly string[]): boolean {
+    return relations.some(
+      (name) =>
+        Object.hasOwn(this.spec.hasMany, name) || Object.hasOwn(this.spec.belongsToMany, name),
+    );
   }
 
   /** Loads each requested hasMany for every record at once: one statement per relation, ordered like lists. */
@@ -751,7 +800,130 @@ export class Table<Model, Row = Model> {
       for (const row of rows.map(shape.decode))
         byParent.get(row[relation.foreignKey] as number)?.push(row);
     }
+    for (const [name, relation] of Object.entries(this.spec.belongsToMany))
+      if (relations.includes(name)) await this.withLinked(records, name, relation, scopeOf);
     return records;
+  }
+
+  /**
+   * Loads one belongsToMany for every record at once: one statement through the pivot, live related
+   * records only (a soft-deleted one stays linked, unseen), each with its `pivot` values.
+   */
+  private async withLinked(
+    records: Record<string, unknown>[],
+    name: string,
+    relation: ManyToManySpec,
+    scopeOf?: FindOptions<Model>["scopeOf"],
+  ): Promise<void> {
+    const byOwner = new Map<number, Record<string, unknown>[]>();
+    for (const record of records) {
+      const items: Record<string, unknown>[] = [];
+      byOwner.set(record.id as number, items);
+      record[name] = items;
+    }
+    if (records.length === 0) return;
+    const target = relation.target();
+    const shape = this.hasManyShape(`belongsToMany:${name}`, target);
+    const alias = quote(rootAlias(target));
+    const values = new Values(this.sql.dialect);
+    const list = [...byOwner.keys()].map((id) => values.add(id)).join(", ");
+    const pivotKinds = relation.pivotColumns ?? {};
+    const pivotColumns = Object.keys(pivotKinds)
+      .map((column) => `, "link".${quote(column)} AS ${quote(`link.${column}`)}`)
+      .join("");
+    const live = target.softDelete ? ` AND ${alias}."deleted_at" IS NULL` : "";
+    const scope = scopeOf?.(name);
+    const scoped = scope ? new Table(this.sql, target).scopeConditions(scope, values) : [];
+    const reach = scoped.map((condition) => ` AND ${condition}`).join("");
+    const rows = await this.sql.all(
+      `SELECT ${shape.columns}, "link".${quote(relation.ownKey)} AS "link.owner"${pivotColumns} FROM ${quote(relation.pivot)} AS "link" JOIN ${fromClause(target)} ON ${alias}."id" = "link".${quote(relation.otherKey)}${shape.joins} WHERE "link".${quote(relation.ownKey)} IN (${list})${live}${reach} ORDER BY ${alias}."created_at" ASC, ${alias}."id" ASC`,
+      values.list,
+    );
+    for (const row of rows) {
+      const record = shape.decode(row);
+      if (Object.keys(pivotKinds).length > 0)
+        record.pivot = Object.fromEntries(
+          Object.entries(pivotKinds).map(([column, kind]) => [
+            column,
+            decodeValue(kind, row[`link.${column}`], this.sql.dialect),
+          ]),
+        );
+      byOwner.get(Number(row["link.owner"]))?.push(record);
+    }
+  }
+
+  /** The pivot values of row `ownId`'s links to `records` (set as their `pivot`), for a relation's own list. */
+  async withPivot(
+    ownId: number,
+    name: string,
+    records: readonly Record<string, unknown>[],
+  ): Promise<void> {
+    const relation = this.manyRelation(name);
+    const kinds = relation.pivotColumns ?? {};
+    if (Object.keys(kinds).length === 0) return;
+    const found = await pivotRows(
+      this.sql,
+      relation,
+      ownId,
+      records.map((record) => record.id as number),
+    );
+    for (const record of records) {
+      const row = found.get(record.id as number) ?? {};
+      record.pivot = Object.fromEntries(
+        Object.entries(kinds).map(([column, kind]) => [
+          column,
+          decodeValue(kind, row[column], this.sql.dialect),
+        ]),
+      );
+    }
+  }
+
+  /**
+   * Links row `ownId` to exactly `links` through relation `name`, among the related rows the
+   * caller reaches (`scope`, live ones): see relations/belongs-to-many.ts syncLinks.
+   */
+  async syncLinks(
+    ownId: number,
+    name: string,
+    links: readonly Link[],
+    scope?: RowScope | readonly RowScope[],
+  ): Promise<void> {
+    const relation = this.manyRelation(name);
+    const target = new Table(this.sql, relation.target());
+    await syncLinks(this.sql, relation, ownId, links, (bind) => {
+      // The related table's conditions, binding their values in the statement's own order; its
+      // columns unqualified, as the statement reads that table under its plain name.
+      const values = { add: bind } as Values;
+      return [
+        ...(target.spec.softDelete ? [`"deleted_at" IS NULL`] : []),
+        ...(scope ? target.scopeConditions(scope, values) : []),
+      ].map((condition) => condition.replaceAll(`${target.alias}.`, ""));
+    });
+  }
+
+  /** Links row `ownId` to one related row (idempotent; pivot values given are written). */
+  attach(ownId: number, name: string, link: Link): Promise<void> {
+    return attachLink(this.sql, this.manyRelation(name), ownId, link);
+  }
+
+  /** Unlinks row `ownId` from one related row; false when they were not linked. */
+  detach(ownId: number, name: string, otherId: number): Promise<boolean> {
+    return detachLink(this.sql, this.manyRelation(name), ownId, otherId);
+  }
+
+  /** This table's rows that row `ownId` of another table links to through its relation. */
+  private linkedFromCondition(from: LinkedCondition["linkedFrom"], values: Values): string {
+    if (from.relation.target() !== this.spec)
+      throw new Error(`That belongsToMany does not point at ${this.spec.name}`);
+    return linkedFrom(from.relation, `${this.alias}."id"`, values.add(from.ownId));
+  }
+
+  private manyRelation(name: string): ManyToManySpec {
+    const relation = Object.hasOwn(this.spec.belongsToMany, name)
+      ? this.spec.belongsToMany[name]
+      : undefined;
+    if (!relation) throw new Error(`${this.spec.name} has no belongsToMany relation ${name}`);
+    return relation;
   }
 }
 

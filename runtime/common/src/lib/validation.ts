@@ -216,6 +216,13 @@ export function toFieldErrors(
     if (!list.includes(message)) list.push(message);
   };
   for (const error of errors) {
+    // Inside a list (a belongsToMany's items): keys as Laravel writes them, `specialties.0.since`.
+    const inside = error.instancePath.split("/").slice(1);
+    if (inside.length > 1) {
+      const { key, message } = itemError(error, inside, messages);
+      add(key, message);
+      continue;
+    }
     if (error.keyword === "additionalProperties") {
       const field = String((error.params as { additionalProperty: string }).additionalProperty);
       add(field, `The ${label(field)} field is prohibited.`);
@@ -234,4 +241,35 @@ export function toFieldErrors(
     add(field, table[keyword] ?? table.type ?? `The ${label(field)} field is invalid.`);
   }
   return result;
+}
+
+/**
+ * The key and message of an error inside a list item (`/specialties/0` or `/specialties/0/since`):
+ * the item's related hash is `specialties.0`, a pivot field `specialties.0.since`. Messages are
+ * written once per list under `specialties.*` and `specialties.*.since`, the index put back here.
+ */
+function itemError(
+  error: ErrorObject,
+  path: readonly string[],
+  messages: MessageTable,
+): { key: string; message: string } {
+  const [list, index, property] = path as [string, string, string | undefined];
+  let field = property;
+  if (error.keyword === "additionalProperties")
+    field = String((error.params as { additionalProperty: string }).additionalProperty);
+  else if (error.keyword === "required")
+    field = String((error.params as { missingProperty: string }).missingProperty);
+  // The related record's hash is the item itself, as a list of plain hashes is.
+  const named = field === undefined || (field === "hash" && error.keyword !== "required");
+  const key = named ? `${list}.${index}` : `${list}.${index}.${field}`;
+  const wildcard = named ? `${list}.*` : `${list}.*.${field}`;
+  if (error.keyword === "additionalProperties")
+    return { key, message: `The ${label(key)} field is prohibited.` };
+  const table = Object.hasOwn(messages, wildcard) ? messages[wildcard]! : {};
+  const rule = (error.params as { rule?: string }).rule ?? error.keyword;
+  const message =
+    error.keyword === "required"
+      ? (table.required ?? `The ${label(key)} field is required.`)
+      : (table[rule] ?? table.type ?? `The ${label(key)} field is invalid.`);
+  return { key, message: message.replaceAll(`${list}.*`, `${list}.${index}`) };
 }

@@ -41,6 +41,41 @@ export function addResourceRoutes(
   for (const [path, actions] of paths) routes.add(`${base}${path}`, actions);
 }
 
+/**
+ * A belongsToMany's routes at `base` (/api/<collection>/:hash/<relation>): the list, and linking
+ * and unlinking one related record. Each role list that is given must hold the caller's role.
+ */
+export function addManyToManyRoutes(
+  routes: RouteTable,
+  base: string,
+  controller: { index: Action; attach: Action; detach: Action },
+  auth: AuthService,
+  options: {
+    publicRead: boolean;
+    readRoles: readonly (readonly string[] | undefined)[];
+    writeRoles: readonly (readonly string[] | undefined)[];
+  },
+): void {
+  const read = allRoles(options.readRoles, (req, res) => controller.index(req, res));
+  routes.add(base, {
+    get: options.publicRead ? optionalAuth(auth, read) : requireAuth(auth, read),
+  });
+  routes.add(`${base}/:related`, {
+    put: requireAuth(
+      auth,
+      allRoles(options.writeRoles, (req, res) => controller.attach(req, res)),
+    ),
+    delete: requireAuth(
+      auth,
+      allRoles(options.writeRoles, (req, res) => controller.detach(req, res)),
+    ),
+  });
+}
+
+function allRoles(lists: readonly (readonly string[] | undefined)[], action: Action): Action {
+  return lists.reduceRight<Action>((inner, roles) => withRoles(roles, inner), action);
+}
+
 /** The action for callers whose role is among `roles` (every signed-in caller when undefined). */
 function withRoles(roles: readonly string[] | undefined, action: Action): Action {
   if (roles === undefined) return action;

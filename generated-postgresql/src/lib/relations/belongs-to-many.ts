@@ -1,0 +1,156 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { encodeValue, type ColumnKind } from "../column-codec.js";
+import { toDate } from "../serialize.js";
+import { placeholder, type Sql } from "../sql.js";
+import type { TableSpec } from "../table.js";
+
+/*
+ * A belongsToMany relation: the rows of a pivot table link a row of one table (`ownKey`) to a row
+ * of another (`otherKey`), with the pivot's own columns. Reads (nested lists, relation filters)
+ * are built by table.ts from the texts here; writes (sync, attach, detach) run here, always inside
+ * the caller's transaction.
+ */
+
+/** A many-to-many relation seen from one of its tables. */
+export interface ManyToManySpec {
+  /** The pivot table: `doctors_specialties`. */
+  readonly pivot: string;
+  /** This table's id in the pivot, and the related table's. */
+  readonly ownKey: string;
+  readonly otherKey: string;
+  readonly target: () => TableSpec;
+  /** The pivot's own columns (its fields), output as `pivot` on each related record. */
+  readonly pivotColumns?: Readonly<Record<string, ColumnKind>>;
+}
+
+/** One link a write asks for: the related row, and the pivot values the payload gave (if any). */
+export interface Link {
+  readonly id: number;
+  readonly pivot?: Readonly<Record<string, unknown>>;
+}
+
+/** A payload's pivot values as the pivot's columns take them (dates as Dates); other keys dropped. */
+export function pivotColumns(
+  relation: ManyToManySpec,
+  values: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const kinds = relation.pivotColumns ?? {};
+  return Object.fromEntries(
+    Object.entries(values)
+      .filter(([column]) => Object.hasOwn(kinds, column))
+      .map(([column, value]) => [
+        column,
+        kinds[column] === "date" || kinds[column] === "datetime"
+          ? toDate(value as string | null)
+          : value,
+      ]),
+  );
+}
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** `alias.id IN (rows linked to any of the related hashes bound at `hashes`)`, for `?filter[relation]=`. */
+export function linkedToAny(
+  relation: ManyToManySpec,
+  idColumn: string,
+  hashes: readonly string[],
+): string {
+  const target = relation.target();
+  return `${idColumn} IN (SELECT "link".${quote(relation.ownKey)} FROM ${quote(relation.pivot)} AS "link" JOIN ${quote(target.name)} AS "linked" ON "linked"."id" = "link".${quote(relation.otherKey)} WHERE "linked"."hash" IN (${hashes.join(", ")}))`;
+}
+
+/** `alias.id IN (the related ids of one row)`, for the relation's own list route. */
+export function linkedFrom(relation: ManyToManySpec, idColumn: string, ownId: string): string {
+  return `${idColumn} IN (SELECT ${quote(relation.otherKey)} FROM ${quote(relation.pivot)} WHERE ${quote(relation.ownKey)} = ${ownId})`;
+}
+
+/** The pivot values of `ownId`'s links to `otherIds`, by related id (columns decoded by the caller). */
+export async function pivotRows(
+  sql: Sql,
+  relation: ManyToManySpec,
+  ownId: number,
+  otherIds: readonly number[],
+): Promise<Map<number, Record<string, unknown>>> {
+  const columns = Object.keys(relation.pivotColumns ?? {});
+  const found = new Map<number, Record<string, unknown>>();
+  if (columns.length === 0 || otherIds.length === 0) return found;
+  const list = otherIds.map((_, index) => placeholder(sql.dialect, index + 2)).join(", ");
+  const rows = await sql.all(
+    `SELECT ${quote(relation.otherKey)} AS "other", ${columns.map(quote).join(", ")} FROM ${quote(relation.pivot)} WHERE ${quote(relation.ownKey)} = ${placeholder(sql.dialect, 1)} AND ${quote(relation.otherKey)} IN (${list})`,
+    [ownId, ...otherIds],
+  );
+  for (const row of rows) found.set(Number(row.other), row);
+  return found;
+}
+
+/**
+ * Links `ownId` to exactly `links` among the related rows the caller reaches (`reach`: conditions
+ * on the related table, binding their values through `bind`; live rows at least): links to rows
+ * outside it (soft-deleted, or another owner's) are kept, as the caller can neither see nor name
+ * them. Pivot values given are written; the others keep their stored value.
+ */
+export async function syncLinks(
+  sql: Sql,
+  relation: ManyToManySpec,
+  ownId: number,
+  links: readonly Link[],
+  reach: (bind: (value: unknown) => string) => string[],
+): Promise<void> {
+  const values: unknown[] = [];
+  const bind = (value: unknown) => {
+    values.push(value);
+    return placeholder(sql.dialect, values.length);
+  };
+  const owner = bind(ownId);
+  const kept = links.map((link) => bind(link.id));
+  const reachable = reach(bind);
+  const target = relation.target();
+  await sql.run(
+    `DELETE FROM ${quote(relation.pivot)} WHERE ${quote(relation.ownKey)} = ${owner}${kept.length > 0 ? ` AND ${quote(relation.otherKey)} NOT IN (${kept.join(", ")})` : ""} AND ${quote(relation.otherKey)} IN (SELECT "id" FROM ${quote(target.name)}${reachable.length > 0 ? ` WHERE ${reachable.join(" AND ")}` : ""})`,
+    values,
+  );
+  for (const link of links) await attachLink(sql, relation, ownId, link);
+}
+
+/** Links `ownId` to `link.id` (once: linking again only updates the pivot values given). */
+export async function attachLink(
+  sql: Sql,
+  relation: ManyToManySpec,
+  ownId: number,
+  link: Link,
+): Promise<void> {
+  const { dialect } = sql;
+  const kinds = relation.pivotColumns ?? {};
+  const given = Object.entries(link.pivot ?? {}).filter(
+    ([column, value]) => Object.hasOwn(kinds, column) && value !== undefined,
+  );
+  const columns = [relation.ownKey, relation.otherKey, ...given.map(([column]) => column)];
+  const values = [
+    ownId,
+    link.id,
+    ...given.map(([column, value]) => encodeValue(kinds[column]!, value, dialect)),
+  ];
+  const update =
+    given.length === 0
+      ? "DO NOTHING"
+      : `DO UPDATE SET ${given.map(([column]) => `${quote(column)} = excluded.${quote(column)}`).join(", ")}`;
+  await sql.run(
+    `INSERT INTO ${quote(relation.pivot)} (${columns.map(quote).join(", ")}) VALUES (${values.map((_, index) => placeholder(dialect, index + 1)).join(", ")}) ON CONFLICT (${quote(relation.ownKey)}, ${quote(relation.otherKey)}) ${update}`,
+    values,
+  );
+}
+
+/** Removes one link; false when there was none. */
+export async function detachLink(
+  sql: Sql,
+  relation: ManyToManySpec,
+  ownId: number,
+  otherId: number,
+): Promise<boolean> {
+  const changed = await sql.run(
+    `DELETE FROM ${quote(relation.pivot)} WHERE ${quote(relation.ownKey)} = ${placeholder(sql.dialect, 1)} AND ${quote(relation.otherKey)} = ${placeholder(sql.dialect, 2)}`,
+    [ownId, otherId],
+  );
+  return changed > 0;
+}

@@ -1,0 +1,107 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { Request, Response } from "express";
+import { sendData, sendMessage } from "../http/envelope.js";
+import { mayShowResource, type NestedReader } from "../http/nested-access.js";
+import { isForeignKeyViolation } from "../lib/database.js";
+import { Forbidden, NotFound } from "../lib/errors.js";
+import { pivotColumns, type ManyToManySpec } from "../lib/relations/belongs-to-many.js";
+import type { Table } from "../lib/table.js";
+import type { PayloadValidator } from "../lib/validation.js";
+import type { ResourceController } from "./controller.js";
+import { PivotOutput, pivotOutput } from "./serializer.js";
+import type { StoredRow } from "./service.js";
+
+type AnyController = ResourceController<unknown, StoredRow, object, object>;
+
+/** One belongsToMany of a resource, with what its routes need of both sides. */
+export interface ManyToManyParts {
+  readonly name: string;
+  readonly relation: ManyToManySpec;
+  readonly parent: AnyController;
+  readonly parentTable: Table<unknown, StoredRow>;
+  readonly target: AnyController;
+  readonly targetTable: Table<unknown, StoredRow>;
+  /** Who may show the related resource (its public show, show roles and scope). */
+  readonly targetReader: NestedReader;
+  /** The attach route's body: the pivot's fields. */
+  readonly validateLink: PayloadValidator<Record<string, unknown>>;
+}
+
+/**
+ * The routes of one belongsToMany (docs/api-contract.md §8 in hashapi): `GET /<c>/<h>/<relation>`
+ * lists the linked records with the related resource's own list query (filters, sort, pages,
+ * cursors) and each link's `pivot`; `PUT …/<relation>/<related>` links one (idempotent: linking
+ * again rewrites the pivot values sent) and `DELETE` unlinks it (404 when they were not linked).
+ * Reading needs `show` on the record and `index` on the related resource; linking and unlinking
+ * need `update` on the record and `show` on the related one, within the caller's reach on both.
+ */
+export class ManyToManyController {
+  private readonly pivot: (
+    values: Record<string, unknown> | undefined,
+  ) => Record<string, unknown> | undefined;
+
+  constructor(private readonly parts: ManyToManyParts) {
+    this.pivot = pivotOutput(parts.relation);
+  }
+
+  async index(req: Request, res: Response): Promise<void> {
+    const { parent, target, parentTable, relation, name } = this.parts;
+    const owner = await parent.authorizedRecord(req, String(req.params.hash), "show");
+    await target.listed(req, res, {
+      from: { relation, ownId: owner.id },
+      decorate: async (rows) => {
+        const records = rows as unknown as Record<string, unknown>[];
+        await parentTable.withPivot(owner.id, name, records);
+        for (const record of records) {
+          const values = this.pivot(record.pivot as Record<string, unknown> | undefined);
+          if (values) record.pivot = new PivotOutput(values);
+        }
+      },
+    });
+  }
+
+  async attach(req: Request, res: Response): Promise<void> {
+    const { target, parentTable, targetTable, name } = this.parts;
+    const [owner, related] = await this.pair(req);
+    const body: unknown = req.body === undefined ? {} : req.body;
+    const pivot = pivotColumns(this.parts.relation, this.parts.validateLink(body));
+    await parentTable.sql
+      .transaction(async (tx) => {
+        // Both still live, and kept so until the link is written.
+        const ownerId = await parentTable.within(tx).liveId(owner.hash, "share");
+        const relatedId = await targetTable.within(tx).liveId(related.hash, "share");
+        if (ownerId === null || relatedId === null) throw new NotFound();
+        await parentTable.within(tx).attach(ownerId, name, { id: relatedId, pivot });
+      })
+      .catch((error: unknown) => {
+        if (isForeignKeyViolation(error)) throw new NotFound();
+        throw error;
+      });
+    const record = (await targetTable.findOne({
+      id: related.id,
+      deleted: false,
+    })) as unknown as Record<string, unknown> | null;
+    if (!record) throw new NotFound();
+    await parentTable.withPivot(owner.id, name, [record]);
+    const output = target.output(req, record as unknown as StoredRow);
+    const linked = this.pivot(record.pivot as Record<string, unknown> | undefined);
+    sendData(res, linked ? { ...output, pivot: linked } : output);
+  }
+
+  async detach(req: Request, res: Response): Promise<void> {
+    const { parentTable, name } = this.parts;
+    const [owner, related] = await this.pair(req);
+    if (!(await parentTable.detach(owner.id, name, related.id))) throw new NotFound();
+    sendMessage(res, "Resource detached.");
+  }
+
+  /** The record (update allowed) and the related record (show allowed), or 404/403. */
+  private async pair(req: Request): Promise<[StoredRow, StoredRow]> {
+    const { parent, target, targetReader } = this.parts;
+    const owner = await parent.authorizedRecord(req, String(req.params.hash), "update");
+    if (!mayShowResource(targetReader, req.user)) throw new Forbidden();
+    const related = await target.authorizedRecord(req, String(req.params.related), "show");
+    return [owner, related];
+  }
+}
