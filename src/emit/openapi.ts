@@ -267,15 +267,9 @@ function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<s
   const auth = { ...badRequest, "401": responseRef("Unauthenticated") };
   const example = exampleRecord(resource, project.resources, true);
   const hashParameter = { name: "hash", in: "path", required: true, description: `public identifier, e.g. ${resource.exampleHash}`, schema: { type: "string", examples: [resource.exampleHash] } };
-  const withParameter = { name: "with", in: "query", description: `comma-separated relations to nest: ${resource.withable.join(", ") || "(none)"}`, schema: { type: "string" } };
+  const withParameter = withParameterOf(resource);
   const listParameters = listParametersOf(resource, project);
-  const listSchema = {
-    type: "object",
-    required: ["type", "status", "data", "links", "meta"],
-    properties: { type: { const: "success" }, status: { const: 200 }, data: { type: "array", items: ref(name) }, links: { anyOf: [ref("Links"), ref("CursorLinks")] }, meta: { anyOf: [ref("Meta"), ref("CursorMeta")] } },
-    additionalProperties: false,
-    description: "page-number mode: Links and Meta; with ?cursor=: CursorLinks and CursorMeta",
-  };
+  const listSchema = listResponseSchema(ref(name));
   const paths: Record<string, object> = {
     [`/api/${resource.collection}`]: {
       get: { operationId: `list${resource.names.pluralPascal}`, tags, summary: `List ${resource.names.pluralLabel}`, ...security("index"), parameters: listParameters, responses: { "200": { description: "a page", content: json(listSchema) }, ...auth, "403": responseRef("Forbidden"), "422": responseRef("ValidationFailed"), "500": responseRef("ServerError") } },
@@ -367,13 +361,29 @@ function recordSchema(resource: ResourceModel, resources: ResourceModel[], nest:
   return { type: "object", properties, required, additionalProperties: false };
 }
 
+/** `?with=`: the relations a client may nest. */
+function withParameterOf(resource: ResourceModel): object {
+  return { name: "with", in: "query", description: `comma-separated relations to nest: ${resource.withable.join(", ") || "(none)"}`, schema: { type: "string" } };
+}
+
+/** A page of records: the envelope, and the links and meta of either pagination mode. */
+function listResponseSchema(items: object): object {
+  return {
+    type: "object",
+    required: ["type", "status", "data", "links", "meta"],
+    properties: { type: { const: "success" }, status: { const: 200 }, data: { type: "array", items }, links: { anyOf: [ref("Links"), ref("CursorLinks")] }, meta: { anyOf: [ref("Meta"), ref("CursorMeta")] } },
+    additionalProperties: false,
+    description: "page-number mode: Links and Meta; with ?cursor=: CursorLinks and CursorMeta",
+  };
+}
+
 /** Every parameter of a resource's list: pages, sort, relations, trash, filters, search, cursor. */
 function listParametersOf(resource: ResourceModel, project: ProjectModel): object[] {
   return [
     { name: "page", in: "query", schema: { type: "integer", minimum: 1, maximum: 2_147_483_647, default: 1 } },
     { name: "per_page", in: "query", schema: { type: "integer", minimum: 1, maximum: project.pagination.maxPerPage, default: project.pagination.defaultPerPage } },
     { name: "sort", in: "query", description: `comma-separated fields, "-" for descending: ${resource.sortable.join(", ")}`, schema: { type: "string" } },
-    { name: "with", in: "query", description: `comma-separated relations to nest: ${resource.withable.join(", ") || "(none)"}`, schema: { type: "string" } },
+    withParameterOf(resource),
     ...(resource.softDelete ? [{ name: "with_trashed", in: "query", description: "include soft-deleted records (signed-in users only)", schema: { type: "boolean", default: false } }] : []),
     ...resource.filters.flatMap(filterParameters),
     ...searchAndCursorParameters(resource),
@@ -407,20 +417,30 @@ function manyToManyPaths(resource: ResourceModel, project: ProjectModel): Record
     const operation = `${resource.names.pascal}${capitalize(toCamelCase(relation.name))}`;
     const item = linkedRecordSchema(relation, target, project.resources);
     const pivot = resource.pivotPayloads.find((entry) => entry.name === relation.name)!.validation.schema;
-    const list = { type: "object", required: ["type", "status", "data", "links", "meta"], properties: { type: { const: "success" }, status: { const: 200 }, data: { type: "array", items: item }, links: { anyOf: [ref("Links"), ref("CursorLinks")] }, meta: { anyOf: [ref("Meta"), ref("CursorMeta")] } }, additionalProperties: false };
+    const list = listResponseSchema(item);
     const readPublic = resource.actions.show.public && target.actions.index.public;
+    // Roles the route is limited to, as the router checks them (runtime resource/routes.ts): both lists.
+    const readRoles = readPublic ? undefined : bothRoles(resource.actions.show.roles, target.actions.index.roles);
+    const writeRoles = bothRoles(resource.actions.update.roles, target.actions.show.roles);
     const relatedParameter = { name: "related", in: "path", required: true, description: `the ${target.names.label}'s public identifier, e.g. ${target.exampleHash}`, schema: { type: "string", examples: [target.exampleHash] } };
     paths[`/api/${resource.collection}/{hash}/${relation.name}`] = {
       parameters: [hashParameter],
-      get: { operationId: `list${operation}`, tags: [resource.collection], summary: `List the ${target.names.pluralLabel} linked to ${resource.names.aLabel}`, description: `Needs show on the ${resource.names.label} and index on ${target.names.pluralLabel}. The ${target.names.pluralLabel}' own list query applies.`, ...(readPublic ? { security: [{}, { bearer: [] }] } : {}), parameters: listParametersOf(target, project), responses: { "200": { description: "a page of linked records", content: json(list) }, ...auth, "422": responseRef("ValidationFailed") } },
+      get: { operationId: `list${operation}`, tags: [resource.collection], summary: `List the ${target.names.pluralLabel} linked to ${resource.names.aLabel}`, description: `Needs show on the ${resource.names.label} and index on ${target.names.pluralLabel}. The ${target.names.pluralLabel}' own list query applies.`, ...(readPublic ? { security: [{}, { bearer: [] }] } : {}), ...(readRoles ? { "x-roles": readRoles } : {}), parameters: listParametersOf(target, project), responses: { "200": { description: "a page of linked records", content: json(list) }, ...auth, "422": responseRef("ValidationFailed") } },
     };
     paths[`/api/${resource.collection}/{hash}/${relation.name}/{related}`] = {
       parameters: [hashParameter, relatedParameter],
-      put: { operationId: `attach${operation}`, tags: [resource.collection], summary: `Link a ${target.names.label} (idempotent: linking again rewrites the pivot fields sent)`, description: `Needs update on the ${resource.names.label} and show on the ${target.names.label}.`, requestBody: { required: false, content: json(pivot) }, responses: { "200": { description: "the linked record", content: successRecord(item, 200) }, ...auth, "422": responseRef("ValidationFailed"), ...bodyErrors } },
-      delete: { operationId: `detach${operation}`, tags: [resource.collection], summary: `Unlink a ${target.names.label} (404 when not linked)`, description: `Needs update on the ${resource.names.label} and show on the ${target.names.label}.`, responses: { "200": { description: "unlinked", content: json(ref("Message"), { type: "success", status: 200, message: "Resource detached." }) }, ...auth } },
+      put: { operationId: `attach${operation}`, tags: [resource.collection], summary: `Link a ${target.names.label} (idempotent: linking again rewrites the pivot fields sent)`, description: `Needs update on the ${resource.names.label} and show on the ${target.names.label}.`, ...(writeRoles ? { "x-roles": writeRoles } : {}), requestBody: { required: false, content: json(pivot) }, responses: { "200": { description: "the linked record", content: successRecord(item, 200) }, ...auth, "422": responseRef("ValidationFailed"), ...bodyErrors } },
+      delete: { operationId: `detach${operation}`, tags: [resource.collection], summary: `Unlink a ${target.names.label} (404 when not linked)`, description: `Needs update on the ${resource.names.label} and show on the ${target.names.label}.`, ...(writeRoles ? { "x-roles": writeRoles } : {}), responses: { "200": { description: "unlinked", content: json(ref("Message"), { type: "success", status: 200, message: "Resource detached." }) }, ...auth } },
     };
   }
   return paths;
+}
+
+/** The roles two role lists both allow; undefined when neither limits the roles. */
+function bothRoles(first: string[] | undefined, second: string[] | undefined): string[] | undefined {
+  if (first === undefined) return second;
+  if (second === undefined) return first;
+  return first.filter((role) => second.includes(role));
 }
 
 function toCamelCase(name: string): string {

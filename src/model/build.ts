@@ -287,7 +287,12 @@ function buildResource(
   }));
   const manyPayload = relations
     .filter((relation) => relation.type === "belongsToMany")
-    .map((relation) => ({ name: relation.name, targetPrefix: refs.get(relation.resource)!.prefix, pivot: owningSide(spec, relation, specs).relation.pivot?.map(payloadField) ?? [] }));
+    .map((relation) => {
+      const pivotFields = owningSide(spec, relation, specs).relation.pivot?.map(payloadField) ?? [];
+      // An attach's body is a create of the pivot's fields.
+      const pivot = buildActionValidation("create", pivotFields, [], deriveRules("create", pivotFields, []));
+      return { name: relation.name, targetPrefix: refs.get(relation.resource)!.prefix, pivotFields, pivot };
+    });
   const validationFor = (action: Action) =>
     addManyRelations(buildActionValidation(action, payloadFields, payloadRelations, rulesFor(spec, action, payloadFields, payloadRelations)), manyPayload);
 
@@ -320,8 +325,7 @@ function buildResource(
     actions,
     routes: routesOf(ref.collection, actions, spec.owner),
     validation: partialUpdate(validationFor("create"), validationFor("update")),
-    // An attach's body is a create of the pivot's fields.
-    pivotPayloads: manyPayload.map(({ name, pivot }) => ({ name, validation: buildActionValidation("create", pivot, [], deriveRules("create", pivot, [])) })),
+    pivotPayloads: manyPayload.map(({ name, pivot }) => ({ name, validation: pivot })),
     declaration: {
       columns: {},
       restrictedBy: [],

@@ -351,7 +351,9 @@ function stripRegexDelimiters(regex: string): string {
 export interface ManyPayloadRelation {
   name: string;
   targetPrefix: string;
-  pivot: PayloadField[];
+  pivotFields: PayloadField[];
+  /** The pivot's fields as an attach's body validates them: a create of those fields. */
+  pivot: ActionValidation;
 }
 
 /** The most related records one payload may link through one relation (each is looked up and locked). */
@@ -359,9 +361,10 @@ export const maxLinksPerPayload = 1000;
 
 /**
  * Adds each belongsToMany to an action's payload (always optional; an update replaces the whole set):
- * an array of hashes, or of objects `{ hash, ...pivot fields }` when the relation has pivot fields.
- * Item errors are keyed `<relation>.<index>` (and `.<pivot field>`), as Laravel names them; the
- * runtime looks their messages up under `<relation>.*`.
+ * an array of hashes, or of objects `{ hash, ...pivot fields }` when the relation has pivot fields
+ * (validated as the attach's body is). Item errors are keyed `<relation>.<index>` (and
+ * `.<pivot field>`), as Laravel names them; the runtime looks their messages up under
+ * `<relation>.*`.
  */
 export function addManyRelations(validation: ActionValidation, relations: ManyPayloadRelation[]): ActionValidation {
   if (relations.length === 0) return validation;
@@ -375,27 +378,13 @@ export function addManyRelations(validation: ActionValidation, relations: ManyPa
     const hash: JsonSchema = { type: "string", pattern: hashPattern(relation.targetPrefix) };
     let items: JsonSchema = hash;
     let itemType = "string";
-    if (relation.pivot.length > 0) {
-      const pivotProperties: Record<string, JsonSchema> = { hash };
-      const required = ["hash"];
-      const types: string[] = ["hash: string"];
-      for (const field of relation.pivot) {
-        const key = `${item}.${field.name}`;
-        const rules = deriveRules("create", [{ ...field, name: key }], []).get(key)!;
-        const isRequired = rules.some((rule) => rule.name === "required");
-        const built = fieldSchema({ ...field, name: key }, rules, isRequired);
-        if (field.nullable) built.schema = allowNull(built.schema);
-        built.messages.null = isRequired ? laravelMessage("required", key) : (built.messages.type ?? laravelMessage("string", key));
-        if (isRequired) {
-          required.push(field.name);
-          built.messages.required = laravelMessage("required", key);
-        }
-        pivotProperties[field.name] = built.schema;
-        messages[key] = built.messages;
-        types.push(`${field.name}${isRequired ? "" : "?"}: ${inputTsType(field)}${field.nullable ? " | null" : ""}`);
-      }
-      items = { type: "object", properties: pivotProperties, required, additionalProperties: false };
-      itemType = `{ ${types.join("; ")} }`;
+    if (relation.pivotFields.length > 0) {
+      // The same rules, their messages naming each field as an item's: `specialties.*.since`.
+      const named = relation.pivotFields.map((field) => ({ ...field, name: `${item}.${field.name}` }));
+      Object.assign(messages, buildActionValidation("create", named, [], deriveRules("create", named, [])).messages);
+      const { schema } = relation.pivot;
+      items = { type: "object", properties: { hash, ...schema.properties }, required: ["hash", ...(schema.required ?? [])], additionalProperties: false };
+      itemType = `{ ${["hash: string", ...relation.pivot.payload.map((key) => `${key.key}${key.optional ? "?" : ""}: ${key.tsType}`)].join("; ")} }`;
     }
     properties[relation.name] = { type: "array", maxItems: maxLinksPerPayload, items };
     messages[relation.name] = { type: laravelMessage("array", relation.name), null: laravelMessage("array", relation.name), maxItems: laravelMessage("maxArray", relation.name, { max: maxLinksPerPayload }) };

@@ -120,6 +120,31 @@ describe.each(databaseTargets)("many-to-many on $label", ({ database }) => {
     expect((await api("GET", "/api/doctors?filter[specialties][null]=true", { token })).status).toBe(422);
   });
 
+  it("never links a record deleted at the same moment, nor links one pair twice (200 concurrent pairs)", async () => {
+    const doctor = (await newDoctor([])).body.data.hash;
+    const rounds = 100;
+    for (let round = 0; round < rounds; round += 1) {
+      const doomed = (await api("POST", "/api/specialties", { token, body: { name: `Race ${round}` } })).body.data.hash;
+      // A link through the payload or the route, at the moment the specialty is deleted.
+      const link = round % 2 === 0
+        ? api("PATCH", `/api/doctors/${doctor}`, { token, body: { specialties: [{ hash: doomed }] } })
+        : api("PUT", `/api/doctors/${doctor}/specialties/${doomed}`, { token });
+      const [linking, deleted] = await Promise.all([link, api("DELETE", `/api/specialties/${doomed}`, { token })]);
+      expect(deleted.status, deleted.text).toBe(200);
+      expect([200, 404, 422], linking.text).toContain(linking.status);
+      // The link is gone with the specialty either way: nothing points at a deleted record.
+      expect((await linked(doctor)).map(([hash]) => hash)).not.toContain(doomed);
+    }
+    // The same pair linked twice at once: one link, both answered 200.
+    for (let round = 0; round < rounds; round += 1) {
+      const extra = (await api("POST", "/api/specialties", { token, body: { name: `Twice ${round}` } })).body.data.hash;
+      const both = await Promise.all([0, 1].map(() => api("PUT", `/api/doctors/${doctor}/specialties/${extra}`, { token, body: { since: "2024-01-31" } })));
+      expect(both.map((reply) => reply.status)).toEqual([200, 200]);
+      const list = await api("GET", `/api/doctors/${doctor}/specialties?filter[name]=${encodeURIComponent(`Twice ${round}`)}`, { token });
+      expect(list.body.meta.total).toBe(1);
+    }
+  }, 300_000);
+
   it("removes a deleted record's links on both sides", async () => {
     const extra = (await api("POST", "/api/specialties", { token, body: { name: "Temporary" } })).body.data.hash;
     const doctor = (await newDoctor([{ hash: extra }, { hash: specialty.Cardio }])).body.data.hash;

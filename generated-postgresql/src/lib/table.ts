@@ -9,6 +9,7 @@ import {
   type ListCondition,
   type SearchTerms,
 } from "./list-conditions.js";
+import { textMatchOperators } from "./list-operators.js";
 import {
   attachLink,
   detachLink,
@@ -414,39 +415,18 @@ export class Table<Model, Row = Model> {
   /**
    * The internal id of a live row, for writing a foreign key from a hash. Inside a transaction,
    * `lock: "share"` keeps the row live until the transaction ends: a concurrent delete waits, then
-   * sees the new reference. `where`: columns the row must also match (checked under the same lock).
+   * sees the new reference. `scope`: what the row must also match, checked under the same lock (the
+   * caller's reach: an owned parent, a policy's scope); null when it does not.
    */
   async liveId(
     hash: string,
     lock?: "share",
-    where: Readonly<Record<string, unknown>> = {},
-  ): Promise<number | null> {
-    const bound = new Values(this.sql.dialect);
-    const conditions = [`"hash" = ${bound.add(hash)}`];
-    if (this.spec.softDelete) conditions.push(`"deleted_at" IS NULL`);
-    for (const [column, value] of Object.entries(where))
-      conditions.push(`${this.column(column)} = ${bound.add(this.encode(column, value))}`);
-    const row = await this.sql.get(
-      `SELECT "id" FROM ${this.table} WHERE ${conditions.join(" AND ")} LIMIT 1${lockClause(this.sql.dialect, lock)}`,
-      bound.list,
-    );
-    return row ? Number(row.id) : null;
-  }
-
-  /**
-   * The internal id of a live row the caller reaches (`scope`, a policy's or an owner's), locked as
-   * liveId locks; null when there is none with that hash, it is deleted or out of reach.
-   */
-  async reachableId(
-    hash: string,
-    lock?: "share",
     scope?: RowScope | readonly RowScope[],
   ): Promise<number | null> {
-    if (scope === undefined) return this.liveId(hash, lock);
     const values = new Values(this.sql.dialect);
     const conditions = [`${this.alias}."hash" = ${values.add(hash)}`];
     if (this.spec.softDelete) conditions.push(`${this.alias}."deleted_at" IS NULL`);
-    conditions.push(...this.scopeConditions(scope, values));
+    if (scope) conditions.push(...this.scopeConditions(scope, values));
     const row = await this.sql.get(
       `SELECT ${this.alias}."id" FROM ${this.from()} WHERE ${conditions.join(" AND ")} LIMIT 1${lockClause(this.sql.dialect, lock)}`,
       values.list,
@@ -670,10 +650,7 @@ export class Table<Model, Row = Model> {
       }
       const { column } = condition;
       // Text matches compare text: a pattern is bound as text whatever the column's kind.
-      const text =
-        condition.op === "contains" ||
-        condition.op === "starts_with" ||
-        condition.op === "ends_with";
+      const text = textMatchOperators.has(condition.op);
       conditions.push(
         columnComparison(
           this.sql.dialect,
@@ -841,13 +818,7 @@ export class Table<Model, Row = Model> {
     );
     for (const row of rows) {
       const record = shape.decode(row);
-      if (Object.keys(pivotKinds).length > 0)
-        record.pivot = Object.fromEntries(
-          Object.entries(pivotKinds).map(([column, kind]) => [
-            column,
-            decodeValue(kind, row[`link.${column}`], this.sql.dialect),
-          ]),
-        );
+      if (Object.keys(pivotKinds).length > 0) record.pivot = this.pivotOf(pivotKinds, row, "link.");
       byOwner.get(Number(row["link.owner"]))?.push(record);
     }
   }
@@ -867,15 +838,22 @@ export class Table<Model, Row = Model> {
       ownId,
       records.map((record) => record.id as number),
     );
-    for (const record of records) {
-      const row = found.get(record.id as number) ?? {};
-      record.pivot = Object.fromEntries(
-        Object.entries(kinds).map(([column, kind]) => [
-          column,
-          decodeValue(kind, row[column], this.sql.dialect),
-        ]),
-      );
-    }
+    for (const record of records)
+      record.pivot = this.pivotOf(kinds, found.get(record.id as number) ?? {}, "");
+  }
+
+  /** A link's pivot values, decoded from a row that holds them under `prefix`. */
+  private pivotOf(
+    kinds: Readonly<Record<string, ColumnKind>>,
+    row: SqlRow,
+    prefix: string,
+  ): Record<string, unknown> {
+    return Object.fromEntries(
+      Object.entries(kinds).map(([column, kind]) => [
+        column,
+        decodeValue(kind, row[`${prefix}${column}`], this.sql.dialect),
+      ]),
+    );
   }
 
   /**

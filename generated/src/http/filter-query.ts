@@ -102,7 +102,6 @@ export function filterOperand(
 /** Order of two parsed values of one kind (numbers, exact decimals as text, dates). */
 function compare(low: unknown, high: unknown): number {
   if (low instanceof Date && high instanceof Date) return low.getTime() - high.getTime();
-  if (typeof low === "string" && typeof high === "string") return Number(low) - Number(high);
   return Number(low) - Number(high);
 }
 

@@ -30,14 +30,8 @@ export function paginate(
   total: number,
   count: number,
 ): { links: PageLinks; meta: PageMeta } {
-  const path = `${req.publicOrigin}${req.baseUrl}${req.path === "/" ? "" : req.path}`;
+  const { path, link } = linksBy(req, "page");
   const lastPage = Math.max(1, Math.ceil(total / perPage));
-  const kept = new URLSearchParams();
-  for (const [key, value] of Object.entries(req.query))
-    if (key !== "page" && typeof value === "string") kept.set(key, value);
-  // The other parameters, encoded once; `page` comes last, as URLSearchParams.set would append it.
-  const others = kept.toString();
-  const link = (target: number) => `${path}?${others === "" ? "" : `${others}&`}page=${target}`;
   const from = count === 0 ? null : (page - 1) * perPage + 1;
   return {
     links: {
@@ -76,15 +70,30 @@ export function cursorPaginate(
   perPage: number,
   cursors: { next: string | null; prev: string | null },
 ): { links: CursorLinks; meta: CursorMeta } {
+  const { path, link } = linksBy(req, "cursor");
+  const nullable = (cursor: string | null) => (cursor === null ? null : link(cursor));
+  return {
+    links: { prev: nullable(cursors.prev), next: nullable(cursors.next) },
+    meta: { path, per_page: perPage, next_cursor: cursors.next, prev_cursor: cursors.prev },
+  };
+}
+
+/**
+ * This list's path, and its URL for another value of `parameter` (page or cursor), keeping the
+ * other parameters so pages stay comparable: encoded once, `parameter` last (as
+ * URLSearchParams.set would append it).
+ */
+function linksBy(
+  req: Request,
+  parameter: string,
+): { path: string; link(value: string | number): string } {
   const path = `${req.publicOrigin}${req.baseUrl}${req.path === "/" ? "" : req.path}`;
   const kept = new URLSearchParams();
   for (const [key, value] of Object.entries(req.query))
-    if (key !== "cursor" && typeof value === "string") kept.set(key, value);
+    if (key !== parameter && typeof value === "string") kept.set(key, value);
   const others = kept.toString();
-  const link = (cursor: string | null) =>
-    cursor === null ? null : `${path}?${others === "" ? "" : `${others}&`}cursor=${cursor}`;
   return {
-    links: { prev: link(cursors.prev), next: link(cursors.next) },
-    meta: { path, per_page: perPage, next_cursor: cursors.next, prev_cursor: cursors.prev },
+    path,
+    link: (value) => `${path}?${others === "" ? "" : `${others}&`}${parameter}=${value}`,
   };
 }

@@ -46,19 +46,22 @@ export class ManyToManyController {
   }
 
   async index(req: Request, res: Response): Promise<void> {
-    const { parent, target, parentTable, relation, name } = this.parts;
+    const { parent, target, relation } = this.parts;
     const owner = await parent.authorizedRecord(req, String(req.params.hash), "show");
     await target.listed(req, res, {
       from: { relation, ownId: owner.id },
-      decorate: async (rows) => {
-        const records = rows as unknown as Record<string, unknown>[];
-        await parentTable.withPivot(owner.id, name, records);
-        for (const record of records) {
-          const values = this.pivot(record.pivot as Record<string, unknown> | undefined);
-          if (values) record.pivot = new PivotOutput(values);
-        }
-      },
+      decorate: (rows) => this.withLinkValues(owner.id, rows),
     });
+  }
+
+  /** Each record's link to `ownerId`, ready for output (the serializer writes it as `pivot`). */
+  private async withLinkValues(ownerId: number, rows: readonly StoredRow[]): Promise<void> {
+    const records = rows as unknown as Record<string, unknown>[];
+    await this.parts.parentTable.withPivot(ownerId, this.parts.name, records);
+    for (const record of records) {
+      const values = this.pivot(record.pivot as Record<string, unknown> | undefined);
+      if (values) record.pivot = new PivotOutput(values);
+    }
   }
 
   async attach(req: Request, res: Response): Promise<void> {
@@ -78,15 +81,10 @@ export class ManyToManyController {
         if (isForeignKeyViolation(error)) throw new NotFound();
         throw error;
       });
-    const record = (await targetTable.findOne({
-      id: related.id,
-      deleted: false,
-    })) as unknown as Record<string, unknown> | null;
+    const record = await targetTable.findOne({ id: related.id, deleted: false });
     if (!record) throw new NotFound();
-    await parentTable.withPivot(owner.id, name, [record]);
-    const output = target.output(req, record as unknown as StoredRow);
-    const linked = this.pivot(record.pivot as Record<string, unknown> | undefined);
-    sendData(res, linked ? { ...output, pivot: linked } : output);
+    await this.withLinkValues(owner.id, [record]);
+    sendData(res, target.output(req, record));
   }
 
   async detach(req: Request, res: Response): Promise<void> {

@@ -343,8 +343,11 @@ export class ResourceService<
       if (written === null || linking.length === 0) return written;
       for (const [name, wanted] of links)
         await table.syncLinks(written.id, name, wanted, rules.links?.[name]);
-      // Read again: the row was read before its links were written.
-      return (await table.findOne({ id: written.id }, relations)) as T;
+      // The row was read before its links were written: read again only when it nests them.
+      const nestsLinks = relations.some((name) =>
+        Object.hasOwn(this.resource.table.belongsToMany, name),
+      );
+      return nestsLinks ? ((await table.findOne({ id: written.id }, relations)) as T) : written;
     });
   }
 
@@ -375,7 +378,7 @@ export class ResourceService<
           continue;
         }
         seen.add(hash);
-        const id = await target.reachableId(hash, "share", reach[name]);
+        const id = await target.liveId(hash, "share", reach[name]);
         if (id === null) errors[key] = [`The selected ${key} is invalid.`];
         else
           wanted.push({
@@ -408,10 +411,10 @@ export class ResourceService<
         ? this.resource.table.belongsTo[key]
         : undefined;
       if (relation) {
-        const where = parent?.relation === key ? parent.where : undefined;
+        const scope = parent?.relation === key ? { where: parent.where } : undefined;
         const id =
           typeof value === "string"
-            ? await this.tableOf(relation.target()).within(sql).liveId(value, lock, where)
+            ? await this.tableOf(relation.target()).within(sql).liveId(value, lock, scope)
             : null;
         if (value !== null && id === null)
           errors[key] = [this.resource.exists?.[key] ?? "The selected relation is invalid."];

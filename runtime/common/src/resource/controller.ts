@@ -162,17 +162,13 @@ export class ResourceController<
       row === undefined
         ? null
         : cursors.seal({ direction, values: this.service.cursorOf(query.orderBy, row) }, binding);
-    // Reading forwards, more rows follow when the page overflowed, and rows precede unless this is
-    // the first page; reading backwards, the other way round.
+    // Reading forwards, rows follow when the page overflowed and precede unless it is the first
+    // page; reading backwards, rows follow (the page read from) and precede when it overflowed.
     const forwards = position?.direction !== "prev";
-    const next = forwards ? (more ? seal("next", rows.at(-1)) : null) : seal("next", rows.at(-1));
-    const prev = forwards
-      ? position === null
-        ? null
-        : seal("prev", rows[0])
-      : more
-        ? seal("prev", rows[0])
-        : null;
+    const follow = forwards ? more : true;
+    const precede = forwards ? position !== null : more;
+    const next = follow ? seal("next", rows.at(-1)) : null;
+    const prev = precede ? seal("prev", rows[0]) : null;
     const { links, meta } = cursorPaginate(req, query.perPage, { next, prev });
     sendList(
       res,
