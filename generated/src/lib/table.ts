@@ -753,25 +753,15 @@ export class Table<Model, Row = Model> {
   ): Promise<Record<string, unknown>[]> {
     for (const [name, relation] of Object.entries(this.spec.hasMany)) {
       if (!relations.includes(name)) continue;
-      const byParent = new Map<number, Record<string, unknown>[]>();
-      for (const record of records) {
-        const items: Record<string, unknown>[] = [];
-        byParent.set(record.id as number, items);
-        record[name] = items;
-      }
+      const byParent = nestedLists(records, name);
       if (records.length === 0) continue;
       const target = relation.target();
       const shape = this.hasManyShape(name, target);
       const alias = quote(rootAlias(target));
       const values = new Values(this.sql.dialect);
       const list = [...byParent.keys()].map((id) => values.add(id)).join(", ");
-      const live = target.softDelete ? ` AND ${alias}."deleted_at" IS NULL` : "";
-      // Nested records obey the caller's reach in their own resource, as a list of them would.
-      const scope = scopeOf?.(name);
-      const scoped = scope ? new Table(this.sql, target).scopeConditions(scope, values) : [];
-      const reach = scoped.map((condition) => ` AND ${condition}`).join("");
       const rows = await this.sql.all(
-        `SELECT ${shape.columns} FROM ${fromClause(target)}${shape.joins} WHERE ${alias}.${quote(relation.foreignKey)} IN (${list})${live}${reach} ORDER BY ${alias}."created_at" ASC, ${alias}."id" ASC`,
+        `SELECT ${shape.columns} FROM ${fromClause(target)}${shape.joins} WHERE ${alias}.${quote(relation.foreignKey)} IN (${list})${this.nestedReach(target, scopeOf?.(name), values)} ORDER BY ${alias}."created_at" ASC, ${alias}."id" ASC`,
         values.list,
       );
       for (const row of rows.map(shape.decode))
@@ -792,12 +782,7 @@ export class Table<Model, Row = Model> {
     relation: ManyToManySpec,
     scopeOf?: FindOptions<Model>["scopeOf"],
   ): Promise<void> {
-    const byOwner = new Map<number, Record<string, unknown>[]>();
-    for (const record of records) {
-      const items: Record<string, unknown>[] = [];
-      byOwner.set(record.id as number, items);
-      record[name] = items;
-    }
+    const byOwner = nestedLists(records, name);
     if (records.length === 0) return;
     const target = relation.target();
     const shape = this.hasManyShape(`belongsToMany:${name}`, target);
@@ -808,12 +793,8 @@ export class Table<Model, Row = Model> {
     const pivotColumns = Object.keys(pivotKinds)
       .map((column) => `, "link".${quote(column)} AS ${quote(`link.${column}`)}`)
       .join("");
-    const live = target.softDelete ? ` AND ${alias}."deleted_at" IS NULL` : "";
-    const scope = scopeOf?.(name);
-    const scoped = scope ? new Table(this.sql, target).scopeConditions(scope, values) : [];
-    const reach = scoped.map((condition) => ` AND ${condition}`).join("");
     const rows = await this.sql.all(
-      `SELECT ${shape.columns}, "link".${quote(relation.ownKey)} AS "link.owner"${pivotColumns} FROM ${quote(relation.pivot)} AS "link" JOIN ${fromClause(target)} ON ${alias}."id" = "link".${quote(relation.otherKey)}${shape.joins} WHERE "link".${quote(relation.ownKey)} IN (${list})${live}${reach} ORDER BY ${alias}."created_at" ASC, ${alias}."id" ASC`,
+      `SELECT ${shape.columns}, "link".${quote(relation.ownKey)} AS "link.owner"${pivotColumns} FROM ${quote(relation.pivot)} AS "link" JOIN ${fromClause(target)} ON ${alias}."id" = "link".${quote(relation.otherKey)}${shape.joins} WHERE "link".${quote(relation.ownKey)} IN (${list})${this.nestedReach(target, scopeOf?.(name), values)} ORDER BY ${alias}."created_at" ASC, ${alias}."id" ASC`,
       values.list,
     );
     for (const row of rows) {
@@ -821,6 +802,21 @@ export class Table<Model, Row = Model> {
       if (Object.keys(pivotKinds).length > 0) record.pivot = this.pivotOf(pivotKinds, row, "link.");
       byOwner.get(Number(row["link.owner"]))?.push(record);
     }
+  }
+
+  /**
+   * What nested records of `target` must also be (` AND …`): live, and within the caller's reach
+   * in their own resource, as a list of them would be.
+   */
+  private nestedReach(
+    target: TableSpec,
+    scope: RowScope | readonly RowScope[] | undefined,
+    values: Values,
+  ): string {
+    const alias = quote(rootAlias(target));
+    const live = target.softDelete ? [`${alias}."deleted_at" IS NULL`] : [];
+    const scoped = scope ? new Table(this.sql, target).scopeConditions(scope, values) : [];
+    return [...live, ...scoped].map((condition) => ` AND ${condition}`).join("");
   }
 
   /** The pivot values of row `ownId`'s links to `records` (set as their `pivot`), for a relation's own list. */
@@ -920,6 +916,20 @@ export function tableLookup(
     if (!table) throw new Error(`No table for ${spec.name}`);
     return table;
   };
+}
+
+/** An empty list `name` on every record, found by the record's id: what nested rows are added to. */
+function nestedLists(
+  records: Record<string, unknown>[],
+  name: string,
+): Map<number, Record<string, unknown>[]> {
+  const byParent = new Map<number, Record<string, unknown>[]>();
+  for (const record of records) {
+    const items: Record<string, unknown>[] = [];
+    byParent.set(record.id as number, items);
+    record[name] = items;
+  }
+  return byParent;
 }
 
 function buildShape(spec: TableSpec, loaded: readonly string[], dialect: SqlDialect): Shape {
