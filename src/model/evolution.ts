@@ -1,5 +1,5 @@
 import type { FieldType } from "./field-types.js";
-import type { ResourceSpec, ValidSpecs } from "../spec/types.js";
+import type { FieldSpec, ResourceSpec, ValidSpecs } from "../spec/types.js";
 import { resourceTable, toPascal, toSnake } from "./naming.js";
 
 /**
@@ -35,13 +35,21 @@ export function evolutionOf(specs: ValidSpecs): SchemaEvolution {
       evolution.tables.push({ from: spec.renamedFrom, table });
     evolution.columns.push(...columnRenames(spec, table));
     pivotRenames(spec, table, specs, evolution);
-    for (const field of spec.fields) {
-      const value = field.backfill ?? field.default;
-      if (value === undefined || value === null) continue;
-      evolution.fills.push({ table, column: field.name, type: field.type, value });
-    }
+    evolution.fills.push(...fillsOf(table, spec.fields));
+    // A pivot's fields are filled like a table's: the relation that owns it declares them.
+    for (const relation of spec.relations ?? [])
+      if (relation.type === "belongsToMany" && relation.inverse === undefined)
+        evolution.fills.push(...fillsOf(`${table}_${relation.name}`, relation.pivot ?? []));
   }
   return evolution;
+}
+
+/** The values rows without one get when a field of `table` becomes required: its backfill, else its default. */
+function fillsOf(table: string, fields: readonly FieldSpec[]): ColumnFill[] {
+  return fields.flatMap((field) => {
+    const value = field.backfill ?? field.default;
+    return value === undefined || value === null ? [] : [{ table, column: field.name, type: field.type, value }];
+  });
 }
 
 /**

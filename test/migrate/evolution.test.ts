@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { SchemaEvolution } from "../../src/model/evolution.js";
+import { evolutionOf, type SchemaEvolution } from "../../src/model/evolution.js";
+import type { ResourceSpec, ValidSpecs } from "../../src/spec/types.js";
 import { assessChanges } from "../../src/migrate/changes.js";
 import { fillStatement, sqlLiteral, withOptionalColumns } from "../../src/migrate/fills.js";
 import { constraintName, renamedSchema, renameStatements, resolveRenames } from "../../src/migrate/renames.js";
@@ -171,5 +172,27 @@ describe("fill values as SQL", () => {
     ["json", { a: "it's" }, "postgresql", `'{"a":"it''s"}'`],
   ] as const)("%s %j on %s → %s", (type, value, provider, expected) => {
     expect(sqlLiteral(fill(type, value), provider)).toBe(expected);
+  });
+});
+
+describe("a belongsToMany's pivot in the schema's evolution (src/model/evolution.ts)", () => {
+  const doctor = (name: string, renamedFrom?: string): ResourceSpec => ({
+    file: "specs/doctor.yaml",
+    name,
+    ...(renamedFrom ? { renamedFrom } : {}),
+    fields: [{ name: "name", type: "string" }],
+    relations: [{ name: "specialties", type: "belongsToMany", resource: "Specialty", pivot: [{ name: "rank", type: "integer", backfill: 0 }, { name: "since", type: "date", nullable: true }] }],
+  });
+  const specialty: ResourceSpec = { file: "specs/specialty.yaml", name: "Specialty", fields: [{ name: "name", type: "string" }] };
+  const evolution = (...resources: ResourceSpec[]) => evolutionOf({ resources } as unknown as ValidSpecs);
+
+  it("fills a pivot field that becomes required from its backfill, as a table's field", () => {
+    expect(evolution(doctor("Doctor"), specialty).fills).toContainEqual({ table: "doctors_specialties", column: "rank", type: "integer", value: 0 });
+  });
+
+  it("renames the pivot table and its key column with the resource that owns it", () => {
+    const renamed = evolution(doctor("Physician", "Doctor"), specialty);
+    expect(renamed.tables).toContainEqual({ from: "DoctorSpecialties", table: "physicians_specialties" });
+    expect(renamed.columns).toContainEqual({ table: "physicians_specialties", from: "doctor_id", to: "physician_id" });
   });
 });
