@@ -70,8 +70,12 @@ function resourceModel(
   lines.push(...pivotBackRelations(resource, resources));
   lines.push(...timestampLines(database, resource.softDelete));
 
+  // A declared index leads with deleted_at on soft-deleting resources: lists read live rows only
+  // (deleted_at IS NULL), and an index without it would lose to the order index there.
+  const declared = resource.fields.filter((field) => field.indexed).map((field) => `@@index([${resource.softDelete ? "deleted_at, " : ""}${field.name}])`);
   const indexes = [
     ...resource.belongsTo.map((relation) => `@@index([${relation.foreignKey}])`),
+    ...declared,
     resource.softDelete ? "@@index([deleted_at, created_at, id])" : "@@index([created_at, id])",
     `@@map("${resource.table}")`,
   ];

@@ -160,6 +160,7 @@ function fieldModel(spec: FieldSpec): FieldModel {
     kind: fieldType(spec.type).kind,
     nullable: spec.nullable ?? false,
     unique: spec.unique ?? false,
+    indexed: spec.index === true,
     hasDefault: spec.default !== undefined,
     tsType: "",
     outputSchema: {},

@@ -71,6 +71,8 @@ export interface FieldModel {
   kind: ValueKind;
   nullable: boolean;
   unique: boolean;
+  /** `index: true`: the column has an index of its own (prisma-schema.ts declares it). */
+  indexed: boolean;
   hasDefault: boolean;
   /** TypeScript type of the value in JSON output, e.g. `string | null`. */
   tsType: string;

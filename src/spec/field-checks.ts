@@ -19,7 +19,9 @@ export const reservedFieldNames = new Set([
 /** Which options each field type accepts (spec-format.md, "Field types"; src/model/field-types.ts). */
 export function optionsOf(type: FieldType): readonly string[] {
   const listOptions = fieldType(type).filter ? ["filter", ...(fieldType(type).searchable ? ["search"] : [])] : [];
-  return ["type", "nullable", "default", "renamedFrom", "backfill", "example", "visibleTo", "writableBy", ...listOptions, ...fieldType(type).options];
+  // What a B-tree orders (every sortable type) can be indexed; json cannot.
+  const indexOption = fieldType(type).sortable ? ["index"] : [];
+  return ["type", "nullable", "default", "renamedFrom", "backfill", "example", "visibleTo", "writableBy", ...listOptions, ...indexOption, ...fieldType(type).options];
 }
 
 /**
@@ -40,6 +42,9 @@ export function checkField(source: SpecSource, base: (string | number)[], field:
     const takes = operatorsOf[fieldType(field.type).filter!];
     const foreign = field.filter.filter((operator) => !takes.includes(operator));
     if (foreign.length > 0) problems.push(source.problem([...at, "filter"], `${withArticle(`${field.type} field`)} cannot take ${foreign.join(", ")} (it takes ${takes.join(", ")})`));
+  }
+  if (field.index === true && field.unique === true) {
+    problems.push(source.problem([...at, "index"], "a unique field is indexed by its unique index already: drop index: true"));
   }
   if (field.type === "enum" && field.values === undefined) {
     problems.push(source.problem(at, 'an enum field needs "values", e.g. values: [active, inactive]'));

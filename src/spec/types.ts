@@ -18,6 +18,8 @@ export interface FieldSpec {
   filter?: boolean | FilterOperator[];
   /** Included in `?search=`. */
   search?: boolean;
+  /** A database index on the column, for filters that would otherwise scan. */
+  index?: boolean;
   max?: number;
   min?: number;
   length?: number;

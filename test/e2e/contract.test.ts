@@ -599,6 +599,74 @@ describe.each(targets)("api-contract.md on $label", ({ database, proxied }) => {
       expect((await call("GET", "/api/appointments?doctor_id=1", { token })).status).toBe(422);
     });
 
+    it("filters by operators, searches any alphabet and pages by cursor, as openapi.json describes each parameter", async () => {
+      // Operators (§8): contains folds case in every alphabet; ranges and `in` on an appointment.
+      const silvia = await createPatient({ name: `Sílvia ${tag}` });
+      const other = await createPatient({ name: `Other ${tag}` });
+      const named = (reply: Reply) => reply.body.data.map((row: { hash: string }) => row.hash);
+      const contains = await call("GET", `/api/patients?filter[name][contains]=${encodeURIComponent(`SÍLVIA ${tag.toUpperCase()}`)}`, { token });
+      expect(contains.status, contains.text).toBe(200);
+      expect(named(contains)).toEqual([silvia]);
+      const searched = await call("GET", `/api/patients?search=${encodeURIComponent(`${tag} sílv`)}`, { token });
+      expect(named(searched)).toEqual([silvia]);
+      const doctor = await createDoctor();
+      const early = await call("POST", "/api/appointments", { token, body: { patient: silvia, doctor, scheduled_at: "2026-12-01T09:00:00.000Z" } });
+      const late = await call("POST", "/api/appointments", { token, body: { patient: silvia, doctor, scheduled_at: "2026-12-08T09:00:00.000Z", status: "cancelled" } });
+      expect([early.status, late.status]).toEqual([201, 201]);
+      const week = await call("GET", `/api/appointments?doctor=${doctor}&filter[scheduled_at][gte]=2026-12-01T00:00:00Z&filter[scheduled_at][lt]=2026-12-08T00:00:00Z`, { token });
+      expect(named(week)).toEqual([early.body.data.hash]);
+      const between = await call("GET", `/api/appointments?doctor=${doctor}&filter[scheduled_at][between]=2026-12-01T00:00:00Z,2026-12-31T00:00:00Z&filter[status][in]=scheduled,completed`, { token });
+      expect(named(between)).toEqual([early.body.data.hash]);
+      for (const query of ["filter[status][contains]=sch", "filter[status][in]=lost", "filter[scheduled_at][gte]=soon", "filter[name][gt]=a", "search=x"]) {
+        const reply = await call("GET", `/api/appointments?${query}`, { token });
+        expect(reply.status, query).toBe(422);
+      }
+      // Cursors (§4): two pages forwards, one back; no total; a tampered cursor is a 422.
+      const path = `/api/patients?filter[name][contains]=${tag}&per_page=1`;
+      const first = await call("GET", `${path}&cursor=`, { token });
+      expect(first.status, first.text).toBe(200);
+      expect(Object.keys(first.body.meta).sort()).toEqual(["next_cursor", "path", "per_page", "prev_cursor"]);
+      expect(first.body.meta.prev_cursor).toBeNull();
+      const relative = (link: string) => new URL(link).pathname + new URL(link).search;
+      const second = await call("GET", relative(first.body.links.next), { token });
+      expect([...named(first), ...named(second)]).toEqual([silvia, other]);
+      expect(second.body.links.next).toBeNull();
+      expect(named(await call("GET", relative(second.body.links.prev), { token }))).toEqual([silvia]);
+      const cursor: string = first.body.meta.next_cursor;
+      const tampered = `${cursor.slice(0, -2)}${cursor.endsWith("AA") ? "BB" : "AA"}`;
+      expect((await call("GET", `${path}&cursor=${tampered}`, { token })).status).toBe(422);
+    });
+
+    it("links many-to-many records with pivot data: payload arrays, the relation routes from both sides, ?with= and ?filter[relation]=", async () => {
+      const specialty = async (name: string) => {
+        const reply = await call("POST", "/api/specialties", { token, body: { name: `${name} ${tag}` } });
+        expect(reply.status, reply.text).toBe(201);
+        return reply.body.data.hash as string;
+      };
+      const [cardio, neuro] = [await specialty("Cardio"), await specialty("Neuro")];
+      const doctor = await createDoctor({ specialties: [{ hash: cardio, since: "2024-01-31" }] });
+      const routes = `/api/doctors/${doctor}/specialties`;
+      const listed = await call("GET", routes, { token });
+      expect(listed.status, listed.text).toBe(200);
+      expect(listed.body.data.map((row: { hash: string; pivot: unknown }) => [row.hash, row.pivot])).toEqual([[cardio, { since: "2024-01-31" }]]);
+      const attached = await call("PUT", `${routes}/${neuro}`, { token, body: { since: null } });
+      expect(attached.status, attached.text).toBe(200);
+      expect(attached.body.data).toMatchObject({ hash: neuro, pivot: { since: null } });
+      const nested = await call("GET", `/api/doctors/${doctor}?with=specialties`, { token });
+      expect(nested.body.data.specialties.map((row: { hash: string }) => row.hash).sort()).toEqual([cardio, neuro].sort());
+      const inverse = await call("GET", `/api/specialties/${neuro}/doctors`, { token });
+      expect(inverse.body.data.map((row: { hash: string }) => row.hash)).toEqual([doctor]);
+      const filtered = await call("GET", `/api/doctors?filter[specialties]=${neuro}`, { token });
+      expect(filtered.body.data.map((row: { hash: string }) => row.hash)).toEqual([doctor]);
+      const detached = await call("DELETE", `${routes}/${neuro}`, { token });
+      expect([detached.status, detached.body.message]).toEqual([200, "Resource detached."]);
+      expect((await call("DELETE", `${routes}/${neuro}`, { token })).status).toBe(404);
+      expect((await call("PUT", `${routes}/SPC_AAAAAAAA`, { token })).status).toBe(404);
+      const refused = await call("PUT", `/api/doctors/${doctor}`, { token, body: { specialties: [cardio, cardio] } });
+      // Like Laravel's distinct: every copy of a repeated hash is named.
+      expect([refused.status, Object.keys(refused.body.errors ?? {}).sort()]).toEqual([422, ["specialties.0", "specialties.1"]]);
+    });
+
     it("loads ?with= relations (medical records nest the patient); an unknown relation is a 422", async () => {
       const patient = await createPatient({ name: `With${base}` });
       const record = await call("POST", "/api/medical-records", { token, body: { patient, summary: "With", recorded_on: "2026-11-03" } });

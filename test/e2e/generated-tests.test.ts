@@ -123,6 +123,32 @@ it("nests an owned record only for its owner: ?with= never shows another's note"
   expect((await asDoctor("/api/comments?with=note&per_page=100")).status).toBe(403);
   expect((await api.request("GET", "/api/comments?with=note&per_page=100")).status).toBe(200);
 });
+
+it("links an owned record only within the caller's reach: another's note is never linked, listed or unlinked", async () => {
+  const doctor = api.as("doctor");
+  const note = async (author: string) => (await api.request("POST", "/api/notes", { body: "Cited", author })).body.data.hash as string;
+  const [own, others] = [await note(doctor.user.hash), await note(api.as("receptionist").user.hash)];
+  const comment = (await api.request("POST", "/api/comments", { text: "Cites", note: own })).body.data.hash as string;
+  const asDoctor = (method: string, path: string, body?: unknown) => api.request(method, path, body, { token: doctor.token });
+  const cited = async (reply: Promise<{ body: any }>) => ((await reply).body.data as { hash: string }[]).map((entry) => entry.hash).sort();
+  // A payload array naming another's note is refused like an unknown hash, and writes nothing.
+  const refused = await asDoctor("PUT", \`/api/comments/\${comment}\`, { cited_notes: [own, others] });
+  expect(refused.status).toBe(422);
+  expect(Object.keys(refused.body.errors)).toEqual(["cited_notes.1"]);
+  expect(await cited(api.request("GET", \`/api/comments/\${comment}/cited_notes\`))).toEqual([]);
+  // The relation's routes: the same; the admin (who bypasses ownership) links both.
+  expect((await asDoctor("PUT", \`/api/comments/\${comment}/cited_notes/\${others}\`)).status).toBe(404);
+  expect((await asDoctor("PUT", \`/api/comments/\${comment}/cited_notes/\${own}\`)).status).toBe(200);
+  expect((await api.request("PUT", \`/api/comments/\${comment}/cited_notes/\${others}\`)).status).toBe(200);
+  // The doctor lists and nests only their own note; the admin sees both.
+  expect(await cited(asDoctor("GET", \`/api/comments/\${comment}/cited_notes\`))).toEqual([own]);
+  expect((await asDoctor("GET", \`/api/comments/\${comment}?with=cited_notes\`)).body.data.cited_notes.map((entry: { hash: string }) => entry.hash)).toEqual([own]);
+  expect(await cited(api.request("GET", \`/api/comments/\${comment}/cited_notes\`))).toEqual([own, others].sort());
+  // Unlinking another's note is a 404; replacing the set keeps the links the doctor cannot see.
+  expect((await asDoctor("DELETE", \`/api/comments/\${comment}/cited_notes/\${others}\`)).status).toBe(404);
+  expect((await asDoctor("PUT", \`/api/comments/\${comment}\`, { cited_notes: [] })).status).toBe(200);
+  expect(await cited(api.request("GET", \`/api/comments/\${comment}/cited_notes\`))).toEqual([others]);
+});
 `;
 
 async function writeScoped(project: string): Promise<void> {
@@ -235,7 +261,7 @@ describe("the generated project's own tests, every type and option, on SQLite", 
     const report = String(result.all).replace(/\x1b\[[0-9;]*m/g, "");
     expect(result.exitCode, report.slice(-3000)).toBe(0);
     expect(report).toMatch(/catalog-item\.test\.ts/);
-    expect(report).toMatch(/✓ test\/related-user\.test\.ts \(2 tests\)/);
+    expect(report).toMatch(/✓ test\/related-user\.test\.ts \(3 tests\)/);
   }, 240_000);
 });
 

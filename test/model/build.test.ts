@@ -34,6 +34,20 @@ describe("model", () => {
     }
   });
 
+  it("declares index: true as an index of the column, after deleted_at on a soft-deleting resource", async () => {
+    const indexed = await mkdtemp(join(tmpdir(), "hashapi-model-"));
+    try {
+      await writeFile(join(indexed, "visit.yaml"), "name: Visit\nfields:\n  at: { type: datetime, index: true }\n  note: { type: text }\n");
+      await writeFile(join(indexed, "patient.yaml"), "name: Patient\nsoftDelete: true\nfields:\n  born: { type: date, index: true }\n");
+      const schema = buildPrismaSchema(await loadModel(indexed));
+      expect(schema).toContain("@@index([at])");
+      expect(schema).toContain("@@index([deleted_at, born])");
+      expect(schema).not.toContain("@@index([note])");
+    } finally {
+      await rm(indexed, { recursive: true, force: true });
+    }
+  });
+
   it("names every case of a multi-word resource and derives its prefix and collection", async () => {
     const record = await mkdtemp(join(tmpdir(), "hashapi-model-"));
     try {

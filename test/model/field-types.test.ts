@@ -25,7 +25,8 @@ describe("the field-type registry (src/model/field-types.ts)", () => {
   });
 
   it("decides the options a spec may give each type and the types --fields accepts", () => {
-    expect(optionsOf("decimal")).toEqual(["type", "nullable", "default", "renamedFrom", "backfill", "example", "visibleTo", "writableBy", "filter", "precision", "scale", "min", "max"]);
+    expect(optionsOf("decimal")).toEqual(["type", "nullable", "default", "renamedFrom", "backfill", "example", "visibleTo", "writableBy", "filter", "index", "precision", "scale", "min", "max"]);
+    expect(optionsOf("json")).not.toContain("index");
     for (const type of fieldTypeNames) {
       const piece = type === "enum" ? `f:${type}:values=a|b` : `f:${type}`;
       expect(parseFieldsFlag(piece)[0]!.type).toBe(type);

@@ -64,6 +64,11 @@ export function lockClause(dialect: SqlDialect, lock: "share" | "update" | undef
   return lock === "share" ? " FOR SHARE" : " FOR UPDATE";
 }
 
+/** A table, column or alias name as both dialects quote it ("doctor.user" stays one name). */
+export function quote(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
 /** The placeholder of the `position`-th value (from 1) of a statement in this dialect. */
 export function placeholder(dialect: SqlDialect, position: number): string {
   return dialect === "sqlite" ? "?" : `$${position}`;

@@ -2,7 +2,7 @@
 
 import { encodeValue, type ColumnKind } from "../column-codec.js";
 import { toDate } from "../serialize.js";
-import { placeholder, type Sql } from "../sql.js";
+import { placeholder, quote, type Sql } from "../sql.js";
 import type { TableSpec } from "../table.js";
 
 /*
@@ -47,8 +47,6 @@ export function pivotColumns(
       ]),
   );
 }
-
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** `alias.id IN (rows linked to any of the related hashes bound at `hashes`)`, for `?filter[relation]=`. */
 export function linkedToAny(

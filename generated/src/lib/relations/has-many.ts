@@ -1,0 +1,45 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { quote } from "../sql.js";
+import type { RelationSpec } from "./belongs-to.js";
+
+/*
+ * A hasMany relation: rows of another table whose `foreignKey` holds this row's id. Never joined
+ * (a join would repeat the parent once per item and break its page); loaded for a whole page in
+ * one statement, `foreignKey IN (the page's ids)`, ordered like a list, and handed to each parent.
+ * Written from the other side (the items' belongsTo). belongs-to-many.ts nests its records the same way.
+ */
+
+/** An empty list `name` on every record, found by the record's id: what nested rows are added to. */
+export function nestedLists(
+  records: Record<string, unknown>[],
+  name: string,
+): Map<number, Record<string, unknown>[]> {
+  const byParent = new Map<number, Record<string, unknown>[]>();
+  for (const record of records) {
+    const items: Record<string, unknown>[] = [];
+    byParent.set(record.id as number, items);
+    record[name] = items;
+  }
+  return byParent;
+}
+
+/** What the statement that loads the items of a page is made of. */
+export interface NestedItems {
+  /** The items' SELECT list and joins (their own belongsTo, as hashes): Table's read shape. */
+  readonly columns: string;
+  readonly joins: string;
+  /** The items' table and its alias in the statement. */
+  readonly from: string;
+  readonly alias: string;
+  /** The parents' ids, as placeholders: `?, ?, ?`. */
+  readonly parents: string;
+  /** ` AND …` conditions the items must also meet (live, within the caller's reach). */
+  readonly reach: string;
+}
+
+/** The one statement that loads the items of every parent of a page. */
+export function hasManyItems(relation: RelationSpec, items: NestedItems): string {
+  const alias = quote(items.alias);
+  return `SELECT ${items.columns} FROM ${items.from}${items.joins} WHERE ${alias}.${quote(relation.foreignKey)} IN (${items.parents})${items.reach} ORDER BY ${alias}."created_at" ASC, ${alias}."id" ASC`;
+}
