@@ -11,11 +11,11 @@
 // .tmp/bench/project, or the output of another build of hashapi to compare with).
 import { copyFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { login } from "./lib/http-client.mjs";
 import { stopProcess } from "./lib/processes.mjs";
 import { endpoint } from "./lib/scenarios.mjs";
+import { alternate, describeRatio } from "./lib/slices.mjs";
 import { admin } from "./lib/seed.mjs";
 import { startServer } from "./lib/servers.mjs";
 
@@ -35,8 +35,6 @@ function parseArguments(argv) {
   return options;
 }
 
-const median = (values) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
-
 async function start(server, label, seededPath) {
   const databasePath = join(scratch, `pairs-${label}.db`);
   copyFileSync(seededPath, databasePath);
@@ -52,28 +50,8 @@ async function compare(options, id, seeded, seededPath) {
       const running = await start(server, label, seededPath);
       servers.push({ running, scenario: endpoint(id, { seeded, token: await login(running.baseUrl, admin) }) });
     }
-    const fire = ({ running, scenario }, seconds) =>
-      autocannon({
-        url: running.baseUrl,
-        connections: 32,
-        duration: seconds,
-        requests: [{ setupRequest: (request) => ({ ...request, ...scenario.next() }) }],
-      });
-    for (const server of servers) await fire(server, options.seconds);
-    const rates = [[], []];
-    const ratios = [];
-    for (let slice = 0; slice < options.slices; slice += 1) {
-      const rate = [];
-      for (const index of slice % 2 === 0 ? [0, 1] : [1, 0]) {
-        const result = await fire(servers[index], options.seconds);
-        if (result.non2xx > 0) throw new Error(`${options.servers[index]} answered ${result.non2xx} non-2xx on ${id}`);
-        rate[index] = result.requests.total / result.duration;
-      }
-      rates[0].push(rate[0]);
-      rates[1].push(rate[1]);
-      ratios.push(rate[1] / rate[0]);
-    }
-    return { endpoint: id, a: median(rates[0]), b: median(rates[1]), ratio: median(ratios), ratios };
+    const [a, b] = servers.map(({ running, scenario }, index) => ({ label: options.servers[index], url: running.baseUrl, next: () => scenario.next() }));
+    return { endpoint: id, ...(await alternate([a, b], options)) };
   } finally {
     for (const { running } of servers) await stopProcess(running.handle);
   }
@@ -88,7 +66,6 @@ db.close();
 const seeded = { liveHashes, liveCount: liveHashes.length };
 process.stdout.write(`A = ${options.servers[0]}, B = ${options.servers[1]}; ${options.slices} slices of ${options.seconds} s each, alternating\n`);
 for (const id of options.endpoints) {
-  const { a, b, ratio, ratios } = await compare(options, id, seeded, seededPath);
-  const spread = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
-  process.stdout.write(`${id.padEnd(7)} A ${Math.round(a).toLocaleString("en")} req/s, B ${Math.round(b).toLocaleString("en")} req/s, B/A ${ratio.toFixed(3)}× (median of ${ratios.length} pairs; ${spread})\n`);
+  const result = await compare(options, id, seeded, seededPath);
+  process.stdout.write(`${id.padEnd(7)} A ${Math.round(result.a).toLocaleString("en")} req/s, B ${Math.round(result.b).toLocaleString("en")} req/s, B/A ${describeRatio(result)}\n`);
 }

@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-// `npm run bench`: the service benchmark (bench/service.mjs) then the generator benchmark
-// (bench/generator.mjs), each in its own process. Tables go to stderr; with --json one document
-// { service, generator } goes to stdout.
+// `npm run bench`: the service benchmark (bench/service.mjs), the list queries against the Express
+// ceiling (bench/lists.mjs), the service on PostgreSQL against its peer and a raw `pg` reference
+// (bench/postgresql.mjs), then the generator benchmark (bench/generator.mjs), each in its own
+// process. Tables go to stderr; with --json one document { service, lists, postgresql, generator }
+// goes to stdout.
 //
-//   npm run bench [-- --json] [-- --quick] [-- --skip-service | --skip-generator] [service options]
+//   npm run bench [-- --json] [-- --quick] [-- --skip-service | --skip-lists | --skip-postgresql | --skip-generator] [service options]
 //
-// --quick: 3 s runs, one round, generator at 10 and 100 resources (about 4 minutes in all).
+// --quick: 3 s runs, one round, generator at 10 and 100 resources, short slices (about 8 minutes in all).
 // Other options go to bench/service.mjs (see `node bench/service.mjs --help`).
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
@@ -16,7 +19,11 @@ const json = argv.includes("--json");
 const quick = argv.includes("--quick");
 const skipService = argv.includes("--skip-service");
 const skipGenerator = argv.includes("--skip-generator");
-const serviceArgs = argv.filter((argument) => !["--skip-service", "--skip-generator"].includes(argument));
+const skipLists = argv.includes("--skip-lists");
+// PostgreSQL needs its server binaries (apt-get install postgresql): skipped with a note without them.
+const skipPostgresql = argv.includes("--skip-postgresql") || !existsSync("/usr/lib/postgresql");
+const serviceArgs = argv.filter((argument) => !argument.startsWith("--skip-"));
+const commonArgs = [...(quick ? ["--quick"] : []), ...(json ? ["--json"] : [])];
 const generatorArgs = [...(quick ? ["--sizes", "10,100"] : []), ...(json ? ["--json"] : [])];
 
 /** Runs one benchmark script; resolves to its exit code and, with --json, its parsed figures. */
@@ -37,6 +44,17 @@ if (!skipService) {
   results.service = figures;
   exitCode ||= code;
 }
+if (!skipLists) {
+  // The service benchmark has just built .tmp/bench/project: reused.
+  const { code, figures } = await run("./lists.mjs", [...commonArgs, ...(skipService ? [] : ["--reuse"])]);
+  results.lists = figures;
+  exitCode ||= code;
+}
+if (!skipPostgresql) {
+  const { code, figures } = await run("./postgresql.mjs", commonArgs);
+  results.postgresql = figures;
+  exitCode ||= code;
+} else if (!argv.includes("--skip-postgresql")) process.stderr.write("bench/postgresql.mjs skipped: PostgreSQL is not installed (apt-get install postgresql)\n");
 if (!skipGenerator) {
   const { code, figures } = await run("./generator.mjs", generatorArgs);
   results.generator = figures;

@@ -25,17 +25,17 @@ function commonEnv(port) {
 }
 
 const launchers = {
-  service: ({ projectDir, databasePath }) => ({
+  service: ({ projectDir, databaseUrl }) => ({
     command: process.execPath,
     args: ["dist/server.js"],
     cwd: projectDir,
-    env: { DATABASE_URL: `file:${databasePath}`, WEB_CONCURRENCY: "1", LOG_LEVEL: "warn" },
+    env: { DATABASE_URL: databaseUrl, WEB_CONCURRENCY: "1", LOG_LEVEL: "warn" },
   }),
-  reference: ({ databasePath }) => ({
+  reference: ({ databasePath, databaseUrl }) => ({
     command: process.execPath,
     args: [join(benchDir, "servers/reference.mjs")],
     cwd: benchDir,
-    env: { DATABASE_PATH: databasePath },
+    env: databasePath === undefined ? { DATABASE_URL: databaseUrl } : { DATABASE_PATH: databasePath },
   }),
   "express-ceiling": ({ databasePath }) => ({
     command: process.execPath,
@@ -43,20 +43,23 @@ const launchers = {
     cwd: benchDir,
     env: { DATABASE_PATH: databasePath },
   }),
-  peer: ({ projectDir, databasePath }) => ({
+  peer: ({ projectDir, databaseUrl }) => ({
     command: process.execPath,
     args: [join(benchDir, "servers/peer.mjs")],
     cwd: benchDir,
-    env: { PROJECT_DIR: projectDir, DATABASE_URL: `file:${databasePath}` },
+    env: { PROJECT_DIR: projectDir, DATABASE_URL: databaseUrl },
   }),
 };
 
 export const serverNames = Object.keys(launchers);
 
-/** Starts one server and waits until its health route answers; nodeArgs go before the script. */
-export async function startServer(name, { projectDir, databasePath, nodeArgs = [], env = {} }) {
+/**
+ * Starts one server and waits until its health route answers; nodeArgs go before the script.
+ * databasePath: a SQLite file; or databaseUrl: a postgresql:// database (not for express-ceiling).
+ */
+export async function startServer(name, { projectDir, databasePath, databaseUrl = `file:${databasePath}`, nodeArgs = [], env = {} }) {
   const port = await freePort();
-  const launch = launchers[name]({ projectDir, databasePath });
+  const launch = launchers[name]({ projectDir, databasePath, databaseUrl });
   const handle = startProcess({ name, ...launch, args: [...nodeArgs, ...launch.args], env: { ...launch.env, ...env, ...commonEnv(port) } });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilAnswering(handle, `${baseUrl}/api/health`);

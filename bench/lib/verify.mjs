@@ -84,8 +84,10 @@ export async function verifyServers(servers, context) {
   const loginRequest = () => ({ method: "POST", path: "/api/auth/login", body: context.admin });
   await compareEverywhere("login (shape)", servers, loginRequest, shapeView, problems);
 
-  const seededShape = storedPatientShape(servers[0].databasePath, context.seededHash);
-  for (const server of servers) {
+  // On SQLite a column takes any type and dates are text: prove the writers store what Prisma
+  // stores. PostgreSQL's columns are typed (TIMESTAMP(3)), so there the schema proves it.
+  const seededShape = servers[0].databasePath === undefined ? undefined : storedPatientShape(servers[0].databasePath, context.seededHash);
+  for (const server of seededShape === undefined ? [] : servers) {
     const stored = storedPatientShape(server.databasePath, created.get(server.name));
     const expected = { ...seededShape, phone: "text" };
     if (JSON.stringify(stored) !== JSON.stringify(expected))

@@ -11,7 +11,7 @@ import { readJsonBody, sendData, sendError } from "./reference/http.mjs";
 import { referenceParts, serve } from "./reference/parts.mjs";
 
 const parts = referenceParts();
-const { config, auth, patients } = parts;
+const { config, auth, patients, lists } = parts;
 
 const app = express();
 app.disable("x-powered-by");
@@ -27,7 +27,10 @@ app.use(async (req, res, next) => {
   next();
 });
 const notAllowed = (allowed) => (_req, res) => sendError(res, 405, "Method not allowed.", undefined, { Allow: allowed });
-const signedIn = (req, res, next) => (auth.authenticate(req) === undefined ? auth.unauthenticated(res) : next());
+const signedIn = async (req, res, next) => {
+  req.user = await auth.authenticate(req);
+  return req.user === undefined ? auth.unauthenticated(res) : next();
+};
 const search = (req) => {
   const start = req.url.indexOf("?");
   return start === -1 ? "" : req.url.slice(start + 1);
@@ -38,7 +41,10 @@ api.route("/health").get((_req, res) => sendData(res, { status: "ok" })).all(not
 api.route("/auth/login").post((req, res) => auth.login(req, res, req.parsedBody)).all(notAllowed("POST"));
 api
   .route("/patients")
-  .get(signedIn, (req, res) => patients.list(req, res, parseQuery(search(req))))
+  .get(signedIn, (req, res) => {
+    const query = parseQuery(search(req));
+    return lists.patients(req, res, query) || patients.list(req, res, query);
+  })
   .post(signedIn, (req, res) => patients.create(req, res, req.parsedBody))
   .all(notAllowed("GET, HEAD, POST"));
 api
@@ -47,6 +53,9 @@ api
   .put(signedIn, (req, res) => patients.update(req, res, req.params.hash, req.parsedBody))
   .patch(signedIn, (req, res) => patients.update(req, res, req.params.hash, req.parsedBody))
   .all(notAllowed("GET, HEAD, PUT, PATCH"));
+// The list queries of bench/lists.mjs (doctors are public, as in the example).
+api.route("/appointments").get(signedIn, (req, res) => lists.appointments(req, res, parseQuery(search(req))));
+api.route("/doctors").get((req, res) => lists.doctors(req, res, parseQuery(search(req))));
 app.use("/api", api);
 app.use((_req, res) => sendError(res, 404, "Resource not found."));
 app.use((error, _req, res, _next) => {

@@ -1,11 +1,14 @@
 // The peer's Prisma client: the generated project's own built client (so the schema is the same),
-// on the better-sqlite3 adapter, with the pragmas the service sets.
+// on the better-sqlite3 adapter, with the pragmas the service sets (or on the pg adapter).
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 
 export async function connectPrisma(projectDir, url) {
   const { PrismaClient, Prisma } = await import(pathToFileURL(join(projectDir, "dist/prisma-client/client.js")).href);
+  // On PostgreSQL (bench/postgresql.mjs): the pg adapter, a pool of 10 as the service's.
+  if (url.startsWith("postgresql://")) return { prisma: new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }) }), Prisma };
   const prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
   await prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   await prisma.$executeRawUnsafe("PRAGMA synchronous = NORMAL");

@@ -14,10 +14,10 @@ const challenge = { "WWW-Authenticate": "Bearer" };
 
 export function createAuth(database, jwt, jwtConfig) {
   /** The user behind a valid, unrevoked token of an existing user, else undefined. */
-  function authenticate(req) {
+  async function authenticate(req) {
     const token = bearerToken(req.headers.authorization);
     const claims = token === undefined ? undefined : jwt.verify(token);
-    if (claims === undefined || database.revokedToken.get(claims.jti) !== undefined) return undefined;
+    if (claims === undefined || (await database.revokedToken.get(claims.jti)) !== undefined) return undefined;
     return database.userByHash.get(claims.sub);
   }
 
@@ -25,30 +25,30 @@ export function createAuth(database, jwt, jwtConfig) {
     sendError(res, 401, "Unauthenticated.", undefined, { ...headers, ...challenge });
   }
 
-  function recordFailure(key) {
+  async function recordFailure(key) {
     const now = new Date();
     const resetAt = toStoredDate(new Date(now.getTime() + loginThrottle.windowSeconds * 1000));
-    const row = database.recordFailure.get(key, resetAt);
-    if (new Date(row.reset_at) < now) database.restartThrottle.run(resetAt, key);
+    const row = await database.recordFailure.get(key, resetAt);
+    if (new Date(row.reset_at) < now) await database.restartThrottle.run(resetAt, key);
   }
 
   async function login(req, res, body) {
     const errors = validateBody(body, loginRules);
     if (errors) return invalidData(res, errors, noStore);
     const key = loginThrottle.key(body.email, req.socket.remoteAddress ?? "unknown");
-    const throttle = database.throttle.get(key);
+    const throttle = await database.throttle.get(key);
     if (throttle && throttle.attempts >= loginThrottle.maxAttempts) {
       const waitMs = new Date(throttle.reset_at).getTime() - Date.now();
       if (waitMs > 0)
         return sendError(res, 429, "Too many attempts.", undefined, { ...noStore, "Retry-After": String(Math.ceil(waitMs / 1000)) });
     }
-    const user = database.userByEmail.get(body.email.toLowerCase());
+    const user = await database.userByEmail.get(body.email.toLowerCase());
     const valid = await verifyPassword(body.password, user?.password ?? null);
     if (!user || !valid) {
-      recordFailure(key);
+      await recordFailure(key);
       return sendError(res, 401, "Invalid credentials.", undefined, noStore);
     }
-    database.clearThrottle.run(key);
+    await database.clearThrottle.run(key);
     const token = jwt.sign(tokenClaims(user.hash, randomUUID(), jwtConfig.ttlSeconds));
     sendData(res, { access_token: token, token_type: "Bearer", expires_in: jwtConfig.ttlSeconds }, 200, noStore);
   }

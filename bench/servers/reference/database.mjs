@@ -1,5 +1,6 @@
 // The reference server's whole data access: one better-sqlite3 connection with the service's
-// pragmas, and every statement prepared once at start.
+// pragmas, and every statement prepared once at start. pg-database.mjs is the same on PostgreSQL;
+// auth.mjs and patients.mjs await every result, so either serves them.
 import Database from "better-sqlite3";
 
 const patientColumns = "id, hash, name, cpf, phone, created_at, updated_at, deleted_at";
@@ -46,5 +47,7 @@ export function openDatabase(path) {
     /** The UPDATE for exactly these columns (a comma-joined subset of name, cpf, phone, in that order). */
     updatePatient: (columns) => updates.get(columns.join(",")),
     updatableColumns,
+    /** The column of a UNIQUE violation on patients, else undefined. */
+    uniqueColumn: (error) => (error?.code === "SQLITE_CONSTRAINT_UNIQUE" ? /patients\.(\w+)/.exec(error.message)?.[1] : undefined),
   };
 }

@@ -1,22 +1,30 @@
 // What the reference and the Express ceiling share: configuration, the database with its prepared
-// statements, authentication and the patient endpoints, and a clean shutdown. They differ only in
-// the HTTP layer (bare node:http or Express 5).
+// statements, authentication and the patient endpoints (and, for the Express ceiling, the list
+// queries of bench/lists.mjs), and a clean shutdown. They differ only in the HTTP layer (bare
+// node:http or Express 5). The reference also runs on PostgreSQL (bench/postgresql.mjs): given a
+// postgresql:// DATABASE_URL instead of DATABASE_PATH, its statements go through `pg`.
 import { loadServerConfig } from "../shared/config.mjs";
 import { createAuth } from "./auth.mjs";
 import { openDatabase } from "./database.mjs";
+import { openPgDatabase } from "./pg-database.mjs";
 import { createJwt } from "./jwt.mjs";
+import { createLists } from "./lists.mjs";
 import { createPatients } from "./patients.mjs";
 
 export function referenceParts(environment = process.env) {
   const config = loadServerConfig(environment);
-  const databasePath = environment.DATABASE_PATH;
+  const { DATABASE_PATH: databasePath, DATABASE_URL: databaseUrl } = environment;
+  if (databaseUrl?.startsWith("postgresql://")) {
+    const database = openPgDatabase(databaseUrl);
+    return { config, database, auth: createAuth(database, createJwt(config.jwt), config.jwt), patients: createPatients(database) };
+  }
   if (!databasePath) {
-    process.stderr.write("DATABASE_PATH must name the SQLite database file\n");
+    process.stderr.write("DATABASE_PATH must name the SQLite database file (or DATABASE_URL a PostgreSQL database)\n");
     process.exit(1);
   }
   const database = openDatabase(databasePath);
   const auth = createAuth(database, createJwt(config.jwt), config.jwt);
-  return { config, database, auth, patients: createPatients(database) };
+  return { config, database, auth, patients: createPatients(database), lists: createLists(database, config.jwt) };
 }
 
 /** Listens on the configured address and stops cleanly on SIGTERM/SIGINT. */

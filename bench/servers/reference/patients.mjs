@@ -23,66 +23,61 @@ function serializePatient(row) {
   };
 }
 
-function uniqueColumn(error) {
-  if (error?.code !== "SQLITE_CONSTRAINT_UNIQUE") return undefined;
-  return /patients\.(\w+)/.exec(error.message)?.[1];
-}
-
 export function createPatients(database) {
   const notFound = (res) => sendError(res, 404, "Resource not found.");
-  const findLive = (hash) => (ownHash.test(hash) ? database.livePatient.get(hash) : undefined);
+  const findLive = async (hash) => (ownHash.test(hash) ? database.livePatient.get(hash) : undefined);
 
   /** Like Laravel, a payload that fails validation also reports a cpf that is already taken. */
-  function withTakenCpf(errors, body, exceptId) {
-    if (!errors.cpf && typeof body === "object" && body !== null && typeof body.cpf === "string" && database.cpfTaken.get(body.cpf, exceptId ?? null) !== undefined)
+  async function withTakenCpf(errors, body, exceptId) {
+    if (!errors.cpf && typeof body === "object" && body !== null && typeof body.cpf === "string" && (await database.cpfTaken.get(body.cpf, exceptId ?? null)) !== undefined)
       errors.cpf = [cpfTaken];
     return errors;
   }
 
-  function show(req, res, hash) {
-    const row = findLive(hash);
+  async function show(req, res, hash) {
+    const row = await findLive(hash);
     if (!row) return notFound(res);
     sendData(res, serializePatient(row));
   }
 
-  function list(req, res, query) {
+  async function list(req, res, query) {
     const parsed = parsePageQuery(query);
     if (parsed.errors) return invalidData(res, parsed.errors);
     const { page, perPage } = parsed;
-    const rows = database.livePage.all(perPage, (page - 1) * perPage);
-    const total = database.liveCount.get();
+    const rows = await database.livePage.all(perPage, (page - 1) * perPage);
+    const total = await database.liveCount.get();
     const { links, meta } = paginate(`http://${req.headers.host}/api/patients`, query, page, perPage, total, rows.length);
     sendJson(res, 200, { type: "success", status: 200, data: rows.map(serializePatient), links, meta });
   }
 
-  function create(req, res, body) {
+  async function create(req, res, body) {
     const errors = validateBody(body, patientCreateRules);
-    if (errors) return invalidData(res, withTakenCpf(errors, body));
+    if (errors) return invalidData(res, await withTakenCpf(errors, body));
     const now = toStoredDate(new Date());
     const values = { name: body.name, cpf: body.cpf, phone: body.phone ?? null, created_at: now, updated_at: now };
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return sendData(res, serializePatient(database.insertPatient.get({ ...values, hash: newHash("PAT") })), 201);
+        return sendData(res, serializePatient(await database.insertPatient.get({ ...values, hash: newHash("PAT") })), 201);
       } catch (error) {
-        const column = uniqueColumn(error);
+        const column = database.uniqueColumn(error);
         if (column === "cpf") return invalidData(res, { cpf: [cpfTaken] });
         if (column !== "hash" || attempt >= hashAttempts) throw error;
       }
     }
   }
 
-  function update(req, res, hash, body) {
-    const row = findLive(hash);
+  async function update(req, res, hash, body) {
+    const row = await findLive(hash);
     if (!row) return notFound(res);
     const errors = validateBody(body, patientUpdateRules);
-    if (errors) return invalidData(res, withTakenCpf(errors, body, row.id));
+    if (errors) return invalidData(res, await withTakenCpf(errors, body, row.id));
     const columns = database.updatableColumns.filter((column) => body[column] !== undefined);
     const values = { id: row.id, updated_at: toStoredDate(new Date()) };
     for (const column of columns) values[column] = body[column];
     try {
-      sendData(res, serializePatient(database.updatePatient(columns).get(values)));
+      sendData(res, serializePatient(await database.updatePatient(columns).get(values)));
     } catch (error) {
-      if (uniqueColumn(error) !== "cpf") throw error;
+      if (database.uniqueColumn(error) !== "cpf") throw error;
       invalidData(res, { cpf: [cpfTaken] });
     }
   }

@@ -36,7 +36,7 @@ export function createRouter({ auth, patients, bodyLimitBytes }) {
     if (!onCollection && hash === undefined) return sendError(res, 404, "Resource not found.");
     const allowed = onCollection ? ["GET", "POST"] : ["GET", "PUT", "PATCH"];
     if (!allowed.includes(method)) return methodNotAllowed(res, onCollection ? "GET, HEAD, POST" : "GET, HEAD, PUT, PATCH");
-    if (auth.authenticate(req) === undefined) return auth.unauthenticated(res);
+    if ((await auth.authenticate(req)) === undefined) return auth.unauthenticated(res);
 
     if (onCollection) return method === "GET" ? patients.list(req, res, parseQuery(search)) : patients.create(req, res, body);
     return method === "GET" ? patients.show(req, res, hash) : patients.update(req, res, hash, body);

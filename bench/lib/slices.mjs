@@ -1,0 +1,58 @@
+// Two contenders compared in alternating short slices (AB, BA, …), the ratio of each pair taken,
+// and the median of those ratios reported: on this machine two runs of one build differ by 10–40 %,
+// so figures from separate runs can move a ratio more than a change does.
+import autocannon from "autocannon";
+
+export const median = (values) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
+
+/** One load run of `seconds` on `url` whose requests come from next() ({ method, path, headers, body }). */
+export function fire(url, next, seconds, connections = 32) {
+  return autocannon({
+    url,
+    connections,
+    duration: seconds,
+    // autocannon writes Content-Length into the headers it is given: each request gets its own.
+    requests: [
+      {
+        setupRequest: (request) => {
+          const made = next();
+          return { ...request, ...made, headers: { ...made.headers } };
+        },
+      },
+    ],
+  });
+}
+
+/**
+ * contenders: [A, B], each { label, url, next }. Both are warmed up once, then `slices` pairs run.
+ * Returns each one's median req/s, the median of the per-pair B/A ratios and their spread.
+ */
+export async function alternate(contenders, { slices, seconds, connections = 32 }) {
+  for (const contender of contenders) await fire(contender.url, contender.next, seconds, connections);
+  const rates = [[], []];
+  const ratios = [];
+  for (let slice = 0; slice < slices; slice += 1) {
+    const rate = [];
+    for (const index of slice % 2 === 0 ? [0, 1] : [1, 0]) {
+      const { url, next, label } = contenders[index];
+      const result = await fire(url, next, seconds, connections);
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${label} answered ${result.non2xx} non-2xx and had ${result.errors} socket errors`);
+      rate[index] = result.requests.total / result.duration;
+    }
+    rates[0].push(rate[0]);
+    rates[1].push(rate[1]);
+    ratios.push(rate[1] / rate[0]);
+  }
+  return {
+    a: median(rates[0]),
+    b: median(rates[1]),
+    ratio: median(ratios),
+    low: Math.min(...ratios),
+    high: Math.max(...ratios),
+    pairs: ratios.length,
+  };
+}
+
+export function describeRatio({ ratio, low, high, pairs }) {
+  return `${ratio.toFixed(3)}× (median of ${pairs} pairs; ${low.toFixed(2)}–${high.toFixed(2)})`;
+}
