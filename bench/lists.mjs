@@ -13,48 +13,33 @@
 import { copyFileSync, existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { login } from "./lib/http-client.mjs";
 import { captureListSql, explain } from "./lib/list-plans.mjs";
-import { collectCursors, listLabels, listScenario, requests } from "./lib/list-scenarios.mjs";
+import { captureRequests, collectCursors, filteredIds, listLabels, listScenario, requests } from "./lib/list-scenarios.mjs";
 import { seedLists } from "./lib/list-seed.mjs";
 import { prepareProject, removeDatabase } from "./lib/prepare-project.mjs";
 import { installExitHandlers, stopProcess } from "./lib/processes.mjs";
 import { admin, seedDatabase } from "./lib/seed.mjs";
 import { startServer } from "./lib/servers.mjs";
-import { alternate, describeRatio } from "./lib/slices.mjs";
+import { alternate, describeRatio, log, sliceArguments } from "./lib/slices.mjs";
 
 const repo = new URL("..", import.meta.url).pathname;
 const scratch = join(repo, ".tmp/bench");
-const filteredIds = ["range", "in", "contains", "search", "with"];
 
 function parseOptions(argv) {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      quick: { type: "boolean" },
-      json: { type: "boolean" },
-      reuse: { type: "boolean" },
-      slices: { type: "string" },
-      seconds: { type: "string" },
-      rows: { type: "string" },
-      "cursor-sizes": { type: "string" },
-      only: { type: "string" },
-    },
-  });
-  const quick = values.quick ?? false;
+  const { values, ...slicing } = sliceArguments(
+    argv,
+    { reuse: { type: "boolean" }, rows: { type: "string" }, "cursor-sizes": { type: "string" }, only: { type: "string" } },
+    { slices: 10, quickSlices: 4 },
+  );
   return {
-    json: values.json ?? false,
+    ...slicing,
     reuse: values.reuse ?? false,
-    slices: Number(values.slices ?? (quick ? 4 : 10)),
-    seconds: Number(values.seconds ?? (quick ? 1 : 2)),
     rows: Number(values.rows ?? 10_000),
     cursorSizes: (values["cursor-sizes"] ?? "1000,10000,100000").split(",").map(Number),
     only: new Set((values.only ?? "range,in,contains,search,with,cursor").split(",")),
   };
 }
-
-const log = (text) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${text}\n`);
 
 async function startPair(projectDir, seededPath, label) {
   const servers = {};
@@ -184,30 +169,7 @@ async function plans(projectDir, seededPaths, seeded) {
     databasePath: capturePath,
     scratch,
     before: async (baseUrl) => ({ token: await login(baseUrl, admin) }),
-    requests: ({ token }) => [
-      ...filteredIds.map((id) => {
-        const scenario = listScenario(id, { seeded, token });
-        return {
-          id,
-          request: () => ({
-            path: scenario.path(1),
-            headers: scenario.headers,
-          }),
-        };
-      }),
-      {
-        id: "cursor-first",
-        request: () => ({ path: "/api/patients?cursor=", token }),
-      },
-      // A later page: the keyset condition the first page does not have.
-      {
-        id: "cursor-deep",
-        request: (replies) => ({
-          path: `/api/patients${new URL(replies["cursor-first"].links.next).search}`,
-          token,
-        }),
-      },
-    ],
+    requests: ({ token }) => captureRequests(seeded, token),
   });
   return Object.fromEntries(seededPaths.map((path) => [path, explain(path, statements)]));
 }

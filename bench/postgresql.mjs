@@ -16,68 +16,41 @@
 //                             [--endpoints show,list,create,update]
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
-import { forgedTokens, validToken } from "./lib/forged-tokens.mjs";
 import { login } from "./lib/http-client.mjs";
 import { captureListSql, explainPostgres } from "./lib/list-plans.mjs";
-import { collectCursors, listLabels, listScenario, requests } from "./lib/list-scenarios.mjs";
+import { captureRequests, collectCursors, filteredIds, listLabels, listScenario, requests } from "./lib/list-scenarios.mjs";
+import { verifyAlike } from "./lib/main-bench.mjs";
 import { copyDatabase, markRevokedPg, resetWritesPg, seedListsPostgres, seedPostgres } from "./lib/pg-seed.mjs";
 import { startPostgres } from "./lib/postgres-server.mjs";
 import { prepareProject } from "./lib/prepare-project.mjs";
 import { installExitHandlers, stopProcess } from "./lib/processes.mjs";
-import { endpoint, endpointLabels, uniqueCpf } from "./lib/scenarios.mjs";
+import { endpoint, endpointLabels } from "./lib/scenarios.mjs";
 import { admin } from "./lib/seed.mjs";
-import { jwtSettings, startServer } from "./lib/servers.mjs";
-import { alternate, describeRatio, fire, median } from "./lib/slices.mjs";
-import { verifyServers } from "./lib/verify.mjs";
+import { startServer } from "./lib/servers.mjs";
+import { alternate, describeRatio, fire, log, median, sliceArguments } from "./lib/slices.mjs";
 
 const repo = new URL("..", import.meta.url).pathname;
 const scratch = join(repo, ".tmp/bench");
 const contenders = ["service", "reference", "peer"];
-const log = (text) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${text}\n`);
 
 function parseOptions(argv) {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      quick: { type: "boolean" },
-      json: { type: "boolean" },
-      slices: { type: "string" },
-      seconds: { type: "string" },
-      patients: { type: "string" },
-      "large-rows": { type: "string" },
-      endpoints: { type: "string" },
-    },
-  });
-  const quick = values.quick ?? false;
+  const { values, ...slicing } = sliceArguments(
+    argv,
+    { patients: { type: "string" }, "large-rows": { type: "string" }, endpoints: { type: "string" } },
+    { slices: 6, quickSlices: 2 },
+  );
   return {
-    json: values.json ?? false,
-    slices: Number(values.slices ?? (quick ? 2 : 6)),
-    seconds: Number(values.seconds ?? (quick ? 1 : 2)),
+    ...slicing,
     patients: Number(values.patients ?? 10_000),
     largeRows: Number(values["large-rows"] ?? 100_000),
     endpoints: (values.endpoints ?? "show,list,create,update").split(","),
   };
 }
 
-async function verify(servers, seeded) {
-  const revoked = validToken(jwtSettings, seeded.userHash);
-  for (const server of servers) await markRevokedPg(server.databaseUrl, revoked.jti);
-  const result = await verifyServers(servers, {
-    admin,
-    forged: forgedTokens(jwtSettings, seeded.userHash),
-    revoked: revoked.token,
-    seededHash: seeded.firstHash,
-    seededCpf: seeded.firstCpf,
-    otherCpf: seeded.secondCpf,
-    lastPage: Math.ceil(seeded.liveCount / 15),
-    nextCpf: uniqueCpf,
-  });
-  for (const server of servers) await resetWritesPg(server.databaseUrl, seeded);
-  return result;
-}
-
-const filteredIds = ["range", "in", "contains", "search", "with"];
+const pgStore = {
+  markRevoked: (server, jti) => markRevokedPg(server.databaseUrl, jti),
+  resetWrites: (server, seeded) => resetWritesPg(server.databaseUrl, seeded),
+};
 
 /** req/s of one scenario on one server: the median of three runs after a warm-up. */
 async function throughput(url, next, seconds) {
@@ -131,14 +104,7 @@ async function listQueries(postgres, projectDir, seeded, options) {
     databaseUrl: postgres.url("bench_lists"),
     scratch,
     before: async (baseUrl) => ({ token: await login(baseUrl, admin) }),
-    requests: ({ token }) => [
-      ...filteredIds.map((id) => {
-        const scenario = listScenario(id, { seeded: listSeeded, token });
-        return { id, request: () => ({ path: scenario.path(1), headers: scenario.headers }) };
-      }),
-      { id: "cursor-first", request: () => ({ path: "/api/patients?cursor=", token }) },
-      { id: "cursor-deep", request: (replies) => ({ path: `/api/patients${new URL(replies["cursor-first"].links.next).search}`, token }) },
-    ],
+    requests: ({ token }) => captureRequests(listSeeded, token),
   });
   return { rows, cursors, plans: await explainPostgres(postgres.url("bench_lists"), statements) };
 }
@@ -201,7 +167,7 @@ async function main() {
       });
     }
     log("verifying that the servers answer alike");
-    const verification = await verify(servers, seeded);
+    const verification = await verifyAlike(servers, seeded, pgStore);
     log(`  ${verification.cases} cases agree`);
     const byName = Object.fromEntries(servers.map((server) => [server.name, server]));
     const contender = (name, id) => {

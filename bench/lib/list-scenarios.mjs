@@ -56,6 +56,22 @@ export function listScenario(id, { seeded, token, cursors }) {
   }
 }
 
+/** The scenarios that filter, search or nest (the cursor ones are measured by table size). */
+export const filteredIds = ["range", "in", "contains", "search", "with"];
+
+/** One request of each scenario, and a cursor's second page, for list-plans.mjs's captureListSql. */
+export function captureRequests(seeded, token) {
+  return [
+    ...filteredIds.map((id) => {
+      const scenario = listScenario(id, { seeded, token });
+      return { id, request: () => ({ path: scenario.path(1), headers: scenario.headers }) };
+    }),
+    { id: "cursor-first", request: () => ({ path: "/api/patients?cursor=", token }) },
+    // A later page: the keyset condition the first page does not have.
+    { id: "cursor-deep", request: (replies) => ({ path: `/api/patients${new URL(replies["cursor-first"].links.next).search}`, token }) },
+  ];
+}
+
 /** A request source for slices.mjs's alternate(). */
 export function requests(scenario) {
   let turn = 0;

@@ -14,9 +14,16 @@ import { jwtSettings, serverNames, startServer } from "./servers.mjs";
 import { ratio, summarise } from "./stats.mjs";
 import { verifyServers } from "./verify.mjs";
 
-async function verify(servers, seeded) {
+/** How a server's SQLite database marks a token revoked and drops what the verification wrote. */
+const sqliteStore = {
+  markRevoked: (server, jti) => markRevoked(server.databasePath, jti),
+  resetWrites: (server, seeded) => resetWrites(server.databasePath, seeded),
+};
+
+/** Every server answers the verification cases alike (verify.mjs); store: the databases' side (SQLite unless given). */
+export async function verifyAlike(servers, seeded, store = sqliteStore) {
   const revoked = validToken(jwtSettings, seeded.userHash);
-  for (const server of servers) markRevoked(server.databasePath, revoked.jti);
+  for (const server of servers) await store.markRevoked(server, revoked.jti);
   const result = await verifyServers(servers, {
     admin,
     forged: forgedTokens(jwtSettings, seeded.userHash),
@@ -28,7 +35,7 @@ async function verify(servers, seeded) {
     nextCpf: uniqueCpf,
   });
   // What verification wrote must not change what the load sees.
-  for (const server of servers) resetWrites(server.databasePath, seeded);
+  for (const server of servers) await store.resetWrites(server, seeded);
   return result;
 }
 
@@ -53,7 +60,7 @@ export async function runMainBench({ options, projectDir, scratch, seededPath, s
     }
     for (const server of servers) server.token = await login(server.baseUrl, admin);
     log("verifying that the servers answer alike");
-    const verification = await verify(servers, seeded);
+    const verification = await verifyAlike(servers, seeded);
     log(`  ${verification.cases} cases agree`);
     const service = servers.find((server) => server.name === "service");
     log("timing the service's login: a known e-mail against unknown ones, one at a time");

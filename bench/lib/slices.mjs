@@ -1,7 +1,24 @@
 // Two contenders compared in alternating short slices (AB, BA, …), the ratio of each pair taken,
 // and the median of those ratios reported: on this machine two runs of one build differ by 10–40 %,
 // so figures from separate runs can move a ratio more than a change does.
+import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+
+/** A timestamped progress line on stderr (tables and JSON go elsewhere). */
+export const log = (text) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${text}\n`);
+
+/**
+ * The options every slicing benchmark takes (--quick, --json, --slices, --seconds) and its own
+ * `extra` ones (parseArgs specs); `values` holds the extra ones as given.
+ */
+export function sliceArguments(argv, extra, { slices, quickSlices }) {
+  const { values } = parseArgs({
+    args: argv,
+    options: { quick: { type: "boolean" }, json: { type: "boolean" }, slices: { type: "string" }, seconds: { type: "string" }, ...extra },
+  });
+  const quick = values.quick ?? false;
+  return { values, json: values.json ?? false, slices: Number(values.slices ?? (quick ? quickSlices : slices)), seconds: Number(values.seconds ?? (quick ? 1 : 2)) };
+}
 
 export const median = (values) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
 
