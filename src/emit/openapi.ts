@@ -349,13 +349,12 @@ function recordSchema(resource: ResourceModel, resources: ResourceModel[], nest:
     if (entry.kind !== "hasMany" && entry.kind !== "belongsToMany") required.push(entry.key);
   }
   if (nest) {
-    for (const relation of resource.hasMany) {
+    // Lists a client may nest with ?with= (a belongsTo is a key of the record already, above).
+    for (const relation of resource.relations) {
+      if (relation.kind === "belongsTo") continue;
       const target = resources.find((candidate) => candidate.name === relation.target.name)!;
-      properties[relation.name] = { type: "array", items: recordSchema(target, resources, false) };
-    }
-    for (const relation of resource.belongsToMany) {
-      const target = resources.find((candidate) => candidate.name === relation.target.name)!;
-      properties[relation.name] = { type: "array", items: linkedRecordSchema(relation, target, resources) };
+      const items = relation.kind === "hasMany" ? recordSchema(target, resources, false) : linkedRecordSchema(relation, target, resources);
+      properties[relation.name] = { type: "array", items };
     }
   }
   return { type: "object", properties, required, additionalProperties: false };

@@ -32,6 +32,7 @@ import type {
   ProjectModel,
   ReferenceModel,
   OwnerModel,
+  RelationModel,
   ResourceModel,
   ResourceRef,
   SerializedKey,
@@ -49,16 +50,16 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
   // The built-in users, which any resource may point at with a belongsTo.
   refs.set(userRef.name, userRef);
   const byName = new Map(specs.resources.map((spec) => [spec.name, spec]));
-  const resources = specs.resources.map((spec) => buildResource(spec, refs, byName, specsLabel));
-  linkReferences(resources);
-  // A belongsToMany's routes read the related resource's actions: added once every resource is built.
-  for (const resource of resources)
-    for (const relation of resource.belongsToMany) {
-      const target = resources.find((candidate) => candidate.name === relation.target.name)!;
-      resource.routes.push(...manyToManyRoutes(resource.collection, relation.name, resource.actions, target.actions.index));
-    }
-  // Declarations read who references whom: built once every resource is linked.
-  for (const resource of resources) resource.declaration = declarationOf(resource);
+  // What a resource needs to know of the others is read from the specs first, so that each
+  // resource is then built whole, once: who points at it, and the related resources' actions.
+  const context: BuildContext = {
+    refs,
+    specs: byName,
+    specsLabel,
+    references: referencesOf(specs.resources, refs),
+    actions: new Map(specs.resources.map((spec) => [spec.name, actionsOf(spec, refs.get(spec.name)!)])),
+  };
+  const resources = specs.resources.map((spec) => buildResource(spec, context));
 
   const database = databaseModel(specs.project);
   const managers = specs.project.auth.manageUsers;
@@ -66,7 +67,7 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
     prefix: "USR",
     extraFields: specs.project.auth.user.fields.map(fieldModel),
     defaultRole: specs.project.auth.defaultRole,
-    ...(managers ? { managed: managedUsers(specs.project, managers, refs, byName, specsLabel) } : {}),
+    ...(managers ? { managed: managedUsers(specs.project, managers, context) } : {}),
   };
   const model: ProjectModel = {
     name: specs.project.name,
@@ -205,7 +206,7 @@ function payloadField(spec: FieldSpec): PayloadField {
  * other (so its validation, list options, routes and openapi.json entries come from the same code),
  * served at /api/users by the runtime's UsersService. Output like /api/auth/me: never the password.
  */
-function managedUsers(project: ProjectSpec, managers: string[], refs: Map<string, ResourceRef>, specs: Map<string, ResourceSpec>, specsLabel: string): ResourceModel {
+function managedUsers(project: ProjectSpec, managers: string[], context: BuildContext): ResourceModel {
   const userFields = project.auth.user.fields;
   const spec: ResourceSpec = {
     file: "hashapi.yaml",
@@ -220,20 +221,45 @@ function managedUsers(project: ProjectSpec, managers: string[], refs: Map<string
     serializer: { fields: ["name", "email", "role", ...userFields.map((field) => field.name)] },
     auth: { roles: Object.fromEntries(actionTable.filter(({ softDeleteOnly }) => !softDeleteOnly).map(({ name }) => [name, managers])) },
   };
-  const resource = buildResource(spec, refs, specs, specsLabel);
   // A password is written, never read: neither a filter nor a sort may compare it.
-  resource.filters = resource.filters.filter((filter) => filter.name !== "password");
-  resource.sortable = resource.sortable.filter((name) => name !== "password");
-  resource.declaration = declarationOf(resource);
-  return resource;
+  return buildResource(spec, context, ["password"]);
 }
 
-function buildResource(
-  spec: ResourceSpec,
-  refs: Map<string, ResourceRef>,
-  specs: Map<string, ResourceSpec>,
-  specsLabel: string,
-): ResourceModel {
+/** What building one resource reads of the whole project (see buildModel). */
+interface BuildContext {
+  refs: Map<string, ResourceRef>;
+  specs: Map<string, ResourceSpec>;
+  specsLabel: string;
+  /** Per resource, the belongsTo of others that point at it (the built-in users keep none). */
+  references: Map<string, ReferenceModel[]>;
+  actions: Map<string, Record<ActionName, ActionModel>>;
+}
+
+/** Every resource's belongsTo, as the target sees it: in spec order, sources in order. */
+function referencesOf(specs: readonly ResourceSpec[], refs: Map<string, ResourceRef>): Map<string, ReferenceModel[]> {
+  const references = new Map<string, ReferenceModel[]>(specs.map((spec) => [spec.name, []]));
+  for (const source of specs)
+    for (const relation of source.relations ?? []) {
+      if (relation.type !== "belongsTo") continue;
+      // The built-in users keep no list of what points at them (they are deleted by SQL only).
+      references.get(relation.resource)?.push({ resource: refs.get(source.name)!, relation: relation.name, foreignKey: `${relation.name}_id`, onDelete: relation.onDelete ?? "restrict" });
+    }
+  return references;
+}
+
+function actionsOf(spec: ResourceSpec, ref: ResourceRef): Record<ActionName, ActionModel> {
+  const publicActions = new Set(spec.auth?.public ?? []);
+  return Object.fromEntries(
+    actionTable.map(({ name, softDeleteOnly }): [ActionName, ActionModel] => {
+      const roles = spec.auth?.roles?.[name];
+      return [name, { name, enabled: !softDeleteOnly || ref.softDelete, public: publicActions.has(name), ...(roles ? { roles } : {}) }];
+    }),
+  ) as Record<ActionName, ActionModel>;
+}
+
+/** writeOnly: columns no filter or sort may compare (the users' password). */
+function buildResource(spec: ResourceSpec, context: BuildContext, writeOnly: readonly string[] = []): ResourceModel {
+  const { refs, specs, specsLabel } = context;
   const ref = refs.get(spec.name)!;
   const eagerLoad = spec.eagerLoad ?? [];
   const fields = spec.fields.map(fieldModel);
@@ -242,6 +268,7 @@ function buildResource(
   const belongsTo: BelongsToModel[] = relations
     .filter((relation) => relation.type === "belongsTo")
     .map((relation) => ({
+      kind: "belongsTo" as const,
       name: relation.name,
       label: relation.name.replaceAll("_", " "),
       foreignKey: `${relation.name}_id`,
@@ -255,6 +282,7 @@ function buildResource(
     .map((relation) => {
       const inverse = relation.inverse ?? inverseOf(spec.name, specs.get(relation.resource)!);
       return {
+        kind: "hasMany" as const,
         name: relation.name,
         target: refs.get(relation.resource)!,
         inverse,
@@ -267,14 +295,9 @@ function buildResource(
   const belongsToMany = relations
     .filter((relation) => relation.type === "belongsToMany")
     .map((relation) => manyToMany(spec, relation, refs, specs, eagerLoad));
+  const relationModels: RelationModel[] = [...belongsTo, ...hasMany, ...belongsToMany];
 
-  const publicActions = new Set(spec.auth?.public ?? []);
-  const actions = Object.fromEntries(
-    actionTable.map(({ name, softDeleteOnly }): [ActionName, ActionModel] => {
-      const roles = spec.auth?.roles?.[name];
-      return [name, { name, enabled: !softDeleteOnly || ref.softDelete, public: publicActions.has(name), ...(roles ? { roles } : {}) }];
-    }),
-  ) as Record<ActionName, ActionModel>;
+  const actions = actionsOf(spec, ref);
 
   const owner = ownerOf(spec, specs);
   const payloadFields = spec.fields.map(payloadField);
@@ -297,7 +320,7 @@ function buildResource(
   const validationFor = (action: Action) =>
     addManyRelations(buildActionValidation(action, payloadFields, payloadRelations, rulesFor(spec, action, payloadFields, payloadRelations)), manyPayload);
 
-  const resource: ResourceModel = {
+  const core: ResourceCore = {
     ...(owner ? { owner } : {}),
     name: spec.name,
     names: ref.names,
@@ -307,52 +330,42 @@ function buildResource(
     prefix: ref.prefix,
     softDelete: ref.softDelete,
     fields,
+    relations: relationModels,
     belongsTo,
     hasMany,
     belongsToMany,
-    referencedBy: [],
+    referencedBy: context.references.get(spec.name) ?? [],
     eagerLoad,
-    withable: [...belongsTo, ...hasMany, ...belongsToMany].map((relation) => relation.name),
-    sortable: [...fields.filter((field) => field.sortable).map((field) => field.name), "created_at", "updated_at"],
+    withable: relationModels.map((relation) => relation.name),
+    sortable: [...fields.filter((field) => field.sortable && !writeOnly.includes(field.name)).map((field) => field.name), "created_at", "updated_at"],
     filters: [
-      ...fields.flatMap((field) => (field.filter ? [{ name: field.name, kind: field.filter, operators: field.operators, ...(field.filter === "enum" ? { values: field.values } : {}) }] : [])),
-      ...belongsTo.map((relation) => ({ name: relation.name, kind: "relation" as const, operators: operatorsOf.relation })),
-      // The records linked to one (or any of several) of the related records.
-      ...belongsToMany.map((relation) => ({ name: relation.name, kind: "relation" as const, operators: manyOperators })),
+      ...fields.flatMap((field) =>
+        field.filter && !writeOnly.includes(field.name) ? [{ name: field.name, kind: field.filter, operators: field.operators, ...(field.filter === "enum" ? { values: field.values } : {}) }] : [],
+      ),
+      ...relationModels.flatMap((relation) => {
+        const operators = relationOperators(relation);
+        return operators ? [{ name: relation.name, kind: "relation" as const, operators }] : [];
+      }),
     ],
     search: fields.filter((field) => field.search).map((field) => field.name),
     publicIdKey: ref.publicIdKey,
-    serializer: [],
     actions,
-    routes: routesOf(ref.collection, actions, spec.owner),
+    routes: [
+      ...routesOf(ref.collection, actions, spec.owner),
+      // A belongsToMany's routes are open to whom the related resource's list is.
+      ...belongsToMany.flatMap((relation) => manyToManyRoutes(ref.collection, relation.name, actions, context.actions.get(relation.target.name)!.index)),
+    ],
     validation: partialUpdate(validationFor("create"), validationFor("update")),
     pivotPayloads: manyPayload.map(({ name, pivot }) => ({ name, validation: pivot })),
-    declaration: {
-      columns: {},
-      restrictedBy: [],
-      cascadeTo: [],
-      nullOnDelete: [],
-      unique: undefined,
-      exists: undefined,
-      filters: {},
-      filterValues: undefined,
-      filterOperators: undefined,
-      output: { keys: [], scales: undefined },
-      publicActions: [],
-      roles: undefined,
-      owner: undefined,
-      visibleTo: undefined,
-      writableBy: undefined,
-      related: [],
-    },
-    examples: { relations: [], update: null },
     seed: spec.seed ? { by: spec.fields.find((field) => field.unique)!.name, rows: spec.seed } : undefined,
     exampleHash: exampleHash(ref.prefix),
   };
-  resource.examples = examplesOf(resource);
-  resource.serializer = serializerKeys(spec, resource);
-  return resource;
+  const serializer = serializerKeys(spec, core);
+  return { ...core, serializer, examples: examplesOf(core), declaration: declarationOf({ ...core, serializer }) };
 }
+
+/** A resource before what is derived from the rest of it: its output keys, test examples and declaration. */
+type ResourceCore = Omit<ResourceModel, "serializer" | "examples" | "declaration">;
 
 function partialUpdate(create: ActionValidation, update: ActionValidation): ResourceModel["validation"] {
   const sameKeys =
@@ -365,7 +378,7 @@ function partialUpdate(create: ActionValidation, update: ActionValidation): Reso
 }
 
 /** The data the runtime library needs, decided here so that templates only lay it out. */
-function declarationOf(resource: ResourceModel): DeclarationModel {
+function declarationOf(resource: ResourceCore & Pick<ResourceModel, "serializer">): DeclarationModel {
   const columns: Record<string, ValueKind> = {};
   for (const field of resource.fields) columns[field.name] = field.kind;
   for (const relation of resource.belongsTo) columns[relation.foreignKey] = "integer";
@@ -379,7 +392,7 @@ function declarationOf(resource: ResourceModel): DeclarationModel {
   // A hard delete leaves cascade and setNull to the database; a soft delete applies them itself.
   const cascadeTo = resource.softDelete ? referencing("cascade") : [];
   const nullOnDelete = resource.softDelete ? referencing("setNull") : [];
-  const read = [...resource.belongsTo, ...resource.hasMany, ...resource.belongsToMany].map((relation) => relation.target);
+  const read = resource.relations.map((relation) => relation.target);
   const pointing = [...restrictedBy, ...cascadeTo, ...nullOnDelete].map((entry) => entry.target);
   return {
     columns,
@@ -424,7 +437,7 @@ function nonEmpty<T>(record: Record<string, T>): Record<string, T> | undefined {
 }
 
 /** Each other resource once, in order of first mention; `row` when a relation (not only a restriction) reads it. */
-function relatedOf(resource: ResourceModel, read: ResourceRef[], restricting: ResourceRef[]): DeclarationModel["related"] {
+function relatedOf(resource: ResourceCore, read: ResourceRef[], restricting: ResourceRef[]): DeclarationModel["related"] {
   const related: DeclarationModel["related"] = [];
   for (const [target, row] of [...read.map((ref) => [ref, true] as const), ...restricting.map((ref) => [ref, false] as const)]) {
     if (target.name === resource.name) continue;
@@ -435,7 +448,7 @@ function relatedOf(resource: ResourceModel, read: ResourceRef[], restricting: Re
   return related;
 }
 
-function examplesOf(resource: ResourceModel): ResourceModel["examples"] {
+function examplesOf(resource: ResourceCore): ResourceModel["examples"] {
   const relations = resource.validation.create.keys.flatMap((key) => {
     const relation = resource.belongsTo.find((candidate) => candidate.name === key);
     return relation ? [{ key, target: relation.target }] : [];
@@ -498,6 +511,7 @@ function manyToMany(
   const ownerKey = `${owner.names.snake}_id`;
   const relatedKey = related.name === owner.name ? `related_${related.names.snake}_id` : `${related.names.snake}_id`;
   return {
+    kind: "belongsToMany",
     name: relation.name,
     label: relation.name.replaceAll("_", " "),
     target,
@@ -516,18 +530,37 @@ function inverseOf(owner: string, target: ResourceSpec): string {
   return (target.relations ?? []).find((relation) => relation.type === "belongsTo" && relation.resource === owner)!.name;
 }
 
+function serializedRelation(relation: RelationModel): SerializedKey {
+  switch (relation.kind) {
+    case "belongsTo":
+      return { kind: "belongsTo", key: relation.name, relation };
+    case "hasMany":
+      return { kind: "hasMany", key: relation.name, relation };
+    case "belongsToMany":
+      return { kind: "belongsToMany", key: relation.name, relation };
+  }
+}
+
+/** The filter operators `?filter[<relation>]` takes: by hash for belongsTo, through the pivot for belongsToMany, none for hasMany. */
+function relationOperators(relation: RelationModel): readonly FilterOperator[] | undefined {
+  switch (relation.kind) {
+    case "belongsTo":
+      return operatorsOf.relation;
+    case "belongsToMany":
+      // The records linked to one (or any of several) of the related records.
+      return manyOperators;
+    case "hasMany":
+      return undefined;
+  }
+}
+
 /** Output keys in the order the serializer writes them: identifier, fields, relations, timestamps. */
-function serializerKeys(spec: ResourceSpec, resource: ResourceModel): SerializedKey[] {
+function serializerKeys(spec: ResourceSpec, resource: ResourceCore): SerializedKey[] {
   const all: SerializedKey[] = [
     { kind: "publicId", key: resource.publicIdKey },
     ...resource.fields.map((field): SerializedKey => ({ kind: "field", key: field.name, field })),
-    ...resource.belongsTo.map((relation): SerializedKey => ({ kind: "belongsTo", key: relation.name, relation })),
-    ...resource.hasMany
-      .filter((relation) => relation.eager)
-      .map((relation): SerializedKey => ({ kind: "hasMany", key: relation.name, relation })),
-    ...resource.belongsToMany
-      .filter((relation) => relation.eager)
-      .map((relation): SerializedKey => ({ kind: "belongsToMany", key: relation.name, relation })),
+    // A belongsTo is always output (as its hash when not loaded); a list of records only when eager.
+    ...resource.relations.filter((relation) => relation.kind === "belongsTo" || relation.eager).map(serializedRelation),
     { kind: "timestamp", key: "created_at" },
     { kind: "timestamp", key: "updated_at" },
     // Laravel's SoftDeletes outputs deleted_at (null while live); `?with_trashed=true` relies on it.
@@ -542,31 +575,3 @@ function serializerKeys(spec: ResourceSpec, resource: ResourceModel): Serialized
   return chosen.filter((entry) => !hidden.has(entry.key));
 }
 
-function linkReferences(resources: ResourceModel[]): void {
-  for (const source of resources) {
-    for (const relation of source.belongsTo) {
-      const target = resources.find((candidate) => candidate.name === relation.target.name);
-      // The built-in users keep no list of what points at them (they are deleted by SQL only).
-      if (!target) continue;
-      const reference: ReferenceModel = {
-        resource: resourceRefOf(source),
-        relation: relation.name,
-        foreignKey: relation.foreignKey,
-        onDelete: relation.onDelete,
-      };
-      target.referencedBy.push(reference);
-    }
-  }
-}
-
-function resourceRefOf(resource: ResourceModel): ResourceRef {
-  return {
-    name: resource.name,
-    names: resource.names,
-    prefix: resource.prefix,
-    collection: resource.collection,
-    table: resource.table,
-    publicIdKey: resource.publicIdKey,
-    softDelete: resource.softDelete,
-  };
-}

@@ -122,7 +122,15 @@ export interface ResourceRef {
   builtIn?: true;
 }
 
+/**
+ * A relation of a resource, by kind: belongsTo (a foreign key here), hasMany (the other side's
+ * belongsTo), belongsToMany (a pivot table). Each kind has one runtime module
+ * (runtime/common/src/lib/relations/<kind>.ts); emitters switch on `kind`.
+ */
+export type RelationModel = BelongsToModel | HasManyModel | BelongsToManyModel;
+
 export interface BelongsToModel {
+  kind: "belongsTo";
   name: string;
   label: string;
   /** Internal column, never output: `doctor_id`. */
@@ -134,6 +142,7 @@ export interface BelongsToModel {
 }
 
 export interface HasManyModel {
+  kind: "hasMany";
   name: string;
   target: ResourceRef;
   /** The belongsTo on the target that points back here. */
@@ -148,6 +157,7 @@ export interface HasManyModel {
  * name, its fields); the inverse side reads the same table with the keys swapped.
  */
 export interface BelongsToManyModel {
+  kind: "belongsToMany";
   name: string;
   label: string;
   target: ResourceRef;
@@ -194,6 +204,11 @@ export interface ResourceModel {
   prefix: string;
   softDelete: boolean;
   fields: FieldModel[];
+  /**
+   * Every relation: belongsTo ones first, then hasMany, then belongsToMany, each in spec order (the
+   * order `?with=`, filters and the output list them). The three arrays below are its views by kind.
+   */
+  relations: RelationModel[];
   belongsTo: BelongsToModel[];
   hasMany: HasManyModel[];
   belongsToMany: BelongsToManyModel[];
