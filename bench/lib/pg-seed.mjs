@@ -5,10 +5,8 @@ import pg from "pg";
 import { newHash } from "../servers/shared/hash-id.mjs";
 import { hashPassword } from "../servers/shared/passwords.mjs";
 import { appointmentStatuses, firstWeek, scheduledSlot, weekMs } from "./list-seed.mjs";
-import { admin } from "./seed.mjs";
+import { admin, seededPatient, seedStart, uniqueHashes } from "./seed.mjs";
 
-const firstSeededCpf = 10_000_000_000;
-const deletedEvery = 50;
 
 async function withClient(url, work) {
   const client = new pg.Client({ connectionString: url });
@@ -32,33 +30,18 @@ export async function seedPostgres(url, patientCount) {
       passwordHash,
       now,
     ]);
-    const start = Date.now() - patientCount * 60_000 - 86_400_000;
-    const columns = {
-      hash: [],
-      name: [],
-      cpf: [],
-      phone: [],
-      created: [],
-      deleted: [],
-    };
-    const hashes = new Set();
-    while (hashes.size < patientCount) hashes.add(newHash("PAT"));
+    const start = seedStart(patientCount);
+    const columns = { hash: [], name: [], cpf: [], phone: [], created: [], deleted: [] };
     const live = [];
-    [...hashes].forEach((hash, index) => {
-      const deleted = index % deletedEvery === deletedEvery - 1 ? new Date(start + index * 60_000 + 1000).toISOString() : null;
+    uniqueHashes(patientCount).forEach((hash, index) => {
+      const patient = seededPatient(index, start);
       columns.hash.push(hash);
-      columns.name.push(`Patient ${index + 1}`);
-      columns.cpf.push(String(firstSeededCpf + index));
-      columns.phone.push(
-        index % 5 === 4
-          ? null
-          : `+55 11 9${String(index).padStart(4, "0").slice(-4)}-${String(index * 7)
-              .padStart(4, "0")
-              .slice(-4)}`,
-      );
-      columns.created.push(new Date(start + index * 60_000).toISOString());
-      columns.deleted.push(deleted);
-      if (deleted === null) live.push(hash);
+      columns.name.push(patient.name);
+      columns.cpf.push(patient.cpf);
+      columns.phone.push(patient.phone);
+      columns.created.push(patient.created.toISOString());
+      columns.deleted.push(patient.deleted?.toISOString() ?? null);
+      if (patient.deleted === null) live.push(hash);
     });
     await client.query(
       `INSERT INTO "patients" ("hash", "name", "cpf", "phone", "created_at", "updated_at", "deleted_at")

@@ -16,10 +16,26 @@ const firstSeededCpf = 10_000_000_000;
 // One patient in 50 is soft-deleted: lists and shows must skip them, as in a real table.
 const deletedEvery = 50;
 
-function uniqueHashes(count) {
+export function uniqueHashes(count) {
   const hashes = new Set();
   while (hashes.size < count) hashes.add(newHash("PAT"));
   return [...hashes];
+}
+
+/** When the first of `count` seeded patients was created: one a minute, ending a day ago. */
+export function seedStart(count) {
+  return Date.now() - count * 60_000 - 86_400_000;
+}
+
+/** The index-th seeded patient (from 0), whatever the database: names, cpfs, phones, dates, one in 50 deleted. */
+export function seededPatient(index, start) {
+  return {
+    name: `Patient ${index + 1}`,
+    cpf: String(firstSeededCpf + index),
+    phone: index % 5 === 4 ? null : `+55 11 9${String(index).padStart(4, "0").slice(-4)}-${String(index * 7).padStart(4, "0").slice(-4)}`,
+    created: new Date(start + index * 60_000),
+    deleted: index % deletedEvery === deletedEvery - 1 ? new Date(start + index * 60_000 + 1000) : null,
+  };
 }
 
 export async function seedDatabase(templatePath, path, patientCount) {
@@ -28,7 +44,7 @@ export async function seedDatabase(templatePath, path, patientCount) {
   const passwordHash = await hashPassword(admin.password);
   const db = new Database(path);
   try {
-    const start = Date.now() - patientCount * 60_000 - 86_400_000;
+    const start = seedStart(patientCount);
     const now = toStoredDate(new Date());
     const userHash = newHash("USR");
     db.prepare("INSERT INTO users (hash, name, email, password, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)").run(userHash, adminName, admin.email, passwordHash, now, now);
@@ -37,11 +53,10 @@ export async function seedDatabase(templatePath, path, patientCount) {
     const live = [];
     db.transaction(() => {
       hashes.forEach((hash, index) => {
-        const created = toStoredDate(new Date(start + index * 60_000));
-        const deleted = index % deletedEvery === deletedEvery - 1 ? toStoredDate(new Date(start + index * 60_000 + 1000)) : null;
-        const phone = index % 5 === 4 ? null : `+55 11 9${String(index).padStart(4, "0").slice(-4)}-${String(index * 7).padStart(4, "0").slice(-4)}`;
-        insert.run(hash, `Patient ${index + 1}`, String(firstSeededCpf + index), phone, created, created, deleted);
-        if (deleted === null) live.push(hash);
+        const patient = seededPatient(index, start);
+        const created = toStoredDate(patient.created);
+        insert.run(hash, patient.name, patient.cpf, patient.phone, created, created, patient.deleted && toStoredDate(patient.deleted));
+        if (patient.deleted === null) live.push(hash);
       });
     })();
     const maxId = db.prepare("SELECT MAX(id) FROM patients").pluck().get() ?? 0;

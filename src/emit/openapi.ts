@@ -3,6 +3,7 @@ import { exampleHash, hashPattern } from "../model/hash-format.js";
 import { fieldType } from "../model/field-types.js";
 import { type JsonSchema } from "../model/json-schema.js";
 import type { BelongsToManyModel, ProjectModel, ResourceModel } from "../model/types.js";
+import { toPascal } from "../model/naming.js";
 
 /**
  * The OpenAPI 3.1 document of a generated project, built from the model alone: request bodies are
@@ -413,7 +414,8 @@ function manyToManyPaths(resource: ResourceModel, project: ProjectModel): Record
   const auth = { ...badRequest, "401": responseRef("Unauthenticated"), "403": responseRef("Forbidden"), "404": responseRef("NotFound"), "500": responseRef("ServerError") };
   for (const relation of resource.belongsToMany) {
     const target = project.resources.find((candidate) => candidate.name === relation.target.name)!;
-    const operation = `${resource.names.pascal}${capitalize(toCamelCase(relation.name))}`;
+    // Named as the pivot model is (build.ts): DoctorSpecialties.
+    const operation = `${resource.names.pascal}${toPascal(relation.name)}`;
     const item = linkedRecordSchema(relation, target, project.resources);
     const pivot = resource.pivotPayloads.find((entry) => entry.name === relation.name)!.validation.schema;
     const list = listResponseSchema(item);
@@ -440,10 +442,6 @@ function bothRoles(first: string[] | undefined, second: string[] | undefined): s
   if (first === undefined) return second;
   if (second === undefined) return first;
   return first.filter((role) => second.includes(role));
-}
-
-function toCamelCase(name: string): string {
-  return name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 }
 
 function exampleRecord(resource: ResourceModel, resources: ResourceModel[], nest: boolean): Record<string, unknown> {

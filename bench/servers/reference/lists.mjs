@@ -9,7 +9,7 @@
 // Any other parameter is a 422, as the page-number list of patients.mjs answers it.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { parsePageQuery } from "../shared/list-query.mjs";
-import { paginate } from "../shared/pagination.mjs";
+import { linksBy, paginate } from "../shared/pagination.mjs";
 import { storedToIso, toStoredDate } from "../shared/stored-dates.mjs";
 import { invalidData, sendJson } from "./http.mjs";
 
@@ -221,14 +221,8 @@ export function createLists(database, jwtConfig) {
     const next = (forwards ? more : true) ? seal(1, rows.at(-1)) : null;
     const prev = (forwards ? position !== null : more) ? seal(0, rows[0]) : null;
     const path = base(req, "/api/patients");
-    const params = new URLSearchParams();
-    for (const [name, value] of Object.entries(rest)) if (typeof value === "string") params.set(name, value);
-    const link = (value) => {
-      if (value === null) return null;
-      const linkQuery = new URLSearchParams(params);
-      linkQuery.set("cursor", value);
-      return `${path}?${linkQuery.toString()}`;
-    };
+    const cursorLink = linksBy(path, query, "cursor");
+    const link = (value) => (value === null ? null : cursorLink(value));
     sendJson(res, 200, {
       type: "success",
       status: 200,

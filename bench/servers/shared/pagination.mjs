@@ -1,15 +1,20 @@
 // Laravel's paginator shape, built like the service's http/pagination.ts: absolute links that keep
-// the other query parameters, `page` set last.
+// the other query parameters, `page` (or `cursor`) set last.
+
+/** The list's URL for another value of `parameter`, keeping the query's other parameters (linksBy in the service). */
+export function linksBy(path, query, parameter) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (key !== parameter && typeof value === "string") params.set(key, value);
+  return (value) => {
+    const linkQuery = new URLSearchParams(params);
+    linkQuery.set(parameter, String(value));
+    return `${path}?${linkQuery.toString()}`;
+  };
+}
 
 export function paginate(path, query, page, perPage, total, count) {
   const lastPage = Math.max(1, Math.ceil(total / perPage));
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (key !== "page" && typeof value === "string") params.set(key, value);
-  const link = (target) => {
-    const linkQuery = new URLSearchParams(params);
-    linkQuery.set("page", String(target));
-    return `${path}?${linkQuery.toString()}`;
-  };
+  const link = linksBy(path, query, "page");
   const from = count === 0 ? null : (page - 1) * perPage + 1;
   return {
     links: {

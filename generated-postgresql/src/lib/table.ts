@@ -14,6 +14,7 @@ import {
   attachLink,
   detachLink,
   linkedFrom,
+  linkedItems,
   linkedToAny,
   pivotRows,
   syncLinks,
@@ -205,8 +206,13 @@ export function readableColumnsOf(spec: TableSpec): Readonly<Record<string, Colu
   return Object.fromEntries(Object.entries(columns).filter(([name]) => !hidden.has(name)));
 }
 
+/** What binds a statement's values: each `add` returns the placeholder of the value it took. */
+export interface Binder {
+  add(value: unknown): string;
+}
+
 /** Collects a statement's values and hands out the dialect's placeholder for each. */
-class Values {
+class Values implements Binder {
   readonly list: unknown[] = [];
   constructor(private readonly dialect: SqlDialect) {}
   add(value: unknown): string {
@@ -423,9 +429,7 @@ export class Table<Model, Row = Model> {
     scope?: RowScope | readonly RowScope[],
   ): Promise<number | null> {
     const values = new Values(this.sql.dialect);
-    const conditions = [`${this.alias}."hash" = ${values.add(hash)}`];
-    if (this.spec.softDelete) conditions.push(`${this.alias}."deleted_at" IS NULL`);
-    if (scope) conditions.push(...this.scopeConditions(scope, values));
+    const conditions = [`${this.alias}."hash" = ${values.add(hash)}`, ...this.reach(scope, values)];
     const row = await this.sql.get(
       `SELECT ${this.alias}."id" FROM ${this.from()} WHERE ${conditions.join(" AND ")} LIMIT 1${lockClause(this.sql.dialect, lock)}`,
       values.list,
@@ -675,13 +679,21 @@ export class Table<Model, Row = Model> {
   }
 
   /** A scope's conditions on this table's rows (see RowScope); its columns come from code, never from a request. */
-  private scopeConditions(scope: RowScope | readonly RowScope[], values: Values): string[] {
+  /** What a row the caller reaches must be: live, and within `scope` when given (qualified by the alias). */
+  private reach(scope: RowScope | readonly RowScope[] | undefined, values: Binder): string[] {
+    return [
+      ...(this.spec.softDelete ? [`${this.alias}."deleted_at" IS NULL`] : []),
+      ...(scope ? this.scopeConditions(scope, values) : []),
+    ];
+  }
+
+  private scopeConditions(scope: RowScope | readonly RowScope[], values: Binder): string[] {
     if (Array.isArray(scope))
       return (scope as readonly RowScope[]).flatMap((one) => this.scopeConditions(one, values));
     return this.oneScopeConditions(scope as RowScope, values);
   }
 
-  private oneScopeConditions(scope: RowScope, values: Values): string[] {
+  private oneScopeConditions(scope: RowScope, values: Binder): string[] {
     const equal = (column: string, kind: ColumnKind, value: unknown, owner: string) =>
       value === null || value === undefined
         ? `${owner}${quote(column)} IS NULL`
@@ -790,18 +802,19 @@ export class Table<Model, Row = Model> {
     if (records.length === 0) return;
     const target = relation.target();
     const shape = this.hasManyShape(`belongsToMany:${name}`, target);
-    const alias = quote(rootAlias(target));
     const values = new Values(this.sql.dialect);
-    const list = [...byOwner.keys()].map((id) => values.add(id)).join(", ");
+    const parents = [...byOwner.keys()].map((id) => values.add(id)).join(", ");
+    const reach = this.nestedReach(target, scopeOf?.(name), values);
+    const text = linkedItems(relation, {
+      columns: shape.columns,
+      joins: shape.joins,
+      from: fromClause(target),
+      alias: rootAlias(target),
+      parents,
+      reach,
+    });
     const pivotKinds = relation.pivotColumns ?? {};
-    const pivotColumns = Object.keys(pivotKinds)
-      .map((column) => `, "link".${quote(column)} AS ${quote(`link.${column}`)}`)
-      .join("");
-    const rows = await this.sql.all(
-      `SELECT ${shape.columns}, "link".${quote(relation.ownKey)} AS "link.owner"${pivotColumns} FROM ${quote(relation.pivot)} AS "link" JOIN ${fromClause(target)} ON ${alias}."id" = "link".${quote(relation.otherKey)}${shape.joins} WHERE "link".${quote(relation.ownKey)} IN (${list})${this.nestedReach(target, scopeOf?.(name), values)} ORDER BY ${alias}."created_at" ASC, ${alias}."id" ASC`,
-      values.list,
-    );
-    for (const row of rows) {
+    for (const row of await this.sql.all(text, values.list)) {
       const record = shape.decode(row);
       if (Object.keys(pivotKinds).length > 0) record.pivot = this.pivotOf(pivotKinds, row, "link.");
       byOwner.get(Number(row["link.owner"]))?.push(record);
@@ -817,10 +830,10 @@ export class Table<Model, Row = Model> {
     scope: RowScope | readonly RowScope[] | undefined,
     values: Values,
   ): string {
-    const alias = quote(rootAlias(target));
-    const live = target.softDelete ? [`${alias}."deleted_at" IS NULL`] : [];
-    const scoped = scope ? new Table(this.sql, target).scopeConditions(scope, values) : [];
-    return [...live, ...scoped].map((condition) => ` AND ${condition}`).join("");
+    return new Table(this.sql, target)
+      .reach(scope, values)
+      .map((condition) => ` AND ${condition}`)
+      .join("");
   }
 
   /** The pivot values of row `ownId`'s links to `records` (set as their `pivot`), for a relation's own list. */
@@ -868,15 +881,11 @@ export class Table<Model, Row = Model> {
   ): Promise<void> {
     const relation = this.manyRelation(name);
     const target = new Table(this.sql, relation.target());
-    await syncLinks(this.sql, relation, ownId, links, (bind) => {
-      // The related table's conditions, binding their values in the statement's own order; its
-      // columns unqualified, as the statement reads that table under its plain name.
-      const values = { add: bind } as Values;
-      return [
-        ...(target.spec.softDelete ? [`"deleted_at" IS NULL`] : []),
-        ...(scope ? target.scopeConditions(scope, values) : []),
-      ].map((condition) => condition.replaceAll(`${target.alias}.`, ""));
-    });
+    // The related rows the caller reaches, read under the alias their conditions name.
+    await syncLinks(this.sql, relation, ownId, links, (values) => ({
+      from: fromClause(target.spec),
+      conditions: target.reach(scope, values),
+    }));
   }
 
   /** Links row `ownId` to one related row (idempotent; pivot values given are written). */

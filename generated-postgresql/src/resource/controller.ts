@@ -256,6 +256,11 @@ export class ResourceController<
     return { links };
   }
 
+  /** The caller's reach on this resource (its policy's scope and ownership), for a write to check under its lock. */
+  scopeFor(req: Request): Reach["scope"] {
+    return this.reach(req).scope;
+  }
+
   /** A record the caller may show or update (404 out of reach, 403 refused): a relation route's parent or target. */
   async authorizedRecord(req: Request, hash: string, action: "show" | "update"): Promise<Row> {
     const row = await this.service.find(hash, [], this.reach(req));

@@ -228,14 +228,16 @@ function orderKeyCount(orderBy: ListQuery["orderBy"]): number {
   return orderBy.reduce((count, entry) => count + Object.keys(entry).length, 0);
 }
 
+/** The parameters a cursor is not bound to: they change the page's size or nesting, not its rows. */
+const unboundParameters = new Set(["cursor", "page", "per_page", "with"]);
+
 /**
  * What a cursor is sealed for: the path, the caller, and every parameter that decides which rows
  * come in which order (all but the page, its size and the nested relations), in a fixed order.
  */
 export function cursorBinding(req: Request): string {
-  const ignored = new Set(["cursor", "page", "per_page", "with"]);
   const parameters = Object.entries(req.query as Record<string, unknown>)
-    .filter(([key]) => !ignored.has(key))
+    .filter(([key]) => !unboundParameters.has(key))
     .map(([key, value]) => [key, String(value)])
     .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
   return JSON.stringify([req.baseUrl + req.path, req.user?.hash ?? null, parameters]);

@@ -3,7 +3,8 @@
 import { encodeValue, type ColumnKind } from "../column-codec.js";
 import { toDate } from "../serialize.js";
 import { placeholder, quote, type Sql } from "../sql.js";
-import type { TableSpec } from "../table.js";
+import type { Binder, TableSpec } from "../table.js";
+import type { NestedItems } from "./has-many.js";
 
 /*
  * A belongsToMany relation: the rows of a pivot table link a row of one table (`ownKey`) to a row
@@ -58,6 +59,18 @@ export function linkedToAny(
   return `${idColumn} IN (SELECT "link".${quote(relation.ownKey)} FROM ${quote(relation.pivot)} AS "link" JOIN ${quote(target.name)} AS "linked" ON "linked"."id" = "link".${quote(relation.otherKey)} WHERE "linked"."hash" IN (${hashes.join(", ")}))`;
 }
 
+/**
+ * The one statement that loads the linked records of every row of a page (`items.parents`), each
+ * with its owner's id as "link.owner" and the pivot's columns as "link.<column>".
+ */
+export function linkedItems(relation: ManyToManySpec, items: NestedItems): string {
+  const alias = quote(items.alias);
+  const pivotColumns = Object.keys(relation.pivotColumns ?? {})
+    .map((column) => `, "link".${quote(column)} AS ${quote(`link.${column}`)}`)
+    .join("");
+  return `SELECT ${items.columns}, "link".${quote(relation.ownKey)} AS "link.owner"${pivotColumns} FROM ${quote(relation.pivot)} AS "link" JOIN ${items.from} ON ${alias}."id" = "link".${quote(relation.otherKey)}${items.joins} WHERE "link".${quote(relation.ownKey)} IN (${items.parents})${items.reach} ORDER BY ${alias}."created_at" ASC, ${alias}."id" ASC`;
+}
+
 /** `alias.id IN (the related ids of one row)`, for the relation's own list route. */
 export function linkedFrom(relation: ManyToManySpec, idColumn: string, ownId: string): string {
   return `${idColumn} IN (SELECT ${quote(relation.otherKey)} FROM ${quote(relation.pivot)} WHERE ${quote(relation.ownKey)} = ${ownId})`;
@@ -83,29 +96,30 @@ export async function pivotRows(
 }
 
 /**
- * Links `ownId` to exactly `links` among the related rows the caller reaches (`reach`: conditions
- * on the related table, binding their values through `bind`; live rows at least): links to rows
- * outside it (soft-deleted, or another owner's) are kept, as the caller can neither see nor name
- * them. Pivot values given are written; the others keep their stored value.
+ * Links `ownId` to exactly `links` among the related rows the caller reaches (`reach`: the related
+ * table as read, and its conditions, binding their values through `values`; live rows at least):
+ * links to rows outside it (soft-deleted, or another owner's) are kept, as the caller can neither
+ * see nor name them. Pivot values given are written; the others keep their stored value.
  */
 export async function syncLinks(
   sql: Sql,
   relation: ManyToManySpec,
   ownId: number,
   links: readonly Link[],
-  reach: (bind: (value: unknown) => string) => string[],
+  reach: (values: Binder) => { from: string; conditions: string[] },
 ): Promise<void> {
   const values: unknown[] = [];
-  const bind = (value: unknown) => {
-    values.push(value);
-    return placeholder(sql.dialect, values.length);
+  const binder: Binder = {
+    add(value) {
+      values.push(value);
+      return placeholder(sql.dialect, values.length);
+    },
   };
-  const owner = bind(ownId);
-  const kept = links.map((link) => bind(link.id));
-  const reachable = reach(bind);
-  const target = relation.target();
+  const owner = binder.add(ownId);
+  const kept = links.map((link) => binder.add(link.id));
+  const reachable = reach(binder);
   await sql.run(
-    `DELETE FROM ${quote(relation.pivot)} WHERE ${quote(relation.ownKey)} = ${owner}${kept.length > 0 ? ` AND ${quote(relation.otherKey)} NOT IN (${kept.join(", ")})` : ""} AND ${quote(relation.otherKey)} IN (SELECT "id" FROM ${quote(target.name)}${reachable.length > 0 ? ` WHERE ${reachable.join(" AND ")}` : ""})`,
+    `DELETE FROM ${quote(relation.pivot)} WHERE ${quote(relation.ownKey)} = ${owner}${kept.length > 0 ? ` AND ${quote(relation.otherKey)} NOT IN (${kept.join(", ")})` : ""} AND ${quote(relation.otherKey)} IN (SELECT "id" FROM ${reachable.from}${reachable.conditions.length > 0 ? ` WHERE ${reachable.conditions.join(" AND ")}` : ""})`,
     values,
   );
   for (const link of links) await attachLink(sql, relation, ownId, link);

@@ -65,15 +65,20 @@ export class ManyToManyController {
   }
 
   async attach(req: Request, res: Response): Promise<void> {
-    const { target, parentTable, targetTable, name } = this.parts;
+    const { parent, target, parentTable, targetTable, name } = this.parts;
     const [owner, related] = await this.pair(req);
     const body: unknown = req.body === undefined ? {} : req.body;
     const pivot = pivotColumns(this.parts.relation, this.parts.validateLink(body));
     await parentTable.sql
       .transaction(async (tx) => {
-        // Both still live, and kept so until the link is written.
-        const ownerId = await parentTable.within(tx).liveId(owner.hash, "share");
-        const relatedId = await targetTable.within(tx).liveId(related.hash, "share");
+        // Both still live and within the caller's reach, and kept so until the link is written:
+        // the checks pair() made are decided again under the lock, as a payload's links are.
+        const ownerId = await parentTable
+          .within(tx)
+          .liveId(owner.hash, "share", parent.scopeFor(req));
+        const relatedId = await targetTable
+          .within(tx)
+          .liveId(related.hash, "share", target.scopeFor(req));
         if (ownerId === null || relatedId === null) throw new NotFound();
         await parentTable.within(tx).attach(ownerId, name, { id: relatedId, pivot });
       })
