@@ -22,7 +22,7 @@ import {
   type ManyToManySpec,
 } from "./relations/belongs-to-many.js";
 import { belongsToJoin, hashOnly, type RelationSpec } from "./relations/belongs-to.js";
-import { hasManyItems, nestedLists } from "./relations/has-many.js";
+import { hasManyItems, nestedLists, type NestedItems } from "./relations/has-many.js";
 import { lockClause, placeholder, quote, type Sql, type SqlDialect, type SqlRow } from "./sql.js";
 
 export { decodeValue, encodeValue, type ColumnKind, type RelationSpec };
@@ -768,18 +768,8 @@ export class Table<Model, Row = Model> {
       if (records.length === 0) continue;
       const target = relation.target();
       const shape = this.hasManyShape(name, target);
-      const values = new Values(this.sql.dialect);
-      const parents = [...byParent.keys()].map((id) => values.add(id)).join(", ");
-      const reach = this.nestedReach(target, scopeOf?.(name), values);
-      const text = hasManyItems(relation, {
-        columns: shape.columns,
-        joins: shape.joins,
-        from: fromClause(target),
-        alias: rootAlias(target),
-        parents,
-        reach,
-      });
-      const rows = await this.sql.all(text, values.list);
+      const { items, values } = this.nestedItems(target, shape, byParent.keys(), scopeOf?.(name));
+      const rows = await this.sql.all(hasManyItems(relation, items), values.list);
       for (const row of rows.map(shape.decode))
         byParent.get(row[relation.foreignKey] as number)?.push(row);
     }
@@ -802,19 +792,9 @@ export class Table<Model, Row = Model> {
     if (records.length === 0) return;
     const target = relation.target();
     const shape = this.hasManyShape(`belongsToMany:${name}`, target);
-    const values = new Values(this.sql.dialect);
-    const parents = [...byOwner.keys()].map((id) => values.add(id)).join(", ");
-    const reach = this.nestedReach(target, scopeOf?.(name), values);
-    const text = linkedItems(relation, {
-      columns: shape.columns,
-      joins: shape.joins,
-      from: fromClause(target),
-      alias: rootAlias(target),
-      parents,
-      reach,
-    });
+    const { items, values } = this.nestedItems(target, shape, byOwner.keys(), scopeOf?.(name));
     const pivotKinds = relation.pivotColumns ?? {};
-    for (const row of await this.sql.all(text, values.list)) {
+    for (const row of await this.sql.all(linkedItems(relation, items), values.list)) {
       const record = shape.decode(row);
       if (Object.keys(pivotKinds).length > 0) record.pivot = this.pivotOf(pivotKinds, row, "link.");
       byOwner.get(Number(row["link.owner"]))?.push(record);
@@ -822,18 +802,31 @@ export class Table<Model, Row = Model> {
   }
 
   /**
-   * What nested records of `target` must also be (` AND …`): live, and within the caller's reach
-   * in their own resource, as a list of them would be.
+   * The parts of the statement that loads a page's nested records of `target` (has-many.ts,
+   * belongs-to-many.ts): their read shape, the parents' ids bound, and what the records must also
+   * be — live, and within the caller's reach in their own resource, as a list of them would be.
    */
-  private nestedReach(
+  private nestedItems(
     target: TableSpec,
+    shape: Shape,
+    parentIds: Iterable<number>,
     scope: RowScope | readonly RowScope[] | undefined,
-    values: Values,
-  ): string {
-    return new Table(this.sql, target)
+  ): { items: NestedItems; values: Values } {
+    const values = new Values(this.sql.dialect);
+    const parents = [...parentIds].map((id) => values.add(id)).join(", ");
+    const reach = new Table(this.sql, target)
       .reach(scope, values)
       .map((condition) => ` AND ${condition}`)
       .join("");
+    const items = {
+      columns: shape.columns,
+      joins: shape.joins,
+      from: fromClause(target),
+      alias: rootAlias(target),
+      parents,
+      reach,
+    };
+    return { items, values };
   }
 
   /** The pivot values of row `ownId`'s links to `records` (set as their `pivot`), for a relation's own list. */
