@@ -2,7 +2,11 @@
 
 import { createSecretKey } from "node:crypto";
 import { parseCorsOrigins, parseTrustProxy, type TrustProxy } from "./http/deployment.js";
-import { databaseUrlProblem, defaultDatabaseUrl } from "./lib/database.js";
+import {
+  databaseUrlProblem,
+  defaultDatabaseUrl,
+  defaultStatementTimeoutMs,
+} from "./lib/database.js";
 import { settingSource } from "./lib/project-files.js";
 import type { JwtSettings } from "./lib/tokens.js";
 
@@ -19,6 +23,8 @@ export interface Config {
   databaseUrl: string;
   /** Connections per process (PostgreSQL); with N workers the service opens up to N × this. */
   databasePoolSize: number;
+  /** DATABASE_STATEMENT_TIMEOUT_MS: a statement of a request running longer is stopped (503); 0: no limit. */
+  databaseStatementTimeoutMs: number;
   logLevel: string;
   jwt: JwtSettings;
   bodyLimit: string;
@@ -82,6 +88,15 @@ export function loadConfig(
     );
   }
 
+  // Empty (as .env.example leaves it) is unset: the default, not 0 (no limit).
+  const statementTimeout = environment.DATABASE_STATEMENT_TIMEOUT_MS || undefined;
+  const databaseStatementTimeoutMs = Number(statementTimeout ?? defaultStatementTimeoutMs);
+  if (!Number.isInteger(databaseStatementTimeoutMs) || databaseStatementTimeoutMs < 0) {
+    problems.push(
+      `DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds (0: no limit), got "${environment.DATABASE_STATEMENT_TIMEOUT_MS}"`,
+    );
+  }
+
   const logLevel = environment.LOG_LEVEL ?? (env === "test" ? "silent" : "info");
   if (!logLevels.includes(logLevel))
     problems.push(`LOG_LEVEL must be one of ${logLevels.join(", ")}, got "${logLevel}"`);
@@ -103,6 +118,7 @@ export function loadConfig(
     corsOrigins: corsOrigins as string[],
     databaseUrl,
     databasePoolSize,
+    databaseStatementTimeoutMs,
     logLevel,
     jwt: {
       // Built once: every request verifies its token with this key (src/lib/tokens.ts).

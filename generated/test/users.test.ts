@@ -70,6 +70,34 @@ describe("users (/api/users)", () => {
     expect(JSON.stringify([body, shown.body, listed.body])).not.toMatch(/password|scrypt/i);
   });
 
+  it("ends a user's earlier sessions when their password changes: old tokens 401, the new password works", async () => {
+    const { hash, email } = await createUser();
+    const before = (await login(email)).body.data.access_token as string;
+    const me = () => api.request("GET", "/api/auth/me", undefined, { token: before });
+    expect((await me()).status).toBe(200);
+    // Another field changed: the session goes on.
+    expect(
+      (await api.request("PATCH", `/api/users/${hash}`, { name: "Renamed" }, manager())).status,
+    ).toBe(200);
+    expect((await me()).status).toBe(200);
+    const changed = await api.request(
+      "PATCH",
+      `/api/users/${hash}`,
+      { password: "another long password" },
+      manager(),
+    );
+    expect(changed.status, explain(changed)).toBe(200);
+    expect((await me()).status).toBe(401);
+    expect(
+      (await api.request("POST", "/api/auth/refresh", undefined, { token: before })).status,
+    ).toBe(401);
+    expect((await login(email)).status).toBe(401);
+    const after = (await login(email, "another long password")).body.data.access_token as string;
+    expect((await api.request("GET", "/api/auth/me", undefined, { token: after })).status).toBe(
+      200,
+    );
+  });
+
   it("keeps e-mails unique regardless of case and finds them however written", async () => {
     const { email } = await createUser();
     const again = await api.request(
@@ -111,14 +139,16 @@ describe("users (/api/users)", () => {
     const mine = api.roles.indexOf(boss());
     const role =
       api.roles.slice(Math.max(mine, 1)).find((candidate) => candidate !== lowest()) ?? lowest();
-    const changed = await api.request(
-      "PATCH",
-      `/api/users/${hash}`,
-      { role, password: "another long password" },
-      manager(),
-    );
+    const changed = await api.request("PATCH", `/api/users/${hash}`, { role }, manager());
     expect(changed.status, explain(changed)).toBe(200);
     expect((await api.request("GET", "/api/auth/me", undefined, { token })).body.role).toBe(role);
+    const again = await api.request(
+      "PATCH",
+      `/api/users/${hash}`,
+      { password: "another long password" },
+      manager(),
+    );
+    expect(again.status, explain(again)).toBe(200);
     expect((await login(email)).status).toBe(401);
     expect((await login(email, "another long password")).status).toBe(200);
   });

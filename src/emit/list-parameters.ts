@@ -1,6 +1,6 @@
 import { anyHashPattern } from "../model/public-names.js";
 import { plainScalarSchema, type JsonSchema } from "../model/json-schema.js";
-import { listOperators, maxListValues, maxQueryText, maxSearchWords, textMatchOperators, type FilterOperator } from "../model/list-operators.js";
+import { listOperators, maxListValues, maxMatchText, maxQueryText, maxSearchWords, textMatchOperators, type FilterOperator } from "../model/list-operators.js";
 import type { ResourceModel } from "../model/types.js";
 
 type Filter = ResourceModel["filters"][number];
@@ -11,6 +11,8 @@ export interface QueryParameter {
   in: "query";
   description?: string;
   schema: JsonSchema;
+  /** The roles that may send it (a field only they see); the service answers 422 to the others. */
+  "x-visible-to"?: string[];
 }
 
 /** What each operator does, as the parameter's description says it. */
@@ -42,14 +44,17 @@ export function filterParameters(filter: Filter): QueryParameter[] {
   if (filter.operators.includes("eq")) parameters.push({ name: `filter[${filter.name}]`, in: "query", description: `${filter.name}: exact match${subject ? ` on${subject}` : ""}`, schema: value });
   for (const operator of filter.operators)
     parameters.push({ name: `filter[${filter.name}][${operator}]`, in: "query", description: `${filter.name}: ${operatorNotes[operator]}`, schema: operandSchema(filter, operator, value) });
-  return parameters;
+  const roles = filter.visibleTo;
+  if (roles === undefined) return parameters;
+  const only = `; only for the roles ${roles.join(", ")} (the field is hidden from the others)`;
+  return parameters.map((parameter) => ({ ...parameter, description: `${parameter.description}${only}`, "x-visible-to": roles }));
 }
 
 /** `?search=` and `?cursor=`, as the resource has them. */
 export function searchAndCursorParameters(resource: ResourceModel): QueryParameter[] {
   return [
     ...(resource.search.length > 0
-      ? [{ name: "search", in: "query" as const, description: `records where each of up to ${maxSearchWords} words appears, case-insensitively, in ${resource.search.join(", ")}`, schema: { type: "string", maxLength: maxQueryText } }]
+      ? [{ name: "search", in: "query" as const, description: `records where each of up to ${maxSearchWords} words (of up to ${maxMatchText} characters each) appears, case-insensitively, in ${resource.search.join(", ")}`, schema: { type: "string", maxLength: maxQueryText } }]
       : []),
     { name: "cursor", in: "query", description: "cursor pagination: empty for the first page, then meta.next_cursor or meta.prev_cursor (opaque; valid for the same query and caller only). Not with page.", schema: { type: "string", maxLength: maxQueryText } },
   ];
@@ -57,7 +62,7 @@ export function searchAndCursorParameters(resource: ResourceModel): QueryParamet
 
 function operandSchema(filter: Filter, operator: FilterOperator, value: JsonSchema): JsonSchema {
   if (operator === "null") return { type: "boolean" };
-  if (textMatchOperators.has(operator)) return { type: "string", minLength: 1, maxLength: maxQueryText };
+  if (textMatchOperators.has(operator)) return { type: "string", minLength: 1, maxLength: maxMatchText };
   if (listOperators.has(operator)) return { type: "string", description: operator === "between" ? "low,high" : "comma-separated values" };
   return value;
 }

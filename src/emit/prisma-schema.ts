@@ -206,6 +206,8 @@ function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFiel
       ["password", "String", pg(database, "@db.VarChar(255)").trim()],
       // A string, not an enum: a role removed from the specs must not make a migration fail on the users holding it.
       ["role", "String", `@default("${user.defaultRole}")${pg(database, "@db.VarChar(40)")}`],
+      // Tokens issued before this instant are refused: a password change ends every earlier session.
+      ["sessions_from", "DateTime?", timestamp.trim()],
       ...inputs.map((input) => scalarLine(database, input)),
       ...usersBackRelations(resources),
       ["created_at", "DateTime", `@default(now())${timestamp}`],

@@ -2,6 +2,7 @@ import { filterOperators, operatorsOf, type FilterOperator } from "./list-operat
 import { evolutionOf } from "./evolution.js";
 import { manyToManyRoutes, routesOf } from "./routes.js";
 import { actionTable } from "./actions.js";
+import { blindDeletes, destroyRoles } from "./blind-deletes.js";
 import type { FieldSpec, ProjectSpec, RelationSpec, ResourceSpec, ValidSpecs } from "../spec/types.js";
 import { parseRule } from "../spec/rules.js";
 import { defaultCollection, derivePrefix, withArticle, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
@@ -50,6 +51,7 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
   // The built-in users, which any resource may point at with a belongsTo.
   refs.set(userRef.name, userRef);
   const byName = new Map(specs.resources.map((spec) => [spec.name, spec]));
+  const blind = blindDeletes(specs);
   // What a resource needs to know of the others is read from the specs first, so that each
   // resource is then built whole, once: who points at it, and the related resources' actions.
   const context: BuildContext = {
@@ -57,7 +59,7 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
     specs: byName,
     specsLabel,
     references: referencesOf(specs.resources, refs),
-    actions: new Map(specs.resources.map((spec) => [spec.name, actionsOf(spec, refs.get(spec.name)!)])),
+    actions: new Map(specs.resources.map((spec) => [spec.name, actionsOf(spec, refs.get(spec.name)!, destroyRoles(specs, spec, blind))])),
   };
   const resources = specs.resources.map((spec) => buildResource(spec, context));
 
@@ -247,11 +249,12 @@ function referencesOf(specs: readonly ResourceSpec[], refs: Map<string, Resource
   return references;
 }
 
-function actionsOf(spec: ResourceSpec, ref: ResourceRef): Record<ActionName, ActionModel> {
+/** destroy: the roles that may delete, once those a refusal would tell what they cannot read are out (blind-deletes.ts). */
+function actionsOf(spec: ResourceSpec, ref: ResourceRef, destroy: string[] | undefined): Record<ActionName, ActionModel> {
   const publicActions = new Set(spec.auth?.public ?? []);
   return Object.fromEntries(
     actionTable.map(({ name, softDeleteOnly }): [ActionName, ActionModel] => {
-      const roles = spec.auth?.roles?.[name];
+      const roles = name === "destroy" ? destroy : spec.auth?.roles?.[name];
       return [name, { name, enabled: !softDeleteOnly || ref.softDelete, public: publicActions.has(name), ...(roles ? { roles } : {}) }];
     }),
   ) as Record<ActionName, ActionModel>;
@@ -262,6 +265,8 @@ function buildResource(spec: ResourceSpec, context: BuildContext, writeOnly: rea
   const { refs, specs, specsLabel } = context;
   const ref = refs.get(spec.name)!;
   const eagerLoad = spec.eagerLoad ?? [];
+  // What no caller may compare, sort by, search or load: hidden means hidden in every query form.
+  const unseen = new Set([...writeOnly, ...hiddenNames(spec)]);
   const fields = spec.fields.map(fieldModel);
   const relations = spec.relations ?? [];
 
@@ -297,7 +302,8 @@ function buildResource(spec: ResourceSpec, context: BuildContext, writeOnly: rea
     .map((relation) => manyToMany(spec, relation, refs, specs, eagerLoad));
   const relationModels: RelationModel[] = [...belongsTo, ...hasMany, ...belongsToMany];
 
-  const actions = actionsOf(spec, ref);
+  // The built-in users' resource (/api/users) is built from a spec of its own, outside the specs' actions.
+  const actions = context.actions.get(spec.name) ?? actionsOf(spec, ref, spec.auth?.roles?.destroy);
 
   const owner = ownerOf(spec, specs);
   const payloadFields = spec.fields.map(payloadField);
@@ -336,18 +342,18 @@ function buildResource(spec: ResourceSpec, context: BuildContext, writeOnly: rea
     belongsToMany,
     referencedBy: context.references.get(spec.name) ?? [],
     eagerLoad,
-    withable: relationModels.map((relation) => relation.name),
-    sortable: [...fields.filter((field) => field.sortable && !writeOnly.includes(field.name)).map((field) => field.name), "created_at", "updated_at"],
+    withable: relationModels.map((relation) => relation.name).filter((name) => !unseen.has(name)),
+    sortable: [...fields.filter((field) => field.sortable).map((field) => field.name), "created_at", "updated_at"].filter((name) => !unseen.has(name)),
     filters: [
       ...fields.flatMap((field) =>
-        field.filter && !writeOnly.includes(field.name) ? [{ name: field.name, kind: field.filter, operators: field.operators, ...(field.filter === "enum" ? { values: field.values } : {}) }] : [],
+        field.filter && !unseen.has(field.name) ? [{ name: field.name, kind: field.filter, operators: field.operators, ...(field.filter === "enum" ? { values: field.values } : {}), ...(field.visibleTo ? { visibleTo: field.visibleTo } : {}) }] : [],
       ),
       ...relationModels.flatMap((relation) => {
-        const operators = relationOperators(relation);
+        const operators = unseen.has(relation.name) ? undefined : relationOperators(relation);
         return operators ? [{ name: relation.name, kind: "relation" as const, operators }] : [];
       }),
     ],
-    search: fields.filter((field) => field.search).map((field) => field.name),
+    search: fields.filter((field) => field.search && !unseen.has(field.name)).map((field) => field.name),
     publicIdKey: ref.publicIdKey,
     actions,
     routes: [
@@ -412,7 +418,7 @@ function declarationOf(resource: ResourceCore & Pick<ResourceModel, "serializer"
     filterOperators: nonEmpty(
       Object.fromEntries([
         ...resource.fields.flatMap((field) => (field.narrowed ? [[field.name, field.operators] as const] : [])),
-        ...resource.belongsToMany.map((relation) => [relation.name, manyOperators] as const),
+        ...resource.belongsToMany.flatMap((relation) => (resource.filters.some((filter) => filter.name === relation.name) ? [[relation.name, manyOperators] as const] : [])),
       ]),
     ),
     output: {
@@ -552,6 +558,18 @@ function relationOperators(relation: RelationModel): readonly FilterOperator[] |
     case "hasMany":
       return undefined;
   }
+}
+
+/**
+ * The names a resource's records never show to anyone: `serializer.hidden`, and what a
+ * `serializer.fields` list leaves out (fields, relations, timestamps).
+ */
+function hiddenNames(spec: ResourceSpec): string[] {
+  const hidden = spec.serializer?.hidden ?? [];
+  const listed = spec.serializer?.fields;
+  if (listed === undefined) return [...hidden];
+  const all = [...spec.fields.map((field) => field.name), ...(spec.relations ?? []).map((relation) => relation.name), "created_at", "updated_at"];
+  return [...hidden, ...all.filter((name) => !listed.includes(name))];
 }
 
 /** Output keys in the order the serializer writes them: identifier, fields, relations, timestamps. */

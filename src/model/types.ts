@@ -217,8 +217,11 @@ export interface ResourceModel {
   /** Relations a client may ask for with `?with=` (all declared relations). */
   withable: string[];
   sortable: string[];
-  /** List filters: how their query-string values parse, and the operators each takes. */
-  filters: { name: string; kind: FilterKind; values?: string[]; operators: readonly FilterOperator[] }[];
+  /**
+   * List filters: how their query-string values parse, the operators each takes, and the roles that
+   * may use it when only those see the field (visibleTo; the service refuses it to the others).
+   */
+  filters: { name: string; kind: FilterKind; values?: string[]; operators: readonly FilterOperator[]; visibleTo?: string[] }[];
   /** The fields `?search=` looks in. */
   search: string[];
   publicIdKey: "hash" | "public_id";

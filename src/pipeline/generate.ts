@@ -1,3 +1,4 @@
+import { blindDeleteWarnings } from "../model/blind-deletes.js";
 import { unfillableFieldWarnings } from "../model/unfillable.js";
 import { basename, resolve, sep } from "node:path";
 import { SpecError } from "../errors.js";
@@ -40,8 +41,9 @@ export async function loadValidSpecs(specsDir: string, notice?: (text: string) =
 
 /** The model of a specs folder, labelled by the folder's own name so output never depends on cwd. */
 export async function loadModel(specsDir: string, notice?: (text: string) => void): Promise<ProjectModel> {
-  const model = buildModel(await loadValidSpecs(specsDir, notice), specsLabel(portablePath(specsDir)));
-  for (const warning of unfillableFieldWarnings(model)) notice?.(warning);
+  const specs = await loadValidSpecs(specsDir, notice);
+  const model = buildModel(specs, specsLabel(portablePath(specsDir)));
+  for (const warning of [...blindDeleteWarnings(specs), ...unfillableFieldWarnings(model)]) notice?.(warning);
   return model;
 }
 

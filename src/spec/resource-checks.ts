@@ -95,6 +95,16 @@ export function checkResource({ spec, source }: CheckedResource): Problem[] {
     });
   }
 
+  // A field no caller sees cannot be one callers search or filter by: its values would show through.
+  const hidden = new Set(spec.serializer?.hidden ?? []);
+  spec.fields.forEach((field) => {
+    if (!hidden.has(field.name)) return;
+    if (field.search === true)
+      problems.push(source.problem(["fields", field.name, "search"], `"${field.name}" is hidden (serializer.hidden): a search over it would reveal its values; remove search: true or unhide it`));
+    if (Array.isArray(field.filter))
+      problems.push(source.problem(["fields", field.name, "filter"], `"${field.name}" is hidden (serializer.hidden): no filter may compare it; remove filter or unhide it`));
+  });
+
   (spec.auth?.public ?? []).forEach((action, index) => {
     if (action === "restore" && !spec.softDelete) {
       problems.push(source.problem(["auth", "public", index], '"restore" exists only for resources with softDelete: true'));

@@ -73,6 +73,14 @@ describe.each(databaseTargets)("roles on $label", ({ database }) => {
       expect(reply.status, `${method} ${path}`).toBe(403);
       expect(reply.body).toEqual(forbidden);
     }
+    // Nor by trying to delete the patient: medical records would refuse it (409), telling the
+    // receptionist they exist; so the delete is the admins' only, refused before anything is read.
+    const bare = (await api("POST", "/api/patients", { token: tokens.receptionist, body: { name: "No Records", cpf: "11144477735" } })).body.data.hash as string;
+    for (const target of [patient, bare]) {
+      const refused = await api("DELETE", `/api/patients/${target}`, { token: tokens.receptionist });
+      expect(refused.status, target).toBe(403);
+      expect(refused.body).toEqual(forbidden);
+    }
     // Nor through a patient: ?with= obeys the related resource's show roles.
     expect((await api("GET", `/api/patients/${patient}?with=medical_records`, { token: tokens.receptionist })).status).toBe(403);
     expect((await api("GET", `/api/patients/${patient}?with=medical_records`, { token: tokens.doctor })).status).toBe(200);

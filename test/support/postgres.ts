@@ -34,7 +34,8 @@ function runAs(): { uid?: number; gid?: number } {
   return { uid, gid };
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+/** A PostgreSQL server of the test's own; `settings` are more server options (`-c name=value`). */
+export async function startPostgres(settings: readonly string[] = []): Promise<PostgresServer> {
   const bin = postgresBinDir();
   if (!bin) throw new Error("PostgreSQL is not installed: apt-get install postgresql (the CI script does)");
   const owner = runAs();
@@ -45,7 +46,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   const options = { ...owner, cwd: dir, env: { LC_ALL: "C.UTF-8", PATH: process.env.PATH ?? "" } };
   await execa(join(bin, "initdb"), ["-D", data, "-U", user, "--auth=trust", "--encoding=UTF8", "--no-sync"], options);
   const start = () =>
-    execa(join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "30", "-o", `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c max_connections=200`, "start"], options).then(() => undefined);
+    execa(join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "30", "-o", `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c max_connections=200 ${settings.join(" ")}`.trim(), "start"], options).then(() => undefined);
   await start();
   const psql = (sql: string) => execa("psql", ["-h", "127.0.0.1", "-p", String(port), "-U", user, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", sql]);
   return {

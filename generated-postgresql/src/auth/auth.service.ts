@@ -67,7 +67,7 @@ export class AuthService {
   ) {
     const extra = Object.keys(userFields).map((name) => `, "${name.replaceAll('"', '""')}"`);
     const [jti, hash] = [placeholder(db.dialect, 1), placeholder(db.dialect, 2)];
-    this.liveUserText = `SELECT "id", "hash", "name", "email", "role"${extra.join("")}, EXISTS (SELECT 1 FROM "revoked_tokens" WHERE "jti" = ${jti}) AS "revoked" FROM "users" WHERE "hash" = ${hash} LIMIT 1`;
+    this.liveUserText = `SELECT "id", "hash", "name", "email", "role", "sessions_from"${extra.join("")}, EXISTS (SELECT 1 FROM "revoked_tokens" WHERE "jti" = ${jti}) AS "revoked" FROM "users" WHERE "hash" = ${hash} LIMIT 1`;
   }
 
   async login(email: string, password: string, ip: string): Promise<IssuedToken> {
@@ -122,6 +122,10 @@ export class AuthService {
     const row = await this.db.get(this.liveUserText, [claims.jti, claims.sub]);
     // EXISTS is 1/0 on SQLite and true/false on PostgreSQL.
     if (!row || row.revoked === 1 || row.revoked === true) throw new Unauthenticated();
+    // Issued before the user's password last changed: that ended the session (iat has milliseconds).
+    const sessionsFrom = decodeValue("datetime", row.sessions_from, this.db.dialect) as Date | null;
+    if (sessionsFrom !== null && claims.iat * 1000 < sessionsFrom.getTime())
+      throw new Unauthenticated();
     return {
       id: Number(row.id),
       hash: row.hash as string,

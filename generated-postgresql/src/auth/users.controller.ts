@@ -4,6 +4,7 @@ import type { Request } from "express";
 import { Forbidden, ValidationFailed } from "../lib/errors.js";
 import { ResourceController, type ControllerContext } from "../resource/controller.js";
 import { ResourcePolicy } from "../resource/policy.js";
+import type { RecordRules } from "../resource/service.js";
 import type { ManagedUser, UserPayload, UserRoles } from "./users.service.js";
 
 /**
@@ -37,6 +38,13 @@ export class UsersController extends ResourceController<
 
   protected override beforeDestroy(req: Request, record: ManagedUser): void {
     if (this.above(record.role, req)) throw new Forbidden();
+  }
+
+  /** A user promoted above the caller since it was read is refused at the write too. */
+  protected override lockedRule(req: Request): RecordRules["locked"] {
+    return (row) => {
+      if (this.above(String(row.role), req)) throw new Forbidden();
+    };
   }
 
   /** The payload's own checks, and a role above the caller's refused in the same 422. */

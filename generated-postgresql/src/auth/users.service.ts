@@ -6,7 +6,12 @@ import { hashPassword } from "../lib/passwords.js";
 import { lockClause, placeholder, type Sql } from "../lib/sql.js";
 import type { Table, TableSpec } from "../lib/table.js";
 import type { ResourceDescriptor } from "../resource/descriptor.js";
-import { ResourceService, type StoredRow } from "../resource/service.js";
+import {
+  ResourceService,
+  type RecordRules,
+  type StoredRow,
+  type WriteRules,
+} from "../resource/service.js";
 
 /** A user as /api/users reads it (never with the password). */
 export interface ManagedUser extends StoredRow {
@@ -74,17 +79,28 @@ export class UsersService extends ResourceService<any, ManagedUser, UserPayload,
     return super.create(await this.stored(payload), relations);
   }
 
-  override async update(row: ManagedUser, payload: UserPayload, relations: readonly string[] = []) {
+  /** A new password ends the user's earlier sessions: tokens issued before it are refused (AuthService). */
+
+  override async update(
+    row: ManagedUser,
+    payload: UserPayload,
+    relations: readonly string[] = [],
+    rules: WriteRules = {},
+  ) {
     const stored = await this.stored(payload);
+    if (stored.password !== undefined) stored.sessions_from = new Date().toISOString();
     const demotes = stored.role !== undefined && stored.role !== this.firstRole;
     const check = demotes
       ? (sql: Sql) => this.keepsAnother(sql, row, "given another role")
       : undefined;
-    return super.update(row, stored, relations, check ? { check } : {});
+    return super.update(row, stored, relations, check ? { ...rules, check } : rules);
   }
 
-  override destroy(row: ManagedUser) {
-    return super.destroy(row, (sql) => this.keepsAnother(sql, row, "deleted"));
+  override destroy(row: ManagedUser, rules: RecordRules = {}) {
+    return super.destroy(row, {
+      ...rules,
+      check: (sql) => this.keepsAnother(sql, row, "deleted"),
+    });
   }
 
   /** Unique e-mails are looked up as stored: lower-cased. */

@@ -2,11 +2,16 @@
 
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { databaseDialect, defaultDatabaseUrl, openSql } from "./driver.js";
+import {
+  databaseDialect,
+  defaultDatabaseUrl,
+  defaultStatementTimeoutMs,
+  openSql,
+} from "./driver.js";
 import type { Sql } from "./sql.js";
 
 export { isForeignKeyViolation, isUniqueViolation, sql } from "./sql.js";
-export { databaseDialect, defaultDatabaseUrl };
+export { databaseDialect, defaultDatabaseUrl, defaultStatementTimeoutMs };
 
 /** A database URL fit for a message: the password, if any, masked. */
 export function printableUrl(url: string): string {
@@ -69,10 +74,15 @@ export type Database = Sql;
 
 /**
  * Opens the database and checks that it answers, so a wrong DATABASE_URL fails at start-up.
- * `poolSize` is the connections per process on PostgreSQL; SQLite keeps one.
+ * `poolSize` is the connections per process on PostgreSQL; SQLite keeps one. `statementTimeoutMs`
+ * stops longer statements (0: none, for scripts; the service sets DATABASE_STATEMENT_TIMEOUT_MS).
  */
-export async function connectDatabase(url: string, poolSize = 10): Promise<Database> {
-  const db = openSql(url, poolSize);
+export async function connectDatabase(
+  url: string,
+  poolSize = 10,
+  statementTimeoutMs = 0,
+): Promise<Database> {
+  const db = openSql(url, poolSize, statementTimeoutMs);
   try {
     await db.get("SELECT 1");
   } catch (error) {

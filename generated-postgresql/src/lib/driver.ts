@@ -24,10 +24,20 @@ export const databaseDialect: SqlDialect = "postgresql";
 /** DATABASE_URL when neither the environment nor `.env` sets it. */
 export const defaultDatabaseUrl = "postgresql://localhost:5432/app";
 
-/** A pool of `poolSize` connections per process; each prepares a statement once and reuses it. */
-export function openSql(url: string, poolSize = 10): Sql {
+/** DATABASE_STATEMENT_TIMEOUT_MS when unset: a statement may wait for locks and work this long. */
+export const defaultStatementTimeoutMs = 2000;
+
+/**
+ * A pool of `poolSize` connections per process; each prepares a statement once and reuses it, and
+ * the server stops any of its statements after `statementTimeoutMs` (0: no limit; scripts).
+ */
+export function openSql(url: string, poolSize = 10, statementTimeoutMs = 0): Sql {
   // pg's pool replaces broken connections by itself: after a database restart the next queries reconnect.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+  });
   pool.on("error", () => undefined); // an idle connection lost to a restart is simply replaced
   // A name makes pg prepare the statement once per connection and reuse it.
   const names = new Map<string, string>();

@@ -122,6 +122,23 @@ const foreignKeyViolations = new Set([
 
 const codeOf = (error: unknown) => (error as { code?: unknown } | null)?.code;
 
+/**
+ * A statement stopped for running past DATABASE_STATEMENT_TIMEOUT_MS: PostgreSQL's query_canceled,
+ * or SQLite's text folding giving up (lib/driver.ts), which is where a SQLite statement spends
+ * per-row time that grows with the data a client chose to match.
+ */
+export class StatementTimeout extends Error {
+  readonly code = "HASHAPI_STATEMENT_TIMEOUT";
+  constructor() {
+    super("The statement ran past DATABASE_STATEMENT_TIMEOUT_MS.");
+  }
+}
+
+export function isStatementTimeout(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === "57014" || code === "HASHAPI_STATEMENT_TIMEOUT";
+}
+
 /** A UNIQUE violation, from either driver. */
 export function isUniqueViolation(error: unknown): boolean {
   return uniqueViolations.has(codeOf(error) as string);

@@ -20,7 +20,7 @@ import { fieldAccess, type FieldAccess } from "./field-access.js";
 import { bothScopes, bypasses, ownerScope } from "./ownership.js";
 import type { Policy } from "./policy.js";
 import type { Serializer } from "./serializer.js";
-import type { Reach, ResourceService, StoredRow, WriteRules } from "./service.js";
+import type { Reach, RecordRules, ResourceService, StoredRow, WriteRules } from "./service.js";
 
 /** A belongsToMany's own list: the records one row links to, and what each page's rows get added. */
 export interface LinkedList<Row> {
@@ -105,6 +105,24 @@ export class ResourceController<
     const nested = this.nested;
     const scopeOf = (relation: string) => nested[relation]?.scope?.(req.user);
     return scope ? { scope, scopeOf } : { scopeOf };
+  }
+
+  /**
+   * What the write of an existing record decides again under its lock: the caller's reach (a record
+   * that left it since it was read is the 404 of a missing one) and `lockedRule`.
+   */
+  private recordRules(req: Request): RecordRules {
+    const { scope } = this.reach(req);
+    const locked = this.lockedRule(req);
+    return { ...(scope ? { reach: scope } : {}), ...(locked ? { locked } : {}) };
+  }
+
+  /**
+   * A rule on the record as locked for an update, delete or restore (its stored columns), for
+   * checks that must hold at the write rather than at the read before it: throw to refuse.
+   */
+  protected lockedRule(_req: Request): RecordRules["locked"] {
+    return undefined;
   }
 
   /** The relations a response nests (eager and requested), refused at once to a caller who may not see them. */
@@ -215,7 +233,7 @@ export class ResourceController<
       req.user?.role,
     );
     const owned = this.owned(req, payload, false);
-    const rules = { ...owned.rules, ...this.linking(req, owned.payload) };
+    const rules = { ...owned.rules, ...this.linking(req, owned.payload), ...this.recordRules(req) };
     const updated = await this.service.update(row, owned.payload, relations, rules);
     await assertMayRead(this.nested, [updated], relations, req.user);
     sendData(res, this.serialize(updated, relations, req.user?.role));
@@ -225,7 +243,7 @@ export class ResourceController<
     const row = await this.service.find(String(req.params.hash), [], this.reach(req));
     await this.authorize(this.policy.destroy(req.user, row));
     await this.beforeDestroy(req, row);
-    await this.service.destroy(row);
+    await this.service.destroy(row, this.recordRules(req));
     sendMessage(res, "Resource deleted.");
   }
 
@@ -233,7 +251,7 @@ export class ResourceController<
     const relations = this.relations(req);
     const row = await this.service.findTrashed(String(req.params.hash), relations, this.reach(req));
     await this.authorize(this.policy.restore?.(req.user, row) ?? true);
-    const restored = await this.service.restore(row, relations);
+    const restored = await this.service.restore(row, relations, this.recordRules(req));
     await assertMayRead(this.nested, [restored], relations, req.user);
     sendData(res, this.serialize(restored, relations, req.user?.role));
   }

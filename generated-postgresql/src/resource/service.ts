@@ -14,7 +14,7 @@ import { cursorValue, fromCursorValue } from "../lib/column-codec.js";
 import type { ListCondition } from "../lib/list-conditions.js";
 import { pivotColumns, type Link } from "../lib/relations/belongs-to-many.js";
 import { toDate } from "../lib/serialize.js";
-import type { Sql } from "../lib/sql.js";
+import type { Sql, SqlRow } from "../lib/sql.js";
 import {
   columnsOf,
   type FindOptions,
@@ -48,7 +48,18 @@ export interface WriteRules {
   readonly check?: (sql: Sql) => Promise<void>;
   /** Per belongsToMany payload key, the related rows the caller reaches (its scope there): no other may be linked. */
   readonly links?: Readonly<Record<string, RowScope | readonly RowScope[] | undefined>>;
+  /**
+   * The caller's reach on the record an update, delete or restore writes (ownership, a policy's
+   * scope): decided again under the record's lock in the write's own transaction, so a record
+   * reassigned or moved out of reach meanwhile is the 404 of a missing one and nothing is written.
+   */
+  readonly reach?: RowScope | readonly RowScope[];
+  /** A rule on the record as locked for that write (its stored columns): throws to refuse. */
+  readonly locked?: (row: SqlRow) => void | Promise<void>;
 }
+
+/** What decides whether a write may touch an existing record, under its lock (see WriteRules). */
+export type RecordRules = Pick<WriteRules, "check" | "reach" | "locked">;
 
 // A fresh random hash that collides is drawn again; after this many collisions the write fails.
 const hashAttempts = 5;
@@ -247,6 +258,7 @@ export class ResourceService<
         (table, data) => table.updateAndRead(row.id, data, relations),
         rules,
         relations,
+        row.id,
       );
     } catch (error) {
       throw await this.explainWriteError(error, payload, row.id);
@@ -259,14 +271,18 @@ export class ResourceService<
   /**
    * Deletes a record nothing live still needs: 409 while a restrict relation points at it. A soft
    * delete decides in one transaction, with the record locked (see Table.softDelete); a hard one
-   * leaves it to the database's foreign keys. A `check` runs in the delete's transaction, first.
+   * leaves it to the database's foreign keys. The caller's reach and a `check` are decided in the
+   * delete's transaction, first (see WriteRules).
    */
-  async destroy(row: Row, check?: WriteRules["check"]): Promise<void> {
-    const transaction = check !== undefined || this.resource.table.softDelete;
+  async destroy(row: Row, rules: RecordRules = {}): Promise<void> {
+    const guarded = guards(rules);
+    const transaction = guarded || rules.check !== undefined || this.resource.table.softDelete;
     const outcome = await (
       transaction
         ? this.table.sql.transaction(async (tx) => {
-            await check?.(tx);
+            if (guarded && !(await this.lockedInReach(tx, row.id, "live", rules)))
+              return "gone" as const;
+            await rules.check?.(tx);
             return this.destroyWithin(row, tx);
           })
         : this.destroyWithin(row, this.table.sql)
@@ -289,9 +305,15 @@ export class ResourceService<
   }
 
   /** Restores a soft-deleted record (and what its delete cascaded to): 409 while a record it points at is deleted. */
-  async restore(row: Row, relations: readonly string[] = []): Promise<Row> {
-    const restored = await this.table.sql.transaction((tx) =>
-      this.table.within(tx).restore(row.id),
+  async restore(
+    row: Row,
+    relations: readonly string[] = [],
+    rules: RecordRules = {},
+  ): Promise<Row> {
+    const restored = await this.table.sql.transaction(async (tx) =>
+      guards(rules) && !(await this.lockedInReach(tx, row.id, "trashed", rules))
+        ? { outcome: "gone" as const }
+        : this.table.within(tx).restore(row.id),
     );
     if (restored.outcome === "gone") throw new NotFound();
     if (restored.outcome === "parent") {
@@ -321,20 +343,25 @@ export class ResourceService<
 
   /**
    * Runs a write with the payload's columns on a table: in a transaction that locks the related
-   * records the payload names when it names any, else as one statement.
+   * records the payload names when it names any, and the record written (`existing`) when the
+   * caller's reach must be decided on it (see WriteRules.reach), else as one statement.
    */
   private writing<T extends Row | null>(
     payload: Create | Update,
     write: (table: Table<Model, Row>, data: Writable<Model>) => Promise<T>,
     rules: WriteRules = {},
     relations: readonly string[] = [],
+    existing?: number,
   ): Promise<T> {
     const keys = Object.keys(payload);
     const references = keys.some((key) => Object.hasOwn(this.resource.table.belongsTo, key));
     const linking = keys.filter((key) => Object.hasOwn(this.resource.table.belongsToMany, key));
-    if (!references && !rules.check && linking.length === 0)
+    const guarded = existing !== undefined && guards(rules);
+    if (!references && !rules.check && linking.length === 0 && !guarded)
       return this.toData(payload).then((data) => write(this.table, data));
     return this.table.sql.transaction(async (tx) => {
+      // Out of reach now: the 404 of a missing record, and the transaction writes nothing.
+      if (guarded && !(await this.lockedInReach(tx, existing, "live", rules))) throw new NotFound();
       await rules.check?.(tx);
       const table = this.table.within(tx);
       const data = await this.toData(payload, tx, "share", rules.parent);
@@ -349,6 +376,19 @@ export class ResourceService<
       );
       return nestsLinks ? ((await table.findOne({ id: written.id }, relations)) as T) : written;
     });
+  }
+
+  /** Locks the record a write touches and decides the caller's reach and `locked` rule on it (see WriteRules). */
+  private async lockedInReach(
+    tx: Sql,
+    id: number,
+    state: "live" | "trashed",
+    rules: RecordRules,
+  ): Promise<boolean> {
+    const row = await this.table.within(tx).lockReached(id, state, rules.reach);
+    if (!row) return false;
+    await rules.locked?.(row);
+    return true;
   }
 
   /**
@@ -465,4 +505,9 @@ export class ResourceService<
     const taken = await this.takenFields(payload as Record<string, unknown>, exceptId);
     return Object.keys(taken).length > 0 ? new ValidationFailed(taken) : error;
   }
+}
+
+/** Whether a write to an existing record must lock it and decide the caller's reach on it first. */
+function guards(rules: RecordRules): boolean {
+  return rules.reach !== undefined || rules.locked !== undefined;
 }

@@ -16,6 +16,8 @@ export interface ServiceSettings {
   databaseUrl: string;
   /** Connections per process (PostgreSQL). */
   databasePoolSize: number;
+  /** DATABASE_STATEMENT_TIMEOUT_MS: the longest a statement of a request may run (0: no limit). */
+  databaseStatementTimeoutMs: number;
   logLevel: string;
 }
 
@@ -39,7 +41,8 @@ export async function runService<Config extends ServiceSettings>(
   if (cluster.isWorker) process.on("disconnect", () => process.exit(1));
   const fromEnvFile = loadEnvironment(moduleUrl);
   const config = configOrExit(parts, fromEnvFile);
-  const open = (poolSize: number) => openDatabase(config.databaseUrl, poolSize, fromEnvFile);
+  const open = (poolSize: number) =>
+    openDatabase(config.databaseUrl, poolSize, config.databaseStatementTimeoutMs, fromEnvFile);
   const workers = workerCount();
   if (cluster.isPrimary && workers > 1) {
     // The supervisor checks once, so a missing migration is one line, not one per worker.
@@ -70,9 +73,10 @@ function configOrExit<Config extends ServiceSettings>(
 async function openDatabase(
   url: string,
   poolSize: number,
+  statementTimeoutMs: number,
   fromEnvFile: ReadonlySet<string>,
 ): Promise<Database> {
-  return connectDatabase(url, poolSize).catch((error: unknown) => {
+  return connectDatabase(url, poolSize, statementTimeoutMs).catch((error: unknown) => {
     const source = settingSource("DATABASE_URL", fromEnvFile);
     process.stderr.write(`${explainOpenFailure(url, source, error)}\n`);
     process.exit(1);

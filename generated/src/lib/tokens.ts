@@ -36,12 +36,15 @@ export interface IssuedToken {
 const algorithm = "HS256";
 
 export function issueToken(config: JwtSettings, userHash: string, authTime?: number): IssuedToken {
-  const now = Math.floor(Date.now() / 1000);
+  const instant = Date.now();
+  const now = Math.floor(instant / 1000);
   const claims = {
     sub: userHash,
     jti: randomUUID(),
     auth_time: authTime ?? now,
-    iat: now,
+    // With milliseconds (RFC 7519 allows a fractional NumericDate): a token issued just after a
+    // password change, in the same second, is told apart from one issued just before it.
+    iat: instant / 1000,
     exp: now + config.ttlSeconds,
     aud: config.audience,
     iss: config.issuer,

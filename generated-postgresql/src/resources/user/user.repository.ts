@@ -5,10 +5,11 @@ import { defineTable, type TableSpec } from "../../lib/table.js";
 
 /**
  * The built-in users as the runtime reads them (through a belongsTo to User,
- * and at /api/users): every column but the password, which writes may set and no read selects.
+ * and at /api/users): every column but the password and the start of its valid sessions, which
+ * writes may set and no read selects.
  * A related user is output as its public id, or loaded as `{ hash, name }` and the project's user fields.
  */
-export type UserRow = Omit<User, "password">;
+export type UserRow = Omit<User, "password" | "sessions_from">;
 
 export const userTable: TableSpec<User, UserRow> = defineTable({
   name: "users",
@@ -17,6 +18,7 @@ export const userTable: TableSpec<User, UserRow> = defineTable({
     email: "string",
     password: "string",
     role: "string",
+    sessions_from: "datetime",
   },
-  writeOnly: ["password"],
+  writeOnly: ["password", "sessions_from"],
 });

@@ -9,7 +9,7 @@ import {
   Unauthenticated,
   ValidationFailed,
 } from "../lib/errors.js";
-import { isSchemaBehind } from "../lib/sql.js";
+import { isSchemaBehind, isStatementTimeout } from "../lib/sql.js";
 import { sendError } from "./envelope.js";
 import { notReady } from "./health.js";
 
@@ -40,6 +40,17 @@ export function errorHandler(
   if (error instanceof TooManyAttempts) {
     res.setHeader("Retry-After", String(error.retryAfterSeconds));
     return sendError(res, 429, "Too many attempts.");
+  }
+  // A statement ran past DATABASE_STATEMENT_TIMEOUT_MS and was stopped: the service refuses work
+  // beyond its bound as it refuses a full hashing queue, and the client may narrow the query.
+  if (isStatementTimeout(error)) {
+    req.log.warn({ err: error }, "a statement ran past DATABASE_STATEMENT_TIMEOUT_MS");
+    res.setHeader("Retry-After", "1");
+    return sendError(
+      res,
+      503,
+      "The request took too long and was stopped: narrow it (more filters, longer words) or try again later.",
+    );
   }
   // The database lacks a table or column this build reads: not ready (503, as /api/health says), not broken.
   if (isSchemaBehind(error)) {

@@ -5,7 +5,7 @@ import {
   isFilterOperator,
   listOperators,
   maxListValues,
-  maxQueryText,
+  maxMatchText,
   operatorsOf,
   textMatchOperators,
   type FilterKind,
@@ -66,9 +66,9 @@ export function filterOperand(
   }
   if (textMatchOperators.has(op)) {
     if (raw === "") return { problem: `The ${name} filter (${op}) must not be empty.` };
-    if (raw.length > maxQueryText)
+    if (raw.length > maxMatchText)
       return {
-        problem: `The ${name} filter (${op}) must not be greater than ${maxQueryText} characters.`,
+        problem: `The ${name} filter (${op}) must not be greater than ${maxMatchText} characters.`,
       };
     const text = parseQueryValue("string", raw);
     return text === undefined

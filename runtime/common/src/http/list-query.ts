@@ -4,6 +4,7 @@ import type { Request } from "express";
 import { kindNoun, parseQueryValue } from "../lib/column-codec.js";
 import { emptyFieldErrors, ValidationFailed } from "../lib/errors.js";
 import {
+  maxMatchText,
   maxQueryText,
   maxSearchWords,
   type FilterKind,
@@ -265,6 +266,10 @@ function searchWords(
   const words = [...new Set(raw.split(/\s+/u).filter(Boolean))];
   if (words.length > maxSearchWords) {
     fail("search", `The search may hold at most ${maxSearchWords} words.`);
+    return [];
+  }
+  if (words.some((word) => word.length > maxMatchText)) {
+    fail("search", `Each word of the search must not be greater than ${maxMatchText} characters.`);
     return [];
   }
   return words;

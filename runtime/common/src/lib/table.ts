@@ -428,13 +428,74 @@ export class Table<Model, Row = Model> {
     lock?: "share",
     scope?: RowScope | readonly RowScope[],
   ): Promise<number | null> {
+    const row = await this.reachedRow("hash", hash, lock, scope);
+    return row ? Number(row.id) : null;
+  }
+
+  /**
+   * Locks row `id` for a write and decides, under that lock, whether the caller still reaches it:
+   * live (trashed, for a restore) and within `scope`. The parents a scope runs through are locked
+   * first (FOR SHARE, the order a cascade locks in: parent, then child) and matched again, so a
+   * doctor whose account moved, or a record reassigned, meanwhile is out of reach here and not
+   * written afterwards. Run inside a transaction. The row's own columns as stored, or null when it is
+   * gone or out of reach: then the write must not happen (the 404 of a missing record).
+   */
+  async lockReached(
+    id: number,
+    state: "live" | "trashed",
+    scope?: RowScope | readonly RowScope[],
+  ): Promise<SqlRow | null> {
+    const throughs = scopeList(scope).flatMap((one) => Object.entries(one.through ?? {}));
+    // A parent may change between reading its key and locking the row: read, lock, compare, again.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const parents: Record<string, unknown> = {};
+      if (throughs.length > 0) {
+        const keys = await this.sql.get(
+          `SELECT * FROM ${this.table} WHERE "id" = ${placeholder(this.sql.dialect, 1)}`,
+          [id],
+        );
+        if (!keys) return null;
+        for (const [name, where] of throughs) {
+          const relation = this.relation(name);
+          const parentId = keys[relation.foreignKey];
+          if (parentId === null || parentId === undefined) return null;
+          const parent = new Table(this.sql, relation.target());
+          if (!(await parent.reachedRow("id", Number(parentId), "share", { where }))) return null;
+          parents[relation.foreignKey] = parentId;
+        }
+      }
+      const values = new Values(this.sql.dialect);
+      const conditions = [`${this.alias}."id" = ${values.add(id)}`];
+      if (this.spec.softDelete)
+        conditions.push(`${this.alias}."deleted_at" IS ${state === "live" ? "" : "NOT "}NULL`);
+      if (scope) conditions.push(...this.scopeConditions(scope, values));
+      const row = await this.sql.get(
+        `SELECT ${this.alias}.* FROM ${this.from()} WHERE ${conditions.join(" AND ")}${lockClause(this.sql.dialect, "update")}`,
+        values.list,
+      );
+      if (!row) return null;
+      const moved = Object.entries(parents).some(([key, parentId]) => row[key] !== parentId);
+      if (!moved) return row;
+    }
+    return null;
+  }
+
+  /** One row by hash or id that is live and within `scope`, locked as asked: its id. */
+  private async reachedRow(
+    column: "hash" | "id",
+    value: string | number,
+    lock: "share" | undefined,
+    scope: RowScope | readonly RowScope[] | undefined,
+  ): Promise<SqlRow | undefined> {
     const values = new Values(this.sql.dialect);
-    const conditions = [`${this.alias}."hash" = ${values.add(hash)}`, ...this.reach(scope, values)];
-    const row = await this.sql.get(
+    const conditions = [
+      `${this.alias}.${quote(column)} = ${values.add(value)}`,
+      ...this.reach(scope, values),
+    ];
+    return this.sql.get(
       `SELECT ${this.alias}."id" FROM ${this.from()} WHERE ${conditions.join(" AND ")} LIMIT 1${lockClause(this.sql.dialect, lock)}`,
       values.list,
     );
-    return row ? Number(row.id) : null;
   }
 
   /** Inserts a row (timestamps set here, as Prisma's @default(now()) and @updatedAt would) and returns its id. */
@@ -501,7 +562,9 @@ export class Table<Model, Row = Model> {
     const assignments = Object.keys(row).map(
       (column) => `${this.column(column)} = ${bound.add(this.encode(column, row[column]))}`,
     );
-    const text = `UPDATE ${this.table} SET ${assignments.join(", ")} WHERE "id" = ${bound.add(id)}`;
+    // A row soft-deleted since it was read is not written (the caller gets the 404 of a missing one).
+    const live = this.spec.softDelete ? ` AND "deleted_at" IS NULL` : "";
+    const text = `UPDATE ${this.table} SET ${assignments.join(", ")} WHERE "id" = ${bound.add(id)}${live}`;
     return { text, values: bound.list };
   }
 
@@ -678,7 +741,6 @@ export class Table<Model, Row = Model> {
     };
   }
 
-  /** A scope's conditions on this table's rows (see RowScope); its columns come from code, never from a request. */
   /** What a row the caller reaches must be: live, and within `scope` when given (qualified by the alias). */
   private reach(scope: RowScope | readonly RowScope[] | undefined, values: Binder): string[] {
     return [
@@ -687,10 +749,9 @@ export class Table<Model, Row = Model> {
     ];
   }
 
+  /** A scope's conditions on this table's rows (see RowScope); its columns come from code, never from a request. */
   private scopeConditions(scope: RowScope | readonly RowScope[], values: Binder): string[] {
-    if (Array.isArray(scope))
-      return (scope as readonly RowScope[]).flatMap((one) => this.scopeConditions(one, values));
-    return this.oneScopeConditions(scope as RowScope, values);
+    return scopeList(scope).flatMap((one) => this.oneScopeConditions(one, values));
   }
 
   private oneScopeConditions(scope: RowScope, values: Binder): string[] {
@@ -978,6 +1039,12 @@ function readShape(
       record[relation.name] = record[relation.foreignKey] === null ? null : relation.read(row);
     return record;
   };
+}
+
+/** A reach as a list of scopes that must all hold (none when undefined). */
+function scopeList(scope: RowScope | readonly RowScope[] | undefined): readonly RowScope[] {
+  if (scope === undefined) return [];
+  return Array.isArray(scope) ? scope : [scope as RowScope];
 }
 
 function defined(values: object): Record<string, unknown> {

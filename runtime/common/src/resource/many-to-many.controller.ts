@@ -6,6 +6,7 @@ import { mayShowResource, type NestedReader } from "../http/nested-access.js";
 import { isForeignKeyViolation } from "../lib/database.js";
 import { Forbidden, NotFound } from "../lib/errors.js";
 import { pivotColumns, type ManyToManySpec } from "../lib/relations/belongs-to-many.js";
+import type { Sql } from "../lib/sql.js";
 import type { Table } from "../lib/table.js";
 import type { PayloadValidator } from "../lib/validation.js";
 import type { ResourceController } from "./controller.js";
@@ -65,27 +66,16 @@ export class ManyToManyController {
   }
 
   async attach(req: Request, res: Response): Promise<void> {
-    const { parent, target, parentTable, targetTable, name } = this.parts;
+    const { target, parentTable, targetTable, name } = this.parts;
     const [owner, related] = await this.pair(req);
     const body: unknown = req.body === undefined ? {} : req.body;
     const pivot = pivotColumns(this.parts.relation, this.parts.validateLink(body));
-    await parentTable.sql
-      .transaction(async (tx) => {
-        // Both still live and within the caller's reach, and kept so until the link is written:
-        // the checks pair() made are decided again under the lock, as a payload's links are.
-        const ownerId = await parentTable
-          .within(tx)
-          .liveId(owner.hash, "share", parent.scopeFor(req));
-        const relatedId = await targetTable
-          .within(tx)
-          .liveId(related.hash, "share", target.scopeFor(req));
-        if (ownerId === null || relatedId === null) throw new NotFound();
-        await parentTable.within(tx).attach(ownerId, name, { id: relatedId, pivot });
-      })
-      .catch((error: unknown) => {
-        if (isForeignKeyViolation(error)) throw new NotFound();
-        throw error;
-      });
+    await this.underLock(req, owner, related, (tx, ownerId, relatedId) =>
+      parentTable.within(tx).attach(ownerId, name, { id: relatedId, pivot }),
+    ).catch((error: unknown) => {
+      if (isForeignKeyViolation(error)) throw new NotFound();
+      throw error;
+    });
     const record = await targetTable.findOne({ id: related.id, deleted: false });
     if (!record) throw new NotFound();
     await this.withLinkValues(owner.id, [record]);
@@ -95,8 +85,35 @@ export class ManyToManyController {
   async detach(req: Request, res: Response): Promise<void> {
     const { parentTable, name } = this.parts;
     const [owner, related] = await this.pair(req);
-    if (!(await parentTable.detach(owner.id, name, related.id))) throw new NotFound();
+    const detached = await this.underLock(req, owner, related, (tx, ownerId, relatedId) =>
+      parentTable.within(tx).detach(ownerId, name, relatedId),
+    );
+    if (!detached) throw new NotFound();
     sendMessage(res, "Resource detached.");
+  }
+
+  /**
+   * Runs a link's write with both records locked live and within the caller's reach: the checks
+   * pair() made are decided again under the lock, as a payload's links are, so a record reassigned
+   * or deleted meanwhile is the 404 of a missing one and nothing is written.
+   */
+  private underLock<T>(
+    req: Request,
+    owner: StoredRow,
+    related: StoredRow,
+    write: (tx: Sql, ownerId: number, relatedId: number) => Promise<T>,
+  ): Promise<T> {
+    const { parent, target, parentTable, targetTable } = this.parts;
+    return parentTable.sql.transaction(async (tx) => {
+      const ownerId = await parentTable
+        .within(tx)
+        .liveId(owner.hash, "share", parent.scopeFor(req));
+      const relatedId = await targetTable
+        .within(tx)
+        .liveId(related.hash, "share", target.scopeFor(req));
+      if (ownerId === null || relatedId === null) throw new NotFound();
+      return write(tx, ownerId, relatedId);
+    });
   }
 
   /** The record (update allowed) and the related record (show allowed), or 404/403. */
