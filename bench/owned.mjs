@@ -5,7 +5,7 @@
 // bypasses it and reaches all. Both list pages of 15 and show records of the same table.
 //
 //   node bench/service.mjs --quick   # once: builds .tmp/bench/project and its migrated template
-//   node bench/owned.mjs [--slices 12] [--seconds 2] [--appointments 6000]
+//   node bench/owned.mjs [--slices 12] [--seconds 2] [--appointments 6000] [--gapPairs 4000]
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
@@ -19,10 +19,10 @@ import { hashPassword } from "./servers/shared/passwords.mjs";
 import { toStoredDate } from "./servers/shared/stored-dates.mjs";
 
 const scratch = new URL("../.tmp/bench/", import.meta.url).pathname;
-const options = { slices: 12, seconds: 2, appointments: 6000 };
+const options = { slices: 12, seconds: 2, appointments: 6000, gapPairs: 4000 };
 for (let index = 2; index < process.argv.length; index += 1) {
   const [name, value] = [process.argv[index].replace(/^--/, ""), Number(process.argv[index + 1])];
-  if (!(name in options) || !Number.isFinite(value)) throw new Error("usage: node bench/owned.mjs [--slices 12] [--seconds 2] [--appointments 6000]");
+  if (!(name in options) || !Number.isFinite(value)) throw new Error("usage: node bench/owned.mjs [--slices 12] [--seconds 2] [--appointments 6000] [--gapPairs 4000]");
   options[name] = value;
   index += 1;
 }
@@ -98,6 +98,30 @@ try {
     const spread = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
     process.stdout.write(`${id.padEnd(5)} admin (all records) ${Math.round(median(rates.admin)).toLocaleString("en")} req/s, doctor (own, scoped) ${Math.round(median(rates.doctor)).toLocaleString("en")} req/s, scoped/unscoped ${median(ratios).toFixed(3)}× (median of ${ratios.length} pairs; ${spread})\n`);
   }
+  // Issue 30, point 7: another doctor's appointment against a hash no record has, as the doctor
+  // asks for them: both are the same 404; how far apart are their times? Pairs of single requests
+  // on one connection, in alternating order, the difference of each pair.
+  const otherHashes = seeded.all.filter((hash) => !seeded.own.includes(hash));
+  const time = async (hash) => {
+    const started = process.hrtime.bigint();
+    const reply = await fetch(`${server.baseUrl}/api/appointments/${hash}`, { headers: { authorization: `Bearer ${tokens.doctor}` } });
+    await reply.arrayBuffer();
+    if (reply.status !== 404) throw new Error(`expected 404, got ${reply.status}`);
+    return Number(process.hrtime.bigint() - started) / 1000;
+  };
+  const gaps = [];
+  const theirs = [];
+  const missing = [];
+  for (let pair = 0; pair < options.gapPairs; pair += 1) {
+    const other = otherHashes[pair % otherHashes.length];
+    const absent = newHash("APT");
+    const took = new Map();
+    for (const hash of pair % 2 === 0 ? [other, absent] : [absent, other]) took.set(hash, await time(hash));
+    theirs.push(took.get(other));
+    missing.push(took.get(absent));
+    gaps.push(took.get(other) - took.get(absent));
+  }
+  process.stdout.write(`show as a doctor, ${options.gapPairs} pairs: another's record ${median(theirs).toFixed(0)} µs, a missing one ${median(missing).toFixed(0)} µs, median gap ${median(gaps).toFixed(1)} µs (another's slower in ${gaps.filter((gap) => gap > 0).length} of ${gaps.length} pairs)\n`);
 } finally {
   await stopProcess(server.handle);
 }

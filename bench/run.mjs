@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // `npm run bench`: the service benchmark (bench/service.mjs), the list queries against the Express
 // ceiling (bench/lists.mjs), the service on PostgreSQL against its peer and a raw `pg` reference
-// (bench/postgresql.mjs), then the generator benchmark (bench/generator.mjs), each in its own
-// process. Tables go to stderr; with --json one document { service, lists, postgresql, generator }
-// goes to stdout.
+// (bench/postgresql.mjs), text matching's bounded cost on both databases (bench/text-match.mjs), then
+// the generator benchmark (bench/generator.mjs), each in its own process. Tables go to stderr; with
+// --json one document { service, lists, postgresql, textMatch, generator } goes to stdout.
 //
-//   npm run bench [-- --json] [-- --quick] [-- --skip-service | --skip-lists | --skip-postgresql | --skip-generator] [service options]
+//   npm run bench [-- --json] [-- --quick] [-- --skip-service | --skip-lists | --skip-postgresql | --skip-text-match | --skip-generator] [service options]
 //
 // --quick: 3 s runs, one round, generator at 10 and 100 resources, short slices (about 8 minutes in all).
 // Other options go to bench/service.mjs (see `node bench/service.mjs --help`).
@@ -20,6 +20,7 @@ const quick = argv.includes("--quick");
 const skipService = argv.includes("--skip-service");
 const skipGenerator = argv.includes("--skip-generator");
 const skipLists = argv.includes("--skip-lists");
+const skipTextMatch = argv.includes("--skip-text-match");
 // PostgreSQL needs its server binaries (apt-get install postgresql): skipped with a note without them.
 const skipPostgresql = argv.includes("--skip-postgresql") || !existsSync("/usr/lib/postgresql");
 const serviceArgs = argv.filter((argument) => !argument.startsWith("--skip-"));
@@ -55,6 +56,12 @@ if (!skipPostgresql) {
   results.postgresql = figures;
   exitCode ||= code;
 } else if (!argv.includes("--skip-postgresql")) process.stderr.write("bench/postgresql.mjs skipped: PostgreSQL is not installed (apt-get install postgresql)\n");
+if (!skipTextMatch) {
+  const textArgs = [...(json ? ["--json"] : []), ...(quick ? ["--seconds", "1"] : []), ...(skipPostgresql ? ["--skip-postgresql"] : [])];
+  const { code, figures } = await run("./text-match.mjs", textArgs);
+  results.textMatch = figures;
+  exitCode ||= code;
+}
 if (!skipGenerator) {
   const { code, figures } = await run("./generator.mjs", generatorArgs);
   results.generator = figures;

@@ -4,6 +4,7 @@ import { fieldType } from "../model/field-types.js";
 import { type JsonSchema } from "../model/json-schema.js";
 import type { BelongsToManyModel, ProjectModel, ResourceModel } from "../model/types.js";
 import { toPascal } from "../model/naming.js";
+import { maxNestedPerParent } from "../model/list-operators.js";
 
 /**
  * The OpenAPI 3.1 document of a generated project, built from the model alone: request bodies are
@@ -352,10 +353,11 @@ function recordSchema(resource: ResourceModel, resources: ResourceModel[], nest:
   if (nest) {
     // Lists a client may nest with ?with= (a belongsTo is a key of the record already, above).
     for (const relation of resource.relations) {
-      if (relation.kind === "belongsTo") continue;
+      if (relation.kind === "belongsTo" || !resource.withable.includes(relation.name)) continue;
       const target = resources.find((candidate) => candidate.name === relation.target.name)!;
       const items = relation.kind === "hasMany" ? recordSchema(target, resources, false) : linkedRecordSchema(relation, target, resources);
-      properties[relation.name] = { type: "array", items };
+      const rest = relation.kind === "hasMany" ? `GET /api/${target.collection} filtered by this record` : `GET /api/${resource.collection}/{hash}/${relation.name}`;
+      properties[relation.name] = { type: "array", items, maxItems: maxNestedPerParent, description: `At most ${maxNestedPerParent}, the first in list order; ${rest} serves the rest.` };
     }
   }
   return { type: "object", properties, required, additionalProperties: false };

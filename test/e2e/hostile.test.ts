@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import { gzipSync } from "node:zlib";
 import { execa } from "execa";
 import jwt from "jsonwebtoken";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryDatabase } from "../support/databases.js";
 import { byStatus, createUser, databaseTargets, isErrorEnvelope, requestFrom, startHostileService, type HostileService } from "../support/hostile.js";
 import { admin, client, jwtSecret, rawHttp, startService, type Project, type Reply, type RequestOptions, type RunningService } from "../support/service.js";
 
@@ -109,17 +111,86 @@ describe.each(databaseTargets)("hostile clients on $label", ({ database }) => {
       expect(byStatus(replies)).toEqual({ 401: 20, 429: 4 });
     });
 
-    it("bounds password hashing per process: a burst of logins from many addresses is partly refused with 429 at once", async () => {
+    it("bounds password hashing per process: a burst of logins from many addresses is partly refused with 503 at once", async () => {
       const replies = await Promise.all(
         Array.from({ length: 60 }, (_, index) => requestFrom(service.baseUrl, `127.0.2.${index + 1}`, "POST", "/api/auth/login", { email: `burst-${index}@example.com`, password: "guess" })),
       );
       const counts = byStatus(replies);
       // Two workers × (2 hashing + 16 waiting) at most reach a password check.
       expect(counts[401] ?? 0, JSON.stringify(counts)).toBeLessThanOrEqual(36);
-      expect(counts[429] ?? 0, JSON.stringify(counts)).toBeGreaterThanOrEqual(24);
-      expect(Object.keys(counts).sort(), JSON.stringify(counts)).toEqual(["401", "429"]);
+      expect(counts[503] ?? 0, JSON.stringify(counts)).toBeGreaterThanOrEqual(24);
+      expect(Object.keys(counts).sort(), JSON.stringify(counts)).toEqual(["401", "503"]);
+      for (const reply of replies.filter((candidate) => candidate.status === 503)) expect(reply.headers.get("retry-after")).toBe("1");
       expect((await call("GET", "/api/doctors")).status).toBe(200);
     });
+  });
+
+  describe("2b. password hashing keeps memory bounded (issue 30)", () => {
+    /** Resident memory of a process, in MB, from /proc (Linux). */
+    const residentMb = async (pid: number) => {
+      const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    };
+
+    it("answers 50 user creations at once (201, or 503 with Retry-After) with each worker under 450 MB", async () => {
+      const workers = (await execa("pgrep", ["-P", String(service.process.pid)], { reject: false })).stdout.split("\n").filter(Boolean).map(Number);
+      expect(workers).toHaveLength(2);
+      let peak = 0;
+      let sampling = true;
+      const sampler = (async () => {
+        while (sampling) {
+          for (const pid of workers) peak = Math.max(peak, await residentMb(pid));
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })();
+      const stamp = Date.now();
+      const replies = await Promise.all(
+        Array.from({ length: 50 }, (_, index) => call("POST", "/api/users", { token, body: { name: `Burst ${index}`, email: `burst-user-${stamp}-${index}@example.com`, password: "a long password" } })),
+      );
+      sampling = false;
+      await sampler;
+      const counts = byStatus(replies);
+      expect(Object.keys(counts).filter((status) => status !== "201" && status !== "503"), JSON.stringify(counts)).toEqual([]);
+      // Two workers × (2 hashing + 16 waiting) at most are taken; the rest are told to come back.
+      expect(counts[201] ?? 0, JSON.stringify(counts)).toBeGreaterThanOrEqual(4);
+      for (const reply of replies.filter((candidate) => candidate.status === 503)) {
+        expect(reply.headers.get("retry-after")).toBe("1");
+        expect(isErrorEnvelope(reply)).toBe(true);
+      }
+      expect(peak, `peak resident memory of a worker: ${peak.toFixed(0)} MB`).toBeLessThan(450);
+      expect((await call("GET", "/api/doctors")).status).toBe(200);
+    }, 120_000);
+  });
+
+  describe("2c. no request costs more than its bound (issue 30)", () => {
+    it("answers /api/health while the costliest text match runs, and stops that match with a 503", async () => {
+      // 4,000 medical records of 20,000 "a"s: the worst pattern accepted (63 × "a" + "b") takes seconds over them.
+      const long = "a".repeat(20_000);
+      const statement = database === "postgresql"
+        ? `INSERT INTO "medical_records" ("hash", "summary", "recorded_on", "patient_id", "created_at", "updated_at") SELECT 'MRE_' || lpad(i::text, 8, 'Z'), $1, '2026-01-15', (SELECT "id" FROM "patients" LIMIT 1), now(), now() FROM generate_series(1, 4000) AS i`
+        : `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 4000) INSERT INTO "medical_records" ("hash", "summary", "recorded_on", "patient_id", "created_at", "updated_at") SELECT 'MRE_Z' || printf('%07d', i), ?, '2026-01-15', (SELECT "id" FROM "patients" LIMIT 1), '2026-01-15T00:00:00.000+00:00', '2026-01-15T00:00:00.000+00:00' FROM n`;
+      await queryDatabase(project.databaseUrl, project.dir, statement, [long]);
+      const order: string[] = [];
+      const worst = call("GET", `/api/medical-records?filter[summary][contains]=${"a".repeat(63)}b&per_page=1`, { token }).then((reply) => {
+        order.push("match");
+        return reply;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const health = await call("GET", "/api/health");
+      order.push("health");
+      expect(health.status).toBe(200);
+      const stopped = await worst;
+      // The match was still running when health answered, and ran into DATABASE_STATEMENT_TIMEOUT_MS.
+      expect(order).toEqual(["health", "match"]);
+      expect(stopped.status, stopped.text).toBe(503);
+      expect(stopped.headers.get("retry-after")).toBe("1");
+      expect(isErrorEnvelope(stopped)).toBe(true);
+      // A pattern longer than 64 characters is refused before anything is read.
+      const tooLong = await call("GET", `/api/medical-records?filter[summary][contains]=${"a".repeat(65)}`, { token });
+      expect(tooLong.status).toBe(422);
+      expect(tooLong.body.errors).toEqual({ "filter.summary": ["The summary filter (contains) must not be greater than 64 characters."] });
+      await queryDatabase(project.databaseUrl, project.dir, `DELETE FROM "medical_records" WHERE "hash" LIKE 'MRE_Z%'`);
+    }, 60_000);
   });
 
   describe("3. ?with= only nests what the caller may read", () => {
@@ -512,18 +583,20 @@ describe.each(databaseTargets)("hostile clients on $label", ({ database }) => {
     };
 
     it("keeps serving when a worker and then its replacement are killed before it listens", async () => {
-      const second = await startService({ cwd: project.dir, env: { ...project.env, WEB_CONCURRENCY: "2" } });
+      const second = await startService({ cwd: project.dir, env: { ...project.env, WEB_CONCURRENCY: "2", LOG_LEVEL: "info" } });
       try {
         const primary = second.process.pid!;
         const first = await until("two workers", async () => {
           const pids = await children(primary);
           return pids.length === 2 ? pids : undefined;
         });
-        // Both workers up for 2 s or more: both listen, so killing one leaves the other serving.
+        // Both workers have said they listen. node:cluster keeps the port open while a worker that
+        // has listened lives; one still starting keeps nothing open (however long it has lived: on a
+        // busy machine a start takes seconds), so "listening" must be seen, not guessed from uptime.
+        const listened = (pid: number) => new RegExp(`"pid":${pid},[^\\n]*"msg":"listening on`).test(second.output());
         const settled = async () => {
-          const { stdout } = await execa("ps", ["-o", "pid=,etimes=", "--ppid", String(primary)], { reject: false });
-          const workers = stdout.trim().split("\n").filter(Boolean).map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
-          return workers.length === 2 && workers.every(([, seconds]) => seconds >= 2) ? workers.map(([pid]) => pid) : undefined;
+          const pids = await children(primary);
+          return pids.length === 2 && pids.every(listened) ? pids : undefined;
         };
         // The two settled workers' pids, once the service answers too (read once: a later look may find a newer worker).
         const serving = () =>

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSql } from "../../runtime/sqlite/src/lib/driver.js";
 import { sql, type Sql } from "../../runtime/common/src/lib/sql.js";
+import { maxNestedPerParent } from "../../runtime/common/src/lib/relations/has-many.js";
 import { Table, type TableSpec } from "../../runtime/common/src/lib/table.js";
 
 // Row types as Prisma would generate them for two related tables.
@@ -161,6 +162,19 @@ describe("Table (runtime/common/src/lib/table.ts) on SQLite", () => {
     // A scope names columns from code: an unknown one is a bug, never SQL.
     await expect(pets.findMany({ scope: { where: { "name\" OR 1=1 --": 1 } } })).rejects.toThrow(/no column/);
     await expect(pets.findMany({ scope: { through: { owner: { nope: 1 } } } })).rejects.toThrow(/no column/);
+  });
+
+  it("nests at most maxNestedPerParent records per parent, the first in list order, for every parent of a page", async () => {
+    const many = await owners.insert({ hash: "OWN_MANYPETS", name: "Many" });
+    const few = await owners.insert({ hash: "OWN_FEWPETSS", name: "Few" });
+    for (let index = 0; index < maxNestedPerParent + 10; index += 1)
+      await pets.insert({ hash: `PET_M${String(index).padStart(7, "0")}`, name: `Pet ${index}`, vaccinated: true, owner_id: many });
+    await pets.insert({ hash: "PET_FEWPETS1", name: "Only", vaccinated: true, owner_id: few });
+    const page = await owners.findMany({ where: { name: "Many" }, relations: ["pets"] });
+    const listed = (await owners.findMany({ relations: ["pets"], orderBy: [{ name: "asc" }] })).filter((owner) => ["Many", "Few"].includes(owner.name));
+    expect(page[0]!.pets!.map((pet) => pet.name)).toEqual(Array.from({ length: maxNestedPerParent }, (_, index) => `Pet ${index}`));
+    expect(listed.map((owner) => owner.pets!.length)).toEqual([1, maxNestedPerParent]);
+    expect((await owners.findOne({ id: many }, ["pets"]))!.pets).toHaveLength(maxNestedPerParent);
   });
 
   it("answers exists, isReferenced, update and delete", async () => {

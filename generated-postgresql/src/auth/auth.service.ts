@@ -4,8 +4,7 @@ import { sql, type Database } from "../lib/database.js";
 import { outputOf } from "../lib/serialize.js";
 import { placeholder } from "../lib/sql.js";
 import { decodeValue, type ColumnKind } from "../lib/table.js";
-import { ConcurrencyGate, GateFull } from "../lib/concurrency-gate.js";
-import { TooManyAttempts, Unauthenticated } from "../lib/errors.js";
+import { Unauthenticated } from "../lib/errors.js";
 import { verifyPassword } from "../lib/passwords.js";
 import {
   issueToken,
@@ -49,12 +48,7 @@ export interface CurrentUser {
   role: string;
 }
 
-/** Password checks running at once per process, and waiting beyond those (see ConcurrencyGate). */
-const hashingSlots = { running: 2, waiting: 16 };
-
 export class AuthService {
-  private readonly hashing = new ConcurrencyGate(hashingSlots.running, hashingSlots.waiting);
-
   /** The per-request read of the user and the token's revocation, built once (its columns come from the specs). */
   private readonly liveUserText: string;
 
@@ -76,13 +70,9 @@ export class AuthService {
     const user = (await this.db.get(
       sql`SELECT "hash", "password" FROM "users" WHERE "email" = ${email.toLowerCase()} LIMIT 1`,
     )) as { hash: string; password: string } | undefined;
-    // Unknown e-mails are verified against a dummy hash: both paths cost one scrypt.
-    const valid = await this.hashing
-      .run(() => verifyPassword(password, user?.password ?? null))
-      .catch((error: unknown) => {
-        if (error instanceof GateFull) throw new TooManyAttempts(1);
-        throw error;
-      });
+    // Unknown e-mails are verified against a dummy hash: both paths cost one scrypt (bounded per
+    // process with every other hash: lib/passwords.ts).
+    const valid = await verifyPassword(password, user?.password ?? null);
     if (!user || !valid) throw new InvalidCredentials();
     await this.throttle.succeeded(attempt);
     return issueToken(this.jwt, user.hash);

@@ -111,7 +111,11 @@ function serve<Config extends ServiceSettings>(
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
-    logger.info({ host: config.host, port }, `listening on http://${config.host}:${port}`);
+    // The pid tells which worker of a supervisor listens (one that has not yet keeps no port open).
+    logger.info(
+      { host: config.host, port, pid: process.pid },
+      `listening on http://${config.host}:${port}`,
+    );
   });
 
   // Graceful shutdown: stop accepting, let requests in flight finish (bounded), then close the database.

@@ -5,6 +5,7 @@ import {
   Conflict,
   Forbidden,
   NotFound,
+  ServiceBusy,
   TooManyAttempts,
   Unauthenticated,
   ValidationFailed,
@@ -37,6 +38,10 @@ export function errorHandler(
   }
   if (error instanceof Forbidden) return sendError(res, 403, error.message);
   if (error instanceof Conflict) return sendError(res, 409, error.message);
+  if (error instanceof ServiceBusy) {
+    res.setHeader("Retry-After", String(error.retryAfterSeconds));
+    return sendError(res, 503, error.message);
+  }
   if (error instanceof TooManyAttempts) {
     res.setHeader("Retry-After", String(error.retryAfterSeconds));
     return sendError(res, 429, "Too many attempts.");

@@ -1,5 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
+import { maxNestedPerParent } from "../list-operators.js";
 import { quote } from "../sql.js";
 import type { RelationSpec } from "./belongs-to.js";
 
@@ -38,8 +39,32 @@ export interface NestedItems {
   readonly reach: string;
 }
 
-/** The one statement that loads the items of every parent of a page. */
+export { maxNestedPerParent };
+
+/**
+ * `SELECT …` of nested records, at most maxNestedPerParent per parent (`parent` names the column,
+ * qualified, that tells whose each is), in list order: the window numbers them, the outer query keeps
+ * the first ones. Its columns are the inner SELECT list's, so rows decode as before.
+ */
+export function firstPerParent(
+  select: string,
+  from: string,
+  parent: string,
+  alias: string,
+): string {
+  const order = `${alias}."created_at" ASC, ${alias}."id" ASC`;
+  const ranked = `SELECT ${select}, ROW_NUMBER() OVER (PARTITION BY ${parent} ORDER BY ${order}) AS "nested.rank" FROM ${from}`;
+  return `SELECT * FROM (${ranked}) AS "nested" WHERE "nested.rank" <= ${maxNestedPerParent} ORDER BY "nested"."created_at" ASC, "nested"."id" ASC`;
+}
+
+/** The one statement that loads the items of every parent of a page (the first ones of each). */
 export function hasManyItems(relation: RelationSpec, items: NestedItems): string {
   const alias = quote(items.alias);
-  return `SELECT ${items.columns} FROM ${items.from}${items.joins} WHERE ${alias}.${quote(relation.foreignKey)} IN (${items.parents})${items.reach} ORDER BY ${alias}."created_at" ASC, ${alias}."id" ASC`;
+  const parent = `${alias}.${quote(relation.foreignKey)}`;
+  return firstPerParent(
+    items.columns,
+    `${items.from}${items.joins} WHERE ${parent} IN (${items.parents})${items.reach}`,
+    parent,
+    alias,
+  );
 }

@@ -9,9 +9,9 @@ export class GateFull extends Error {
 
 /**
  * At most `running` tasks at once, at most `waiting` more queued; beyond that a task is refused at
- * once instead of piling up. Password hashing goes through one: each scrypt takes ≈ 128 MiB and a
- * few hundred milliseconds of a libuv thread, so a burst of logins must not take every thread (and
- * the memory) from the rest of the service.
+ * once instead of piling up. Password hashing goes through one (lib/passwords.ts): each scrypt takes
+ * ≈ 128 MiB and a few hundred milliseconds of a libuv thread, so a burst of logins or user creations
+ * must not take every thread (and the memory) from the rest of the service.
  */
 export class ConcurrencyGate {
   private active = 0;

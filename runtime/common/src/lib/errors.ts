@@ -60,6 +60,16 @@ export class TooManyAttempts extends DomainError {
   }
 }
 
+/** Work the service bounds is at its bound (password hashing): 503 with Retry-After, try again shortly. */
+export class ServiceBusy extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(message);
+  }
+}
+
 export function fieldError(field: string, message: string): ValidationFailed {
   return new ValidationFailed({ [field]: [message] });
 }

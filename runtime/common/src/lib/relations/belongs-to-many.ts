@@ -4,7 +4,7 @@ import { encodeValue, type ColumnKind } from "../column-codec.js";
 import { toDate } from "../serialize.js";
 import { placeholder, quote, type Sql } from "../sql.js";
 import type { Binder, TableSpec } from "../table.js";
-import type { NestedItems } from "./has-many.js";
+import { firstPerParent, type NestedItems } from "./has-many.js";
 
 /*
  * A belongsToMany relation: the rows of a pivot table link a row of one table (`ownKey`) to a row
@@ -68,7 +68,13 @@ export function linkedItems(relation: ManyToManySpec, items: NestedItems): strin
   const pivotColumns = Object.keys(relation.pivotColumns ?? {})
     .map((column) => `, "link".${quote(column)} AS ${quote(`link.${column}`)}`)
     .join("");
-  return `SELECT ${items.columns}, "link".${quote(relation.ownKey)} AS "link.owner"${pivotColumns} FROM ${quote(relation.pivot)} AS "link" JOIN ${items.from} ON ${alias}."id" = "link".${quote(relation.otherKey)}${items.joins} WHERE "link".${quote(relation.ownKey)} IN (${items.parents})${items.reach} ORDER BY ${alias}."created_at" ASC, ${alias}."id" ASC`;
+  const owner = `"link".${quote(relation.ownKey)}`;
+  return firstPerParent(
+    `${items.columns}, ${owner} AS "link.owner"${pivotColumns}`,
+    `${quote(relation.pivot)} AS "link" JOIN ${items.from} ON ${alias}."id" = "link".${quote(relation.otherKey)}${items.joins} WHERE ${owner} IN (${items.parents})${items.reach}`,
+    owner,
+    alias,
+  );
 }
 
 /** `alias.id IN (the related ids of one row)`, for the relation's own list route. */

@@ -1,0 +1,79 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import Sqlite from "better-sqlite3";
+import { isoInstant } from "./dates.js";
+import { foldFunction, foldText } from "./list-conditions.js";
+import { maxPreparedStatements, StatementTimeout, type SqlRow } from "./sql.js";
+
+/** Prisma's SQLite adapter stores DateTime as ISO 8601 text with an explicit offset; so do we. */
+function encode(value: unknown): unknown {
+  if (value instanceof Date) return `${isoInstant(value).slice(0, -1)}+00:00`;
+  if (typeof value === "boolean") return value ? 1 : 0;
+  return value;
+}
+
+/** The values as SQLite binds them; the same array when none needs converting (the usual case). */
+export function encodeAll(values: readonly unknown[]): readonly unknown[] {
+  for (const value of values)
+    if (value instanceof Date || typeof value === "boolean") return values.map(encode);
+  return values;
+}
+
+// How often the folding function looks at the clock: each look costs ≈ 40 ns, each call ≈ 1 µs
+// plus the LIKE that follows it (up to ≈ 0.3 ms on 5,000 characters), so the deadline is kept to
+// within a few milliseconds.
+const callsPerClockLook = 4;
+
+/** One SQLite connection as the service uses it, on the main thread or on the text reader's. */
+export interface Connection {
+  readonly db: Sqlite.Database;
+  /** Runs one statement text (prepared once) with values already in SQLite's forms. */
+  all(text: string, values: readonly unknown[]): SqlRow[];
+  get(text: string, values: readonly unknown[]): SqlRow | undefined;
+  run(text: string, values: readonly unknown[]): number;
+}
+
+/**
+ * Opens the database file with the service's settings. WAL lets readers run beside the writer;
+ * busy_timeout waits for a lock instead of failing at once when several processes share the file;
+ * foreign keys make restrict/cascade real. Case-insensitive matching for every alphabet goes through
+ * `hashapi_fold` (list-conditions.ts foldedText; SQLite's lower() and LIKE fold ASCII only), which
+ * is also where a statement's time limit is kept: SQLite has no statement timeout its Node driver
+ * can set, but every text match calls this function once per row and column, and past
+ * `statementTimeoutMs` (0: no limit) it throws StatementTimeout, which ends the statement.
+ */
+export function openConnection(file: string, statementTimeoutMs: number): Connection {
+  const db = new Sqlite(file);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  db.pragma("busy_timeout = 5000");
+  db.pragma("foreign_keys = ON");
+  let deadline = Infinity;
+  let folds = 0;
+  // Deterministic, so SQLite may call it once per value.
+  db.function(foldFunction, { deterministic: true }, (value: unknown) => {
+    folds += 1;
+    if (folds % callsPerClockLook === 0 && performance.now() > deadline)
+      throw new StatementTimeout();
+    return typeof value === "string" ? foldText(value) : value;
+  });
+  const statements = new Map<string, Sqlite.Statement>();
+  // Prepared on first use, not at start-up: a service on an unmigrated database still starts and
+  // answers its health check.
+  const prepare = (text: string): Sqlite.Statement => {
+    // Each statement runs to its end before the next starts (synchronously): its own deadline.
+    if (statementTimeoutMs > 0) deadline = performance.now() + statementTimeoutMs;
+    let statement = statements.get(text);
+    if (!statement) {
+      statement = db.prepare(text);
+      if (statements.size < maxPreparedStatements) statements.set(text, statement);
+    }
+    return statement;
+  };
+  return {
+    db,
+    all: (text, values) => prepare(text).all(values) as SqlRow[],
+    get: (text, values) => prepare(text).get(values) as SqlRow | undefined,
+    run: (text, values) => prepare(text).run(values).changes,
+  };
+}

@@ -1,0 +1,113 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { openConnection } from "./connection.js";
+import type { SqlRow } from "./sql.js";
+
+/*
+ * SQLite's driver is synchronous: while a statement runs, its process answers nothing else, not even
+ * /api/health. Most statements take microseconds; the ones that match text (`contains`, `?search=`)
+ * read every row the other conditions leave and fold each text, which at 100,000 long texts takes
+ * hundreds of milliseconds. Those run here instead, on a connection of their own in a thread of
+ * their own (WAL lets it read beside the main connection), so the process keeps answering while
+ * they run, and they keep DATABASE_STATEMENT_TIMEOUT_MS there.
+ */
+
+const role = "hashapi-text-reader";
+
+interface Request {
+  id: number;
+  method: "all" | "get";
+  text: string;
+  values: readonly unknown[];
+}
+
+type Reply =
+  | { id: number; rows: SqlRow[] | SqlRow | undefined }
+  | { id: number; error: { message: string; code?: unknown } };
+
+/** The main thread's side: statements sent to the reader thread, answered in order. */
+export class TextReader {
+  private worker?: Worker;
+  private next = 1;
+  private readonly pending = new Map<
+    number,
+    { resolve(value: never): void; reject(error: Error): void }
+  >();
+
+  constructor(
+    private readonly file: string,
+    private readonly statementTimeoutMs: number,
+  ) {}
+
+  /**
+   * Whether this build can start the reader thread: compiled JavaScript, or TypeScript under tsx
+   * (`npm run dev`, whose loader the thread inherits). Elsewhere (a test runner that compiles files
+   * itself) text statements run on the main connection, as before.
+   */
+  static available(): boolean {
+    return (
+      !import.meta.url.endsWith(".ts") || process.execArgv.some((flag) => flag.includes("tsx"))
+    );
+  }
+
+  query<T>(method: "all" | "get", text: string, values: readonly unknown[]): Promise<T> {
+    const worker = this.started();
+    const id = this.next++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: never) => void, reject });
+      worker.postMessage({ id, method, text, values } satisfies Request);
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(new URL(import.meta.url), {
+      workerData: { role, file: this.file, statementTimeoutMs: this.statementTimeoutMs },
+    });
+    // It must not keep a script (or a stopping server) alive by itself.
+    worker.unref();
+    worker.on("message", (reply: Reply) => {
+      const waiting = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      if (!waiting) return;
+      if ("error" in reply)
+        waiting.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+      else waiting.resolve(reply.rows as never);
+    });
+    // A thread that died fails what it held; the next statement starts another.
+    const failAll = (error: Error) => {
+      if (this.worker === worker) this.worker = undefined;
+      for (const waiting of this.pending.values()) waiting.reject(error);
+      this.pending.clear();
+    };
+    worker.on("error", failAll);
+    worker.on("exit", (code) => failAll(new Error(`the text reader thread exited (${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+}
+
+/** The reader thread: one read-only use of its own connection, one statement at a time. */
+function serve(settings: { file: string; statementTimeoutMs: number }): void {
+  const connection = openConnection(settings.file, settings.statementTimeoutMs);
+  parentPort!.on("message", (request: Request) => {
+    let reply: Reply;
+    try {
+      reply = { id: request.id, rows: connection[request.method](request.text, request.values) };
+    } catch (error) {
+      const { message, code } = error as { message?: unknown; code?: unknown };
+      reply = { id: request.id, error: { message: String(message), code } };
+    }
+    parentPort!.postMessage(reply);
+  });
+}
+
+if (!isMainThread && (workerData as { role?: unknown } | null)?.role === role)
+  serve(workerData as { file: string; statementTimeoutMs: number });
