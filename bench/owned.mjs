@@ -4,15 +4,17 @@
 // of their own doctor record (owner: doctor.user, a scope inside the reading statement); an admin
 // bypasses it and reaches all. Both list pages of 15 and show records of the same table.
 //
-//   node bench/service.mjs --quick   # once: builds .tmp/bench/project and its migrated template
 //   node bench/owned.mjs [--slices 12] [--seconds 2] [--appointments 6000] [--gapPairs 4000]
-import { copyFileSync } from "node:fs";
+import { copyFileSync, existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { login } from "./lib/http-client.mjs";
 import { stopProcess } from "./lib/processes.mjs";
-import { admin } from "./lib/seed.mjs";
+import { prepareProject } from "./lib/prepare-project.mjs";
+import { admin, seedDatabase } from "./lib/seed.mjs";
+import { log } from "./lib/slices.mjs";
 import { startServer } from "./lib/servers.mjs";
 import { newHash } from "./servers/shared/hash-id.mjs";
 import { hashPassword } from "./servers/shared/passwords.mjs";
@@ -29,7 +31,14 @@ for (let index = 2; index < process.argv.length; index += 1) {
 
 /** Admin and doctor users, ten doctors (the first is the doctor user's), patients and appointments spread over them. */
 async function seed(path) {
-  copyFileSync(join(scratch, "main-seeded.db"), path);
+  // The service benchmark's seeded database, made here when it has not run.
+  const seededPath = join(scratch, "main-seeded.db");
+  if (!existsSync(seededPath) || !existsSync(join(scratch, "project/dist/server.js"))) {
+    await mkdir(scratch, { recursive: true });
+    const { templatePath } = await prepareProject({ repo: join(scratch, "../.."), scratch, log });
+    await seedDatabase(templatePath, seededPath, 1000);
+  }
+  copyFileSync(seededPath, path);
   const db = new Database(path);
   const now = toStoredDate(new Date());
   const password = await hashPassword(admin.password);

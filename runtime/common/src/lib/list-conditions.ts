@@ -109,7 +109,10 @@ export function columnComparison(
   }
 }
 
-/** Every word in some column: `(col1 LIKE w1 OR col2 LIKE w1) AND (…w2…)`. */
+/**
+ * Every word in some column: `(col1 LIKE w1 OR col2 LIKE w1) AND (…w2…)`. The pattern is bound once
+ * per use: a placeholder stands for one value (SQLite's `?` cannot be repeated as `$1` can).
+ */
 export function searchCondition(
   dialect: SqlDialect,
   columns: readonly string[],
@@ -118,9 +121,9 @@ export function searchCondition(
 ): string {
   return words
     .map((word) => {
-      const pattern = bind(likePattern("contains", word));
+      const pattern = likePattern("contains", word);
       const any = columns.map(
-        (column) => `${foldedText(dialect, column)} LIKE ${pattern} ESCAPE '\\'`,
+        (column) => `${foldedText(dialect, column)} LIKE ${bind(pattern)} ESCAPE '\\'`,
       );
       return `(${any.join(" OR ")})`;
     })

@@ -24,13 +24,16 @@ export function encodeAll(values: readonly unknown[]): readonly unknown[] {
 // within a few milliseconds.
 const callsPerClockLook = 4;
 
-/** One SQLite connection as the service uses it, on the main thread or on the text reader's. */
+/**
+ * One SQLite connection as the service uses it, on the main thread or on the text reader's. Each
+ * method runs one statement text (prepared once) with values already in SQLite's forms, until
+ * `deadline` (epoch ms; by default `statementTimeoutMs` from now).
+ */
 export interface Connection {
   readonly db: Sqlite.Database;
-  /** Runs one statement text (prepared once) with values already in SQLite's forms. */
-  all(text: string, values: readonly unknown[]): SqlRow[];
-  get(text: string, values: readonly unknown[]): SqlRow | undefined;
-  run(text: string, values: readonly unknown[]): number;
+  all(text: string, values: readonly unknown[], deadline?: number): SqlRow[];
+  get(text: string, values: readonly unknown[], deadline?: number): SqlRow | undefined;
+  run(text: string, values: readonly unknown[], deadline?: number): number;
 }
 
 /**
@@ -53,16 +56,15 @@ export function openConnection(file: string, statementTimeoutMs: number): Connec
   // Deterministic, so SQLite may call it once per value.
   db.function(foldFunction, { deterministic: true }, (value: unknown) => {
     folds += 1;
-    if (folds % callsPerClockLook === 0 && performance.now() > deadline)
-      throw new StatementTimeout();
+    if (folds % callsPerClockLook === 0 && Date.now() > deadline) throw new StatementTimeout();
     return typeof value === "string" ? foldText(value) : value;
   });
   const statements = new Map<string, Sqlite.Statement>();
   // Prepared on first use, not at start-up: a service on an unmigrated database still starts and
   // answers its health check.
-  const prepare = (text: string): Sqlite.Statement => {
+  const prepare = (text: string, until?: number): Sqlite.Statement => {
     // Each statement runs to its end before the next starts (synchronously): its own deadline.
-    if (statementTimeoutMs > 0) deadline = performance.now() + statementTimeoutMs;
+    deadline = until ?? (statementTimeoutMs > 0 ? Date.now() + statementTimeoutMs : Infinity);
     let statement = statements.get(text);
     if (!statement) {
       statement = db.prepare(text);
@@ -72,8 +74,8 @@ export function openConnection(file: string, statementTimeoutMs: number): Connec
   };
   return {
     db,
-    all: (text, values) => prepare(text).all(values) as SqlRow[],
-    get: (text, values) => prepare(text).get(values) as SqlRow | undefined,
-    run: (text, values) => prepare(text).run(values).changes,
+    all: (text, values, until) => prepare(text, until).all(values) as SqlRow[],
+    get: (text, values, until) => prepare(text, until).get(values) as SqlRow | undefined,
+    run: (text, values, until) => prepare(text, until).run(values).changes,
   };
 }

@@ -20,6 +20,8 @@ interface Request {
   method: "all" | "get";
   text: string;
   values: readonly unknown[];
+  /** Epoch ms: the statement's time limit counts from when it was asked for, waiting included. */
+  deadline: number | undefined;
 }
 
 type Reply =
@@ -54,9 +56,12 @@ export class TextReader {
   query<T>(method: "all" | "get", text: string, values: readonly unknown[]): Promise<T> {
     const worker = this.started();
     const id = this.next++;
+    // Counted from now: statements queued behind a slow one (a list's page and its count) do not
+    // each get the whole limit again once they start.
+    const deadline = this.statementTimeoutMs > 0 ? Date.now() + this.statementTimeoutMs : undefined;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: never) => void, reject });
-      worker.postMessage({ id, method, text, values } satisfies Request);
+      worker.postMessage({ id, method, text, values, deadline } satisfies Request);
     });
   }
 
@@ -100,7 +105,8 @@ function serve(settings: { file: string; statementTimeoutMs: number }): void {
   parentPort!.on("message", (request: Request) => {
     let reply: Reply;
     try {
-      reply = { id: request.id, rows: connection[request.method](request.text, request.values) };
+      const { method, text, values, deadline } = request;
+      reply = { id: request.id, rows: connection[method](text, values, deadline) };
     } catch (error) {
       const { message, code } = error as { message?: unknown; code?: unknown };
       reply = { id: request.id, error: { message: String(message), code } };
