@@ -334,8 +334,10 @@ function recordSchema(resource: ResourceModel, resources: ResourceModel[], nest:
       const target = resources.find((candidate) => candidate.name === entry.relation.target.name);
       const hash: JsonSchema = { type: "string", pattern: hashPattern(entry.relation.target.prefix) };
       // A built-in user, when loaded, is the RelatedUser schema (public id, name and user fields).
-      const loaded = target ? recordSchema(target, resources, false) : ref("RelatedUser");
-      const options: JsonSchema[] = entry.relation.eager && nest ? [loaded] : nest ? [hash, loaded] : [hash];
+      // A nested record's own belongsTo are hashes only: built when nesting, so that a relation back
+      // to the same resource (a review's parent review, A → B → A) ends there.
+      const loaded = () => (target ? recordSchema(target, resources, false) : ref("RelatedUser"));
+      const options: JsonSchema[] = !nest ? [hash] : entry.relation.eager ? [loaded()] : [hash, loaded()];
       if (!entry.relation.required) options.push({ type: "null" });
       properties[entry.key] = options.length === 1 ? options[0]! : { anyOf: options };
     } else if (entry.kind === "publicId") {
@@ -393,8 +395,9 @@ function listParametersOf(resource: ResourceModel, project: ProjectModel): objec
 }
 
 /** A record read through a belongsToMany: the related record, with its link's `pivot` when the relation has fields. */
-function linkedRecordSchema(relation: BelongsToManyModel, target: ResourceModel, resources: ResourceModel[]): JsonSchema {
-  const record = recordSchema(target, resources, false);
+/** `nest`: the record as the relation's own list answers it, with what `?with=` and eager loads nest. */
+function linkedRecordSchema(relation: BelongsToManyModel, target: ResourceModel, resources: ResourceModel[], nest = false): JsonSchema {
+  const record = recordSchema(target, resources, nest);
   if (relation.pivotFields.length === 0) return record;
   const pivot: JsonSchema = {
     type: "object",
@@ -420,7 +423,8 @@ function manyToManyPaths(resource: ResourceModel, project: ProjectModel): Record
     const operation = `${resource.names.pascal}${toPascal(relation.name)}`;
     const item = linkedRecordSchema(relation, target, project.resources);
     const pivot = resource.pivotPayloads.find((entry) => entry.name === relation.name)!.validation.schema;
-    const list = listResponseSchema(item);
+    // The list takes the related resource's own list query, `?with=` included.
+    const list = listResponseSchema(linkedRecordSchema(relation, target, project.resources, true));
     const readPublic = resource.actions.show.public && target.actions.index.public;
     // Roles the route is limited to, as the router checks them (runtime resource/routes.ts): both lists.
     const readRoles = readPublic ? undefined : bothRoles(resource.actions.show.roles, target.actions.index.roles);

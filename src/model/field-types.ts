@@ -272,7 +272,8 @@ export const fieldTypes = {
     prisma: { type: "Json", postgres: () => "@db.JsonB" },
     prismaDefault: (value) => JSON.stringify(JSON.stringify(value)),
     defaultProblem: () => undefined,
-    payload: { schema: () => ({}), rule: undefined, typeMessage: "json", keywordMessages: {}, tsType: () => "unknown", numeric: false },
+    // Any JSON value but null, which only a nullable field takes (its column is NOT NULL otherwise).
+    payload: { schema: () => ({ not: { type: "null" } }), rule: undefined, typeMessage: "json", keywordMessages: {}, tsType: () => "unknown", numeric: false },
     output: { schema: () => ({}), tsType: () => "unknown", example: () => ({}) },
     filter: undefined,
     searchable: false,

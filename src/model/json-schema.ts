@@ -15,6 +15,8 @@ export interface JsonSchema {
   description?: string;
   examples?: unknown[];
   $ref?: string;
+  /** Only as `{ type: "null" }`: any value but null (a json field that is not nullable). */
+  not?: JsonSchema;
   [extension: string]: unknown;
 }
 

@@ -124,8 +124,11 @@ export function buildActionValidation(
     const has = (name: string) => keyRules.some((rule) => rule.name === name);
     const isRequired = has("required");
     const isNullable = has("nullable");
+    // A field every record must have (not nullable, no default) may be left out of an update but not
+    // emptied by it: text trimmed to nothing is refused as on create (Laravel's `filled`).
+    const filled = isRequired || (action === "update" && field !== undefined && !field.nullable && !field.hasDefault && !isNullable);
     const built = field
-      ? fieldSchema(field, keyRules, isRequired)
+      ? fieldSchema(field, keyRules, filled)
       : relationSchema(relation!);
     if (isNullable) built.schema = allowNull(built.schema);
     if (field?.example !== undefined) built.schema = { ...built.schema, examples: [field.example] };
@@ -193,7 +196,8 @@ function relationSchema(relation: PayloadRelation): BuiltProperty {
   };
 }
 
-function fieldSchema(field: PayloadField, rules: ParsedRule[], isRequired: boolean): BuiltProperty {
+/** `nonEmpty`: text must not be empty (a required field, or one an update must not empty). */
+function fieldSchema(field: PayloadField, rules: ParsedRule[], nonEmpty: boolean): BuiltProperty {
   const key = field.name;
   const numeric = fieldType(field.type).payload.numeric;
   const schema: JsonSchema = fieldType(field.type).payload.schema(field);
@@ -263,7 +267,7 @@ function fieldSchema(field: PayloadField, rules: ParsedRule[], isRequired: boole
   if (field.type === "integer") limitToInt32(schema, messages, key);
   if (field.type === "decimal") addDecimalLimits(schema, messages, field);
 
-  if (isRequired && schema.type === "string" && (schema.minLength ?? 0) < 1) {
+  if (nonEmpty && schema.type === "string" && (schema.minLength ?? 0) < 1) {
     // Laravel's `required` rejects the empty string; say so in its own words.
     schema.minLength = 1;
     messages.minLength = laravelMessage("required", key);
@@ -337,6 +341,10 @@ function setLowerBound(
 }
 
 function allowNull(schema: JsonSchema): JsonSchema {
+  if (schema.not !== undefined) {
+    const { not: _nullRefused, ...anyValue } = schema;
+    return anyValue;
+  }
   if (schema.enum) return { ...schema, enum: [...schema.enum, null] };
   if (schema.type === undefined) return schema;
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];

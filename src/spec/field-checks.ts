@@ -71,6 +71,9 @@ export function checkField(source: SpecSource, base: (string | number)[], field:
     const problem = valueProblem(field, field[option], option);
     if (problem) problems.push(source.problem([...at, option], problem));
   }
+  // One value for every record that leaves the field out: the second such record could not be stored.
+  if (field.unique === true && field.default !== undefined && field.default !== null && field.default !== "now")
+    problems.push(source.problem([...at, "default"], "a unique field cannot have a fixed default: the second record that leaves it out would take the same value; remove default or unique"));
   if (field.example !== undefined && !(field.type === "enum" && field.values === undefined)) {
     const problem = field.example === null ? "null is no example: give a value of the field" : valueProblem(field, field.example, "default");
     if (problem) problems.push(source.problem([...at, "example"], problem));

@@ -18,7 +18,15 @@ export function normalizeResource(file: string, data: Record<string, unknown>): 
 }
 
 export function normalizeFields(fields: Record<string, Omit<FieldSpec, "name">> | undefined): FieldSpec[] {
-  return Object.entries(fields ?? {}).map(([name, field]) => ({ name, ...field }));
+  return Object.entries(fields ?? {}).map(([name, field]) => {
+    // `default: null` on a nullable field says what leaving it out already does: no default, NULL.
+    // (On a field that is not nullable it stays, and the field checks refuse it.)
+    if (field.default === null && field.nullable === true) {
+      const { default: _none, ...rest } = field;
+      return { name, ...rest };
+    }
+    return { name, ...field };
+  });
 }
 
 type RawProject = {

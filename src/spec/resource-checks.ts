@@ -4,7 +4,7 @@ import { checkField, reservedFieldNames } from "./field-checks.js";
 import { didYouMean } from "./problem.js";
 import { checkRules } from "./rule-checks.js";
 import type { SpecSource } from "./source.js";
-import type { Problem, ResourceSpec } from "./types.js";
+import type { Problem, ProjectSpec, ResourceSpec } from "./types.js";
 
 export interface CheckedResource {
   spec: ResourceSpec;
@@ -24,6 +24,23 @@ const builtInResources = new Map([
   ["LoginThrottle", "a table of the built-in authentication (login_throttles); choose another name"],
 ]);
 
+/**
+ * Names a resource cannot take because the generated project already means something by them: a
+ * model would clash with Prisma's scalar types, a record schema with openapi.json's own schemas, a
+ * row type with a global the generated TypeScript uses.
+ */
+const reservedResourceNames: ReadonlyMap<string, string> = new Map([
+  ...["String", "Boolean", "Int", "BigInt", "Float", "Decimal", "DateTime", "Json", "Bytes", "Unsupported", "Prisma", "PrismaClient"].map(
+    (name) => [name, "a name Prisma reserves (its scalar types and client)"] as const,
+  ),
+  ...["Error", "ValidationError", "Message", "Links", "Meta", "CursorLinks", "CursorMeta", "Token", "LoginPayload", "RelatedUser"].map(
+    (name) => [name, "the name of one of openapi.json's own schemas"] as const,
+  ),
+  ...["Array", "Date", "Function", "Map", "Number", "Object", "Promise", "Record", "RegExp", "Set", "Symbol", "Request", "Response"].map(
+    (name) => [name, "a TypeScript global (or Express type) the generated code uses"] as const,
+  ),
+]);
+
 /** Checks within one resource file. */
 export function checkResource({ spec, source }: CheckedResource): Problem[] {
   const problems: Problem[] = [];
@@ -31,6 +48,8 @@ export function checkResource({ spec, source }: CheckedResource): Problem[] {
 
   const builtIn = builtInResources.get(spec.name);
   if (builtIn) problems.push(source.problem(["name"], `"${spec.name}" is ${builtIn}`));
+  const reserved = reservedResourceNames.get(spec.name);
+  if (reserved) problems.push(source.problem(["name"], `"${spec.name}" is ${reserved}; choose another name (e.g. ${spec.name}Entry)`));
   if (spec.prefix === undefined && derivePrefix(spec.name) === undefined) {
     problems.push(source.problem(["name"], `"${spec.name}" is too short to derive a public-id prefix from; set prefix: with three uppercase letters`));
   }
@@ -181,6 +200,23 @@ function checkRenames({ spec, source }: CheckedResource): Problem[] {
     else if (relationNames.has(relation.renamedFrom)) problems.push(source.problem(at, `"${relation.renamedFrom}" is still a relation of ${spec.name}`));
   }
   return problems;
+}
+
+/** SQLite keeps this many significant digits of a decimal (it stores them as 64-bit floats). */
+export const sqliteDecimalDigits = 15;
+
+/**
+ * What the project's database cannot keep: SQLite converts a decimal's text to a 64-bit float and
+ * keeps its first 15 significant digits, so a wider decimal would be stored with digits lost and
+ * answered 201 (PostgreSQL's decimal(p, s) keeps them all).
+ */
+export function checkDatabaseLimits({ spec, source }: CheckedResource, project: ProjectSpec): Problem[] {
+  if (project.database !== "sqlite") return [];
+  return spec.fields
+    .filter((field) => field.type === "decimal" && (field.precision ?? 10) > sqliteDecimalDigits)
+    .map((field) =>
+      source.problem(["fields", field.name, "precision"], `SQLite keeps ${sqliteDecimalDigits} significant digits of a decimal: precision ${field.precision} would lose digits. Use precision ${sqliteDecimalDigits} or less, or database: postgresql`),
+    );
 }
 
 /** Checks across resources: names, collections, prefixes and relation targets. */

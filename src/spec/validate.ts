@@ -3,7 +3,7 @@ import { checkField } from "./field-checks.js";
 import type { LoadedSpecs } from "./load.js";
 import { normalizeProject, normalizeResource } from "./normalize.js";
 import { sortProblems } from "./problem.js";
-import { checkAcrossResources, checkResource, type CheckedResource } from "./resource-checks.js";
+import { checkAcrossResources, checkDatabaseLimits, checkResource, type CheckedResource } from "./resource-checks.js";
 import { checkAgainstSchema } from "./schema-check.js";
 import type { Problem, ValidSpecs } from "./types.js";
 
@@ -39,7 +39,7 @@ export function validateSpecs(loaded: LoadedSpecs): { problems: Problem[]; specs
       continue;
     }
     const resource = { spec: normalizeResource(file.source.file, file.data as Record<string, unknown>), source: file.source };
-    problems.push(...checkResource(resource), ...checkResourceRoles(resource, project), ...checkFieldRoles(resource, project));
+    problems.push(...checkResource(resource), ...checkResourceRoles(resource, project), ...checkFieldRoles(resource, project), ...checkDatabaseLimits(resource, project));
     resources.push(resource);
   }
   problems.push(...checkAcrossResources(resources, invalidNames));

@@ -75,7 +75,7 @@ describe.each(databaseTargets)("roles on $label", ({ database }) => {
     }
     // Nor by trying to delete the patient: medical records would refuse it (409), telling the
     // receptionist they exist; so the delete is the admins' only, refused before anything is read.
-    const bare = (await api("POST", "/api/patients", { token: tokens.receptionist, body: { name: "No Records", cpf: "11144477735" } })).body.data.hash as string;
+    const bare = (await api("POST", "/api/patients", { token: tokens.receptionist, body: { name: "No Records", cpf: "22233344405" } })).body.data.hash as string;
     for (const target of [patient, bare]) {
       const refused = await api("DELETE", `/api/patients/${target}`, { token: tokens.receptionist });
       expect(refused.status, target).toBe(403);

@@ -5,6 +5,7 @@ import {
   type PayloadField,
   type PayloadRelation,
 } from "../../src/model/validation.js";
+import { compileValidator } from "../../runtime/common/src/lib/validation.js";
 
 const field = (overrides: Partial<PayloadField> & Pick<PayloadField, "name" | "type">): PayloadField => ({
   nullable: false,
@@ -132,5 +133,53 @@ describe("action validation", () => {
     expect(Object.keys(result.schema.properties!)).toEqual(["code", "code_confirmation"]);
     expect(result.messages.code!.confirmed).toBe("The code field confirmation does not match.");
     expect(result.payload.map((key) => key.key)).toEqual(["code"]);
+  });
+});
+
+describe("json fields and null (issue 31: a null into a NOT NULL json column answered 500)", () => {
+  const compile = (nullable: boolean) => {
+    const meta = field({ name: "meta", type: "json", nullable });
+    const built = buildActionValidation("create", [meta], [], deriveRules("create", [meta], []));
+    return compileValidator<Record<string, unknown>>(built.schema, built.messageList);
+  };
+  const errorsOf = (validate: (body: unknown) => unknown, body: unknown) => {
+    try {
+      validate(body);
+      return undefined;
+    } catch (error) {
+      return (error as { errors?: unknown }).errors;
+    }
+  };
+
+  it("refuses null where the field is not nullable, as a missing required value, and takes any other JSON", () => {
+    const validate = compile(false);
+    expect(errorsOf(validate, { meta: null })).toEqual({ meta: ["The meta field is required."] });
+    for (const value of [{ a: 1 }, [1, "x"], "text", 0, false]) expect(errorsOf(validate, { meta: value })).toBeUndefined();
+  });
+
+  it("takes null where the field is nullable", () => {
+    expect(errorsOf(compile(true), { meta: null })).toBeUndefined();
+  });
+});
+
+describe("an update may leave a required field out, not empty it (issue 31)", () => {
+  const compileUpdate = (input: PayloadField) => {
+    const built = buildActionValidation("update", [input], [], deriveRules("update", [input], []));
+    return compileValidator<Record<string, unknown>>(built.schema, built.messageList);
+  };
+  const refused = (validate: (body: unknown) => unknown, body: unknown) => {
+    try {
+      validate(body);
+      return undefined;
+    } catch (error) {
+      return (error as { errors?: unknown }).errors;
+    }
+  };
+
+  it("refuses text trimmed to nothing for a field every record has, and takes it where the field may be empty", () => {
+    expect(refused(compileUpdate(name), { name: "   " })).toEqual({ name: ["The name field is required."] });
+    expect(refused(compileUpdate(name), {})).toBeUndefined();
+    expect(refused(compileUpdate(phone), { phone: "" })).toBeUndefined();
+    expect(refused(compileUpdate(field({ name: "nick", type: "string", hasDefault: true })), { nick: "" })).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { placeholder, sql, statementOf } from "../../runtime/common/src/lib/sql.js";
+import { placeholder, sql, statementOf, uniqueViolationColumn } from "../../runtime/common/src/lib/sql.js";
 
 describe("sql tag and placeholders (runtime/common/src/lib/sql.ts)", () => {
   it("puts each dialect's own placeholders where the values were, and nowhere else", () => {
@@ -16,5 +16,19 @@ describe("sql tag and placeholders (runtime/common/src/lib/sql.ts)", () => {
   it("leaves a plain text as written", () => {
     expect(statementOf("postgresql", `SELECT $1::jsonb ? 'a'`, [{}])).toEqual({ text: `SELECT $1::jsonb ? 'a'`, values: [{}] });
     expect([placeholder("sqlite", 3), placeholder("postgresql", 3)]).toEqual(["?", "$3"]);
+  });
+});
+
+describe("uniqueViolationColumn: the column of a UNIQUE violation, from either database's words", () => {
+  it.each([
+    [{ code: "SQLITE_CONSTRAINT_UNIQUE", message: "UNIQUE constraint failed: members.code" }, "code"],
+    [{ code: "23505", detail: "Key (code)=(X1) already exists." }, "code"],
+    [{ code: "23505", detail: 'Key ("order")=(7) already exists.' }, "order"],
+    [{ code: "23505", detail: "Key (lower(email))=(a@b.c) already exists." }, "email"],
+    [{ code: "SQLITE_CONSTRAINT_UNIQUE", message: "UNIQUE constraint failed: links.a_id, links.b_id" }, undefined],
+    [{ code: "23505", detail: "Key (a_id, b_id)=(1, 2) already exists." }, undefined],
+    [new Error("something else"), undefined],
+  ])("%j → %s", (error, column) => {
+    expect(uniqueViolationColumn(error)).toBe(column);
   });
 });

@@ -112,9 +112,9 @@ export class AuthService {
     const row = await this.db.get(this.liveUserText, [claims.jti, claims.sub]);
     // EXISTS is 1/0 on SQLite and true/false on PostgreSQL.
     if (!row || row.revoked === 1 || row.revoked === true) throw new Unauthenticated();
-    // Issued before the user's password last changed: that ended the session (iat has milliseconds).
+    // Issued before the user's password last changed: that ended the session.
     const sessionsFrom = decodeValue("datetime", row.sessions_from, this.db.dialect) as Date | null;
-    if (sessionsFrom !== null && claims.iat * 1000 < sessionsFrom.getTime())
+    if (sessionsFrom !== null && claims.issuedAtMs < sessionsFrom.getTime())
       throw new Unauthenticated();
     return {
       id: Number(row.id),

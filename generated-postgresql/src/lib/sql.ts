@@ -145,6 +145,23 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
+ * The column a UNIQUE violation is about, from the database's own words: SQLite's message
+ * ("UNIQUE constraint failed: members.code"), PostgreSQL's detail ("Key (code)=(X1) already
+ * exists."); undefined for several columns or another shape.
+ */
+export function uniqueViolationColumn(error: unknown): string | undefined {
+  const { message, detail } = (error ?? {}) as { message?: unknown; detail?: unknown };
+  const sqlite =
+    typeof message === "string"
+      ? /UNIQUE constraint failed: [^.,\s]+\.([^.,\s]+)$/.exec(message)
+      : null;
+  if (sqlite) return sqlite[1];
+  const postgres =
+    typeof detail === "string" ? /^Key \((?:lower\()?"?([^",()]+)"?\)?\)=/.exec(detail) : null;
+  return postgres?.[1];
+}
+
+/**
  * A statement that names a table or column the database does not have: the schema is behind this
  * build (a migration not applied yet, say while `hashapi generate --watch` adds a resource). SQLite
  * says so only in its message; PostgreSQL by code (undefined_table, undefined_column).

@@ -14,7 +14,7 @@ import { cursorValue, fromCursorValue } from "../lib/column-codec.js";
 import type { ListCondition } from "../lib/list-conditions.js";
 import { pivotColumns, type Link } from "../lib/relations/belongs-to-many.js";
 import { toDate } from "../lib/serialize.js";
-import type { Sql, SqlRow } from "../lib/sql.js";
+import { uniqueViolationColumn, type Sql, type SqlRow } from "../lib/sql.js";
 import {
   columnsOf,
   type FindOptions,
@@ -503,7 +503,11 @@ export class ResourceService<
     }
     if (!isUniqueViolation(error)) return error;
     const taken = await this.takenFields(payload as Record<string, unknown>, exceptId);
-    return Object.keys(taken).length > 0 ? new ValidationFailed(taken) : error;
+    if (Object.keys(taken).length > 0) return new ValidationFailed(taken);
+    // Not a value the payload sent (a default, or a value taken since): the column the database named.
+    const column = uniqueViolationColumn(error);
+    const message = column === undefined ? undefined : this.resource.unique?.[column];
+    return message === undefined ? error : new ValidationFailed({ [column!]: [message] });
   }
 }
 

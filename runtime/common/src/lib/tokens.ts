@@ -20,6 +20,11 @@ export interface TokenClaims {
   exp: number;
   /** When the first login of this chain of refreshes happened: the refresh window counts from it. */
   auth_time: number;
+  /**
+   * When the token was issued, in milliseconds (the private claim `iat_ms`; `iat` × 1000 for a token
+   * without it): a password change ends the sessions issued before it, even within the same second.
+   */
+  issuedAtMs: number;
 }
 
 export interface IssuedToken {
@@ -42,9 +47,10 @@ export function issueToken(config: JwtSettings, userHash: string, authTime?: num
     sub: userHash,
     jti: randomUUID(),
     auth_time: authTime ?? now,
-    // With milliseconds (RFC 7519 allows a fractional NumericDate): a token issued just after a
-    // password change, in the same second, is told apart from one issued just before it.
-    iat: instant / 1000,
+    iat: now,
+    // A token issued just after a password change, in the same second, is told apart from one
+    // issued just before it (iat stays whole seconds, as clients expect).
+    iat_ms: instant,
     exp: now + config.ttlSeconds,
     aud: config.audience,
     iss: config.issuer,
@@ -93,7 +99,15 @@ function verifiedClaims(config: JwtSettings, token: string): Verified | undefine
   if (Object.hasOwn(decoded.header, "crit")) return undefined;
   const claims = decoded.payload;
   if (typeof claims !== "object" || claims === null || Array.isArray(claims)) return undefined;
-  const { sub, jti, iat, exp, nbf, auth_time: authTime } = claims as Record<string, unknown>;
+  const {
+    sub,
+    jti,
+    iat,
+    exp,
+    nbf,
+    auth_time: authTime,
+    iat_ms: issuedAtMs,
+  } = claims as Record<string, unknown>;
   // jsonwebtoken checks exp only when present: the service requires it.
   if (typeof exp !== "number" || (nbf !== undefined && typeof nbf !== "number")) return undefined;
   if (typeof sub !== "string" || typeof jti !== "string" || typeof iat !== "number")
@@ -105,6 +119,7 @@ function verifiedClaims(config: JwtSettings, token: string): Verified | undefine
     exp,
     nbf: nbf as number | undefined,
     auth_time: typeof authTime === "number" ? authTime : iat,
+    issuedAtMs: typeof issuedAtMs === "number" ? issuedAtMs : iat * 1000,
   };
   if (cache.size >= maxVerified) cache.delete(cache.keys().next().value!);
   cache.set(token, verified);
@@ -127,8 +142,8 @@ export function readToken(
   const now = Math.floor(Date.now() / 1000);
   if (!allowExpired && now >= verified.exp) return undefined;
   if (verified.nbf !== undefined && verified.nbf > now) return undefined;
-  const { sub, jti, iat, exp, auth_time } = verified;
-  return { sub, jti, iat, exp, auth_time };
+  const { sub, jti, iat, exp, auth_time, issuedAtMs } = verified;
+  return { sub, jti, iat, exp, auth_time, issuedAtMs };
 }
 
 export function bearerToken(header: string | undefined): string | undefined {

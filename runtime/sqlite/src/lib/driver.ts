@@ -65,16 +65,16 @@ export function openSql(url: string, poolSize?: number, statementTimeoutMs = 0):
     },
   };
   /** A read outside transactions: on the reader's thread when it matches text. */
-  const read = <T>(
+  function read<T>(
     method: "all" | "get",
     query: Parameters<Sql["all"]>[0],
     values?: readonly unknown[],
-  ) => {
+  ): Promise<T> {
     const statement = bound(query, values);
     if (reader && foldsText(statement.text))
       return reader.query<T>(method, statement.text, statement.values);
     return Promise.resolve(connection[method](statement.text, statement.values) as T);
-  };
+  }
   /*
    * The connection is shared by every request of the process, and a transaction's statements are
    * awaited one by one: while one is open, any other statement waits for it to end instead of
