@@ -6,6 +6,7 @@ import type { ResourceDescriptor } from "../src/resource/descriptor.js";
 import type { Policy } from "../src/resource/policy.js";
 import { bothScopes, ownerScope } from "../src/resource/ownership.js";
 import { explain, hashPattern, nextNumber, type Reply, type TestApi } from "./harness.js";
+import { describeListQueries } from "./list-suite.js";
 
 /** What the generated tests of one resource need to know about it (see the <resource>.test.ts files). */
 export interface ResourceUnderTest {
@@ -415,6 +416,20 @@ export function describeResource(resource: ResourceUnderTest): void {
           expect(listed.body.meta.total).toBe(await table.count({ scope: reachOf(me.user) ?? [] }));
         }
       }
+    });
+
+    describeListQueries({
+      api: () => api,
+      resource: resource.resource,
+      collection,
+      idKey,
+      factory: (testApi, n) => resource.factory(testApi, n),
+      lister: async () => ((await allows("index")) ? actor("index").token : undefined),
+      reaches: async (hash) => !(await outOfReach("index", hash)),
+      shower: async (hash) =>
+        !(await outOfReach("show", hash)) && (await allows("show", hash))
+          ? actor("show").token
+          : undefined,
     });
 
     it("answers 401 with WWW-Authenticate on protected actions without a token", async () => {

@@ -367,7 +367,7 @@ function buildResource(spec: ResourceSpec, context: BuildContext, writeOnly: rea
     exampleHash: exampleHash(ref.prefix),
   };
   const serializer = serializerKeys(spec, core);
-  return { ...core, serializer, examples: examplesOf(core), declaration: declarationOf({ ...core, serializer }) };
+  return { ...core, serializer, examples: examplesOf(core, specs), declaration: declarationOf({ ...core, serializer }) };
 }
 
 /** A resource before what is derived from the rest of it: its output keys, test examples and declaration. */
@@ -454,10 +454,18 @@ function relatedOf(resource: ResourceCore, read: ResourceRef[], restricting: Res
   return related;
 }
 
-function examplesOf(resource: ResourceCore): ResourceModel["examples"] {
+/**
+ * What the generated tests' factories make: every payload value, and a record for each belongsTo of
+ * the create payload, made by the target's factory. An optional relation that could lead back here
+ * (a comment's optional ticket whose ticket needs a comment) is left out: factories calling each
+ * other would never end (required cycles are refused by validate).
+ */
+function examplesOf(resource: ResourceCore, specs: ReadonlyMap<string, ResourceSpec>): ResourceModel["examples"] {
   const relations = resource.validation.create.keys.flatMap((key) => {
     const relation = resource.belongsTo.find((candidate) => candidate.name === key);
-    return relation ? [{ key, target: relation.target }] : [];
+    if (!relation) return [];
+    if (!relation.required && reachesByBelongsTo(relation.target.name, resource.name, specs)) return [];
+    return [{ key, target: relation.target }];
   });
   // The field the update test changes: one the rules can make values for, not a relation, and not
   // unique where another will do.
@@ -474,6 +482,18 @@ function examplesOf(resource: ResourceCore): ResourceModel["examples"] {
   const key = plain ?? updatable[0];
   const unique = resource.fields.some((field) => field.name === key && field.unique);
   return { relations, update: key === undefined ? null : { key, unique } };
+}
+
+/** Whether `to` is `from` or a resource `from`'s belongsTo relations lead to, at any depth. */
+function reachesByBelongsTo(from: string, to: string, specs: ReadonlyMap<string, ResourceSpec>): boolean {
+  const seen = new Set<string>();
+  const visit = (name: string): boolean => {
+    if (name === to) return true;
+    if (seen.has(name)) return false;
+    seen.add(name);
+    return (specs.get(name)?.relations ?? []).some((relation) => relation.type === "belongsTo" && visit(relation.resource));
+  };
+  return visit(from);
 }
 
 function rulesFor(

@@ -293,6 +293,42 @@ export function checkAcrossResources(resources: CheckedResource[], otherNames: r
       problems.push(...checkPublicEagerLoad(spec, source, relation.name, target.spec));
     }
   }
+  problems.push(...checkRequiredCycles(resources));
+  return problems;
+}
+
+/**
+ * Required belongsTo relations that lead back to where they start (a resource requiring itself, or
+ * A requiring B requiring A): no record of any of them could be created first. Reported once per
+ * cycle, at the relation of the first resource in spec order that starts it.
+ */
+function checkRequiredCycles(resources: readonly CheckedResource[]): Problem[] {
+  const byName = new Map(resources.map((resource) => [resource.spec.name, resource]));
+  const required = (name: string) => (byName.get(name)?.spec.relations ?? []).filter((relation) => relation.type === "belongsTo" && relation.required === true && byName.has(relation.resource));
+  const problems: Problem[] = [];
+  const reported = new Set<string>();
+  for (const { spec, source } of resources)
+    for (const start of required(spec.name)) {
+      // A path of required relations from the target back to this resource, if any.
+      const path = [spec.name, start.resource];
+      const seen = new Set<string>();
+      const back = (name: string): boolean => {
+        if (name === spec.name) return true;
+        if (seen.has(name)) return false;
+        seen.add(name);
+        for (const next of required(name)) {
+          path.push(next.resource);
+          if (back(next.resource)) return true;
+          path.pop();
+        }
+        return false;
+      };
+      if (!back(start.resource)) continue;
+      const cycle = [...new Set(path)].sort().join(",");
+      if (reported.has(cycle)) continue;
+      reported.add(cycle);
+      problems.push(source.problem(["relations", start.name, "required"], `required relations lead back to ${spec.name} (${path.join(" → ")}): no record of ${path.length > 2 ? "any of them" : "it"} could be created first; make one of them optional`));
+    }
   return problems;
 }
 
