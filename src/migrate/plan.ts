@@ -101,13 +101,21 @@ export function schemaAheadOfMigrations(history: MigrationHistory, schema: strin
   return history.latestSnapshot === null || withoutComments(history.latestSnapshot) !== withoutComments(schema);
 }
 
+/** What a DATABASE_URL of each database looks like, for advice. */
+const databaseExample: Record<Provider, string> = {
+  sqlite: "a SQLite file (file:./data/app.db)",
+  postgresql: "your PostgreSQL database (postgresql://user:password@localhost:5432/app)",
+};
+
 export function assertSameProvider(history: MigrationHistory, provider: Provider): void {
   if (history.lockedProvider === null || history.lockedProvider === provider) return;
   throw new HashapiError(
     `${migrationsDir} holds ${history.lockedProvider} migrations, but the project now uses ${provider}.\n` +
       `Migrations cannot be carried from one database to another. To start fresh for ${provider}, move ` +
       `${migrationsDir} out of the output directory (keep it if an existing ${history.lockedProvider} ` +
-      `database still needs it) and run \`hashapi generate\` again: it writes a new 0001_init.`,
+      `database still needs it) and run \`hashapi generate\` again: it writes a new 0001_init. Then set ` +
+      `DATABASE_URL in the project's .env to ${databaseExample[provider]} (the ${history.lockedProvider} URL left ` +
+      `there would be refused) and run \`npm run db:migrate\`.`,
   );
 }
 

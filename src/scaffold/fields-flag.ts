@@ -8,8 +8,17 @@ export interface FieldFlag {
 }
 
 const fieldTypes = new Set<string>(fieldTypeNames);
-const flagOptions = new Set(["unique", "nullable"]);
+const flagOptions = new Set(["unique", "nullable", "index", "search"]);
 const numericOptions = new Set(["max", "min", "length", "precision", "scale"]);
+
+/** The modifiers `--fields` takes, as `add-resource --help` and its errors list them. */
+export const fieldModifiers = "unique, nullable, index, search, max=N, min=N, length=N, precision=N, scale=N, default=V, values=a|b|c (enum)";
+
+/** A `default=` value as YAML would read it: a number, true/false, or the text as written. */
+function defaultValue(text: string): string | number | boolean {
+  if (text === "true" || text === "false") return text === "true";
+  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+}
 
 /**
  * Parses `--fields name:string,cpf:string:unique,phone:string:nullable:max=20,status:enum:values=a|b`.
@@ -34,7 +43,8 @@ export function parseFieldsFlag(text: string): FieldFlag[] {
         if (value === undefined && flagOptions.has(key)) options[key] = true;
         else if (value !== undefined && numericOptions.has(key) && /^\d+$/.test(value)) options[key] = Number(value);
         else if (value !== undefined && key === "values" && type === "enum") options.values = value;
-        else throw new UsageError(`--fields: unknown modifier "${modifier}" in "${piece}"; expected unique, nullable, max=N, min=N, length=N, precision=N, scale=N or values=a|b (enum)`);
+        else if (value !== undefined && key === "default") options.default = defaultValue(value);
+        else throw new UsageError(`--fields: unknown modifier "${modifier}" in "${piece}"; expected one of ${fieldModifiers}`);
       }
       if (type === "enum" && options.values === undefined)
         throw new UsageError(`--fields: enum "${name}" needs its values, e.g. ${name}:enum:values=active|inactive`);

@@ -68,6 +68,14 @@ export function checkFieldRoles({ spec, source }: CheckedResource, project: Proj
       const blind = field.writableBy.filter((role) => !field.visibleTo!.includes(role));
       if (blind.length > 0) problems.push(source.problem(["fields", field.name, "writableBy"], `${blind.join(", ")} may write ${field.name} but not see it: add ${blind.length > 1 ? "them" : "it"} to visibleTo`, "key"));
     }
+    // Hidden from everyone already: a role list would promise what serializer.hidden takes away.
+    if (field.visibleTo && spec.serializer?.hidden?.includes(field.name))
+      problems.push(source.problem(["fields", field.name, "visibleTo"], `${field.name} is hidden from everyone (serializer.hidden): visibleTo would show it to nobody; remove one of them`, "key"));
+    // A value every record needs, that no role allowed to create may send: nobody could create one.
+    const everyRecordNeeds = !field.nullable && field.default === undefined;
+    const creators = spec.auth?.roles?.store ?? project.auth.roles;
+    if (field.writableBy && everyRecordNeeds && project.auth.declaresRoles && !creators.some((role) => field.writableBy!.includes(role)))
+      problems.push(source.problem(["fields", field.name, "writableBy"], `every ${spec.name} needs ${field.name}, and no role that may create one (${creators.join(", ")}) may write it: add one of them to writableBy, or give the field a default`, "key"));
   }
   return problems;
 }

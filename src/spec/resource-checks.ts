@@ -212,11 +212,15 @@ export const sqliteDecimalDigits = 15;
  */
 export function checkDatabaseLimits({ spec, source }: CheckedResource, project: ProjectSpec): Problem[] {
   if (project.database !== "sqlite") return [];
-  return spec.fields
-    .filter((field) => field.type === "decimal" && (field.precision ?? 10) > sqliteDecimalDigits)
-    .map((field) =>
-      source.problem(["fields", field.name, "precision"], `SQLite keeps ${sqliteDecimalDigits} significant digits of a decimal: precision ${field.precision} would lose digits. Use precision ${sqliteDecimalDigits} or less, or database: postgresql`),
-    );
+  return spec.fields.flatMap((field) => [
+    ...(field.type === "decimal" && (field.precision ?? 10) > sqliteDecimalDigits
+      ? [source.problem(["fields", field.name, "precision"], `SQLite keeps ${sqliteDecimalDigits} significant digits of a decimal: precision ${field.precision} would lose digits. Use precision ${sqliteDecimalDigits} or less, or database: postgresql`)]
+      : []),
+    // Prisma writes a json default into SQLite's CREATE TABLE unquoted (DEFAULT {"a":1}), which SQLite cannot read.
+    ...(field.type === "json" && field.default !== undefined && field.default !== null
+      ? [source.problem(["fields", field.name, "default"], "a json field takes no default on SQLite (the migration Prisma writes for it does not run there): remove the default (the field is then required, or null when nullable), or use database: postgresql")]
+      : []),
+  ]);
 }
 
 /** Checks across resources: names, collections, prefixes and relation targets. */

@@ -249,6 +249,23 @@ describe("add-resource and init", () => {
     expect(again.stderr).toContain("already exists");
   });
 
+  it("writes the hasMany side with --inverse (one line in the target's spec), and its help lists every type and modifier", async () => {
+    const specs = await freshDir("inverse-specs");
+    await cp(exampleSpecs, specs, { recursive: true });
+    const before = await readFile(join(specs, "patient.yaml"), "utf8");
+    const created = await hashapi(["add-resource", "comments", "--fields", "body:text:search,score:integer:default=3:index", "--belongs-to", "patient,author:User", "--inverse", "--specs", specs]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toContain(`Added comments (hasMany Comment) to ${join(specs, "patient.yaml")}.`);
+    const after = await readFile(join(specs, "patient.yaml"), "utf8");
+    // Every byte the author wrote is kept: one line more, after the last relation.
+    expect(after.split("\n").filter((line) => !before.split("\n").includes(line))).toEqual(["  comments: { type: hasMany, resource: Comment }"]);
+    expect(after.split("\n")).toHaveLength(before.split("\n").length + 1);
+    expect(await readFile(join(specs, "comment.yaml"), "utf8")).toContain("score: { type: integer, default: 3, index: true }");
+    expect((await hashapi(["validate", specs])).code).toBe(0);
+    const help = (await hashapi(["add-resource", "--help"])).stdout;
+    for (const word of ["uuid", "json", "index", "search", "default=V", "--has-many", "--inverse"]) expect(help).toContain(word);
+  });
+
   it("writes a commented template without --fields, which validates", async () => {
     const specs = await freshDir("template-specs");
     expect((await hashapi(["add-resource", "medical-records", "--specs", specs])).code).toBe(0);

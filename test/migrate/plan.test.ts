@@ -118,7 +118,7 @@ model User {
     const dir = await outDirWith({ "prisma/migrations/0001_init/schema.snapshot": schema(), "prisma/migrations/migration_lock.toml": 'provider = "sqlite"\n' });
     await expect(
       planMigration({ history: await readMigrationHistory(dir), schema: schema(), provider: "postgresql", source: "specs/" }),
-    ).rejects.toThrow(/prisma\/migrations holds sqlite migrations, but the project now uses postgresql\.\nMigrations cannot be carried/);
+    ).rejects.toThrow(/prisma\/migrations holds sqlite migrations, but the project now uses postgresql\.\nMigrations cannot be carried[\s\S]*Then set DATABASE_URL in the project's \.env to your PostgreSQL database \(postgresql:\/\/user:password@localhost:5432\/app\)[\s\S]*run `npm run db:migrate`/);
   });
 
   it("names a missing snapshot instead of guessing", async () => {

@@ -68,6 +68,34 @@ describe("migrateForDevelopment (what npm run dev does before each start)", () =
   });
 });
 
+describe("npm run dev names a URL of the other database instead of migrating it", () => {
+  it("prints the URL's problem (source, expected form) and applies nothing", async () => {
+    const { root, dir } = project({ "0001_init": users });
+    folders.push(root);
+    const lines: string[] = [];
+    expect(await migrateForDevelopment("postgresql://localhost:5432/app", ".env", dir, (line) => lines.push(line))).toBe("unreachable");
+    expect(lines).toEqual([expect.stringMatching(/^DATABASE_URL \(from \.env\) must be a SQLite URL such as "file:\.\/data\/app\.db"/)]);
+  });
+});
+
+describe("npm run db:migrate names the URL it was given, where it came from, and what to do", () => {
+  it("refuses a URL of the other database, and explains one it cannot open", async () => {
+    const { root, dir } = project({ "0001_init": users });
+    folders.push(root);
+    const errors: string[] = [];
+    vi.spyOn(process.stderr, "write").mockImplementation((text) => errors.push(String(text)) > 0);
+    // This project is SQLite: a PostgreSQL URL left in .env after switching back is named, not tried.
+    expect(await runMigrateCommand(["migrate"], "postgresql://app:secret@localhost:5432/app", dir, ".env")).toBe(1);
+    expect(errors.join("")).toMatch(/^DATABASE_URL \(from \.env\) must be a SQLite URL such as "file:\.\/data\/app\.db": this project's database is SQLite \(`database:` in hashapi\.yaml\); got "postgresql:\/\/app:\*\*\*@localhost:5432\/app"/);
+    errors.length = 0;
+    // A file where the database's folder should be: the URL, its source and the reason, in one line.
+    writeFileSync(join(root, "blocked"), "");
+    const url = `file:${join(root, "blocked/app.db")}`;
+    expect(await runMigrateCommand(["migrate"], url, dir, "the environment")).toBe(1);
+    expect(errors.join("")).toMatch(new RegExp(`^Cannot open the database at DATABASE_URL \\(${url.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}, from the environment\\): `));
+  });
+});
+
 describe("npm run db:migrate tells a running npm run dev", () => {
   it("rewrites the marker after it applied something, not when nothing was pending", async () => {
     const { root, dir, url } = project({ "0001_init": users });

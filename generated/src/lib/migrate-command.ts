@@ -1,7 +1,12 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { parseArgs } from "node:util";
-import { ensureDatabaseFolder } from "./database.js";
+import {
+  databaseUrlProblem,
+  ensureDatabaseFolder,
+  explainOpenFailure,
+  printableUrl,
+} from "./database.js";
 import { openSql } from "./driver.js";
 import {
   applyMigrations,
@@ -21,11 +26,15 @@ const usage = `usage:
   npm run db:resolve -- --rolled-back <name>      a failed migration left nothing behind: apply it again later
   npm run db:resolve -- --applied <name>          a failed migration was completed by hand`;
 
-/** `db:migrate`, `db:status` and `db:resolve` of the project; resolves to the exit code. */
+/**
+ * `db:migrate`, `db:status` and `db:resolve` of the project; resolves to the exit code. `source`:
+ * where DATABASE_URL came from, for messages that name the URL, its source and what to do.
+ */
 export async function runMigrateCommand(
   argv: string[],
   databaseUrl: string,
   dir: string,
+  source: string = "the environment",
 ): Promise<number> {
   let parsed;
   try {
@@ -43,9 +52,23 @@ export async function runMigrateCommand(
     process.stderr.write(`unknown command "${command}"\n${usage}\n`);
     return 2;
   }
-  ensureDatabaseFolder(databaseUrl);
-  // One connection: the statements of a migration's transaction must share it.
-  const db = openSql(databaseUrl, 1);
+  // A URL of the other database (a SQLite URL left in .env after a switch to PostgreSQL, say).
+  const wrongKind = databaseUrlProblem(databaseUrl, source);
+  if (wrongKind) {
+    process.stderr.write(`${wrongKind}\n`);
+    return 1;
+  }
+  let db: Sql | undefined;
+  try {
+    ensureDatabaseFolder(databaseUrl);
+    // One connection: the statements of a migration's transaction must share it.
+    db = openSql(databaseUrl, 1);
+    await db.get("SELECT 1 AS one");
+  } catch (error) {
+    process.stderr.write(`${explainOpenFailure(databaseUrl, source, error)}\n`);
+    await db?.close().catch(() => undefined);
+    return 1;
+  }
   try {
     if (command === "status") return await printStatus(db, dir);
     if (command === "resolve") return await resolveFailed(db, dir, parsed.values);
@@ -56,7 +79,9 @@ export async function runMigrateCommand(
       return 1;
     }
     const reason = (error as Error).message?.split("\n")[0] ?? String(error);
-    process.stderr.write(`Cannot migrate the database at DATABASE_URL: ${reason}\n`);
+    process.stderr.write(
+      `Cannot migrate the database at DATABASE_URL (${printableUrl(databaseUrl)}, from ${source}): ${reason}\n`,
+    );
     return 1;
   } finally {
     await db.close().catch(() => undefined);

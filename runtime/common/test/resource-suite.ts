@@ -74,9 +74,17 @@ export function describeResource(resource: ResourceUnderTest): void {
      * bypasses ownership if any does (the records the factories make are the first role's).
      */
     const actor = (action: Action) => {
-      const allowed = rolesOf(action) ?? api.roles;
+      const permitted = rolesOf(action) ?? api.roles;
+      // A creator must be able to send every field each record needs (writableBy).
+      const writesRequired = (role: string) =>
+        resource.required.every(
+          (field) => resource.resource.writableBy?.[field]?.includes(role) ?? true,
+        );
+      const creators = permitted.filter(writesRequired);
+      const allowed = action === "store" && creators.length > 0 ? creators : permitted;
       const bypassing = allowed.find((role) => owner?.bypass.includes(role));
-      return api.as(bypassing ?? rolesOf(action)?.[0] ?? api.user.role);
+      const plain = rolesOf(action)?.[0] ?? api.user.role;
+      return api.as(bypassing ?? (allowed.includes(plain) ? plain : allowed[0]!));
     };
     /** The reach of a tester: the policy's scope and the resource's ownership together. */
     const reachOf = (user: TestApi["user"]) =>

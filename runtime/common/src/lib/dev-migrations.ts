@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { ensureDatabaseFolder, explainOpenFailure } from "./database.js";
+import { databaseUrlProblem, ensureDatabaseFolder, explainOpenFailure } from "./database.js";
 import { openSql } from "./driver.js";
 import { applyMigrations, MigrationFailed, MigrationRefused } from "./migrations.js";
 
@@ -23,6 +23,12 @@ export async function migrateForDevelopment(
   dir: string,
   print: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
 ): Promise<DevelopmentMigration> {
+  // A URL of the other database (a SQLite URL left in .env after a switch): named, not tried.
+  const wrongKind = databaseUrlProblem(databaseUrl, source);
+  if (wrongKind) {
+    print(wrongKind);
+    return "unreachable";
+  }
   let db;
   try {
     ensureDatabaseFolder(databaseUrl);

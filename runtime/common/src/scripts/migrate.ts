@@ -3,12 +3,13 @@
 import { defaultDatabaseUrl } from "../lib/database.js";
 import { runMigrateCommand } from "../lib/migrate-command.js";
 import { migrationsPath } from "../lib/migrations.js";
-import { loadEnvironment } from "../lib/project-files.js";
+import { loadEnvironment, settingSource } from "../lib/project-files.js";
 
 // npm run db:migrate | db:status | db:resolve (see src/lib/migrate-command.ts).
-loadEnvironment(import.meta.url);
+const fromEnvFile = loadEnvironment(import.meta.url);
 process.exitCode = await runMigrateCommand(
   process.argv.slice(2),
   process.env.DATABASE_URL ?? defaultDatabaseUrl,
   migrationsPath(import.meta.url),
+  settingSource("DATABASE_URL", fromEnvFile),
 );
