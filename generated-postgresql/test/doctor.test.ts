@@ -5,7 +5,7 @@ import { doctorResource } from "../src/resources/doctor/doctor.resource.js";
 import { exampleValue } from "../src/lib/examples.js";
 import declaration from "../src/resources/doctor/doctor.resource.json" with { type: "json" };
 import { describeResource } from "./resource-suite.js";
-import { factories, payloads, startApi } from "./support.js";
+import { factories, payloads, requiredOf, startApi } from "./support.js";
 
 describeResource({
   title: "doctors (doctors)",
@@ -18,7 +18,7 @@ describeResource({
   policy: new DoctorPolicy(),
   payload: payloads.doctor,
   factory: factories.doctor,
-  required: ["name", "crm"],
+  required: requiredOf("doctor", ["name", "crm"]),
   update: (n) => ({
     name: exampleValue(declaration.validation.update.schema.properties.name, "name", n, false),
   }),

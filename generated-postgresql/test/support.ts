@@ -5,6 +5,7 @@ import { roles } from "../src/auth/roles.js";
 import { loadConfig } from "../src/config.js";
 import { examplePayload } from "../src/lib/examples.js";
 import { openTables, type Tables } from "../src/resources/tables.js";
+import { overrides } from "./custom/factories.js";
 import { acceptedPayload, startTestApi, type TestApi as TestApiOf } from "./harness.js";
 import appointmentDeclaration from "../src/resources/appointment/appointment.resource.json" with { type: "json" };
 import { appointmentResource } from "../src/resources/appointment/appointment.resource.js";
@@ -38,26 +39,23 @@ export const factories = {
     return owner ?? api.user.hash;
   },
   async appointment(api: TestApi, n: number, owner?: string): Promise<string> {
-    const payload = acceptedPayload(appointmentResource, await payloads.appointment(api, n, owner));
+    const payload = acceptedPayload(appointmentResource, await made.appointment(api, n, owner));
     return (await api.service(appointmentResource).create(payload)).hash as string;
   },
   async doctor(api: TestApi, n: number, owner?: string): Promise<string> {
-    const payload = acceptedPayload(doctorResource, await payloads.doctor(api, n, owner));
+    const payload = acceptedPayload(doctorResource, await made.doctor(api, n, owner));
     return (await api.service(doctorResource).create(payload)).hash as string;
   },
   async medicalRecord(api: TestApi, n: number, owner?: string): Promise<string> {
-    const payload = acceptedPayload(
-      medicalRecordResource,
-      await payloads.medicalRecord(api, n, owner),
-    );
+    const payload = acceptedPayload(medicalRecordResource, await made.medicalRecord(api, n, owner));
     return (await api.service(medicalRecordResource).create(payload)).hash as string;
   },
   async patient(api: TestApi, n: number, owner?: string): Promise<string> {
-    const payload = acceptedPayload(patientResource, await payloads.patient(api, n, owner));
+    const payload = acceptedPayload(patientResource, await made.patient(api, n, owner));
     return (await api.service(patientResource).create(payload)).hash as string;
   },
   async specialty(api: TestApi, n: number, owner?: string): Promise<string> {
-    const payload = acceptedPayload(specialtyResource, await payloads.specialty(api, n, owner));
+    const payload = acceptedPayload(specialtyResource, await made.specialty(api, n, owner));
     return (await api.service(specialtyResource).create(payload)).hash as string;
   },
 };
@@ -65,9 +63,9 @@ export const factories = {
 /**
  * Valid create payloads: every field's value made by the runtime from the resource's own create rules
  * (src/lib/examples.ts: different for each n, so unique fields stay unique), relations from the related
- * resource's factory.
+ * resource's factory. Records the factories make through the service get all of it.
  */
-export const payloads = {
+const made = {
   async appointment(api: TestApi, n: number, owner?: string): Promise<Record<string, unknown>> {
     return {
       ...examplePayload(appointmentDeclaration.validation.create, n, {}),
@@ -103,3 +101,36 @@ export const payloads = {
     };
   },
 };
+
+/** What test/custom/factories.ts (yours) may change, per resource: see that file. */
+export type TestOverrides = {
+  [Resource in keyof typeof made]?: {
+    setByServer?: readonly string[];
+    payload?: (payload: Record<string, unknown>, n: number) => Record<string, unknown>;
+  };
+};
+
+/** A resource's required fields, without those your code sets (test/custom/factories.ts). */
+export function requiredOf(resource: keyof typeof made, required: readonly string[]): string[] {
+  const byServer = overrides[resource]?.setByServer ?? [];
+  return required.filter((field) => !byServer.includes(field));
+}
+
+/**
+ * Valid create payloads as clients send them: what `made` makes, with the changes of
+ * test/custom/factories.ts (fields your code sets left out, your own changes applied).
+ */
+export const payloads = Object.fromEntries(
+  Object.entries(made).map(([name, make]) => [
+    name,
+    async (api: TestApi, n: number, owner?: string) => {
+      const override = overrides[name as keyof typeof made];
+      const payload = await make(api, n, owner);
+      if (!override) return payload;
+      const sent = Object.fromEntries(
+        Object.entries(payload).filter(([key]) => !override.setByServer?.includes(key)),
+      );
+      return override.payload ? override.payload(sent, n) : sent;
+    },
+  ]),
+) as typeof made;

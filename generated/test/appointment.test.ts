@@ -5,7 +5,7 @@ import { appointmentResource } from "../src/resources/appointment/appointment.re
 import { exampleValue } from "../src/lib/examples.js";
 import declaration from "../src/resources/appointment/appointment.resource.json" with { type: "json" };
 import { describeResource } from "./resource-suite.js";
-import { factories, payloads, startApi } from "./support.js";
+import { factories, payloads, requiredOf, startApi } from "./support.js";
 
 describeResource({
   title: "appointments (appointments)",
@@ -18,7 +18,7 @@ describeResource({
   policy: new AppointmentPolicy(),
   payload: payloads.appointment,
   factory: factories.appointment,
-  required: ["scheduled_at", "patient", "doctor"],
+  required: requiredOf("appointment", ["scheduled_at", "patient", "doctor"]),
   update: (n) => ({
     scheduled_at: exampleValue(
       declaration.validation.update.schema.properties.scheduled_at,

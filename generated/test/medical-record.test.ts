@@ -5,7 +5,7 @@ import { medicalRecordResource } from "../src/resources/medical-record/medical-r
 import { exampleValue } from "../src/lib/examples.js";
 import declaration from "../src/resources/medical-record/medical-record.resource.json" with { type: "json" };
 import { describeResource } from "./resource-suite.js";
-import { factories, payloads, startApi } from "./support.js";
+import { factories, payloads, requiredOf, startApi } from "./support.js";
 
 describeResource({
   title: "medical records (medical-records)",
@@ -18,7 +18,7 @@ describeResource({
   policy: new MedicalRecordPolicy(),
   payload: payloads.medicalRecord,
   factory: factories.medicalRecord,
-  required: ["summary", "recorded_on", "patient"],
+  required: requiredOf("medicalRecord", ["summary", "recorded_on", "patient"]),
   update: (n) => ({
     summary: exampleValue(
       declaration.validation.update.schema.properties.summary,

@@ -5,7 +5,7 @@ import { patientResource } from "../src/resources/patient/patient.resource.js";
 import { exampleValue } from "../src/lib/examples.js";
 import declaration from "../src/resources/patient/patient.resource.json" with { type: "json" };
 import { describeResource } from "./resource-suite.js";
-import { factories, payloads, startApi } from "./support.js";
+import { factories, payloads, requiredOf, startApi } from "./support.js";
 
 describeResource({
   title: "patients (patients)",
@@ -18,7 +18,7 @@ describeResource({
   policy: new PatientPolicy(),
   payload: payloads.patient,
   factory: factories.patient,
-  required: ["name", "cpf"],
+  required: requiredOf("patient", ["name", "cpf"]),
   update: (n) => ({
     name: exampleValue(declaration.validation.update.schema.properties.name, "name", n, false),
   }),

@@ -5,7 +5,7 @@ import { specialtyResource } from "../src/resources/specialty/specialty.resource
 import { exampleValue } from "../src/lib/examples.js";
 import declaration from "../src/resources/specialty/specialty.resource.json" with { type: "json" };
 import { describeResource } from "./resource-suite.js";
-import { factories, payloads, startApi } from "./support.js";
+import { factories, payloads, requiredOf, startApi } from "./support.js";
 
 describeResource({
   title: "specialties (specialties)",
@@ -18,7 +18,7 @@ describeResource({
   policy: new SpecialtyPolicy(),
   payload: payloads.specialty,
   factory: factories.specialty,
-  required: ["name"],
+  required: requiredOf("specialty", ["name"]),
   update: (n) => ({
     name: exampleValue(declaration.validation.update.schema.properties.name, "name", n, true),
   }),

@@ -4,7 +4,8 @@ import type { TemplateSource } from "./templates.js";
 
 /** The placeholder segment that makes a template render once per resource. */
 export const resourcePlaceholder = "__resource__";
-const userOwnedRoot = "src/custom/";
+/** Where the files that are yours live: created once, never overwritten (your controllers, policies, test overrides). */
+const userOwnedRoots = ["src/custom/", "test/custom/"];
 
 export interface Artifact {
   template: TemplateSource;
@@ -18,7 +19,7 @@ export interface Artifact {
 export function planArtifacts(project: ProjectModel, templates: TemplateSource[]): Artifact[] {
   const artifacts: Artifact[] = [];
   for (const template of templates) {
-    const ownership: Ownership = template.path.startsWith(userOwnedRoot) ? "user" : "generated";
+    const ownership: Ownership = userOwnedRoots.some((root) => template.path.startsWith(root)) ? "user" : "generated";
     if (template.path.includes(resourcePlaceholder)) {
       for (const resource of project.resources) {
         artifacts.push({

@@ -312,3 +312,52 @@ describe.skipIf(!postgresBinDir() && !process.env.CI)("the generated project's o
     expect(schemas).toEqual([]);
   }, 300_000);
 });
+
+/**
+ * User code that changes what a payload may hold (issue 31): a helpdesk comment's author is set by a
+ * `beforeCreate` hook from the caller and refused in payloads. The generated tests, which send an
+ * author, fail on it; told so in test/custom/factories.ts (the user's file), they pass.
+ */
+describe("the generated tests follow the user's own hooks when told in test/custom/factories.ts", () => {
+  const hookDir = join(repo, ".tmp", `generated-tests-hook-${process.pid}`);
+  const hook = `import type { Request } from "express";
+import { ValidationFailed } from "../../lib/errors.js";
+import { CommentControllerBase } from "../../resources/comment/comment.controller.base.js";
+
+export class CommentController extends CommentControllerBase {
+  protected override beforeCreate(req: Request): void {
+    if (req.body?.author !== undefined) throw new ValidationFailed({ author: ["The author field is prohibited."] });
+    req.body = { ...req.body, author: req.user!.hash };
+  }
+}
+`;
+
+  afterAll(async () => {
+    await rm(hookDir, { recursive: true, force: true });
+  });
+
+  it("fails on the hook without overrides, and passes with setByServer", async () => {
+    const specs = join(hookDir, "specs");
+    const api = join(hookDir, "api");
+    await rm(hookDir, { recursive: true, force: true });
+    await cp(join(repo, "test/fixtures/every-option/hashapi.yaml"), join(specs, "hashapi.yaml"));
+    await writeFile(join(specs, "ticket.yaml"), "name: Ticket\nfields:\n  title: { type: string, max: 120, search: true }\n");
+    await writeFile(join(specs, "comment.yaml"), "name: Comment\nfields:\n  body: { type: text, search: true }\nrelations:\n  ticket: { type: belongsTo, resource: Ticket, required: true }\n  author: { type: belongsTo, resource: User, required: true }\n");
+    await run(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", api, "--force"], repo, {});
+    await writeFile(join(api, "src/custom/comment/comment.controller.ts"), hook);
+    const suite = async () => {
+      const result = await execa(process.execPath, [vitest, "run", "test/comment.test.ts"], { cwd: api, reject: false, all: true, env: { CI: "true" } });
+      return { exitCode: result.exitCode, all: String(result.all).replace(/\x1b\[[0-9;]*m/g, "") };
+    };
+    const without = await suite();
+    expect(without.exitCode).not.toBe(0);
+    expect(without.all).toContain("author: The author field is prohibited.");
+    const overrides = join(api, "test/custom/factories.ts");
+    await writeFile(overrides, (await readFile(overrides, "utf8")).replace("export const overrides: TestOverrides = {};", 'export const overrides: TestOverrides = { comment: { setByServer: ["author"] } };'));
+    const told = await suite();
+    expect(told.exitCode, told.all.slice(-3000)).toBe(0);
+    // The next generate keeps the user's file as it is.
+    await run(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", api], repo, {});
+    expect(await readFile(overrides, "utf8")).toContain('setByServer: ["author"]');
+  }, 240_000);
+});
