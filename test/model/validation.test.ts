@@ -136,20 +136,24 @@ describe("action validation", () => {
   });
 });
 
+/** One action's validator for the given fields, compiled by the runtime as a project does. */
+function compiled(action: "create" | "update", fields: PayloadField[]) {
+  const built = buildActionValidation(action, fields, [], deriveRules(action, fields, []));
+  return compileValidator<Record<string, unknown>>(built.schema, built.messageList);
+}
+
+/** The field errors a validator answers a body with; undefined when it accepts it. */
+function errorsOf(validate: (body: unknown) => unknown, body: unknown): unknown {
+  try {
+    validate(body);
+    return undefined;
+  } catch (error) {
+    return (error as { errors?: unknown }).errors;
+  }
+}
+
 describe("json fields and null (issue 31: a null into a NOT NULL json column answered 500)", () => {
-  const compile = (nullable: boolean) => {
-    const meta = field({ name: "meta", type: "json", nullable });
-    const built = buildActionValidation("create", [meta], [], deriveRules("create", [meta], []));
-    return compileValidator<Record<string, unknown>>(built.schema, built.messageList);
-  };
-  const errorsOf = (validate: (body: unknown) => unknown, body: unknown) => {
-    try {
-      validate(body);
-      return undefined;
-    } catch (error) {
-      return (error as { errors?: unknown }).errors;
-    }
-  };
+  const compile = (nullable: boolean) => compiled("create", [field({ name: "meta", type: "json", nullable })]);
 
   it("refuses null where the field is not nullable, as a missing required value, and takes any other JSON", () => {
     const validate = compile(false);
@@ -163,23 +167,12 @@ describe("json fields and null (issue 31: a null into a NOT NULL json column ans
 });
 
 describe("an update may leave a required field out, not empty it (issue 31)", () => {
-  const compileUpdate = (input: PayloadField) => {
-    const built = buildActionValidation("update", [input], [], deriveRules("update", [input], []));
-    return compileValidator<Record<string, unknown>>(built.schema, built.messageList);
-  };
-  const refused = (validate: (body: unknown) => unknown, body: unknown) => {
-    try {
-      validate(body);
-      return undefined;
-    } catch (error) {
-      return (error as { errors?: unknown }).errors;
-    }
-  };
+  const compileUpdate = (input: PayloadField) => compiled("update", [input]);
 
   it("refuses text trimmed to nothing for a field every record has, and takes it where the field may be empty", () => {
-    expect(refused(compileUpdate(name), { name: "   " })).toEqual({ name: ["The name field is required."] });
-    expect(refused(compileUpdate(name), {})).toBeUndefined();
-    expect(refused(compileUpdate(phone), { phone: "" })).toBeUndefined();
-    expect(refused(compileUpdate(field({ name: "nick", type: "string", hasDefault: true })), { nick: "" })).toBeUndefined();
+    expect(errorsOf(compileUpdate(name), { name: "   " })).toEqual({ name: ["The name field is required."] });
+    expect(errorsOf(compileUpdate(name), {})).toBeUndefined();
+    expect(errorsOf(compileUpdate(phone), { phone: "" })).toBeUndefined();
+    expect(errorsOf(compileUpdate(field({ name: "nick", type: "string", hasDefault: true })), { nick: "" })).toBeUndefined();
   });
 });
