@@ -94,6 +94,9 @@ export function describeResource(resource: ResourceUnderTest): void {
     /** A payload without the fields the action's tester may not send (writableBy, a direct owner). */
     const writable = (action: Action, payload: Record<string, unknown>) => {
       const limits: Record<string, readonly string[]> = { ...resource.resource.writableBy };
+      // Relations the server sets from the caller (`set:`): only their bypass roles send them.
+      for (const [key, set] of Object.entries(resource.resource.setByCaller ?? {}))
+        limits[key] = set.bypass;
       if (owner?.payloadKey) limits[owner.payloadKey] = owner.bypass;
       const role = actor(action).user.role;
       return Object.fromEntries(

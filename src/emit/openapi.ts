@@ -238,8 +238,14 @@ function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<s
   const tags = [resource.collection];
   // Per operation: who may call it. Public ones take no token; those limited to roles say which (x-roles, for tools).
   // Fields only some roles may send, said where they are sent (the payload schemas stay the validators' own).
-  const writers = resource.fields.filter((field) => field.writableBy !== undefined);
-  const writing = writers.length === 0 ? undefined : { "x-writable-by": Object.fromEntries(writers.map((field) => [field.name, field.writableBy])), note: `Fields only some roles may send (422 "prohibited" for the others): ${writers.map((field) => `${field.name} (${field.writableBy!.join(", ")})`).join("; ")}.` };
+  // Relations the server sets from the caller (`set:`) are sent by their bypass roles only.
+  const writers = [
+    ...resource.fields.flatMap((field) => (field.writableBy ? [{ name: field.name, roles: field.writableBy }] : [])),
+    ...resource.belongsTo.flatMap((relation) => (relation.setByCaller ? [{ name: relation.name, roles: relation.setByCaller.bypass }] : [])),
+  ];
+  const setting = resource.belongsTo.filter((relation) => relation.setByCaller);
+  const setNote = setting.length === 0 ? "" : ` Set by the server to the caller: ${setting.map((relation) => `${relation.name} (${relation.setByCaller!.on === "write" ? "on every write" : "on create"})`).join("; ")}.`;
+  const writing = writers.length === 0 ? undefined : { "x-writable-by": Object.fromEntries(writers.map((writer) => [writer.name, writer.roles])), note: `Fields only some roles may send (422 "prohibited" for the others): ${writers.map((writer) => `${writer.name} (${writer.roles.join(", ") || "none"})`).join("; ")}.${setNote}` };
   // Ownership, on every operation of an owned resource: who reaches which records.
   const owner = resource.owner;
   const ownerPath = owner ? (owner.through ? `${owner.through}.${owner.column.replace(/_id$/, "")}` : owner.payloadKey!) : "";
@@ -339,7 +345,10 @@ function recordSchema(resource: ResourceModel, resources: ResourceModel[], nest:
       const loaded = () => (target ? recordSchema(target, resources, false) : ref("RelatedUser"));
       const options: JsonSchema[] = !nest ? [hash] : entry.relation.eager ? [loaded()] : [hash, loaded()];
       if (!entry.relation.required) options.push({ type: "null" });
-      properties[entry.key] = options.length === 1 ? options[0]! : { anyOf: options };
+      const schema = options.length === 1 ? options[0]! : { anyOf: options };
+      const set = entry.relation.setByCaller;
+      // Set by the server from the caller (`set:`): read-only to clients, but for its bypass roles.
+      properties[entry.key] = set ? { ...schema, readOnly: true, description: `Set by the server to the caller ${set.on === "write" ? "on every create and update" : "when the record is created"}${set.bypass.length > 0 ? `; the roles ${set.bypass.join(", ")} may name another user` : ""}.` } : schema;
     } else if (entry.kind === "publicId") {
       properties[entry.key] = { type: "string", pattern: hashPattern(resource.prefix), examples: [resource.exampleHash] };
     } else if (entry.kind === "field") {

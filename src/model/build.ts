@@ -3,6 +3,7 @@ import { evolutionOf } from "./evolution.js";
 import { manyToManyRoutes, routesOf } from "./routes.js";
 import { actionTable } from "./actions.js";
 import { blindDeletes, destroyRoles } from "./blind-deletes.js";
+import { setByCaller } from "../spec/access-checks.js";
 import type { FieldSpec, ProjectSpec, RelationSpec, ResourceSpec, ValidSpecs } from "../spec/types.js";
 import { parseRule } from "../spec/rules.js";
 import { defaultCollection, derivePrefix, withArticle, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
@@ -281,6 +282,7 @@ function buildResource(spec: ResourceSpec, context: BuildContext, writeOnly: rea
       required: relation.required ?? false,
       onDelete: relation.onDelete ?? "restrict",
       eager: eagerLoad.includes(relation.name),
+      ...(relation.set !== undefined ? { setByCaller: setByCaller(relation)! } : {}),
     }));
   const hasMany: HasManyModel[] = relations
     .filter((relation) => relation.type === "hasMany")
@@ -312,8 +314,8 @@ function buildResource(spec: ResourceSpec, context: BuildContext, writeOnly: rea
     targetResource: relation.target.name,
     targetPrefix: relation.target.prefix,
     required: relation.required,
-    // A direct owner is set from the token when the payload leaves it out.
-    ...(relation.name === owner?.payloadKey ? { setFromToken: true } : {}),
+    // A direct owner, or a relation the server sets (`set:`), comes from the token when the payload leaves it out.
+    ...(relation.name === owner?.payloadKey || relation.setByCaller ? { setFromToken: true } : {}),
   }));
   const manyPayload = relations
     .filter((relation) => relation.type === "belongsToMany")
@@ -432,6 +434,7 @@ function declarationOf(resource: ResourceCore & Pick<ResourceModel, "serializer"
     owner: resource.owner,
     visibleTo: nonEmpty(Object.fromEntries(resource.fields.flatMap((field) => (field.visibleTo ? [[field.name, field.visibleTo]] : [])))),
     writableBy: nonEmpty(Object.fromEntries(resource.fields.flatMap((field) => (field.writableBy ? [[field.name, field.writableBy]] : [])))),
+    setByCaller: nonEmpty(Object.fromEntries(resource.belongsTo.flatMap((relation) => (relation.setByCaller ? [[relation.name, relation.setByCaller]] : [])))),
     roles: nonEmpty(Object.fromEntries(Object.values(resource.actions).flatMap((action) => (action.roles && action.enabled ? [[action.name, action.roles]] : [])))),
     related: relatedOf(resource, read, pointing),
   };

@@ -139,6 +139,8 @@ export interface BelongsToModel {
   required: boolean;
   onDelete: "restrict" | "cascade" | "setNull";
   eager: boolean;
+  /** `set:`: the server sets it to the caller on create, or on every write; only `bypass` roles may name another user. */
+  setByCaller?: { on: "create" | "write"; bypass: string[] };
 }
 
 export interface HasManyModel {
@@ -304,6 +306,8 @@ export interface DeclarationModel {
   /** Fields only some roles see (visibleTo), and those only some roles may send (writableBy). */
   visibleTo: Record<string, string[]> | undefined;
   writableBy: Record<string, string[]> | undefined;
+  /** belongsTo User relations the server sets to the caller (`set:`), by payload key. */
+  setByCaller: Record<string, { on: "create" | "write"; bypass: string[] }> | undefined;
   /** auth.roles: per action, the roles that may perform it; undefined when no action is limited. */
   roles: Partial<Record<ActionName, string[]>> | undefined;
   /** Other resources the table declaration names, once each: their table, and their row type when a relation reads it. */

@@ -106,6 +106,39 @@ export function checkResourceRoles({ spec, source }: CheckedResource, project: P
  * `owner:`: a belongsTo path of one or two relations that ends at the built-in User, on a resource
  * without public actions (a caller without a token owns nothing), bypass roles of hashapi.yaml.
  */
+/** A relation's `set:` in one form: when, and who may name another user. */
+export function setByCaller(relation: { set?: RelationSet }): { on: "create" | "write"; bypass: string[] } | undefined {
+  if (relation.set === undefined) return undefined;
+  return typeof relation.set === "string" ? { on: relation.set, bypass: [] } : { on: relation.set.on, bypass: relation.set.bypass ?? [] };
+}
+
+type RelationSet = NonNullable<NonNullable<CheckedResource["spec"]["relations"]>[number]["set"]>;
+
+/**
+ * `set:` on a relation (the server sets it to the caller): a belongsTo User only, not the direct
+ * owner (which `owner:` sets already), on a resource whose create needs a token, bypass roles known.
+ */
+export function checkSetByCaller({ spec, source }: CheckedResource, project: ProjectSpec): Problem[] {
+  const problems: Problem[] = [];
+  for (const relation of spec.relations ?? []) {
+    const set = setByCaller(relation);
+    if (!set) continue;
+    const at = ["relations", relation.name, "set"];
+    if (relation.type !== "belongsTo" || relation.resource !== "User") {
+      problems.push(source.problem(at, `only a belongsTo User can be set from the caller; ${relation.name} is a ${relation.type} of ${relation.resource}`, "key"));
+      continue;
+    }
+    if (spec.owner?.relation === relation.name) problems.push(source.problem(at, `${relation.name} is the owner, which owner: sets from the caller already; remove set`, "key"));
+    if ((spec.auth?.public ?? []).includes("store") || (set.on === "write" && (spec.auth?.public ?? []).includes("update")))
+      problems.push(source.problem(at, `a caller without a token has no user to set ${relation.name} to: remove the public ${set.on === "write" ? "store and update" : "store"}, or set`, "key"));
+    if (set.bypass.length > 0) {
+      if (project.auth.declaresRoles) problems.push(...unknownRoles(source, [...at, "bypass"], set.bypass, project));
+      else problems.push(source.problem([...at, "bypass"], noRolesDeclared));
+    }
+  }
+  return problems;
+}
+
 export function checkOwner({ spec, source }: CheckedResource, resources: readonly CheckedResource[], project: ProjectSpec): Problem[] {
   if (spec.owner === undefined) return [];
   const problems: Problem[] = [];

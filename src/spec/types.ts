@@ -49,6 +49,8 @@ export interface RelationSpec {
   inverse?: string;
   /** belongsTo: the relation's previous name; its foreign key column is renamed. */
   renamedFrom?: string;
+  /** belongsTo User: set by the server to the caller on create, or on every write (spec-format "Fields the server sets"). */
+  set?: "create" | "write" | { on: "create" | "write"; bypass?: string[] };
 }
 
 export interface ResourceSpec {

@@ -361,3 +361,64 @@ export class CommentController extends CommentControllerBase {
     expect(await readFile(overrides, "utf8")).toContain('setByServer: ["author"]');
   }, 240_000);
 });
+
+/**
+ * Relations the server sets (issue 31, spec `set:`): a comment's author is the caller who created
+ * it, its editor the caller of its last write; payloads may not name either but for the bypass
+ * role. The project's own generated tests pass with them, and a test of its own checks the API.
+ */
+describe("relations the server sets from the caller (set: create | write)", () => {
+  const setDir = join(repo, ".tmp", `generated-tests-set-${process.pid}`);
+  const behaviour = `import { afterAll, beforeAll, expect, it } from "vitest";
+import { startApi, type TestApi } from "./support.js";
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startApi();
+});
+afterAll(async () => {
+  await api.close();
+});
+
+it("sets author on create and editor on every write from the caller; only the bypass role names another", async () => {
+  const [doctor, receptionist] = [api.as("doctor"), api.as("receptionist")];
+  const ticket = (await api.request("POST", "/api/tickets", { title: "VPN down" })).body.data.hash as string;
+  const created = await api.request("POST", "/api/comments", { body: "On it", ticket }, { token: doctor.token });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  expect(created.body.data.author).toBe(doctor.user.hash);
+  expect(created.body.data.editor).toBe(doctor.user.hash);
+  const hash = created.body.data.hash as string;
+  const edited = await api.request("PATCH", "/api/comments/" + hash, { body: "Fixed" }, { token: receptionist.token });
+  expect(edited.body.data.author).toBe(doctor.user.hash);
+  expect(edited.body.data.editor).toBe(receptionist.user.hash);
+  const forged = await api.request("POST", "/api/comments", { body: "x", ticket, author: receptionist.user.hash }, { token: doctor.token });
+  expect(forged.status).toBe(422);
+  expect(forged.body.errors).toEqual({ author: ["The author field is prohibited."] });
+  const named = await api.request("POST", "/api/comments", { body: "For them", ticket, author: receptionist.user.hash });
+  expect(named.status).toBe(201);
+  expect(named.body.data.author).toBe(receptionist.user.hash);
+});
+`;
+
+  afterAll(async () => {
+    await rm(setDir, { recursive: true, force: true });
+  });
+
+  it("generates, passes its own tests, and says so in openapi.json", async () => {
+    const specs = join(setDir, "specs");
+    const api = join(setDir, "api");
+    await rm(setDir, { recursive: true, force: true });
+    await cp(join(repo, "test/fixtures/every-option/hashapi.yaml"), join(specs, "hashapi.yaml"));
+    await writeFile(join(specs, "ticket.yaml"), "name: Ticket\nfields:\n  title: { type: string, max: 120 }\n");
+    await writeFile(join(specs, "comment.yaml"), "name: Comment\nfields:\n  body: { type: text }\nrelations:\n  ticket: { type: belongsTo, resource: Ticket, required: true }\n  author: { type: belongsTo, resource: User, required: true, set: { on: create, bypass: [admin] } }\n  editor: { type: belongsTo, resource: User, set: write }\n");
+    await run(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", api, "--force"], repo, {});
+    await writeFile(join(api, "test/set-by-caller.test.ts"), behaviour);
+    const result = await execa(process.execPath, [vitest, "run"], { cwd: api, reject: false, all: true, env: { CI: "true" } });
+    const report = String(result.all).replace(/\x1b\[[0-9;]*m/g, "");
+    expect(result.exitCode, report.slice(-3000)).toBe(0);
+    expect(report).toMatch(/✓ test\/set-by-caller\.test\.ts \(1 test\)/);
+    const document = JSON.parse(await readFile(join(api, "openapi.json"), "utf8"));
+    expect(document.components.schemas.Comment.properties.author.readOnly).toBe(true);
+    expect(document.paths["/api/comments"].post["x-writable-by"]).toEqual({ author: ["admin"], editor: [] });
+  }, 240_000);
+});

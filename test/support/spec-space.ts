@@ -129,8 +129,10 @@ export const specSet: fc.Arbitrary<SpecSet> = fc
         draft.fields.map(([fieldName, spec]) => {
           const visibleTo = known(spec.visibleTo as string[] | undefined);
           const writableBy = known(spec.writableBy as string[] | undefined);
-          const { visibleTo: _v, writableBy: _w, ...rest } = spec;
-          return [fieldName, { ...rest, ...(visibleTo ? { visibleTo } : {}), ...(writableBy ? { writableBy } : {}) }];
+          const { visibleTo: _v, writableBy: _w, default: value, ...rest } = spec;
+          // SQLite takes no json default (the format refuses it there).
+          const kept = value !== undefined && !(spec.type === "json" && top.database === "sqlite") ? { default: value } : {};
+          return [fieldName, { ...rest, ...kept, ...(visibleTo ? { visibleTo } : {}), ...(writableBy ? { writableBy } : {}) }];
         }),
       );
       const relations: Record<string, unknown> = {};
@@ -145,16 +147,23 @@ export const specSet: fc.Arbitrary<SpecSet> = fc
         }
         const required = entry.required && target !== name;
         const onDelete = entry.onDelete === "setNull" && required ? "restrict" : entry.onDelete;
-        relations[entry.name] = { type: "belongsTo", resource: target, ...(required ? { required: true } : {}), ...(target === "User" ? {} : { onDelete }) };
+        // A relation to User is sometimes one the server sets from the caller (set: create | write).
+        const set = target === "User" && entry.onDelete !== "restrict" && !draft.publicRead ? { set: entry.onDelete === "cascade" ? "create" : "write" } : {};
+        relations[entry.name] = { type: "belongsTo", resource: target, ...(required ? { required: true } : {}), ...(target === "User" ? set : { onDelete }) };
         if (target !== name && target !== "User") belongsTo.push(entry.name);
         if (target === "User" && ownerRelation === undefined) ownerRelation = entry.name;
       }
       const owned = draft.owned && ownerRelation !== undefined;
+      // owner: sets its own relation from the caller already (set: there is refused).
+      if (owned) {
+        const { set: _set, ...rest } = relations[ownerRelation!] as Record<string, unknown>;
+        relations[ownerRelation!] = rest;
+      }
       const hiddenCandidates = Object.keys(fields);
       const hidden = draft.hide < hiddenCandidates.length && draft.hide % 3 === 0 ? [hiddenCandidates[draft.hide]!] : [];
       // A hidden field is neither searched nor filtered by a list of operators (the format forbids it).
       for (const name of hidden) {
-        const { search: _search, filter: _filter, ...rest } = fields[name] as Record<string, unknown>;
+        const { search: _search, filter: _filter, visibleTo: _visible, writableBy: _writable, ...rest } = fields[name] as Record<string, unknown>;
         fields[name] = rest;
       }
       // Public actions take no role list (a caller without a token has no role).

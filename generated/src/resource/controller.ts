@@ -74,11 +74,16 @@ export class ResourceController<
     this.listSpec = context.listSpec;
     this.nested = context.nested;
     this.serialize = context.serialize;
-    const { visibleTo, writableBy, owner } = context.service.resource;
-    // A direct owner comes from the token: only the bypass roles may name another user.
-    const writers = owner?.payloadKey
-      ? { ...writableBy, [owner.payloadKey]: owner.bypass }
-      : writableBy;
+    const { visibleTo, writableBy, owner, setByCaller } = context.service.resource;
+    // A direct owner, and a relation the server sets, come from the token: only the bypass roles
+    // may name another user.
+    const writers = {
+      ...writableBy,
+      ...Object.fromEntries(
+        Object.entries(setByCaller ?? {}).map(([key, set]) => [key, set.bypass]),
+      ),
+      ...(owner?.payloadKey ? { [owner.payloadKey]: owner.bypass } : {}),
+    };
     this.fields = fieldAccess(visibleTo, writers, context.listSpec);
     this.nestedScopes = Object.values(context.nested).some((reader) => reader.scope !== undefined);
   }
@@ -206,7 +211,7 @@ export class ResourceController<
       undefined,
       req.user?.role,
     );
-    const owned = this.owned(req, payload, true);
+    const owned = this.owned(req, this.setFromCaller(req, payload, true), true);
     const rules = { ...owned.rules, ...this.linking(req, owned.payload) };
     const created = await this.service.create(owned.payload, relations, rules);
     await assertMayRead(this.nested, [created], relations, req.user);
@@ -232,7 +237,7 @@ export class ResourceController<
       row.id,
       req.user?.role,
     );
-    const owned = this.owned(req, payload, false);
+    const owned = this.owned(req, this.setFromCaller(req, payload, false), false);
     const rules = { ...owned.rules, ...this.linking(req, owned.payload), ...this.recordRules(req) };
     const updated = await this.service.update(row, owned.payload, relations, rules);
     await assertMayRead(this.nested, [updated], relations, req.user);
@@ -291,6 +296,21 @@ export class ResourceController<
   /** One record as this caller sees it. */
   output(req: Request, row: Row, relations: readonly string[] = []): Record<string, unknown> {
     return this.serialize(row, relations, req.user?.role);
+  }
+
+  /**
+   * The relations the server sets (`set:`) filled with the caller: on create all of them, on update
+   * those set on every write. A bypass role's own value stays (the others' were refused already).
+   */
+  private setFromCaller<T extends object>(req: Request, payload: T, creating: boolean): T {
+    const settings = this.service.resource.setByCaller;
+    if (settings === undefined || req.user === undefined) return payload;
+    const values = payload as Record<string, unknown>;
+    const filled: Record<string, unknown> = {};
+    for (const [key, set] of Object.entries(settings))
+      if ((creating || set.on === "write") && values[key] === undefined)
+        filled[key] = req.user.hash;
+    return Object.keys(filled).length === 0 ? payload : { ...payload, ...filled };
   }
 
   /**

@@ -63,6 +63,13 @@ interface ResourceSettings<Filter extends string, Action extends string, Operato
   readonly writableBy?: Readonly<Record<string, readonly string[]>>;
   /** `owner:`: callers reach only their own records, except the bypass roles (see ownership.ts). */
   readonly owner?: OwnerSettings;
+  /**
+   * belongsTo User relations the server sets to the caller (`set:`): on create, or on every create
+   * and update; payloads may name them for the `bypass` roles only.
+   */
+  readonly setByCaller?: Readonly<
+    Record<string, { readonly on: "create" | "write"; readonly bypass: readonly string[] }>
+  >;
   /** auth.roles: per action, the roles that may perform it (403 for the others, before any read). */
   readonly roles?: Readonly<Partial<Record<Action, readonly string[]>>>;
   /** Per belongsToMany, the rules of its attach route's body (the pivot's fields). */
