@@ -132,7 +132,13 @@ export async function seedDatabase(
     const service = new ResourceService(resource, table, tableOf);
     const existing = await table.count({ withTrashed: true });
     const pick = random(options.seed * 31 + existing);
-    const required = new Set((rules.schema as { required?: string[] }).required ?? []);
+    // Relations a controller fills from the caller (a direct owner, `set:`) are optional in the create
+    // rules, but the seed has no caller: it needs a user to point them at, like a required one.
+    const required = new Set([
+      ...((rules.schema as { required?: string[] }).required ?? []),
+      ...Object.keys(resource.setByCaller ?? {}),
+      ...(resource.owner?.payloadKey ? [resource.owner.payloadKey] : []),
+    ]);
     const parents: Record<string, string[]> = {};
     let skipped: string | undefined;
     for (const [key, property] of Object.entries(rules.schema.properties ?? {})) {
