@@ -177,6 +177,15 @@ describe("Table (runtime/common/src/lib/table.ts) on SQLite", () => {
     expect((await owners.findOne({ id: many }, ["pets"]))!.pets).toHaveLength(maxNestedPerParent);
   });
 
+  it("updates a soft-deleted row only when not told it must be live (a write after a delete is a 404)", async () => {
+    const id = await owners.insert({ hash: "OWN_GONEGONE", name: "Gone", deleted_at: new Date() });
+    expect(await owners.update(id, { name: "Still gone" }, true)).toBe(false);
+    expect(await owners.updateAndRead(id, { name: "Still gone" }, [], true)).toBeNull();
+    // The seed updates its fixed rows even when they were soft-deleted.
+    expect(await owners.update(id, { name: "Seeded" })).toBe(true);
+    expect((await owners.findOne({ id }))?.name).toBe("Seeded");
+  });
+
   it("answers exists, isReferenced, update and delete", async () => {
     const ownerId = (await owners.liveId("OWN_AAAAAAAA"))!;
     expect(await owners.exists({ name: "Ana" })).toBe(true);

@@ -521,22 +521,26 @@ export class Table<Model, Row = Model> {
     return returning.decode(row!) as Row;
   }
 
-  /** Updates the given columns (and updated_at) of one row; false when no row has that id. */
-  async update(id: number, values: Writable<Model>): Promise<boolean> {
-    const update = this.updateStatement(id, values);
+  /**
+   * Updates the given columns (and updated_at) of one row; false when no row has that id (with
+   * `live`, none that is live: a row soft-deleted since it was read is not written).
+   */
+  async update(id: number, values: Writable<Model>, live = false): Promise<boolean> {
+    const update = this.updateStatement(id, values, live);
     return (await this.sql.run(update.text, update.values)) > 0;
   }
 
-  /** Updates one row and reads it back (see insertAndRead); null when no row has that id. */
+  /** Updates one row and reads it back (see insertAndRead and update); null when none was written. */
   async updateAndRead(
     id: number,
     values: Writable<Model>,
     relations: readonly string[] = [],
+    live = false,
   ): Promise<Row | null> {
     const returning = this.returning(relations);
     if (returning === undefined)
-      return (await this.update(id, values)) ? this.findOne({ id }, relations) : null;
-    const update = this.updateStatement(id, values);
+      return (await this.update(id, values, live)) ? this.findOne({ id }, relations) : null;
+    const update = this.updateStatement(id, values, live);
     const row = await this.sql.get(`${update.text} ${returning.text}`, update.values);
     return row ? (returning.decode(row) as Row) : null;
   }
@@ -555,16 +559,15 @@ export class Table<Model, Row = Model> {
     };
   }
 
-  /** The UPDATE of one row's given columns and updated_at, and its values. */
-  private updateStatement(id: number, values: Writable<Model>): Statement {
+  /** The UPDATE of one row's given columns and updated_at (of a live row only, with `live`), and its values. */
+  private updateStatement(id: number, values: Writable<Model>, live: boolean): Statement {
     const row: Record<string, unknown> = { ...defined(values), updated_at: new Date() };
     const bound = new Values(this.sql.dialect);
     const assignments = Object.keys(row).map(
       (column) => `${this.column(column)} = ${bound.add(this.encode(column, row[column]))}`,
     );
-    // A row soft-deleted since it was read is not written (the caller gets the 404 of a missing one).
-    const live = this.spec.softDelete ? ` AND "deleted_at" IS NULL` : "";
-    const text = `UPDATE ${this.table} SET ${assignments.join(", ")} WHERE "id" = ${bound.add(id)}${live}`;
+    const stillLive = live && this.spec.softDelete ? ` AND "deleted_at" IS NULL` : "";
+    const text = `UPDATE ${this.table} SET ${assignments.join(", ")} WHERE "id" = ${bound.add(id)}${stillLive}`;
     return { text, values: bound.list };
   }
 

@@ -255,7 +255,14 @@ export class ResourceService<
     try {
       updated = await this.writing(
         payload,
-        (table, data) => table.updateAndRead(row.id, data, relations),
+        // A record read live must still be live when written (the seed updates trashed fixed rows).
+        (table, data) =>
+          table.updateAndRead(
+            row.id,
+            data,
+            relations,
+            (row as { deleted_at?: unknown }).deleted_at == null,
+          ),
         rules,
         relations,
         row.id,
@@ -507,7 +514,9 @@ export class ResourceService<
     // Not a value the payload sent (a default, or a value taken since): the column the database named.
     const column = uniqueViolationColumn(error);
     const message = column === undefined ? undefined : this.resource.unique?.[column];
-    return message === undefined ? error : new ValidationFailed({ [column!]: [message] });
+    return column !== undefined && message !== undefined
+      ? new ValidationFailed({ [column]: [message] })
+      : error;
   }
 }
 
