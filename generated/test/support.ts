@@ -6,7 +6,7 @@ import { loadConfig } from "../src/config.js";
 import { examplePayload } from "../src/lib/examples.js";
 import { openTables, type Tables } from "../src/resources/tables.js";
 import { overrides } from "./custom/factories.js";
-import { acceptedPayload, startTestApi, type TestApi as TestApiOf } from "./harness.js";
+import { acceptedPayload, nextNumber, startTestApi, type TestApi as TestApiOf } from "./harness.js";
 import appointmentDeclaration from "../src/resources/appointment/appointment.resource.json" with { type: "json" };
 import { appointmentResource } from "../src/resources/appointment/appointment.resource.js";
 import doctorDeclaration from "../src/resources/doctor/doctor.resource.json" with { type: "json" };
@@ -69,21 +69,26 @@ const made = {
   async appointment(api: TestApi, n: number, owner?: string): Promise<Record<string, unknown>> {
     return {
       ...examplePayload(appointmentDeclaration.validation.create, n, {}),
-      patient: await factories.patient(api, n, owner),
-      doctor: await factories.doctor(api, n, owner),
+      // A number of its own: two relations to one resource must not make the same unique values.
+      patient: await factories.patient(api, nextNumber(), owner),
+      // A number of its own: two relations to one resource must not make the same unique values.
+      doctor: await factories.doctor(api, nextNumber(), owner),
     };
   },
   async doctor(api: TestApi, n: number, owner?: string): Promise<Record<string, unknown>> {
     return {
       ...examplePayload(doctorDeclaration.validation.create, n, doctorDeclaration.unique),
-      user: await factories.user(api, n, owner),
+      // A number of its own: two relations to one resource must not make the same unique values.
+      user: await factories.user(api, nextNumber(), owner),
     };
   },
   async medicalRecord(api: TestApi, n: number, owner?: string): Promise<Record<string, unknown>> {
     return {
       ...examplePayload(medicalRecordDeclaration.validation.create, n, {}),
-      patient: await factories.patient(api, n, owner),
-      doctor: await factories.doctor(api, n, owner),
+      // A number of its own: two relations to one resource must not make the same unique values.
+      patient: await factories.patient(api, nextNumber(), owner),
+      // A number of its own: two relations to one resource must not make the same unique values.
+      doctor: await factories.doctor(api, nextNumber(), owner),
     };
   },
   async patient(api: TestApi, n: number, owner?: string): Promise<Record<string, unknown>> {
