@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ListQuery } from "../src/http/list-query.js";
 import type { ResourceDescriptor } from "../src/resource/descriptor.js";
 import type { Policy } from "../src/resource/policy.js";
+import { newHash } from "../src/lib/hash-id.js";
+import { sql } from "../src/lib/database.js";
 import { bothScopes, ownerScope } from "../src/resource/ownership.js";
 import { explain, hashPattern, nextNumber, type Reply, type TestApi } from "./harness.js";
 import { describeListQueries } from "./list-suite.js";
@@ -53,6 +55,21 @@ function expectForbidden(reply: Reply, what: string): void {
   });
 }
 
+/**
+ * A second user of `role`, made straight in the users table (it never logs in): another owner in a
+ * project with one role, where the testers are one per role.
+ */
+async function anotherUser(api: TestApi<any>, role: string): Promise<string> {
+  const hash = newHash("USR");
+  const now = new Date();
+  const email = `${hash.toLowerCase()}@example.com`;
+  await api.db.run(
+    sql`INSERT INTO "users" ("hash", "name", "email", "password", "role", "created_at", "updated_at")
+      VALUES (${hash}, ${"Another owner"}, ${email}, ${"!"}, ${role}, ${now}, ${now})`,
+  );
+  return hash;
+}
+
 /** The contract every resource keeps (docs/api-contract.md in hashapi), run against the real app on a fresh database. */
 export function describeResource(resource: ResourceUnderTest): void {
   const { collection, idKey } = resource;
@@ -84,7 +101,8 @@ export function describeResource(resource: ResourceUnderTest): void {
       const allowed = action === "store" && creators.length > 0 ? creators : permitted;
       const bypassing = allowed.find((role) => owner?.bypass.includes(role));
       const plain = rolesOf(action)?.[0] ?? api.user.role;
-      return api.as(bypassing ?? (allowed.includes(plain) ? plain : allowed[0]!));
+      // No role allowed at all (an empty auth.roles list): any tester, whom the action refuses.
+      return api.as(bypassing ?? (allowed.includes(plain) ? plain : (allowed[0] ?? api.user.role)));
     };
     /** The reach of a tester: the policy's scope and the resource's ownership together. */
     const reachOf = (user: TestApi["user"]) =>
@@ -385,9 +403,11 @@ export function describeResource(resource: ResourceUnderTest): void {
       );
       if (role === undefined) return;
       const me = api.as(role);
-      const other = api.roles.find((candidate) => candidate !== role)!;
+      const other = api.roles.find((candidate) => candidate !== role);
+      const otherUser =
+        other === undefined ? await anotherUser(api, role) : api.as(other).user.hash;
       const mine = await resource.factory(api, nextNumber(), me.user.hash);
-      const theirs = await resource.factory(api, nextNumber(), api.as(other).user.hash);
+      const theirs = await resource.factory(api, nextNumber(), otherUser);
       const as = (method: string, path: string, body?: unknown) =>
         api.request(method, path, body, { token: me.token });
       const missing = `${resource.prefix}_AAAAAAAA`;
