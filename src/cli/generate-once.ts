@@ -5,7 +5,7 @@ import type { ExitCode } from "./main.js";
 import { dependencyNotice } from "./dependencies.js";
 import { asJson } from "./json-output.js";
 import { nextSteps } from "./next-steps.js";
-import { notice, step, styleFor } from "./style.js";
+import { notice, step, styleFor, timedStep } from "./style.js";
 
 const style = styleFor(process.stdout);
 const paint = (kind: ChangeKind, label: string) =>
@@ -23,11 +23,19 @@ export interface GenerateFlags {
   watch?: boolean;
   /** With --check or --dry-run: one JSON document on stdout instead of prose (asJson). */
   json?: boolean;
+  /** Each step's time on stderr (`timedStep`), and the whole run's. */
+  verbose?: boolean;
 }
 
 /** One `hashapi generate`: write (or check, or preview) the project and its next migration. */
 export async function generateOnce(specsDir: string, flags: GenerateFlags): Promise<ExitCode> {
-  const options: ProjectOptions & { force?: boolean; pruneCustom?: boolean } = { ...flags, notice, progress: step };
+  if (!flags.verbose) return generateRun(specsDir, flags);
+  return timedStep("generate, in all", generateRun(specsDir, flags));
+}
+
+async function generateRun(specsDir: string, flags: GenerateFlags): Promise<ExitCode> {
+  const progress = flags.verbose ? timedStep : step;
+  const options: ProjectOptions & { force?: boolean; pruneCustom?: boolean } = { ...flags, notice, progress };
   if (flags.json) {
     return asJson(
       async () => (flags.check ? checkJson(await checkProject(specsDir, options)) : previewJson(await previewProject(specsDir, options), flags)),

@@ -36,6 +36,23 @@ export function slowStepMs(env: NodeJS.ProcessEnv = process.env): number {
  * Runs `work`, and on a terminal says what is going on when it takes longer than `slowAfterMs`: a
  * line when it starts to be slow, another with its time when it ends. Silent on pipes and files.
  */
+/**
+ * `--verbose`: every step said when it ends, with its time, whatever the terminal (a step as `step`
+ * reports it only when slow, and only on a terminal).
+ */
+export async function timedStep<T>(
+  label: string,
+  work: Promise<T>,
+  stream: Pick<NodeJS.WriteStream, "write"> = process.stderr,
+): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work;
+  } finally {
+    stream.write(`✓ ${label} (${Math.round(performance.now() - started)} ms)\n`);
+  }
+}
+
 export async function step<T>(
   label: string,
   work: Promise<T>,

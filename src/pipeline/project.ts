@@ -33,12 +33,12 @@ const quietly = <T>(_label: string, work: Promise<T>) => work;
 
 /** What every mode starts from: the model, where its project is, and the migrations written so far. */
 async function open(specsDir: string, options: ProjectOptions) {
-  const model = await loadModel(specsDir, options.notice);
+  const progress = options.progress ?? quietly;
+  const model = await progress("reading and validating the specs", loadModel(specsDir, options.notice));
   const out = outputDir(specsDir, options.out, model.out);
   const history = await readMigrationHistory(out);
   assertSameProvider(history, model.database.provider);
   const schema = prismaSchemaFile(model).content;
-  const progress = options.progress ?? quietly;
   // Files read from `out` while formatting, not read again by the check or the write.
   const reads = new Map<string, string>();
   // Prisma's diff (a second process, ≈ 1.5 s) runs while this one renders and formats.
@@ -105,7 +105,8 @@ export async function writeProject(specsDir: string, options: ProjectOptions & {
   const plan = await migration;
   const full = createFileMap([...files.values(), ...plan.files]);
   const packageBefore = packageJsonOnDisk(out);
-  const changes = await writeOutput(out, full, { force: options.force ?? false, reads, pruneCustom: options.pruneCustom ?? false });
+  const progress = options.progress ?? quietly;
+  const changes = await progress("writing the files that changed", writeOutput(out, full, { force: options.force ?? false, reads, pruneCustom: options.pruneCustom ?? false }));
   return { out, model, files, changes, plan, dependenciesChanged: dependencyChanges(packageBefore, full.get("package.json")?.content ?? "") };
 }
 

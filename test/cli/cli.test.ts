@@ -233,6 +233,20 @@ describe("generate --typecheck", () => {
   }, 180_000);
 });
 
+describe("generate --verbose", () => {
+  it("says each step and the whole run with its time on stderr, the usual report on stdout", async () => {
+    const out = await freshDir("verbose-out");
+    const first = await hashapi(["generate", exampleSpecs, "--out", out, "--force", "--verbose"]);
+    expect(first.code, first.stderr).toBe(0);
+    for (const label of ["reading and validating the specs", "computing the migration (prisma migrate diff)", "rendering and formatting the project", "writing the files that changed", "generate, in all"])
+      expect(first.stderr).toMatch(new RegExp(`^✓ ${label.replace(/[()]/g, "\\$&")} \\(\\d+ ms\\)$`, "m"));
+    expect(first.stdout).not.toContain("✓ ");
+    const check = await hashapi(["generate", exampleSpecs, "--out", out, "--check", "--verbose"]);
+    expect(check.code).toBe(0);
+    expect(check.stderr).toMatch(/^✓ rendering and formatting the project \(\d+ ms\)$/m);
+  }, 120_000);
+});
+
 describe("add-resource and init", () => {
   it("writes a spec from --fields that validates, then refuses to overwrite it", async () => {
     const specs = await freshDir("scaffold-specs");

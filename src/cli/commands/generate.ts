@@ -20,6 +20,7 @@ export function registerGenerate(program: Command, setExit: (code: ExitCode) => 
     .option("--prune-custom", "delete your src/custom/ files of resources whose spec was removed")
     .addOption(new Option("--watch", "regenerate on every spec change, with a migration for each saved schema change").conflicts(["check", "dryRun"]))
     .option("--typecheck", "type-check the result with your files in src/custom/ (needs the project's npm install)")
+    .option("--verbose", "print each step's time (specs, rendering and formatting, the migration diff, writing) on stderr")
     .addHelpText(
       "after",
       `
