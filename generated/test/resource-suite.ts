@@ -6,6 +6,7 @@ import type { ResourceDescriptor } from "../src/resource/descriptor.js";
 import type { Policy } from "../src/resource/policy.js";
 import { newHash } from "../src/lib/hash-id.js";
 import { sql } from "../src/lib/database.js";
+import { payloadWriters } from "../src/resource/field-access.js";
 import { bothScopes, ownerScope } from "../src/resource/ownership.js";
 import { explain, hashPattern, nextNumber, type Reply, type TestApi } from "./harness.js";
 import { describeListQueries } from "./list-suite.js";
@@ -111,11 +112,7 @@ export function describeResource(resource: ResourceUnderTest): void {
       rolesOf(action)?.includes(actor(action).user.role) ?? true;
     /** A payload without the fields the action's tester may not send (writableBy, a direct owner). */
     const writable = (action: Action, payload: Record<string, unknown>) => {
-      const limits: Record<string, readonly string[]> = { ...resource.resource.writableBy };
-      // Relations the server sets from the caller (`set:`): only their bypass roles send them.
-      for (const [key, set] of Object.entries(resource.resource.setByCaller ?? {}))
-        limits[key] = set.bypass;
-      if (owner?.payloadKey) limits[owner.payloadKey] = owner.bypass;
+      const limits = payloadWriters(resource.resource);
       const role = actor(action).user.role;
       return Object.fromEntries(
         Object.entries(payload).filter(([key]) => limits[key]?.includes(role) ?? true),

@@ -80,7 +80,6 @@ export class UsersService extends ResourceService<any, ManagedUser, UserPayload,
   }
 
   /** A new password ends the user's earlier sessions: tokens issued before it are refused (AuthService). */
-
   override async update(
     row: ManagedUser,
     payload: UserPayload,

@@ -2,6 +2,7 @@
 
 import type { ListSpec } from "../http/list-query.js";
 import { emptyFieldErrors, ValidationFailed } from "../lib/errors.js";
+import type { ResourceDescriptor } from "./descriptor.js";
 
 /*
  * Field visibility (`visibleTo`) and write access (`writableBy`) by role, decided once per role and
@@ -37,6 +38,21 @@ export interface FieldAccess {
    * the validator's own errors when it refused the body too (`failed`).
    */
   assertWritable(role: string | undefined, body: unknown, failed?: ValidationFailed): void;
+}
+
+/**
+ * The payload keys only some roles may send: `writableBy` fields, and the relations the server sets
+ * from the caller (`set:`, a direct owner), which only their bypass roles may name.
+ */
+export function payloadWriters(
+  resource: Pick<ResourceDescriptor<any, any, any, any>, "writableBy" | "setByCaller" | "owner">,
+): RoleLists {
+  const { writableBy, setByCaller, owner } = resource;
+  return {
+    ...writableBy,
+    ...Object.fromEntries(Object.entries(setByCaller ?? {}).map(([key, set]) => [key, set.bypass])),
+    ...(owner?.payloadKey ? { [owner.payloadKey]: owner.bypass } : {}),
+  };
 }
 
 export function fieldAccess(

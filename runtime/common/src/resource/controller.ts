@@ -16,7 +16,7 @@ import {
 } from "../http/nested-access.js";
 import { cursorPaginate, paginate } from "../http/pagination.js";
 import { emptyFieldErrors, Forbidden, ValidationFailed } from "../lib/errors.js";
-import { fieldAccess, type FieldAccess } from "./field-access.js";
+import { fieldAccess, payloadWriters, type FieldAccess } from "./field-access.js";
 import { bothScopes, bypasses, ownerScope } from "./ownership.js";
 import type { Policy } from "./policy.js";
 import type { Serializer } from "./serializer.js";
@@ -74,17 +74,8 @@ export class ResourceController<
     this.listSpec = context.listSpec;
     this.nested = context.nested;
     this.serialize = context.serialize;
-    const { visibleTo, writableBy, owner, setByCaller } = context.service.resource;
-    // A direct owner, and a relation the server sets, come from the token: only the bypass roles
-    // may name another user.
-    const writers = {
-      ...writableBy,
-      ...Object.fromEntries(
-        Object.entries(setByCaller ?? {}).map(([key, set]) => [key, set.bypass]),
-      ),
-      ...(owner?.payloadKey ? { [owner.payloadKey]: owner.bypass } : {}),
-    };
-    this.fields = fieldAccess(visibleTo, writers, context.listSpec);
+    const resource = context.service.resource;
+    this.fields = fieldAccess(resource.visibleTo, payloadWriters(resource), context.listSpec);
     this.nestedScopes = Object.values(context.nested).some((reader) => reader.scope !== undefined);
   }
 

@@ -12,8 +12,9 @@ export const databaseDialect: SqlDialect = "sqlite";
 export const defaultDatabaseUrl = "file:./data/app.db";
 
 /**
- * DATABASE_STATEMENT_TIMEOUT_MS when unset. The statements that can run long (text matches) run on
- * the text reader's thread (text-reader.ts), so the process answers other requests meanwhile.
+ * DATABASE_STATEMENT_TIMEOUT_MS when unset. In a built service the statements that can run long
+ * (text matches) run on the text reader's thread (text-reader.ts), so the process answers other
+ * requests meanwhile.
  */
 export const defaultStatementTimeoutMs = 2000;
 
