@@ -1,5 +1,5 @@
 import { fieldType } from "../model/field-types.js";
-import { caseInsensitiveEmailMarker } from "../migrate/case-insensitive-email.js";
+import { caseInsensitiveEmailMarker, caseInsensitiveMarker } from "../migrate/case-insensitive-email.js";
 import type { BelongsToManyModel, BelongsToModel, DatabaseModel, FieldModel, ProjectModel, ResourceModel, UserModel } from "../model/types.js";
 
 /**
@@ -64,7 +64,7 @@ function resourceModel(
     ["id", "Int", "@id @default(autoincrement())"],
     ["hash", "String", `@unique${pg(database, "@db.VarChar(20)")}`],
   ];
-  for (const input of inputs) lines.push(scalarLine(database, input));
+  for (const input of inputs) lines.push(scalarLine(database, input, resource.table));
   for (const relation of resource.belongsTo) lines.push(...belongsToLines(resource, relation));
   for (const inverse of inverseRelations(resource, resources)) lines.push(inverse);
   lines.push(...pivotBackRelations(resource, resources));
@@ -105,7 +105,7 @@ function pivotModel(database: DatabaseModel, owner: ResourceModel, relation: Bel
   const lines: string[][] = [
     [relation.ownKey, "Int", ""],
     [relation.otherKey, "Int", ""],
-    ...relation.pivotFields.map((field) => scalarLine(database, inputOf(field))),
+    ...relation.pivotFields.map((field) => scalarLine(database, inputOf(field), relation.pivotTable)),
     side(relation.ownKey, owner.names.pascal),
     side(relation.otherKey, relation.target.names.pascal),
   ];
@@ -158,7 +158,7 @@ function relationName(model: string, relation: string): string {
   return `${model}_${relation}`;
 }
 
-function scalarLine(database: DatabaseModel, input: PrismaFieldInput): string[] {
+function scalarLine(database: DatabaseModel, input: PrismaFieldInput, table: string): string[] {
   const { field } = input;
   const optional = field.nullable ? "?" : "";
   const attributes = [
@@ -168,7 +168,13 @@ function scalarLine(database: DatabaseModel, input: PrismaFieldInput): string[] 
   ].filter(Boolean);
   // An enum is a string column; its values live in a doc comment, where the migration planner
   // reads them back from the migrated snapshot (a value removed needs --accept-data-loss).
-  const doc = field.type === "enum" ? `values: ${field.values.join(" | ")}` : undefined;
+  // A unique e-mail is unique regardless of case: an index the migration planner writes from this line.
+  const doc =
+    field.type === "enum"
+      ? `values: ${field.values.join(" | ")}`
+      : field.unique && fieldType(field.type).uniqueIgnoresCase
+        ? caseInsensitiveMarker(table, field.name)
+        : undefined;
   return [field.name, `${prismaType(field)}${optional}`, attributes.join(" "), ...(doc ? [doc] : [])];
 }
 
@@ -208,7 +214,7 @@ function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFiel
       ["role", "String", `@default("${user.defaultRole}")${pg(database, "@db.VarChar(40)")}`],
       // Tokens issued before this instant are refused: a password change ends every earlier session.
       ["sessions_from", "DateTime?", timestamp.trim()],
-      ...inputs.map((input) => scalarLine(database, input)),
+      ...inputs.map((input) => scalarLine(database, input, "users")),
       ...usersBackRelations(resources),
       ["created_at", "DateTime", `@default(now())${timestamp}`],
       ["updated_at", "DateTime", `@updatedAt${timestamp}`],

@@ -1,44 +1,109 @@
 import type { Provider } from "./prisma-diff.js";
 
 /**
- * E-mails of users are unique regardless of case, and the database enforces it: a unique index on
- * `lower("email")`, which Prisma's schema language cannot express. The schema carries this doc
- * line on `users.email` instead; a migration from a schema without it to one with it gets the index
- * (and the first migration of a new project has it from the start).
+ * E-mails are unique regardless of case, and the database enforces it: a unique index on
+ * `lower("<column>")` for the users' e-mail and for every unique `email` field (of a resource or
+ * of the users), which Prisma's schema language cannot express. The schema carries a doc line on
+ * the column instead; a migration from a schema without it to one with it gets the index (the first
+ * migration of a new project has it from the start), and one that loses it drops the index.
  */
-export const caseInsensitiveEmailMarker = "hashapi: unique regardless of case (index users_email_lower_key, written into the migration)";
+export function caseInsensitiveMarker(table: string, column: string): string {
+  return `hashapi: unique regardless of case (index ${caselessIndexName(table, column)}, written into the migration)`;
+}
 
-export function hasCaseInsensitiveEmail(schema: string | null): boolean {
-  return schema !== null && schema.includes(caseInsensitiveEmailMarker);
+/** Kept by name for the users' e-mail, which every project's schema has carried since issue 20. */
+export const caseInsensitiveEmailMarker = caseInsensitiveMarker("users", "email");
+
+export function caselessIndexName(table: string, column: string): string {
+  return `${table}_${column}_lower_key`;
+}
+
+/** A unique index on `lower(column)`, as a schema's doc line declares it. */
+export interface CaselessIndex {
+  /** As the marker names it: the index a migration made. */
+  readonly name: string;
+  readonly table: string;
+  readonly column: string;
+}
+
+const markerPattern = /^\s*\/\/\/ hashapi: unique regardless of case \(index (\S+), written into the migration\)$/;
+
+/**
+ * The indexes a schema's doc lines declare: the marker names the index, the field line under it
+ * the column and the model's `@@map` the table (so a renamed column or table is seen as moved).
+ */
+export function caselessIndexes(schema: string | null): CaselessIndex[] {
+  if (schema === null) return [];
+  const found: CaselessIndex[] = [];
+  for (const [block, model] of schema.matchAll(/^model (\w+) \{[\s\S]*?^\}/gm)) {
+    const table = /^\s*@@map\("([^"]+)"\)/m.exec(block)?.[1] ?? model!;
+    const lines = block.split("\n");
+    for (const [at, line] of lines.entries()) {
+      const name = markerPattern.exec(line)?.[1];
+      // The field line under the marker (other doc lines may sit between them).
+      const column = lines.slice(at + 1).map((next) => /^\s*(\w+)\s/.exec(next)?.[1]).find(Boolean);
+      if (name !== undefined && column !== undefined) found.push({ name, table, column });
+    }
+  }
+  return found;
 }
 
 /**
  * SQLite changes a column by copying the table (Prisma's "RedefineTables"), which drops every index
- * Prisma does not know of: after a rebuild of users the index is made again (the copied rows were
- * unique under it already, so no check is needed).
+ * Prisma does not know of: after a rebuild of the table the index is made again (the copied rows
+ * were unique under it already, so no check is needed).
  */
-export function rebuildsUsers(sql: string): boolean {
-  return /^DROP TABLE "users";$/m.test(sql);
+export function rebuildsTable(sql: string, table: string): boolean {
+  return new RegExp(`^DROP TABLE "${table.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}";$`, "m").test(sql);
 }
 
-export const recreateCaseInsensitiveEmailSql = [
-  "-- The users table was rebuilt: its e-mail index regardless of case is made again",
-  `CREATE UNIQUE INDEX "users_email_lower_key" ON "users"(lower("email"));`,
-  "",
-].join("\n");
+export function recreateCaselessIndexSql(index: CaselessIndex): string {
+  const what = isUsersEmail(index) ? "e-mail index" : `index of ${index.column}`;
+  return [`-- The ${index.table} table was rebuilt: its ${what} regardless of case is made again`, createIndex(index), ""].join("\n");
+}
+
+export function dropCaselessIndexSql(index: CaselessIndex): string {
+  return [`-- ${index.table}.${index.column} is no longer unique regardless of case`, `DROP INDEX IF EXISTS "${index.name}";`, ""].join("\n");
+}
 
 /**
  * The statements that add the index: first a check the migrator runs before anything else, which
- * refuses the migration (listing the clashing e-mails) when existing users differ only in case,
- * since the index could not be built and which account to keep is the owner's decision.
+ * refuses the migration (listing the clashing values) when existing rows differ only in case,
+ * since the index could not be built and which row to keep is the owner's decision.
  */
-export function caseInsensitiveEmailSql(provider: Provider): string {
-  const together = provider === "postgresql" ? `string_agg("email", ', ' ORDER BY "email")` : `group_concat("email", ', ')`;
+export function caselessIndexSql(index: CaselessIndex, provider: Provider): string {
+  const column = `"${index.column}"`;
+  const together = provider === "postgresql" ? `string_agg(${column}, ', ' ORDER BY ${column})` : `group_concat(${column}, ', ')`;
+  const users = isUsersEmail(index);
+  const advice = users
+    ? "Users whose e-mails differ only in case must become one account (or get another e-mail) before e-mails can be unique regardless of case; change or delete all but one of each group below, then run `npm run db:migrate` again."
+    : `Rows of ${index.table} whose ${index.column} differ only in case must be told apart before ${index.column} can be unique regardless of case; change or delete all but one of each group below, then run \`npm run db:migrate\` again.`;
   return [
-    "-- E-mails are unique regardless of case (the index Prisma's schema cannot express)",
-    "-- hashapi:refuse-when-rows Users whose e-mails differ only in case must become one account (or get another e-mail) before e-mails can be unique regardless of case; change or delete all but one of each group below, then run `npm run db:migrate` again.",
-    `SELECT ${together} AS "e-mails" FROM "users" GROUP BY lower("email") HAVING COUNT(*) > 1;`,
-    `CREATE UNIQUE INDEX "users_email_lower_key" ON "users"(lower("email"));`,
+    users ? "-- E-mails are unique regardless of case (the index Prisma's schema cannot express)" : `-- ${index.table}.${index.column} is unique regardless of case (the index Prisma's schema cannot express)`,
+    `-- hashapi:refuse-when-rows ${advice}`,
+    // Rows without a value clash with nothing (users' e-mails are never empty).
+    `SELECT ${together} AS "${users ? "e-mails" : index.column}" FROM "${index.table}"${users ? "" : ` WHERE ${column} IS NOT NULL`} GROUP BY lower(${column}) HAVING COUNT(*) > 1;`,
+    createIndex(index),
     "",
   ].join("\n");
+}
+
+const isUsersEmail = (index: CaselessIndex) => index.table === "users" && index.column === "email";
+
+function createIndex(index: CaselessIndex): string {
+  return `CREATE UNIQUE INDEX "${index.name}" ON "${index.table}"(lower("${index.column}"));`;
+}
+
+/** The statements that bring the database's indexes regardless of case from one schema's to the next. */
+export function caselessIndexChanges(from: string | null, schema: string, provider: Provider, diffSql: readonly string[]): string[] {
+  const had = caselessIndexes(from);
+  const wanted = caselessIndexes(schema);
+  const kept = (index: CaselessIndex) => had.some((old) => old.name === index.name && old.table === index.table && old.column === index.column);
+  const parts: string[] = [];
+  for (const old of had) if (!wanted.some((index) => index.name === old.name && index.table === old.table && index.column === old.column)) parts.push(dropCaselessIndexSql(old));
+  for (const index of wanted) {
+    if (!kept(index)) parts.push(caselessIndexSql(index, provider));
+    else if (provider === "sqlite" && diffSql.some((sql) => rebuildsTable(sql, index.table))) parts.push(recreateCaselessIndexSql(index));
+  }
+  return parts;
 }

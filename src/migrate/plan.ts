@@ -4,7 +4,7 @@ import type { OutputFile } from "../output/types.js";
 import { lockFile, migrationsDir, snapshotFile, type MigrationHistory } from "./history.js";
 import type { SchemaEvolution } from "../model/evolution.js";
 import { assessChanges, type ChangeAssessment, type RequiredColumn, type RiskyChange } from "./changes.js";
-import { caseInsensitiveEmailSql, hasCaseInsensitiveEmail, rebuildsUsers, recreateCaseInsensitiveEmailSql } from "./case-insensitive-email.js";
+import { caselessIndexChanges } from "./case-insensitive-email.js";
 import { fillStatement, withOptionalColumns } from "./fills.js";
 import { prismaMigrateDiff, type Provider } from "./prisma-diff.js";
 import { DataLossRefused, UnfillableRefused } from "./refusals.js";
@@ -90,8 +90,7 @@ async function migrationSql(from: string | null, schema: string, provider: Provi
     parts.push(`-- Fill existing rows before the columns become required (backfill or default in the specs)\n${required.map((column) => fillStatement(column, provider)).join("\n")}\n`);
     parts.push(await prismaMigrateDiff(intermediate, schema, provider));
   }
-  if (hasCaseInsensitiveEmail(schema) && !hasCaseInsensitiveEmail(from)) parts.push(caseInsensitiveEmailSql(provider));
-  else if (hasCaseInsensitiveEmail(schema) && provider === "sqlite" && parts.some(rebuildsUsers)) parts.push(recreateCaseInsensitiveEmailSql);
+  parts.push(...caselessIndexChanges(from, schema, provider, parts));
   const sql = parts.filter((part) => part.trim() !== "").join("\n");
   return sql === "" ? "" : `${sql.trimEnd()}\n`;
 }

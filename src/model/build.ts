@@ -69,6 +69,7 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
   const user: UserModel = {
     prefix: "USR",
     extraFields: specs.project.auth.user.fields.map(fieldModel),
+    caseless: ["email", ...specs.project.auth.user.fields.filter((field) => field.unique && fieldType(field.type).uniqueIgnoresCase).map((field) => field.name)],
     defaultRole: specs.project.auth.defaultRole,
     ...(managers ? { managed: managedUsers(specs.project, managers, context) } : {}),
   };
@@ -407,6 +408,7 @@ function declarationOf(resource: ResourceCore & Pick<ResourceModel, "serializer"
     restrictedBy,
     cascadeTo,
     nullOnDelete,
+    caseless: resource.fields.filter((field) => field.unique && fieldType(field.type).uniqueIgnoresCase).map((field) => field.name),
     unique: nonEmpty(
       Object.fromEntries(
         resource.fields.filter((field) => field.unique).map((field) => [field.name, laravelMessage("unique", field.name)]),

@@ -48,6 +48,11 @@ export interface FieldTypeDescriptor {
   /** Whether `search: true` may include it in `?search=` (free text). */
   searchable: boolean;
   sortable: boolean;
+  /**
+   * `unique` holds regardless of case (e-mails: `Ana@X.com` is taken when `ana@x.com` exists): a
+   * unique index on lower(column) beside the plain one, and `unique` compares lower-cased.
+   */
+  uniqueIgnoresCase?: true;
   /** The validation rules a spec may give a field of this type, beyond required, sometimes and nullable. */
   rules: readonly TypeRule[];
 }
@@ -168,6 +173,7 @@ export const fieldTypes = {
       numeric: false,
     },
     output: { schema: () => ({ type: "string", format: "email" }), tsType: () => "string", example: () => "maria@example.com" },
+    uniqueIgnoresCase: true,
   },
   uuid: {
     ...stringLike(() => "@db.Uuid", ["unique"], ["string", "unique", "uuid"]),

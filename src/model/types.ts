@@ -268,6 +268,8 @@ export type SerializedKey =
 export interface UserModel {
   prefix: "USR";
   extraFields: FieldModel[];
+  /** Columns unique regardless of case: the e-mail, and unique `email` user fields. */
+  caseless: string[];
   /** The role column's default: what a user created without a role gets, and existing users on the migration that adds it. */
   defaultRole: string;
   /**
@@ -292,6 +294,8 @@ export interface DeclarationModel {
   nullOnDelete: { target: ResourceRef; foreignKey: string }[];
   /** Unique field → its "has already been taken" message; undefined when none is unique. */
   unique: Record<string, string> | undefined;
+  /** Unique fields whose uniqueness ignores case (e-mails), compared lower-cased. */
+  caseless: string[];
   /** belongsTo payload key → its "The selected … is invalid." message; undefined without belongsTo. */
   exists: Record<string, string> | undefined;
   filters: Record<string, ResourceModel["filters"][number]["kind"]>;

@@ -329,6 +329,24 @@ describe.each(databaseTargets)("hostile clients on $label", ({ database }) => {
       expect((await measurement({ serial: 123456, label: 12 })).body.errors.serial).toEqual(["The serial has already been taken."]);
     });
 
+    it("keeps a unique e-mail unique regardless of case, as sent, also when creates race (issue 31)", async () => {
+      const taken = ["The contact has already been taken."];
+      const first = await measurement({ contact: "Case.Test@Example.COM" });
+      expect(first.status, first.text).toBe(201);
+      expect(first.body.data.contact).toBe("Case.Test@Example.COM");
+      expect((await measurement({ contact: "case.test@example.com" })).body.errors.contact).toEqual(taken);
+      const other = await measurement({ contact: "other.case@example.com" });
+      expect((await call("PATCH", `/api/measurements/${other.body.data.hash}`, { token, body: { contact: "CASE.TEST@example.com" } })).body.errors.contact).toEqual(taken);
+      // A record keeps its own address in another case.
+      const own = await call("PATCH", `/api/measurements/${first.body.data.hash}`, { token, body: { contact: "case.test@EXAMPLE.com" } });
+      expect(own.status, own.text).toBe(200);
+      // Past the lookup at once: the index decides, and the losers get the same 422.
+      const variants = ["race@example.com", "Race@example.com", "RACE@example.com", "race@Example.com", "race@EXAMPLE.COM", "rAcE@example.com"];
+      const replies = await Promise.all(variants.map((contact) => measurement({ contact })));
+      expect(replies.map((reply) => reply.status).sort()).toEqual([201, 422, 422, 422, 422, 422]);
+      for (const reply of replies.filter((entry) => entry.status === 422)) expect(reply.body.errors.contact).toEqual(taken);
+    });
+
     it("keeps integers within the 32-bit column", async () => {
       expect((await measurement({ reading: 2147483648 })).body.errors.reading).toEqual(["The reading field must not be greater than 2147483647."]);
       expect((await measurement({ reading: -2147483649 })).status).toBe(422);

@@ -8,6 +8,7 @@ import { HashapiError } from "../../src/errors.js";
 import { loadValidSpecs } from "../../src/pipeline/generate.js";
 import { databaseTargets } from "../support/hostile.js";
 import { startPostgres, type PostgresServer } from "../support/postgres.js";
+import { fuzzProject } from "../support/fuzz-project.js";
 import { repo } from "../support/service.js";
 import { specSet, writeSpecSet, type SpecSet } from "../support/spec-space.js";
 
@@ -25,6 +26,11 @@ const randomSeed = Math.floor(Math.random() * 2 ** 31);
 // where classes of defects are still known to remain. Locally a random seed joins them (printed).
 const seeds = process.env.SPEC_SPACE_SEED ? [Number(process.env.SPEC_SPACE_SEED)] : process.env.CI ? [20261126, 2] : [20261126, randomSeed];
 const vitest = join(repo, "node_modules/vitest/vitest.mjs");
+/** SPEC_SPACE_SET=<index>: replays one set of the seed. */
+const only = process.env.SPEC_SPACE_SET === undefined ? undefined : Number(process.env.SPEC_SPACE_SET);
+/** Requests per set sent by the fuzz of its own openapi.json (SPEC_SPACE_FUZZ_RUNS), and their seed. */
+const fuzzRuns = Number(process.env.SPEC_SPACE_FUZZ_RUNS ?? 300);
+const fuzzSeed = Number(process.env.SPEC_SPACE_FUZZ_SEED ?? 31);
 
 /** The first `count` sets of a seed that validate accepts, for one database. */
 async function acceptedSets(seed: number, count: number, database: string, scratch: string): Promise<SpecSet[]> {
@@ -64,27 +70,42 @@ describe.each(databaseTargets)("random spec sets on $label: generate, own tests,
       console.log(`spec space (e2e) on ${database}: seed ${seed}`);
       const drawn = await acceptedSets(seed, sets, database, scratch);
       expect(drawn.length, `seed ${seed} drew no set validate accepts`).toBeGreaterThan(0);
+      const failed: string[] = [];
       for (const [index, set] of drawn.entries()) {
-        const where = `seed ${seed}, set ${index} on ${database}:\n${describeSet(set)}`;
-        const specs = join(scratch, `specs-${seed}-${index}`);
-        const api = join(scratch, `api-${seed}-${index}`);
-        writeSpecSet(specs, set);
-        const generated = await execa(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", api, "--force"], { cwd: repo, reject: false, all: true });
-        expect(generated.exitCode, `${where}\n${generated.all}`).toBe(0);
-        let env: Record<string, string> = { DATABASE_URL: "file:./data/app.db" };
-        if (postgres) {
-          const name = `set_${seed}_${index}`;
-          await postgres.createDatabase(name);
-          await postgres.createDatabase(`${name}_test`);
-          env = { DATABASE_URL: postgres.url(name), TEST_DATABASE_URL: postgres.url(`${name}_test`) };
-        }
-        const own = await execa(process.execPath, [vitest, "run"], { cwd: api, reject: false, all: true, env: { CI: "true", ...env } });
-        expect(own.exitCode, `${where}\n${String(own.all).replace(/\x1b\[[0-9;]*m/g, "").slice(-4000)}`).toBe(0);
-        for (const script of ["db:migrate", "db:seed"]) {
-          const ran = await execa("npm", ["run", script, "--silent"], { cwd: api, reject: false, all: true, env });
-          expect(ran.exitCode, `${where}\nnpm run ${script}:\n${ran.all}`).toBe(0);
-        }
-        await rm(api, { recursive: true, force: true });
+        if (only !== undefined && index !== only) continue;
+        // Every set runs even when one fails: a long run reports each failing set with its YAML.
+        const problem = await exerciseSet(set, `${seed}-${index}`, database, scratch, postgres);
+        console.log(`spec space (e2e) on ${database}: seed ${seed}, set ${index}: ${problem ? `FAILED\n${describeSet(set)}\n${problem.slice(0, 4000)}` : "clean"}`);
+        if (problem) failed.push(`seed ${seed}, set ${index} on ${database}:\n${describeSet(set)}\n${problem}`);
       }
-    }, 600_000);
+      expect(failed, `${failed.length} of ${drawn.length} sets failed`).toEqual([]);
+    }, 60_000 * 6 * sets);
 });
+
+/** generate → own tests → migrate → seed for one set; what went wrong, or undefined. */
+async function exerciseSet(set: SpecSet, name: string, database: string, scratch: string, postgres: PostgresServer | undefined): Promise<string | undefined> {
+  const specs = join(scratch, `specs-${name}`);
+  const api = join(scratch, `api-${name}`);
+  writeSpecSet(specs, set);
+  const generated = await execa(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", api, "--force"], { cwd: repo, reject: false, all: true });
+  if (generated.exitCode !== 0) return `hashapi generate:\n${generated.all}`;
+  let env: Record<string, string> = { DATABASE_URL: "file:./data/app.db" };
+  if (postgres) {
+    const database = `set_${name.replace("-", "_")}`;
+    await postgres.createDatabase(database);
+    await postgres.createDatabase(`${database}_test`);
+    env = { DATABASE_URL: postgres.url(database), TEST_DATABASE_URL: postgres.url(`${database}_test`) };
+  }
+  const own = await execa(process.execPath, [vitest, "run"], { cwd: api, reject: false, all: true, env: { CI: "true", ...env } });
+  if (own.exitCode !== 0) return `its own tests:\n${String(own.all).replace(/\x1b\[[0-9;]*m/g, "").slice(-4000)}`;
+  for (const script of ["build", "db:migrate", "db:seed"]) {
+    const ran = await execa("npm", ["run", script, "--silent"], { cwd: api, reject: false, all: true, env });
+    if (ran.exitCode !== 0) return `npm run ${script}:\n${ran.all}`;
+  }
+  const fuzzed = await fuzzProject(api, env, { seed: fuzzSeed, runs: fuzzRuns, name: String(set.project.name), specs });
+  const { requests, byStatus } = fuzzed.session.totals;
+  console.log(`spec space (e2e) on ${database}: set ${name} fuzzed with ${requests} requests, by status ${JSON.stringify(byStatus)}`);
+  if (fuzzed.problems.length > 0) return `the fuzz of its openapi.json (seed ${fuzzSeed}):\n${fuzzed.problems.join("\n")}`;
+  await rm(api, { recursive: true, force: true });
+  return undefined;
+}

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readMigrationHistory } from "../../src/migrate/history.js";
-import { caseInsensitiveEmailMarker } from "../../src/migrate/case-insensitive-email.js";
+import { caseInsensitiveEmailMarker, caseInsensitiveMarker, caselessIndexes } from "../../src/migrate/case-insensitive-email.js";
 import { nextFolderName, planMigration, sanitizeLabel } from "../../src/migrate/plan.js";
 
 const schema = (extra = "") => `generator client {
@@ -112,6 +112,35 @@ model User {
     // A change that leaves users alone does not touch the index.
     const { files: other } = await planMigration({ history, schema: users("").replace("name String", "name String\n  phone String?"), provider: "sqlite", source: "specs/" });
     expect(other[0]!.content).not.toContain("users_email_lower_key");
+  }, 60_000);
+
+  it("gives a resource's unique e-mail an index regardless of case: added with its check, made again after a rebuild, dropped when no longer unique", async () => {
+    const members = (field: string, extra = "") => `${schema()}
+model Member {
+  id   Int    @id @default(autoincrement())
+  hash String @unique
+${field}${extra}
+
+  @@map("members")
+}
+`;
+    const unique = `  /// ${caseInsensitiveMarker("members", "contact")}\n  contact String @unique`;
+    expect(caselessIndexes(members(unique))).toEqual([{ name: "members_contact_lower_key", table: "members", column: "contact" }]);
+    // A project from before e-mails were unique regardless of case: the column is unique already.
+    const dir = await outDirWith({ "prisma/migrations/0001_init/schema.snapshot": members("  contact String @unique"), "prisma/migrations/migration_lock.toml": 'provider = "sqlite"\n' });
+    const history = await readMigrationHistory(dir);
+    const added = (await planMigration({ history, schema: members(unique), provider: "sqlite", source: "specs/" })).files[0]!.content;
+    expect(added).toMatch(/-- hashapi:refuse-when-rows Rows of members whose contact differ only in case[^\n]*\nSELECT group_concat\("contact", ', '\) AS "contact" FROM "members" WHERE "contact" IS NOT NULL GROUP BY lower\("contact"\) HAVING COUNT\(\*\) > 1;\nCREATE UNIQUE INDEX "members_contact_lower_key" ON "members"\(lower\("contact"\)\);/);
+    // Already unique regardless of case: a rebuild of the table makes the index again, without the check.
+    const migrated = await outDirWith({ "prisma/migrations/0001_init/schema.snapshot": members(unique), "prisma/migrations/migration_lock.toml": 'provider = "sqlite"\n' });
+    const rebuilt = (await planMigration({ history: await readMigrationHistory(migrated), schema: members(unique, "\n  age Int @default(0)"), provider: "sqlite", source: "specs/" })).files[0]!.content;
+    expect(rebuilt).toContain('DROP TABLE "members";');
+    expect(rebuilt).not.toContain("refuse-when-rows");
+    expect(rebuilt.indexOf('CREATE UNIQUE INDEX "members_contact_lower_key"')).toBeGreaterThan(rebuilt.indexOf('ALTER TABLE "new_members" RENAME TO "members";'));
+    const dropped = (await planMigration({ history: await readMigrationHistory(migrated), schema: members("  contact String"), provider: "sqlite", source: "specs/", acceptDataLoss: true })).files[0]!.content;
+    expect(dropped).toContain('DROP INDEX IF EXISTS "members_contact_lower_key";');
+    const postgres = (await planMigration({ history: await readMigrationHistory(await outDirWith({})), schema: members(unique).replace('provider = "sqlite"', 'provider = "postgresql"'), provider: "postgresql", source: "specs/" })).files[0]!.content;
+    expect(postgres).toContain(`SELECT string_agg("contact", ', ' ORDER BY "contact") AS "contact" FROM "members" WHERE "contact" IS NOT NULL GROUP BY lower("contact") HAVING COUNT(*) > 1;`);
   }, 60_000);
 
   it("refuses to mix databases and explains how to start fresh", async () => {

@@ -17,7 +17,7 @@ import {
   splitStatements,
 } from "../../runtime/common/src/lib/migrations.js";
 import type { Sql } from "../../runtime/common/src/lib/sql.js";
-import { caseInsensitiveEmailSql } from "../../src/migrate/case-insensitive-email.js";
+import { caselessIndexSql } from "../../src/migrate/case-insensitive-email.js";
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
 const init = `CREATE TABLE "owners" ("id" INTEGER NOT NULL PRIMARY KEY, "name" TEXT);
@@ -121,7 +121,7 @@ describe.each(targets)("applyMigrations on $name", (target) => {
   it("refuses the case-insensitive e-mail index while users differ only in case, listing them, and enforces it once applied", async () => {
     const users = `CREATE TABLE "users" ("id" INTEGER NOT NULL PRIMARY KEY, "email" TEXT NOT NULL UNIQUE);
 INSERT INTO "users" ("id", "email") VALUES (1, 'Ana@Example.com'), (2, 'ana@example.com'), (3, 'bo@example.com');`;
-    const dir = migrationsFolder({ "0001_init": users, "0002_email_unique_regardless_of_case": caseInsensitiveEmailSql(target.name === "SQLite" ? "sqlite" : "postgresql") });
+    const dir = migrationsFolder({ "0001_init": users, "0002_email_unique_regardless_of_case": caselessIndexSql({ name: "users_email_lower_key", table: "users", column: "email" }, target.name === "SQLite" ? "sqlite" : "postgresql") });
     const db = await target.open();
     try {
       const refused = await applyMigrations(db, dir).catch((caught: unknown) => caught);
@@ -135,6 +135,27 @@ INSERT INTO "users" ("id", "email") VALUES (1, 'Ana@Example.com'), (2, 'ana@exam
       expect((await applyMigrations(db, dir)).applied.map((entry) => entry.name)).toEqual(["0002_email_unique_regardless_of_case"]);
       await expect(db.run(`INSERT INTO "users" ("id", "email") VALUES (4, 'ANA@example.COM')`)).rejects.toThrow();
       await db.run(`INSERT INTO "users" ("id", "email") VALUES (5, 'cy@example.com')`);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("refuses a resource's e-mail index regardless of case while rows differ only in case, naming the table, column and values", async () => {
+    const members = `CREATE TABLE "members" ("id" INTEGER NOT NULL PRIMARY KEY, "contact" TEXT UNIQUE);
+INSERT INTO "members" ("id", "contact") VALUES (1, 'Case.Test@Example.COM'), (2, 'case.test@example.com'), (3, NULL), (4, NULL), (5, 'x@example.com');`;
+    const index = { name: "members_contact_lower_key", table: "members", column: "contact" };
+    const dir = migrationsFolder({ "0001_init": members, "0002_contact_regardless_of_case": caselessIndexSql(index, target.name === "SQLite" ? "sqlite" : "postgresql") });
+    const db = await target.open();
+    try {
+      const refused = await applyMigrations(db, dir).catch((caught: unknown) => caught);
+      expect(refused).toBeInstanceOf(MigrationRefused);
+      expect((refused as Error).message).toMatch(/Rows of members whose contact differ only in case must be told apart/);
+      expect((refused as Error).message).toMatch(/contact: (Case\.Test@Example\.COM, case\.test@example\.com|case\.test@example\.com, Case\.Test@Example\.COM)/);
+      await db.run(`UPDATE "members" SET "contact" = 'other@example.com' WHERE "id" = 1`);
+      expect((await applyMigrations(db, dir)).applied.map((entry) => entry.name)).toEqual(["0002_contact_regardless_of_case"]);
+      await expect(db.run(`INSERT INTO "members" ("id", "contact") VALUES (6, 'X@EXAMPLE.com')`)).rejects.toThrow();
+      // Rows without a value are not values that clash.
+      await db.run(`INSERT INTO "members" ("id", "contact") VALUES (7, NULL)`);
     } finally {
       await db.close();
     }

@@ -25,10 +25,13 @@ describe("uniqueViolationColumn: the column of a UNIQUE violation, from either d
     [{ code: "23505", detail: "Key (code)=(X1) already exists." }, "code"],
     [{ code: "23505", detail: 'Key ("order")=(7) already exists.' }, "order"],
     [{ code: "23505", detail: "Key (lower(email))=(a@b.c) already exists." }, "email"],
+    [{ code: "23505", detail: "Key (lower(contact_email::text))=(a@b.c) already exists." }, "contact_email"],
+    [{ code: "SQLITE_CONSTRAINT_UNIQUE", message: "UNIQUE constraint failed: index 'members_contact_email_lower_key'" }, "contact_email"],
+    [{ code: "SQLITE_CONSTRAINT_UNIQUE", message: "UNIQUE constraint failed: index 'other_email_lower_key'" }, undefined],
     [{ code: "SQLITE_CONSTRAINT_UNIQUE", message: "UNIQUE constraint failed: links.a_id, links.b_id" }, undefined],
     [{ code: "23505", detail: "Key (a_id, b_id)=(1, 2) already exists." }, undefined],
     [new Error("something else"), undefined],
   ])("%j → %s", (error, column) => {
-    expect(uniqueViolationColumn(error)).toBe(column);
+    expect(uniqueViolationColumn(error, "members")).toBe(column);
   });
 });

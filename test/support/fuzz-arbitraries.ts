@@ -79,12 +79,18 @@ export function validValue(schema: Schema, pool: HashPool): fc.Arbitrary<unknown
 }
 
 /** A JSON object for a payload schema: each property left out, valid or hostile; sometimes an extra key. */
-function payload(schema: Schema, pool: HashPool): fc.Arbitrary<Record<string, unknown>> {
+function payload(schema: Schema, pool: HashPool, limitedKeys: readonly string[] = []): fc.Arbitrary<Record<string, unknown>> {
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
-  const entries = Object.entries(properties).map(([key, property]) =>
-    fc.option(fc.oneof({ weight: 12, arbitrary: validValue(property, pool) }, { weight: 1, arbitrary: hostileValue }), { freq: 12, nil: undefined }).map((value) => [key, value] as const),
-  );
-  const extra = fc.option(fc.tuple(fc.oneof(fc.constantFrom(...prototypeNames, "id", "hash", "patient_id", "created_at"), fc.string({ maxLength: 12 })), hostileValue), { freq: 5 });
+  const entries = Object.entries(properties).map(([key, property]) => {
+    // Keys only some roles may send (x-writable-by, the server sets them for the others) are mostly
+    // left out, so that most payloads can pass; sometimes sent, to be refused.
+    const limited = limitedKeys.includes(key);
+    const value = fc.oneof({ weight: 12, arbitrary: validValue(property, pool) }, { weight: 1, arbitrary: hostileValue });
+    const left = fc.constant(undefined);
+    return fc.oneof({ weight: limited ? 4 : 1, arbitrary: left }, { weight: limited ? 1 : 11, arbitrary: value }).map((chosen) => [key, chosen] as const);
+  });
+  // An extra key the document does not list, in one payload of six (fc.option's freq is the odds of none).
+  const extra = fc.oneof({ weight: 5, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.tuple(fc.oneof(fc.constantFrom(...prototypeNames, "id", "hash", "patient_id", "created_at"), fc.string({ maxLength: 12 })), hostileValue) });
   return fc.tuple(fc.tuple(...entries), extra).map(([pairs, more]) => {
     const body: Record<string, unknown> = {};
     // defineProperty: a key named __proto__ must become an own key, as JSON.parse on the server makes it.
@@ -114,7 +120,7 @@ const rawBodies = fc.constantFrom(
 
 function bodyOf(operation: Operation, pool: HashPool): fc.Arbitrary<{ body: string | undefined; contentType: string | undefined }> {
   const json = (text: string) => ({ body: text, contentType: "application/json" });
-  const documented = operation.body ? payload(operation.body, pool).map((value) => json(JSON.stringify(value))) : fc.constant({ body: undefined, contentType: undefined });
+  const documented = operation.body ? payload(operation.body, pool, Object.keys(operation.writableBy)).map((value) => json(JSON.stringify(value))) : fc.constant({ body: undefined, contentType: undefined });
   return fc.oneof(
     { weight: 16, arbitrary: documented },
     { weight: 2, arbitrary: rawBodies.map(json) },

@@ -24,6 +24,8 @@ export interface Operation {
   roles: string[] | undefined;
   /** `x-owner`: the resource's records are their owners' (the bypass roles reach all). */
   owner: { relation: string; bypass: string[] } | undefined;
+  /** `x-writable-by`: payload keys only these roles may send (the server sets them for the others). */
+  writableBy: Record<string, string[]>;
   /** The record's fields only some roles see (`x-visible-to` in its schema): field → those roles. */
   visibleTo: Record<string, string[]>;
   /** The response body does not match the document for that status: a list of problems, empty when it does. */
@@ -72,6 +74,7 @@ export function readDocument(document: Schema): Operation[] {
         roles: Array.isArray(operation["x-roles"]) ? (operation["x-roles"] as string[]) : undefined,
         owner: (operation["x-owner"] as Operation["owner"]) ?? undefined,
         visibleTo: visibleFields(responses, resolve),
+        writableBy: (operation["x-writable-by"] as Record<string, string[]> | undefined) ?? {},
         check(status, body) {
           // An exact status first, then its range (OpenAPI 3.1 §4.8.16.2).
           const validator = validators.has(String(status)) ? validators.get(String(status)) : validators.get(`${Math.floor(status / 100)}XX`);

@@ -17,6 +17,8 @@ export interface PropertySchema {
   /** Values the spec gave (`example:`), used where no value can be derived (a free-form regex). */
   examples?: readonly unknown[];
   "x-decimal"?: { precision: number; scale: number; minimum?: number; maximum?: number };
+  /** A required json field: any JSON value but null (`{ not: { type: "null" } }`). */
+  not?: { type?: string };
 }
 
 /** One action's payload rules as `<name>.resource.json` holds them (the parts examples need). */

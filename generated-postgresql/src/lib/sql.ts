@@ -146,18 +146,23 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /**
  * The column a UNIQUE violation is about, from the database's own words: SQLite's message
- * ("UNIQUE constraint failed: members.code"), PostgreSQL's detail ("Key (code)=(X1) already
- * exists."); undefined for several columns or another shape.
+ * ("UNIQUE constraint failed: members.code", or for an index regardless of case "… failed: index
+ * 'members_email_lower_key'"), PostgreSQL's detail ("Key (code)=(X1) already exists.", "Key
+ * (lower(email::text))=…"); undefined for several columns or another shape.
  */
-export function uniqueViolationColumn(error: unknown): string | undefined {
+export function uniqueViolationColumn(error: unknown, table?: string): string | undefined {
   const { message, detail } = (error ?? {}) as { message?: unknown; detail?: unknown };
-  const sqlite =
-    typeof message === "string"
-      ? /UNIQUE constraint failed: [^.,\s]+\.([^.,\s]+)$/.exec(message)
-      : null;
-  if (sqlite) return sqlite[1];
+  if (typeof message === "string") {
+    const sqlite = /UNIQUE constraint failed: [^.,\s]+\.([^.,\s]+)$/.exec(message);
+    if (sqlite) return sqlite[1];
+    const index = /UNIQUE constraint failed: index '([^']+)_lower_key'$/.exec(message)?.[1];
+    if (index !== undefined && table !== undefined && index.startsWith(`${table}_`))
+      return index.slice(table.length + 1);
+  }
   const postgres =
-    typeof detail === "string" ? /^Key \((?:lower\()?"?([^",()]+)"?\)?\)=/.exec(detail) : null;
+    typeof detail === "string"
+      ? /^Key \((?:lower\()?"?([^",():]+)"?(?:::\w+)?\)?\)=/.exec(detail)
+      : null;
   return postgres?.[1];
 }
 

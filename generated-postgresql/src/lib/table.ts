@@ -56,6 +56,8 @@ export interface TableSpec<Model = any, Row = Model> {
   readonly columns: { readonly [Column in Exclude<ColumnOf<Model>, StandardColumn>]-?: ColumnKind };
   /** Columns that writes set and no read ever selects (a user's password hash). */
   readonly writeOnly?: readonly string[];
+  /** Unique text columns whose uniqueness ignores case (e-mails): `exists` compares them lower-cased, as their index does. */
+  readonly caseless?: readonly string[];
   readonly belongsTo: Readonly<Record<string, RelationSpec>>;
   readonly hasMany: Readonly<Record<string, RelationSpec>>;
   /** Many-to-many relations through pivot tables (relations/belongs-to-many.ts). */
@@ -81,6 +83,7 @@ export type TableDeclaration<Model, Row> = Pick<TableSpec<Model, Row>, "name" | 
       TableSpec<Model, Row>,
       | "softDelete"
       | "writeOnly"
+      | "caseless"
       | "belongsTo"
       | "hasMany"
       | "belongsToMany"
@@ -391,7 +394,10 @@ export class Table<Model, Row = Model> {
     return Number(row?.total ?? 0);
   }
 
-  /** Whether a row (live or not) matches every column = value pair, other than the row `exceptId`. */
+  /**
+   * Whether a row (live or not) matches every column = value pair, other than the row `exceptId`;
+   * a `caseless` column matches regardless of case.
+   */
   async exists(where: Where<Model>, exceptId?: number): Promise<boolean> {
     const entries = Object.entries(where as Record<string, unknown>).filter(
       ([, value]) => value !== undefined,
@@ -407,7 +413,9 @@ export class Table<Model, Row = Model> {
     const conditions = entries.map(([column, value]) =>
       value === null
         ? `${this.column(column)} IS NULL`
-        : `${this.column(column)} = ${values.add(this.encode(column, value))}`,
+        : this.spec.caseless?.includes(column)
+          ? `lower(${this.column(column)}) = lower(${values.add(this.encode(column, value))})`
+          : `${this.column(column)} = ${values.add(this.encode(column, value))}`,
     );
     if (exceptId !== undefined) conditions.push(`"id" <> ${values.add(exceptId)}`);
     const found = await this.sql.get(

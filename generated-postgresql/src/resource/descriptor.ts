@@ -65,10 +65,11 @@ interface ResourceSettings<Filter extends string, Action extends string, Operato
   readonly owner?: OwnerSettings;
   /**
    * belongsTo User relations the server sets to the caller (`set:`): on create, or on every create
-   * and update; payloads may name them for the `bypass` roles only.
+   * and update; payloads may name them for the `bypass` roles only. `on` is "create" or "write",
+   * typed as a string: the declaration is imported JSON, whose strings TypeScript widens.
    */
   readonly setByCaller?: Readonly<
-    Record<string, { readonly on: "create" | "write"; readonly bypass: readonly string[] }>
+    Record<string, { readonly on: string; readonly bypass: readonly string[] }>
   >;
   /** auth.roles: per action, the roles that may perform it (403 for the others, before any read). */
   readonly roles?: Readonly<Partial<Record<Action, readonly string[]>>>;

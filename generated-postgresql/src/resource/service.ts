@@ -512,7 +512,7 @@ export class ResourceService<
     const taken = await this.takenFields(payload as Record<string, unknown>, exceptId);
     if (Object.keys(taken).length > 0) return new ValidationFailed(taken);
     // Not a value the payload sent (a default, or a value taken since): the column the database named.
-    const column = uniqueViolationColumn(error);
+    const column = uniqueViolationColumn(error, this.resource.table.name);
     const message = column === undefined ? undefined : this.resource.unique?.[column];
     return column !== undefined && message !== undefined
       ? new ValidationFailed({ [column]: [message] })

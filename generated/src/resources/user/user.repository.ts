@@ -21,4 +21,5 @@ export const userTable: TableSpec<User, UserRow> = defineTable({
     sessions_from: "datetime",
   },
   writeOnly: ["password", "sessions_from"],
+  caseless: ["email"],
 });

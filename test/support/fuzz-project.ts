@@ -1,0 +1,62 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { execa } from "execa";
+import { loadModel } from "../../src/index.js";
+import { readDocument } from "./fuzz-document.js";
+import { FuzzSession, type SignedIn } from "./fuzz-session.js";
+import { client, startService } from "./service.js";
+
+export interface ProjectFuzz {
+  /** What went wrong: 5xx, answers outside the document or the access rules, a worker that died, a record lost. */
+  problems: string[];
+  session: FuzzSession;
+}
+
+/**
+ * A built and migrated project, served and fuzzed from its own openapi.json: a signed-in user of
+ * every role (the first role's is the `valid` token), every record its lists show to them (the seed's)
+ * as targets, then `runs` requests of FuzzSession.
+ */
+export async function fuzzProject(dir: string, env: Record<string, string>, options: { seed: number; runs: number; name: string; specs: string }): Promise<ProjectFuzz> {
+  const service = await startService({ cwd: dir, env: { ...env, WEB_CONCURRENCY: "1" } });
+  const problems: string[] = [];
+  try {
+    const send = client(service.baseUrl);
+    const roles = JSON.parse(/export const roles = (\[[^\]]*\])/.exec(await readFile(join(dir, "src/auth/roles.ts"), "utf8"))![1]!) as string[];
+    const users: SignedIn[] = [];
+    for (const role of roles) {
+      const email = `fuzz-${role}@example.com`;
+      await execa(process.execPath, ["dist/scripts/user-create.js", "--name", `Fuzz ${role}`, "--email", email, "--password", "a long password", "--role", role], { cwd: dir, env });
+      const login = await send("POST", "/api/auth/login", { body: { email, password: "a long password" } });
+      if (login.status !== 200) throw new Error(`login as ${role}: ${login.status} ${login.text}`);
+      const token = login.body.data.access_token as string;
+      users.push({ role, token, hash: (await send("GET", "/api/auth/me", { token })).body.hash });
+    }
+    const operations = readDocument(JSON.parse(await readFile(join(dir, "openapi.json"), "utf8")) as Record<string, unknown>);
+    const session = new FuzzSession(service.baseUrl, service.port, operations, users[0]!, users.slice(1), options.name);
+    // The first user may be named where a user is expected (an owner its role bypasses, say); the
+    // other roles' users are not: what they own is only what they created (FuzzSession).
+    session.pool.set("USR", [users[0]!.hash]);
+    // The seeded records as targets: what each collection lists to the first role.
+    for (const operation of operations)
+      if (operation.method === "GET" && !operation.path.includes("{") && operation.path.startsWith("/api/") && !/^\/api\/(auth|users|health|openapi)/.test(operation.path)) {
+        const listed = await send("GET", `${operation.path}?per_page=20`, { token: users[0]!.token });
+        for (const record of Array.isArray(listed.body?.data) ? (listed.body.data as { hash?: string }[]) : []) if (record.hash) session.remember(record.hash, operation.path);
+      }
+    try {
+      await session.run(options.seed, options.runs);
+    } catch (error) {
+      problems.push(String((error as Error).message).slice(0, 6000));
+    }
+    if (/worker \d+ exited/.test(service.output())) problems.push(`a worker died:\n${service.output().slice(-2000)}`);
+    const health = await send("GET", "/api/health");
+    if (health.status !== 200) problems.push(`/api/health answered ${health.status} after the fuzz`);
+    // A record that cascades from another (onDelete: cascade) may go with it: acknowledged, yet gone.
+    const model = await loadModel(options.specs);
+    const cascading = model.resources.filter((resource) => resource.belongsTo.some((relation) => relation.onDelete === "cascade")).map((resource) => `/api/${resource.collection}/`);
+    problems.push(...(await session.lostRecords()).filter((lost) => !cascading.some((collection) => lost.startsWith(collection))));
+    return { problems, session };
+  } finally {
+    await service.stop();
+  }
+}
