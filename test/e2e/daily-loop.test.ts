@@ -101,10 +101,12 @@ describe("the generated project's daily loop (SQLite)", () => {
       // A change in your file: the server restarts from the sources as they now are.
       await restarted(() => writeFile(policy, original.replace(/export class DoctorPolicy extends ResourcePolicy<DoctorRow> \{\}/, "export class DoctorPolicy extends ResourcePolicy<DoctorRow> {\n  override index(): boolean {\n    return false;\n  }\n}")));
       expect((await api("GET", "/api/doctors", { token })).status).toBe(403);
-      // A change that breaks the server: said once, and the next change starts it again.
-      const stopped = output.split("The server stopped").length;
+      // A change that breaks the server: said once, the server before goes on serving, and the next change starts it again.
+      const failed = output.split("did not start").length;
       await writeFile(policy, `${original}\nexport const = ;\n`);
-      await waitUntil(() => output.split("The server stopped").length > stopped, 20_000);
+      await waitUntil(() => output.split("did not start").length > failed, 20_000);
+      expect(output).toContain("the one before goes on serving");
+      expect((await api("GET", "/api/doctors", { token })).status).toBe(403);
       await restarted(() => writeFile(policy, original));
       expect((await api("GET", "/api/doctors", { token })).status).toBe(200);
       // The runner killed outright: no server or standby process outlives it.

@@ -34,9 +34,10 @@ export async function fuzzProject(dir: string, env: Record<string, string>, opti
     }
     const operations = readDocument(JSON.parse(await readFile(join(dir, "openapi.json"), "utf8")) as Record<string, unknown>);
     const session = new FuzzSession(service.baseUrl, service.port, operations, users[0]!, users.slice(1), options.name);
-    // The first user may be named where a user is expected (an owner its role bypasses, say); the
-    // other roles' users are not: what they own is only what they created (FuzzSession).
-    session.pool.set("USR", [users[0]!.hash]);
+    // A user without a session is the one named where a user is expected (an owner a bypass role
+    // sets, a /api/users route): the signed-in users' records and tokens stay theirs.
+    const named = await execa(process.execPath, ["dist/scripts/user-create.js", "--name", "Fuzz Named", "--email", "fuzz-named@example.com", "--password", "a long password"], { cwd: dir, env });
+    session.pool.set("USR", [named.stdout.trim()]);
     // The seeded records as targets: what each collection lists to the first role.
     for (const operation of operations)
       if (operation.method === "GET" && !operation.path.includes("{") && operation.path.startsWith("/api/") && !/^\/api\/(auth|users|health|openapi)/.test(operation.path)) {

@@ -2,9 +2,18 @@
 
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdirSync, watch } from "node:fs";
+import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultDatabaseUrl } from "./database.js";
+import {
+  connectionMessage,
+  drainingMessage,
+  handoffVariable,
+  isListenRequest,
+  type ListenAnswer,
+  type ListenRequest,
+} from "./dev-handoff.js";
 import { migrateForDevelopment } from "./dev-migrations.js";
 import { appliedMarkerPath, migrationsPath } from "./migrations.js";
 import { projectPath, readSetting } from "./project-files.js";
@@ -13,7 +22,9 @@ import { projectPath, readSetting } from "./project-files.js";
  * `npm run dev`: serves src/ through tsx and restarts the server when a file under src/ (or .env)
  * changes. A restart is what makes a change visible, but a cold start spends most of its second
  * loading Express, ajv, pino and the database driver; so the next server process is always started
- * ahead, with those loaded, and on a change it only imports the project's modules and listens.
+ * ahead, with those loaded, and on a change it only imports the project's modules. This process
+ * holds the listening socket and hands connections to the server that serves (dev-handoff.ts), so
+ * the previous server serves until the next one is ready: a request is never refused by a restart.
  * A change to node_modules (npm install) needs `npm run dev` again.
  *
  * It also follows the schema (outside production): before each start it applies the pending
@@ -36,7 +47,11 @@ interface Standby {
 }
 
 function startStandby(): Standby {
-  const child = fork(standbyEntry, [], { execArgv: ["--import", "tsx"], stdio: "inherit" });
+  const child = fork(standbyEntry, [], {
+    execArgv: ["--import", "tsx"],
+    stdio: "inherit",
+    env: { ...process.env, [handoffVariable]: "1" },
+  });
   const ready = new Promise<void>((resolve) => child.once("message", () => resolve()));
   return { process: child, ready };
 }
@@ -47,12 +62,84 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 let standby = startStandby();
+/** The server process new connections go to; undefined while none serves. */
 let active: ChildProcess | undefined;
 let stopping = false;
 let queue = Promise.resolve();
 
 const serving = () =>
   active !== undefined && active.exitCode === null && active.signalCode === null;
+
+/*
+ * The listening socket, held here across restarts (dev-handoff.ts). Connections accepted while a
+ * server starts and none serves wait for it; with no server and none starting they are closed.
+ */
+let listener: { server: Server; address: string; port: number } | undefined;
+let starting = false;
+let waiting: Socket[] = [];
+
+function handOver(socket: Socket): void {
+  if (serving() && active!.connected) {
+    active!.send(connectionMessage, socket, (error) => {
+      if (error) socket.destroy();
+    });
+  } else if (starting) waiting.push(socket);
+  else socket.destroy();
+}
+
+function releaseWaiting(): void {
+  const sockets = waiting;
+  waiting = [];
+  for (const socket of sockets) handOver(socket);
+}
+
+/** Listens where a server process's configuration says (again only when that changed); the port. */
+async function listenFor(request: ListenRequest): Promise<number> {
+  const address = `${request.host}:${request.port}`;
+  if (listener?.address === address) return listener.port;
+  listener?.server.close();
+  const server = createServer({ pauseOnConnect: true }, handOver);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(request.port, request.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  listener = { server, address, port };
+  return port;
+}
+
+/**
+ * Resolves with the port once the started server process asked to listen and the runner does (the
+ * process waits for the answer: see restart), or undefined when it exited first.
+ */
+function readyToServe(child: ChildProcess): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve(undefined));
+    child.on("message", (message: unknown) => {
+      if (!isListenRequest(message)) return;
+      listenFor(message).then(resolve, (error: Error) => {
+        const answer: ListenAnswer = { type: "hashapi:listen-failed", message: error.message };
+        child.send(answer);
+      });
+    });
+  });
+}
+
+/** Stops a server process: once it takes no more requests on its kept connections, or it exited. */
+function draining(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 2_000);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    child.once("exit", done);
+    child.on("message", (message: unknown) => {
+      if (message === drainingMessage) done();
+    });
+    child.kill("SIGTERM");
+  });
+}
 
 /** Applies what is pending; false when a migration was refused while a server still serves the old schema. */
 async function schemaReady(): Promise<boolean> {
@@ -66,26 +153,46 @@ async function schemaReady(): Promise<boolean> {
   return false;
 }
 
-/** Stops the running server (its graceful shutdown), then hands the port to the standby. */
+/**
+ * Starts the next server from the standby while the previous one serves; once it serves, new
+ * connections go to it and the previous one finishes its requests and stops. A server that does
+ * not start leaves the previous one serving.
+ */
 async function restart(reason: string | undefined): Promise<void> {
   if (reason) process.stdout.write(`\n↻ ${reason} changed: restarting\n`);
-  if (!(await schemaReady())) return;
-  if (active) {
-    active.kill("SIGTERM");
-    await exited(active);
-  }
-  if (stopping) return;
+  if (!(await schemaReady()) || stopping) return;
   const next = standby;
   await next.ready;
+  starting = true;
+  const started = readyToServe(next.process);
   next.process.send(serverEntry);
+  const port = await started;
+  starting = false;
+  standby = startStandby();
+  if (port === undefined) {
+    const code = next.process.exitCode;
+    process.stdout.write(
+      serving()
+        ? `The new server did not start (exit ${code}); the one before goes on serving. Fix the cause and save again.\n`
+        : `The server stopped (exit ${code}); waiting for a change to start it again.\n`,
+    );
+    releaseWaiting();
+    return;
+  }
+  // New connections go to the new server at once; the previous one finishes what it has. Only then
+  // does the new one say it listens: after that line, no request is answered by the old code.
+  const previous = active;
   active = next.process;
+  releaseWaiting();
+  if (previous) await draining(previous);
+  const answer: ListenAnswer = { type: "hashapi:listening", port };
+  active.send(answer);
   active.once("exit", (code, signal) => {
     if (active === next.process && !stopping && code !== 0 && signal === null)
       process.stdout.write(
         `The server stopped (exit ${code}); waiting for a change to start it again.\n`,
       );
   });
-  standby = startStandby();
 }
 
 let pending: NodeJS.Timeout | undefined;
@@ -118,6 +225,7 @@ if (followsMigrations) {
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     stopping = true;
+    listener?.server.close();
     standby.process.kill("SIGTERM");
     active?.kill(signal);
     void Promise.all([exited(standby.process), active ? exited(active) : undefined]).then(() =>

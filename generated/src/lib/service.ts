@@ -4,6 +4,7 @@ import cluster from "node:cluster";
 import type { RequestListener } from "node:http";
 import { createApiServer } from "../http/client-errors.js";
 import { connectDatabase, explainOpenFailure, type Database } from "./database.js";
+import { closeHandedOff, handedOff, listenThroughRunner } from "./dev-handoff.js";
 import { createLogger, type Logger } from "./logger.js";
 import { migrationsPath, pendingMigrations } from "./migrations.js";
 import { loadEnvironment, settingSource } from "./project-files.js";
@@ -43,7 +44,8 @@ export async function runService<Config extends ServiceSettings>(
   const config = configOrExit(parts, fromEnvFile);
   const open = (poolSize: number) =>
     openDatabase(config.databaseUrl, poolSize, config.databaseStatementTimeoutMs, fromEnvFile);
-  const workers = workerCount();
+  // `npm run dev` runs one process per server: its runner is what restarts it.
+  const workers = handedOff() ? 1 : workerCount();
   if (cluster.isPrimary && workers > 1) {
     // The supervisor checks once, so a missing migration is one line, not one per worker.
     const db = await open(1);
@@ -104,19 +106,26 @@ function serve<Config extends ServiceSettings>(
   // Not Express's app.listen: since Express 5 its callback also runs on a failed listen, which
   // logged "listening" right before "address already in use".
   const server = createApiServer(parts.createApp({ config, db, logger }));
-  server.on("error", (error) => {
+  const cannotListen = (error: Error) => {
     process.stderr.write(`Cannot listen on ${config.host}:${config.port}: ${error.message}\n`);
     process.exit(1);
-  });
-  server.listen(config.port, config.host, () => {
-    const address = server.address();
-    const port = typeof address === "object" && address ? address.port : config.port;
-    // The pid tells which worker of a supervisor listens (one that has not yet keeps no port open).
+  };
+  // The pid tells which worker of a supervisor listens (one that has not yet keeps no port open).
+  const listening = (port: number) =>
     logger.info(
       { host: config.host, port, pid: process.pid },
       `listening on http://${config.host}:${port}`,
     );
-  });
+  // Under `npm run dev` the runner holds the socket and hands connections over (dev-handoff.ts).
+  const handoff = handedOff();
+  if (handoff) listenThroughRunner(server, config.host, config.port).then(listening, cannotListen);
+  else {
+    server.on("error", cannotListen);
+    server.listen(config.port, config.host, () => {
+      const address = server.address();
+      listening(typeof address === "object" && address ? address.port : config.port);
+    });
+  }
 
   // Graceful shutdown: stop accepting, let requests in flight finish (bounded), then close the database.
   let stopping = false;
@@ -126,10 +135,12 @@ function serve<Config extends ServiceSettings>(
     logger.info({ signal }, "shutting down");
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    server.close(async () => {
+    const closed = async () => {
       await db.close();
       process.exit(0);
-    });
+    };
+    if (handoff) return closeHandedOff(server, () => void closed());
+    server.close(() => void closed());
     server.closeIdleConnections();
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
