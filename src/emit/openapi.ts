@@ -238,13 +238,18 @@ function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<s
   const tags = [resource.collection];
   // Per operation: who may call it. Public ones take no token; those limited to roles say which (x-roles, for tools).
   // Fields only some roles may send, said where they are sent (the payload schemas stay the validators' own).
-  // Relations the server sets from the caller (`set:`) are sent by their bypass roles only.
+  // What the server sets (`set:`) is sent by its bypass roles only.
   const writers = [
     ...resource.fields.flatMap((field) => (field.writableBy ? [{ name: field.name, roles: field.writableBy }] : [])),
     ...resource.belongsTo.flatMap((relation) => (relation.setByCaller ? [{ name: relation.name, roles: relation.setByCaller.bypass }] : [])),
+    ...resource.fields.flatMap((field) => (field.setByServer ? [{ name: field.name, roles: field.setByServer.bypass }] : [])),
   ];
-  const setting = resource.belongsTo.filter((relation) => relation.setByCaller);
-  const setNote = setting.length === 0 ? "" : ` Set by the server to the caller: ${setting.map((relation) => `${relation.name} (${relation.setByCaller!.on === "write" ? "on every write" : "on create"})`).join("; ")}.`;
+  const when = (set: { on: string }) => (set.on === "write" ? "on every write" : "on create");
+  const toCaller = resource.belongsTo.filter((relation) => relation.setByCaller);
+  const toNow = resource.fields.filter((field) => field.setByServer);
+  const setNote =
+    (toCaller.length === 0 ? "" : ` Set by the server to the caller: ${toCaller.map((relation) => `${relation.name} (${when(relation.setByCaller!)})`).join("; ")}.`) +
+    (toNow.length === 0 ? "" : ` Set by the server to the current time: ${toNow.map((field) => `${field.name} (${when(field.setByServer!)})`).join("; ")}.`);
   const writing = writers.length === 0 ? undefined : { "x-writable-by": Object.fromEntries(writers.map((writer) => [writer.name, writer.roles])), note: `Fields only some roles may send (422 "prohibited" for the others): ${writers.map((writer) => `${writer.name} (${writer.roles.join(", ") || "none"})`).join("; ")}.${setNote}` };
   // Ownership, on every operation of an owned resource: who reaches which records.
   const owner = resource.owner;
@@ -352,9 +357,11 @@ function recordSchema(resource: ResourceModel, resources: ResourceModel[], nest:
     } else if (entry.kind === "publicId") {
       properties[entry.key] = { type: "string", pattern: hashPattern(resource.prefix), examples: [resource.exampleHash] };
     } else if (entry.kind === "field") {
-      const { visibleTo } = entry.field;
+      const { visibleTo, setByServer: set } = entry.field;
+      // Set by the server to the current time (`set:`): read-only to clients, but for its bypass roles.
+      const schema = set ? { ...entry.field.outputSchema, readOnly: true, description: `Set by the server to the current time ${set.on === "write" ? "on every create and update" : "when the record is created"}${set.bypass.length > 0 ? `; the roles ${set.bypass.join(", ")} may send a value of their own` : ""}.` } : entry.field.outputSchema;
       // A field some roles do not see is absent from their responses: described, never required.
-      properties[entry.key] = visibleTo ? { ...entry.field.outputSchema, "x-visible-to": visibleTo, description: `Only in responses to the roles ${visibleTo.join(", ")}.` } : entry.field.outputSchema;
+      properties[entry.key] = visibleTo ? { ...schema, "x-visible-to": visibleTo, description: `Only in responses to the roles ${visibleTo.join(", ")}.` } : schema;
       if (visibleTo) continue;
     } else if (entry.kind === "timestamp") {
       properties[entry.key] = entry.key === "deleted_at" ? { type: ["string", "null"], format: "date-time" } : { type: "string", format: "date-time" };

@@ -31,7 +31,7 @@ export function buildResourceDeclaration(resource: ResourceModel): object {
     ...(declaration.owner ? { owner: declaration.owner } : {}),
     ...(declaration.visibleTo ? { visibleTo: declaration.visibleTo } : {}),
     ...(declaration.writableBy ? { writableBy: declaration.writableBy } : {}),
-    ...(declaration.setByCaller ? { setByCaller: declaration.setByCaller } : {}),
+    ...(declaration.setByServer ? { setByServer: declaration.setByServer } : {}),
     ...(resource.seed ? { seed: resource.seed } : {}),
     ...(resource.pivotPayloads.length > 0 ? { pivots: Object.fromEntries(resource.pivotPayloads.map(({ name, validation }) => [name, actionValidation(validation)])) } : {}),
     validation: {

@@ -3,7 +3,7 @@ import { evolutionOf } from "./evolution.js";
 import { manyToManyRoutes, routesOf } from "./routes.js";
 import { actionTable } from "./actions.js";
 import { blindDeletes, destroyRoles } from "./blind-deletes.js";
-import { setByCaller } from "../spec/access-checks.js";
+import { setByServer } from "../spec/access-checks.js";
 import type { FieldSpec, ProjectSpec, RelationSpec, ResourceSpec, ValidSpecs } from "../spec/types.js";
 import { parseRule } from "../spec/rules.js";
 import { defaultCollection, derivePrefix, withArticle, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
@@ -166,7 +166,8 @@ function fieldModel(spec: FieldSpec): FieldModel {
     nullable: spec.nullable ?? false,
     unique: spec.unique ?? false,
     indexed: spec.index === true,
-    hasDefault: spec.default !== undefined,
+    // The server fills a `set:` field when a payload leaves it out, as a default would.
+    hasDefault: spec.default !== undefined || spec.set !== undefined,
     tsType: "",
     outputSchema: {},
     values: spec.values ?? [],
@@ -181,6 +182,7 @@ function fieldModel(spec: FieldSpec): FieldModel {
     sortable: fieldType(spec.type).sortable,
     ...(spec.visibleTo ? { visibleTo: spec.visibleTo } : {}),
     ...(spec.writableBy ? { writableBy: spec.writableBy } : {}),
+    ...(spec.set !== undefined ? { setByServer: setByServer(spec)! } : {}),
   };
   field.tsType = tsTypeOf(field);
   field.outputSchema = fieldOutputSchema(field, spec);
@@ -192,7 +194,8 @@ function payloadField(spec: FieldSpec): PayloadField {
     name: spec.name,
     type: spec.type,
     nullable: spec.nullable ?? false,
-    hasDefault: spec.default !== undefined,
+    // The server fills a `set:` field when a payload leaves it out, as a default would.
+    hasDefault: spec.default !== undefined || spec.set !== undefined,
     unique: spec.unique ?? false,
     ...(spec.max !== undefined ? { max: spec.max } : {}),
     ...(spec.min !== undefined ? { min: spec.min } : {}),
@@ -283,7 +286,7 @@ function buildResource(spec: ResourceSpec, context: BuildContext, writeOnly: rea
       required: relation.required ?? false,
       onDelete: relation.onDelete ?? "restrict",
       eager: eagerLoad.includes(relation.name),
-      ...(relation.set !== undefined ? { setByCaller: setByCaller(relation)! } : {}),
+      ...(relation.set !== undefined ? { setByCaller: setByServer(relation)! } : {}),
     }));
   const hasMany: HasManyModel[] = relations
     .filter((relation) => relation.type === "hasMany")
@@ -436,7 +439,12 @@ function declarationOf(resource: ResourceCore & Pick<ResourceModel, "serializer"
     owner: resource.owner,
     visibleTo: nonEmpty(Object.fromEntries(resource.fields.flatMap((field) => (field.visibleTo ? [[field.name, field.visibleTo]] : [])))),
     writableBy: nonEmpty(Object.fromEntries(resource.fields.flatMap((field) => (field.writableBy ? [[field.name, field.writableBy]] : [])))),
-    setByCaller: nonEmpty(Object.fromEntries(resource.belongsTo.flatMap((relation) => (relation.setByCaller ? [[relation.name, relation.setByCaller]] : [])))),
+    setByServer: nonEmpty(
+      Object.fromEntries([
+        ...resource.belongsTo.flatMap((relation) => (relation.setByCaller ? [[relation.name, { ...relation.setByCaller, from: "caller" as const }]] : [])),
+        ...resource.fields.flatMap((field) => (field.setByServer ? [[field.name, { ...field.setByServer, from: "clock" as const }]] : [])),
+      ]),
+    ),
     roles: nonEmpty(Object.fromEntries(Object.values(resource.actions).flatMap((action) => (action.roles && action.enabled ? [[action.name, action.roles]] : [])))),
     related: relatedOf(resource, read, pointing),
   };

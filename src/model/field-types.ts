@@ -132,7 +132,8 @@ function dateLike(
 ): FieldTypeDescriptor {
   return {
     kind,
-    options: [],
+    // `set`: the server sets it to the current time (spec-format "Fields the server sets").
+    options: ["set"],
     prisma: { type: "DateTime", postgres: () => postgres },
     prismaDefault: dateTimeDefault,
     defaultProblem,

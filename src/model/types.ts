@@ -95,6 +95,8 @@ export interface FieldModel {
   visibleTo?: string[];
   /** Roles that may send it; undefined: every caller who may write the record. */
   writableBy?: string[];
+  /** `set:` (dates and datetimes): the server sets the current time on create, or on every write; only `bypass` roles may send one. */
+  setByServer?: { on: "create" | "write"; bypass: string[] };
 }
 
 /**
@@ -310,8 +312,8 @@ export interface DeclarationModel {
   /** Fields only some roles see (visibleTo), and those only some roles may send (writableBy). */
   visibleTo: Record<string, string[]> | undefined;
   writableBy: Record<string, string[]> | undefined;
-  /** belongsTo User relations the server sets to the caller (`set:`), by payload key. */
-  setByCaller: Record<string, { on: "create" | "write"; bypass: string[] }> | undefined;
+  /** What the server sets (`set:`), by payload key: a belongsTo User to the caller, a date or datetime to the current time. */
+  setByServer: Record<string, { on: "create" | "write"; bypass: string[]; from: "caller" | "clock" }> | undefined;
   /** auth.roles: per action, the roles that may perform it; undefined when no action is limited. */
   roles: Partial<Record<ActionName, string[]>> | undefined;
   /** Other resources the table declaration names, once each: their table, and their row type when a relation reads it. */

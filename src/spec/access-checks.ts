@@ -3,7 +3,7 @@ import { defaultCollection } from "../model/naming.js";
 import { didYouMean } from "./problem.js";
 import type { CheckedResource } from "./resource-checks.js";
 import type { SpecSource } from "./source.js";
-import type { Problem, ProjectSpec } from "./types.js";
+import type { Problem, ProjectSpec, ServerSet } from "./types.js";
 
 /** The built-in user's own columns, which `auth.user.fields` cannot declare again. */
 const builtInUserColumns = ["name", "email", "password", "role"];
@@ -106,22 +106,20 @@ export function checkResourceRoles({ spec, source }: CheckedResource, project: P
  * `owner:`: a belongsTo path of one or two relations that ends at the built-in User, on a resource
  * without public actions (a caller without a token owns nothing), bypass roles of hashapi.yaml.
  */
-/** A relation's `set:` in one form: when, and who may name another user. */
-export function setByCaller(relation: { set?: RelationSet }): { on: "create" | "write"; bypass: string[] } | undefined {
-  if (relation.set === undefined) return undefined;
-  return typeof relation.set === "string" ? { on: relation.set, bypass: [] } : { on: relation.set.on, bypass: relation.set.bypass ?? [] };
+/** A field's or relation's `set:` in one form: when, and who may send a value of their own. */
+export function setByServer(entry: { set?: ServerSet }): { on: "create" | "write"; bypass: string[] } | undefined {
+  if (entry.set === undefined) return undefined;
+  return typeof entry.set === "string" ? { on: entry.set, bypass: [] } : { on: entry.set.on, bypass: entry.set.bypass ?? [] };
 }
-
-type RelationSet = NonNullable<NonNullable<CheckedResource["spec"]["relations"]>[number]["set"]>;
 
 /**
  * `set:` on a relation (the server sets it to the caller): a belongsTo User only, not the direct
  * owner (which `owner:` sets already), on a resource whose create needs a token, bypass roles known.
  */
-export function checkSetByCaller({ spec, source }: CheckedResource, project: ProjectSpec): Problem[] {
-  const problems: Problem[] = [];
+export function checkSetByServer({ spec, source }: CheckedResource, project: ProjectSpec): Problem[] {
+  const problems: Problem[] = [...checkServerSetFields({ spec, source } as CheckedResource, project)];
   for (const relation of spec.relations ?? []) {
-    const set = setByCaller(relation);
+    const set = setByServer(relation);
     if (!set) continue;
     const at = ["relations", relation.name, "set"];
     if (relation.type !== "belongsTo" || relation.resource !== "User") {
@@ -131,6 +129,29 @@ export function checkSetByCaller({ spec, source }: CheckedResource, project: Pro
     if (spec.owner?.relation === relation.name) problems.push(source.problem(at, `${relation.name} is the owner, which owner: sets from the caller already; remove set`, "key"));
     if ((spec.auth?.public ?? []).includes("store") || (set.on === "write" && (spec.auth?.public ?? []).includes("update")))
       problems.push(source.problem(at, `a caller without a token has no user to set ${relation.name} to: remove the public ${set.on === "write" ? "store and update" : "store"}, or set`, "key"));
+    if (set.bypass.length > 0) {
+      if (project.auth.declaresRoles) problems.push(...unknownRoles(source, [...at, "bypass"], set.bypass, project));
+      else problems.push(source.problem([...at, "bypass"], noRolesDeclared));
+    }
+  }
+  return problems;
+}
+
+/**
+ * `set:` on a date or datetime field (the server sets the current time; the type check allows it
+ * on no other type): not with a default or writableBy (bypass says who may send one), not required
+ * by the create rules (no payload has to hold it), bypass roles known.
+ */
+function checkServerSetFields({ spec, source }: CheckedResource, project: ProjectSpec): Problem[] {
+  const problems: Problem[] = [];
+  for (const field of spec.fields) {
+    const set = setByServer(field);
+    if (!set) continue;
+    const at = ["fields", field.name, "set"];
+    if (field.default !== undefined) problems.push(source.problem(at, `the server sets ${field.name}: a default would never be used; remove default, or set`, "key"));
+    if (field.writableBy) problems.push(source.problem(at, `the server sets ${field.name}: say who may send a value of their own with set: { on: ${set.on}, bypass: [${field.writableBy.join(", ")}] } instead of writableBy`, "key"));
+    if ((spec.rules?.create?.[field.name] ?? []).includes("required"))
+      problems.push(source.problem(["rules", "create", field.name], `the server sets ${field.name}: a payload never has to hold it; remove required`, "key"));
     if (set.bypass.length > 0) {
       if (project.auth.declaresRoles) problems.push(...unknownRoles(source, [...at, "bypass"], set.bypass, project));
       else problems.push(source.problem([...at, "bypass"], noRolesDeclared));

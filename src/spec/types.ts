@@ -7,6 +7,9 @@ export type { FieldType };
 export type { ActionName } from "../model/actions.js";
 import type { ActionName } from "../model/actions.js";
 
+/** `set:` of a field or relation: when the server sets it, and which roles may send a value of their own. */
+export type ServerSet = "create" | "write" | { on: "create" | "write"; bypass?: string[] };
+
 export interface FieldSpec {
   name: string;
   type: FieldType;
@@ -14,6 +17,8 @@ export interface FieldSpec {
   visibleTo?: string[];
   /** Roles that may send the field (422 "prohibited" for the others). */
   writableBy?: string[];
+  /** date and datetime: the server sets it to the current time, on create or on every write. */
+  set?: ServerSet;
   /** List filter operators: every one of the type (true, the default), these, or none (false). */
   filter?: boolean | FilterOperator[];
   /** Included in `?search=`. */
@@ -50,7 +55,7 @@ export interface RelationSpec {
   /** belongsTo: the relation's previous name; its foreign key column is renamed. */
   renamedFrom?: string;
   /** belongsTo User: set by the server to the caller on create, or on every write (spec-format "Fields the server sets"). */
-  set?: "create" | "write" | { on: "create" | "write"; bypass?: string[] };
+  set?: ServerSet;
 }
 
 export interface ResourceSpec {

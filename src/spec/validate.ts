@@ -1,4 +1,4 @@
-import { checkFieldRoles, checkManagedUsers, checkOwner, checkProjectRoles, checkResourceRoles, checkSetByCaller, checkUserFields } from "./access-checks.js";
+import { checkFieldRoles, checkManagedUsers, checkOwner, checkProjectRoles, checkResourceRoles, checkSetByServer, checkUserFields } from "./access-checks.js";
 import { checkField } from "./field-checks.js";
 import type { LoadedSpecs } from "./load.js";
 import { normalizeProject, normalizeResource } from "./normalize.js";
@@ -39,7 +39,7 @@ export function validateSpecs(loaded: LoadedSpecs): { problems: Problem[]; specs
       continue;
     }
     const resource = { spec: normalizeResource(file.source.file, file.data as Record<string, unknown>), source: file.source };
-    problems.push(...checkResource(resource), ...checkResourceRoles(resource, project), ...checkFieldRoles(resource, project), ...checkDatabaseLimits(resource, project), ...checkSetByCaller(resource, project));
+    problems.push(...checkResource(resource), ...checkResourceRoles(resource, project), ...checkFieldRoles(resource, project), ...checkDatabaseLimits(resource, project), ...checkSetByServer(resource, project));
     resources.push(resource);
   }
   problems.push(...checkAcrossResources(resources, invalidNames));

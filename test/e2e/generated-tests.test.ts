@@ -368,7 +368,7 @@ export class CommentController extends CommentControllerBase {
  * it, its editor the caller of its last write; payloads may not name either but for the bypass
  * role. The project's own generated tests pass with them, and a test of its own checks the API.
  */
-describe("relations the server sets from the caller (set: create | write)", () => {
+describe("what the server sets: relations from the caller, dates from the clock (set: create | write)", () => {
   const setDir = join(repo, ".tmp", `generated-tests-set-${process.pid}`);
   const behaviour = `import { afterAll, beforeAll, expect, it } from "vitest";
 import { startApi, type TestApi } from "./support.js";
@@ -399,6 +399,26 @@ it("sets author on create and editor on every write from the caller; only the by
   expect(named.status).toBe(201);
   expect(named.body.data.author).toBe(receptionist.user.hash);
 });
+
+it("sets answered_at on create and touched_on on every write to the current time; only the bypass role sends its own", async () => {
+  const doctor = api.as("doctor");
+  const ticket = (await api.request("POST", "/api/tickets", { title: "Printer" })).body.data.hash as string;
+  const before = Date.now();
+  const created = await api.request("POST", "/api/comments", { body: "Looking", ticket }, { token: doctor.token });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const answered = Date.parse(created.body.data.answered_at);
+  expect(answered).toBeGreaterThanOrEqual(before - 1);
+  expect(answered).toBeLessThanOrEqual(Date.now() + 1);
+  expect(created.body.data.touched_on).toBe(new Date().toISOString().slice(0, 10));
+  const hash = created.body.data.hash as string;
+  const forged = await api.request("PATCH", "/api/comments/" + hash, { answered_at: "2020-01-01T00:00:00.000Z", touched_on: "2020-01-01" }, { token: doctor.token });
+  expect(forged.body.errors).toEqual({ answered_at: ["The answered at field is prohibited."], touched_on: ["The touched on field is prohibited."] });
+  const edited = await api.request("PATCH", "/api/comments/" + hash, { body: "Done" }, { token: doctor.token });
+  expect(edited.body.data.answered_at).toBe(created.body.data.answered_at);
+  const own = await api.request("PATCH", "/api/comments/" + hash, { touched_on: "2020-01-01" });
+  expect(own.status, JSON.stringify(own.body)).toBe(200);
+  expect(own.body.data.touched_on).toBe("2020-01-01");
+});
 `;
 
   afterAll(async () => {
@@ -411,15 +431,16 @@ it("sets author on create and editor on every write from the caller; only the by
     await rm(setDir, { recursive: true, force: true });
     await cp(join(repo, "test/fixtures/every-option/hashapi.yaml"), join(specs, "hashapi.yaml"));
     await writeFile(join(specs, "ticket.yaml"), "name: Ticket\nfields:\n  title: { type: string, max: 120 }\n");
-    await writeFile(join(specs, "comment.yaml"), "name: Comment\nfields:\n  body: { type: text }\nrelations:\n  ticket: { type: belongsTo, resource: Ticket, required: true }\n  author: { type: belongsTo, resource: User, required: true, set: { on: create, bypass: [admin] } }\n  editor: { type: belongsTo, resource: User, set: write }\n");
+    await writeFile(join(specs, "comment.yaml"), "name: Comment\nfields:\n  body: { type: text }\n  answered_at: { type: datetime, set: create }\n  touched_on: { type: date, set: { on: write, bypass: [admin] } }\nrelations:\n  ticket: { type: belongsTo, resource: Ticket, required: true }\n  author: { type: belongsTo, resource: User, required: true, set: { on: create, bypass: [admin] } }\n  editor: { type: belongsTo, resource: User, set: write }\n");
     await run(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", api, "--force"], repo, {});
     await writeFile(join(api, "test/set-by-caller.test.ts"), behaviour);
     const result = await execa(process.execPath, [vitest, "run"], { cwd: api, reject: false, all: true, env: { CI: "true" } });
     const report = String(result.all).replace(/\x1b\[[0-9;]*m/g, "");
     expect(result.exitCode, report.slice(-3000)).toBe(0);
-    expect(report).toMatch(/✓ test\/set-by-caller\.test\.ts \(1 test\)/);
+    expect(report).toMatch(/✓ test\/set-by-caller\.test\.ts \(2 tests\)/);
     const document = JSON.parse(await readFile(join(api, "openapi.json"), "utf8"));
     expect(document.components.schemas.Comment.properties.author.readOnly).toBe(true);
-    expect(document.paths["/api/comments"].post["x-writable-by"]).toEqual({ author: ["admin"], editor: [] });
+    expect(document.paths["/api/comments"].post["x-writable-by"]).toEqual({ author: ["admin"], editor: [], answered_at: [], touched_on: ["admin"] });
+    expect(document.components.schemas.Comment.properties.answered_at).toMatchObject({ readOnly: true, format: "date-time" });
   }, 240_000);
 });

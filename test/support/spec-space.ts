@@ -53,9 +53,12 @@ const field: fc.Arbitrary<Record<string, unknown>> = fc
     visibleTo: fc.option(roleSubset, { nil: undefined }),
     writable: fc.boolean(),
     precision: fc.integer({ min: 3, max: 15 }),
+    set: fc.constantFrom<"create" | "write" | undefined>(undefined, undefined, "create", "write"),
   })
   .chain((spec) => defaultFor(spec.type, spec.nullable).map((value) => ({ ...spec, default: value })))
-  .map(({ type, nullable, unique, index, search, max, narrowFilter, visibleTo, writable, precision, default: value }) => {
+  .map(({ type, nullable, unique, index, search, max, narrowFilter, visibleTo, writable, precision, set, default: value }) => {
+    // Dates and datetimes the server sets to the current time take no default and no writableBy.
+    const serverSet = set !== undefined && (type === "date" || type === "datetime");
     const text = ["string", "text", "email"].includes(type);
     const uniqueAllowed = ["string", "email", "uuid", "integer"].includes(type) && unique;
     return {
@@ -68,8 +71,9 @@ const field: fc.Arbitrary<Record<string, unknown>> = fc
       ...(type === "enum" ? { values: ["low", "mid", "high"] } : {}),
       ...(type === "decimal" ? { precision, scale: Math.min(2, precision) } : {}),
       ...(narrowFilter !== undefined && type !== "json" && type !== "boolean" ? { filter: narrowFilter } : {}),
-      ...(visibleTo ? { visibleTo, ...(writable ? { writableBy: visibleTo } : {}) } : {}),
-      ...(value !== undefined && !uniqueAllowed ? { default: type === "enum" ? "low" : value } : {}),
+      ...(visibleTo ? { visibleTo, ...(writable && !serverSet ? { writableBy: visibleTo } : {}) } : {}),
+      ...(value !== undefined && !uniqueAllowed && !serverSet ? { default: type === "enum" ? "low" : value } : {}),
+      ...(serverSet ? { set } : {}),
     };
   });
 

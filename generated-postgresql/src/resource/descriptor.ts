@@ -64,12 +64,16 @@ interface ResourceSettings<Filter extends string, Action extends string, Operato
   /** `owner:`: callers reach only their own records, except the bypass roles (see ownership.ts). */
   readonly owner?: OwnerSettings;
   /**
-   * belongsTo User relations the server sets to the caller (`set:`): on create, or on every create
-   * and update; payloads may name them for the `bypass` roles only. `on` is "create" or "write",
-   * typed as a string: the declaration is imported JSON, whose strings TypeScript widens.
+   * Payload keys the server sets (`set:`): a belongsTo User to the caller (`from: "caller"`), a
+   * date or datetime to the current time (`from: "clock"`); on create, or on every create and
+   * update (`on`); payloads may name them for the `bypass` roles only. Typed as strings: the
+   * declaration is imported JSON, whose strings TypeScript widens.
    */
-  readonly setByCaller?: Readonly<
-    Record<string, { readonly on: string; readonly bypass: readonly string[] }>
+  readonly setByServer?: Readonly<
+    Record<
+      string,
+      { readonly on: string; readonly from: string; readonly bypass: readonly string[] }
+    >
   >;
   /** auth.roles: per action, the roles that may perform it (403 for the others, before any read). */
   readonly roles?: Readonly<Partial<Record<Action, readonly string[]>>>;

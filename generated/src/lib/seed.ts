@@ -136,7 +136,9 @@ export async function seedDatabase(
     // rules, but the seed has no caller: it needs a user to point them at, like a required one.
     const required = new Set([
       ...((rules.schema as { required?: string[] }).required ?? []),
-      ...Object.keys(resource.setByCaller ?? {}),
+      ...Object.entries(resource.setByServer ?? {})
+        .filter(([, set]) => set.from === "caller")
+        .map(([key]) => key),
       ...(resource.owner?.payloadKey ? [resource.owner.payloadKey] : []),
     ]);
     const parents: Record<string, string[]> = {};

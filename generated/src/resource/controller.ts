@@ -17,6 +17,7 @@ import {
 import { cursorPaginate, paginate } from "../http/pagination.js";
 import { emptyFieldErrors, Forbidden, ValidationFailed } from "../lib/errors.js";
 import { fieldAccess, payloadWriters, type FieldAccess } from "./field-access.js";
+import { serverSetValues } from "./server-set.js";
 import { bothScopes, bypasses, ownerScope } from "./ownership.js";
 import type { Policy } from "./policy.js";
 import type { Serializer } from "./serializer.js";
@@ -289,19 +290,18 @@ export class ResourceController<
     return this.serialize(row, relations, req.user?.role);
   }
 
-  /**
-   * The relations the server sets (`set:`) filled with the caller: on create all of them, on update
-   * those set on every write. A bypass role's own value stays (the others' were refused already).
-   */
+  /** The payload with what the server sets (`set:`): see serverSetValues. */
   private setFromCaller<T extends object>(req: Request, payload: T, creating: boolean): T {
-    const settings = this.service.resource.setByCaller;
-    if (settings === undefined || req.user === undefined) return payload;
-    const values = payload as Record<string, unknown>;
-    const filled: Record<string, unknown> = {};
-    for (const [key, set] of Object.entries(settings))
-      if ((creating || set.on === "write") && values[key] === undefined)
-        filled[key] = req.user.hash;
-    return Object.keys(filled).length === 0 ? payload : { ...payload, ...filled };
+    return serverSetValues(
+      this.service.resource.setByServer,
+      this.service.resource.table.columns,
+      payload,
+      {
+        creating,
+        callerHash: req.user?.hash,
+        now: new Date(),
+      },
+    );
   }
 
   /**

@@ -41,16 +41,16 @@ export interface FieldAccess {
 }
 
 /**
- * The payload keys only some roles may send: `writableBy` fields, and the relations the server sets
- * from the caller (`set:`, a direct owner), which only their bypass roles may name.
+ * The payload keys only some roles may send: `writableBy` fields, and what the server sets (`set:`,
+ * a direct owner), which only their bypass roles may name.
  */
 export function payloadWriters(
-  resource: Pick<ResourceDescriptor<any, any, any, any>, "writableBy" | "setByCaller" | "owner">,
+  resource: Pick<ResourceDescriptor<any, any, any, any>, "writableBy" | "setByServer" | "owner">,
 ): RoleLists {
-  const { writableBy, setByCaller, owner } = resource;
+  const { writableBy, setByServer, owner } = resource;
   return {
     ...writableBy,
-    ...Object.fromEntries(Object.entries(setByCaller ?? {}).map(([key, set]) => [key, set.bypass])),
+    ...Object.fromEntries(Object.entries(setByServer ?? {}).map(([key, set]) => [key, set.bypass])),
     ...(owner?.payloadKey ? { [owner.payloadKey]: owner.bypass } : {}),
   };
 }
