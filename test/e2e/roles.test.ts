@@ -196,6 +196,11 @@ describe.each(databaseTargets)("roles on $label", ({ database }) => {
     const listed = await manage(tokens.admin!, "GET", "?role=admin");
     expect(listed.status).toBe(200);
     expect(JSON.stringify(listed.body)).not.toMatch(/password|scrypt/i);
+    // A name trimmed to nothing is refused on update as on create (issue 31), and nothing is stored.
+    const blank = await manage(tokens.admin!, "PATCH", `/${users.doctor}`, { name: "   " });
+    expect(blank.status, blank.text).toBe(422);
+    expect(blank.body.errors).toEqual({ name: ["The name field is required."] });
+    expect((await manage(tokens.admin!, "GET", `/${users.doctor}`)).body.data.name).not.toBe("");
     // A user a doctor record points at cannot go (409), as any referenced record.
     expect((await manage(tokens.admin!, "DELETE", `/${users.doctor}`)).status).toBe(409);
     let base = tokens.admin!;

@@ -99,6 +99,15 @@ const relation = (count: number): fc.Arbitrary<RelationDraft> =>
 
 const resourceDraft = (count: number) =>
   fc.record({
+    /** hasMany sides on the targets of this resource's belongsTo. */
+    inverse: fc.boolean(),
+    /** Owned through a parent's belongsTo User (`owner: { relation: parent.user }`) when it has one. */
+    ownedThrough: fc.boolean(),
+    /** Fixed `seed:` rows, when a field is unique. */
+    seeded: fc.boolean(),
+    /** Explicit create and update rules instead of the derived ones. */
+    explicitRules: fc.boolean(),
+    tighten: fc.boolean(),
     fields: fc.uniqueArray(fc.tuple(fieldName, field), { minLength: 1, maxLength: 5, selector: ([name]) => name }),
     relations: fc.uniqueArray(relation(count), { maxLength: 3, selector: (entry) => entry.name }),
     softDelete: fc.boolean(),
@@ -115,15 +124,29 @@ export const specSet: fc.Arbitrary<SpecSet> = fc
     count: fc.integer({ min: 1, max: 4 }),
     roles: fc.boolean(),
     manageUsers: fc.boolean(),
+    userFields: fc.uniqueArray(fc.tuple(fieldName, field), { maxLength: 2, selector: ([name]) => name }),
     database: fc.constantFrom("sqlite", "postgresql"),
   })
   .chain((top) => fc.record({ top: fc.constant(top), drafts: fc.array(resourceDraft(top.count), { minLength: top.count, maxLength: top.count }) }))
   .map(({ top, drafts }) => {
     const roles = top.roles ? [...allRoles] : undefined;
+    // Fields of the built-in user: each nullable (user:create sets none of them), no role lists,
+    // no list options, nothing the server sets.
+    const userFields = Object.fromEntries(
+      // uuid and json are not among the user fields' types.
+      top.userFields.filter(([, spec]) => spec.type !== "uuid" && spec.type !== "json").map(([name, spec]) => {
+        const { visibleTo: _v, writableBy: _w, search: _s, filter: _f, index: _i, set: _set, ...rest } = spec;
+        return [`u_${name.slice(2)}`, { ...rest, nullable: true }];
+      }),
+    );
+    const auth = {
+      ...(roles ? { roles, ...(top.manageUsers ? { users: { manage: ["admin"] } } : {}) } : {}),
+      ...(Object.keys(userFields).length > 0 ? { user: { fields: userFields } } : {}),
+    };
     const project: Record<string, unknown> = {
       name: "spec-space",
       database: top.database,
-      ...(roles ? { auth: { roles, ...(top.manageUsers ? { users: { manage: ["admin"] } } : {}) } } : {}),
+      ...(Object.keys(auth).length > 0 ? { auth } : {}),
     };
     const resources = drafts.map((draft, index) => {
       const name = resourceNames[index]!;
@@ -185,8 +208,121 @@ export const specSet: fc.Arbitrary<SpecSet> = fc
         ...(roleLists || publicRead ? { auth: { ...(roleLists ? { roles: roleLists } : {}), ...(publicRead ? { public: ["index", "show"] } : {}) } } : {}),
       };
     });
+    for (const [index, resource] of resources.entries()) {
+      const draft = drafts[index]!;
+      if (draft.inverse) addInverseSides(resource, resources);
+      if (draft.ownedThrough) ownThroughParent(resource, resources, roles !== undefined);
+      if (draft.seeded) addSeedRows(resource);
+      if (draft.explicitRules) addExplicitRules(resource, draft.tighten);
+    }
     return { project, resources };
   });
+
+type Spec = Record<string, unknown>;
+const relationsOf = (resource: Spec) => (resource.relations ?? {}) as Record<string, Spec>;
+const fieldsOf = (resource: Spec) => resource.fields as Record<string, Spec>;
+
+/** A hasMany on the target of each belongsTo between two resources, naming its belongsTo (`inverse`). */
+function addInverseSides(resource: Spec, resources: Spec[]): void {
+  for (const [name, relation] of Object.entries(relationsOf(resource))) {
+    const target = resources.find((candidate) => candidate.name === relation.resource);
+    if (relation.type !== "belongsTo" || !target || target === resource) continue;
+    target.relations = { ...relationsOf(target), [`h_${String(resource.name).toLowerCase()}_${name.slice(2)}`]: { type: "hasMany", resource: resource.name, inverse: name } };
+  }
+}
+
+/** `owner: { relation: parent.user }` through a belongsTo whose target has a belongsTo User. */
+function ownThroughParent(resource: Spec, resources: Spec[], withRoles: boolean): void {
+  if (resource.owner || (resource.auth as { public?: unknown } | undefined)?.public) return;
+  for (const [name, relation] of Object.entries(relationsOf(resource))) {
+    const parent = resources.find((candidate) => candidate.name === relation.resource);
+    if (relation.type !== "belongsTo" || !parent || parent === resource) continue;
+    const user = Object.entries(relationsOf(parent)).find(([, hop]) => hop.type === "belongsTo" && hop.resource === "User");
+    if (!user) continue;
+    resource.owner = { relation: `${name}.${user[0]}`, ...(withRoles ? { bypass: ["admin"] } : {}) };
+    return;
+  }
+}
+
+/** A value of each type for a fixed seed row (`row` tells rows apart where a value must be unique). */
+function seedValue(field: Spec, row: number): unknown {
+  switch (field.type) {
+    case "email":
+      return `s${row}@example.com`;
+    case "integer":
+      return row;
+    case "decimal":
+      return 1.5;
+    case "boolean":
+      return true;
+    case "date":
+      return "2026-01-15";
+    case "datetime":
+      return "2026-01-15T09:30:00Z";
+    case "enum":
+      return "low";
+    case "uuid":
+      return `0b7e4c1a-3f9d-4e2b-9a61-5d8c2f0e7b3${row}`;
+    case "json":
+      return { a: row };
+    default:
+      return `S${row}`;
+  }
+}
+
+/** Two fixed rows keyed by the first unique field, with every field a record needs (fields only: no required relation). */
+function addSeedRows(resource: Spec): void {
+  if (Object.values(relationsOf(resource)).some((relation) => relation.type === "belongsTo" && relation.required)) return;
+  const fields = Object.entries(fieldsOf(resource));
+  const key = fields.find(([, field]) => field.unique && ["string", "email", "integer", "uuid"].includes(String(field.type)));
+  if (!key) return;
+  resource.seed = [1, 2].map((row) =>
+    Object.fromEntries(fields.filter(([name, field]) => name === key[0] || (!field.nullable && field.default === undefined && field.set === undefined) || field.unique).map(([name, field]) => [name, seedValue(field, row)])),
+  );
+}
+
+/** The Laravel rule of each type (rules.create and rules.update in the spec). */
+const typeRule: Record<string, string[]> = {
+  string: ["string"],
+  text: ["string"],
+  email: ["email"],
+  uuid: ["uuid"],
+  enum: ["in:low,mid,high"],
+  integer: ["integer"],
+  decimal: ["numeric"],
+  boolean: ["boolean"],
+  date: ["date"],
+  datetime: ["date"],
+  json: [],
+};
+
+/**
+ * Rules written out instead of derived: every field and belongsTo a payload may hold (not what the
+ * server sets), with the type's rule, the field's own max, unique; `tighten` adds narrower bounds.
+ */
+function addExplicitRules(resource: Spec, tighten: boolean): void {
+  const owner = String((resource.owner as { relation?: string } | undefined)?.relation ?? "");
+  const create: Record<string, string[]> = {};
+  const update: Record<string, string[]> = {};
+  for (const [name, field] of Object.entries(fieldsOf(resource))) {
+    if (field.set !== undefined) continue;
+    const needed = !field.nullable && field.default === undefined;
+    const extra = [
+      ...(typeRule[String(field.type)] ?? []),
+      ...(typeof field.max === "number" ? [`max:${tighten ? Math.max(5, Math.floor(field.max / 2)) : field.max}`] : []),
+      ...(tighten && field.type === "integer" ? ["min:-1000", "max:1000"] : []),
+      ...(field.unique ? ["unique"] : []),
+    ];
+    create[name] = [needed ? "required" : "sometimes", ...(field.nullable ? ["nullable"] : []), ...extra];
+    update[name] = ["sometimes", ...(field.nullable ? ["nullable"] : []), ...extra];
+  }
+  for (const [name, relation] of Object.entries(relationsOf(resource))) {
+    if (relation.type !== "belongsTo" || relation.set !== undefined || name === owner) continue;
+    create[name] = [relation.required ? "required" : "sometimes", ...(relation.required ? [] : ["nullable"]), "exists"];
+    update[name] = ["sometimes", ...(relation.required ? [] : ["nullable"]), "exists"];
+  }
+  resource.rules = { create, update };
+}
 
 /** Writes a spec set as YAML files into `dir` (emptied first). */
 export function writeSpecSet(dir: string, set: SpecSet): void {
