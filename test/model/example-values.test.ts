@@ -51,7 +51,7 @@ const fieldSpec: fc.Arbitrary<FieldSpec> = fc.oneof(
 );
 
 /** Explicit create rules for a string field, beyond its type: the rules only `rules:` can give. */
-const stringRules = fc.constantFrom<string[][]>(["size:8"], ["digits:6"], ["between:3,12"], ["in:red,green,blue"], ["url"], ["email"], ["confirmed"], ["min:2", "max:30"], ["uuid"]);
+const stringRules = fc.constantFrom<string[][]>(["size:8"], ["digits:6"], ["between:3,12"], ["in:red,green,blue"], ["url"], ["email"], ["confirmed"], ["min:2", "max:30"], ["uuid"], ["email", "max:10"], ["email", "max:8"]);
 
 const typeRule: Record<string, string[]> = { string: ["string"], text: ["string"], email: ["email"], uuid: ["uuid"], enum: [], integer: ["integer"], decimal: ["numeric"], boolean: ["boolean"], date: ["date"], datetime: ["date"], json: [] };
 

@@ -202,7 +202,11 @@ function uuidOf(n: number): string {
 
 /** An e-mail address unique to n, within the field's length limits. */
 function email(n: number, min: number, max: number): string {
-  const domain = "@example.com";
+  // The longest domain that leaves room for the tag: a `max:10` rule still gets a valid address.
+  const domain =
+    ["@example.com", "@ex.io", "@x.io"].find(
+      (candidate) => tag(n).length + candidate.length <= max,
+    ) ?? "@x.io";
   const local = `user.${tag(n)}`;
   const fitted = local.length + domain.length <= max ? local : tag(n);
   return `${fitted.padEnd(Math.max(min - domain.length, 1), "x")}${domain}`;
