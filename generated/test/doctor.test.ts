@@ -2,6 +2,8 @@
 
 import { DoctorPolicy } from "../src/custom/doctor/doctor.policy.js";
 import { doctorResource } from "../src/resources/doctor/doctor.resource.js";
+import { SpecialtyPolicy } from "../src/custom/specialty/specialty.policy.js";
+import { specialtyResource } from "../src/resources/specialty/specialty.resource.js";
 import { exampleValue } from "../src/lib/examples.js";
 import declaration from "../src/resources/doctor/doctor.resource.json" with { type: "json" };
 import { describeResource } from "./resource-suite.js";
@@ -24,4 +26,11 @@ describeResource({
   }),
   softDelete: false,
   publicActions: ["index", "show"],
+  links: {
+    specialties: {
+      resource: specialtyResource,
+      policy: new SpecialtyPolicy(),
+      factory: factories.specialty,
+    },
+  },
 });

@@ -9,6 +9,7 @@ import { sql } from "../src/lib/database.js";
 import { payloadWriters } from "../src/resource/field-access.js";
 import { bothScopes, ownerScope } from "../src/resource/ownership.js";
 import { explain, hashPattern, nextNumber, type Reply, type TestApi } from "./harness.js";
+import { describeLinks, type LinkedResource } from "./link-suite.js";
 import { describeListQueries } from "./list-suite.js";
 
 /** What the generated tests of one resource need to know about it (see the <resource>.test.ts files). */
@@ -31,6 +32,8 @@ export interface ResourceUnderTest {
   update?: (n: number) => Record<string, unknown>;
   softDelete: boolean;
   publicActions: string[];
+  /** Each belongsToMany by name: the related resource, its policy and its factory. */
+  links?: Readonly<Record<string, LinkedResource>>;
 }
 
 type Action = "index" | "store" | "show" | "update" | "destroy" | "restore";
@@ -458,6 +461,19 @@ export function describeResource(resource: ResourceUnderTest): void {
         !(await outOfReach("show", hash)) && (await allows("show", hash))
           ? actor("show").token
           : undefined,
+    });
+
+    describeLinks({
+      api: () => api,
+      resource: resource.resource,
+      collection,
+      idKey,
+      factory: (testApi, n) => resource.factory(testApi, n),
+      updater: async (hash) =>
+        !(await outOfReach("update", hash)) && (await allows("update", hash))
+          ? actor("update")
+          : undefined,
+      links: resource.links ?? {},
     });
 
     it("answers 401 with WWW-Authenticate on protected actions without a token", async () => {

@@ -494,7 +494,11 @@ function examplesOf(resource: ResourceCore, specs: ReadonlyMap<string, ResourceS
   const plain = updatable.find((key) => !resource.fields.find((field) => field.name === key)?.unique);
   const key = plain ?? updatable[0];
   const unique = resource.fields.some((field) => field.name === key && field.unique);
-  return { relations, update: key === undefined ? null : { key, unique } };
+  const links = resource.belongsToMany.map((relation) => ({ name: relation.name, target: relation.target }));
+  const linkImports = links
+    .map((link) => link.target)
+    .filter((target, index, all) => target.name !== resource.name && all.findIndex((other) => other.name === target.name) === index);
+  return { relations, update: key === undefined ? null : { key, unique }, links, linkImports };
 }
 
 /** Whether `to` is `from` or a resource `from`'s belongsTo relations lead to, at any depth. */

@@ -255,6 +255,9 @@ export interface ResourceModel {
   examples: {
     relations: { key: string; target: ResourceRef }[];
     update: { key: string; unique: boolean } | null;
+    /** Each belongsToMany the link tests exercise, and the related resources to import (this one aside). */
+    links: { name: string; target: ResourceRef }[];
+    linkImports: ResourceRef[];
   };
   exampleHash: string;
 }

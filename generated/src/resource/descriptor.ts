@@ -164,6 +164,8 @@ export function defineResource<Model, Row, Create, Update>(
     },
     ...(publicActions ? { publicActions: publicActions as readonly ActionName[] } : {}),
     ...(roles ? { roles: roles as Readonly<Partial<Record<ActionName, readonly string[]>>> } : {}),
+    // Kept as data beside their validators: the generated link tests make pivot values from them.
+    ...(pivots ? { pivots } : {}),
     validate,
     validateLink: Object.fromEntries(
       Object.entries(pivots ?? {}).map(([name, rules]) => [
