@@ -234,7 +234,8 @@ export class FuzzSession {
       this.remember(hash, collection, role === undefined);
       if (role !== undefined && request.operation.owner) this.createdBy.set(role, (this.createdBy.get(role) ?? new Set()).add(hash));
     }
-    const record = request.target.split("?")[0]!.replace(/\/restore$/, "");
+    // The path the server saw: fetch resolves `..` (`/api/x/X_1/links/..` is `/api/x/X_1/`).
+    const record = new URL(request.target, "http://fuzz").pathname.replace(/\/+$/, "").replace(/\/restore$/, "");
     if (request.method === "DELETE" && status === 200) this.acknowledged.set(record, false);
     if (request.operation.path.endsWith("/restore") && status === 200) this.acknowledged.set(record, true);
   }
