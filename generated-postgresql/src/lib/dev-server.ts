@@ -97,12 +97,13 @@ function releaseWaiting(): void {
 async function listenFor(request: ListenRequest): Promise<number> {
   const address = `${request.host}:${request.port}`;
   if (listener?.address === address) return listener.port;
-  listener?.server.close();
   const server = createServer({ pauseOnConnect: true }, handOver);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(request.port, request.host, () => resolve());
   });
+  // The old address closes only once the new one listens: a refused new one changes nothing.
+  listener?.server.close();
   const port = (server.address() as AddressInfo).port;
   listener = { server, address, port };
   return port;
