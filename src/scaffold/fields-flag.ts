@@ -12,7 +12,7 @@ const flagOptions = new Set(["unique", "nullable", "index", "search"]);
 const numericOptions = new Set(["max", "min", "length", "precision", "scale"]);
 
 /** The modifiers `--fields` takes, as `add-resource --help` and its errors list them. */
-export const fieldModifiers = "unique, nullable, index, search, max=N, min=N, length=N, precision=N, scale=N, default=V, values=a|b|c (enum)";
+export const fieldModifiers = "unique, nullable, index, search, max=N, min=N, length=N, precision=N, scale=N, default=V, values=a|b|c (enum), set=create|write (date, datetime: the server sets the time)";
 
 /** A `default=` value as YAML would read it: a number, true/false, or the text as written. */
 function defaultValue(text: string): string | number | boolean {
@@ -44,6 +44,7 @@ export function parseFieldsFlag(text: string): FieldFlag[] {
         else if (value !== undefined && numericOptions.has(key) && /^\d+$/.test(value)) options[key] = Number(value);
         else if (value !== undefined && key === "values" && type === "enum") options.values = value;
         else if (value !== undefined && key === "default") options.default = defaultValue(value);
+        else if (key === "set" && (value === "create" || value === "write")) options.set = value;
         else throw new UsageError(`--fields: unknown modifier "${modifier}" in "${piece}"; expected one of ${fieldModifiers}`);
       }
       if (type === "enum" && options.values === undefined)

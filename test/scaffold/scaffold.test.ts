@@ -25,6 +25,11 @@ describe("resource names from the command line", () => {
 
 describe("--fields", () => {
   it("parses types and modifiers", () => {
+    expect(parseFieldsFlag("answered_at:datetime:set=create,seen_on:date:nullable:set=write")).toEqual([
+      { name: "answered_at", type: "datetime", options: { set: "create" } },
+      { name: "seen_on", type: "date", options: { nullable: true, set: "write" } },
+    ]);
+    expect(() => parseFieldsFlag("at:datetime:set=later")).toThrow(/unknown modifier "set=later"/);
     expect(parseFieldsFlag("name:string,cpf:string:unique:length=11,phone:string:nullable,status:enum:values=a|b")).toEqual([
       { name: "name", type: "string", options: {} },
       { name: "cpf", type: "string", options: { unique: true, length: 11 } },
