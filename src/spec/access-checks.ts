@@ -50,6 +50,26 @@ function unknownRoles(source: SpecSource, path: (string | number)[], roles: read
   );
 }
 
+/** Whether a create payload must hold the field: no null and no default to fall back on, or `required` in the create rules. */
+function needsOnCreate(spec: CheckedResource["spec"], field: CheckedResource["spec"]["fields"][number]): boolean {
+  if (field.set !== undefined) return false;
+  return (!field.nullable && field.default === undefined) || (spec.rules?.create?.[field.name] ?? []).includes("required");
+}
+
+/**
+ * The fields every create needs that only some roles may write: some role that may create a record
+ * must be able to write them all, or no record could ever be created (each may be fine alone).
+ */
+function creatorWritesAll({ spec, source }: CheckedResource, project: ProjectSpec): Problem[] {
+  const limited = spec.fields.filter((field) => field.writableBy && needsOnCreate(spec, field));
+  if (limited.length < 2) return [];
+  const creators = spec.auth?.roles?.store ?? project.auth.roles;
+  if (creators.some((role) => limited.every((field) => field.writableBy!.includes(role)))) return [];
+  const last = limited.at(-1)!;
+  const who = limited.map((field) => `${field.name} (${field.writableBy!.join(", ")})`).join(", ");
+  return [source.problem(["fields", last.name, "writableBy"], `every ${spec.name} needs ${who}, and no role that may create one (${creators.join(", ")}) may write them all: add one such role to each writableBy, or give one of them a default`, "key")];
+}
+
 /** `visibleTo` and `writableBy` of a resource's fields: roles of hashapi.yaml only. */
 export function checkFieldRoles({ spec, source }: CheckedResource, project: ProjectSpec): Problem[] {
   const problems: Problem[] = [];
@@ -72,11 +92,11 @@ export function checkFieldRoles({ spec, source }: CheckedResource, project: Proj
     if (field.visibleTo && spec.serializer?.hidden?.includes(field.name))
       problems.push(source.problem(["fields", field.name, "visibleTo"], `${field.name} is hidden from everyone (serializer.hidden): visibleTo would show it to nobody; remove one of them`, "key"));
     // A value every record needs, that no role allowed to create may send: nobody could create one.
-    const everyRecordNeeds = !field.nullable && field.default === undefined;
     const creators = spec.auth?.roles?.store ?? project.auth.roles;
-    if (field.writableBy && everyRecordNeeds && project.auth.declaresRoles && !creators.some((role) => field.writableBy!.includes(role)))
+    if (field.writableBy && needsOnCreate(spec, field) && project.auth.declaresRoles && !creators.some((role) => field.writableBy!.includes(role)))
       problems.push(source.problem(["fields", field.name, "writableBy"], `every ${spec.name} needs ${field.name}, and no role that may create one (${creators.join(", ")}) may write it: add one of them to writableBy, or give the field a default`, "key"));
   }
+  if (problems.length === 0 && project.auth.declaresRoles) problems.push(...creatorWritesAll({ spec, source } as CheckedResource, project));
   return problems;
 }
 
