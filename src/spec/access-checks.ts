@@ -71,7 +71,8 @@ function creatorWritesAll({ spec, source }: CheckedResource, project: ProjectSpe
 }
 
 /** `visibleTo` and `writableBy` of a resource's fields: roles of hashapi.yaml only. */
-export function checkFieldRoles({ spec, source }: CheckedResource, project: ProjectSpec): Problem[] {
+export function checkFieldRoles(resource: CheckedResource, project: ProjectSpec): Problem[] {
+  const { spec, source } = resource;
   const problems: Problem[] = [];
   for (const field of spec.fields) {
     for (const option of ["visibleTo", "writableBy"] as const) {
@@ -96,7 +97,7 @@ export function checkFieldRoles({ spec, source }: CheckedResource, project: Proj
     if (field.writableBy && needsOnCreate(spec, field) && project.auth.declaresRoles && !creators.some((role) => field.writableBy!.includes(role)))
       problems.push(source.problem(["fields", field.name, "writableBy"], `every ${spec.name} needs ${field.name}, and no role that may create one (${creators.join(", ")}) may write it: add one of them to writableBy, or give the field a default`, "key"));
   }
-  if (problems.length === 0 && project.auth.declaresRoles) problems.push(...creatorWritesAll({ spec, source } as CheckedResource, project));
+  if (problems.length === 0 && project.auth.declaresRoles) problems.push(...creatorWritesAll(resource, project));
   return problems;
 }
 
@@ -122,10 +123,6 @@ export function checkResourceRoles({ spec, source }: CheckedResource, project: P
   return problems;
 }
 
-/**
- * `owner:`: a belongsTo path of one or two relations that ends at the built-in User, on a resource
- * without public actions (a caller without a token owns nothing), bypass roles of hashapi.yaml.
- */
 /** A field's or relation's `set:` in one form: when, and who may send a value of their own. */
 export function setByServer(entry: { set?: ServerSet }): { on: "create" | "write"; bypass: string[] } | undefined {
   if (entry.set === undefined) return undefined;
@@ -136,8 +133,9 @@ export function setByServer(entry: { set?: ServerSet }): { on: "create" | "write
  * `set:` on a relation (the server sets it to the caller): a belongsTo User only, not the direct
  * owner (which `owner:` sets already), on a resource whose create needs a token, bypass roles known.
  */
-export function checkSetByServer({ spec, source }: CheckedResource, project: ProjectSpec): Problem[] {
-  const problems: Problem[] = [...checkServerSetFields({ spec, source } as CheckedResource, project)];
+export function checkSetByServer(resource: CheckedResource, project: ProjectSpec): Problem[] {
+  const { spec, source } = resource;
+  const problems: Problem[] = [...checkServerSetFields(resource, project)];
   for (const relation of spec.relations ?? []) {
     const set = setByServer(relation);
     if (!set) continue;
@@ -180,6 +178,10 @@ function checkServerSetFields({ spec, source }: CheckedResource, project: Projec
   return problems;
 }
 
+/**
+ * `owner:`: a belongsTo path of one or two relations that ends at the built-in User, on a resource
+ * without public actions (a caller without a token owns nothing), bypass roles of hashapi.yaml.
+ */
 export function checkOwner({ spec, source }: CheckedResource, resources: readonly CheckedResource[], project: ProjectSpec): Problem[] {
   if (spec.owner === undefined) return [];
   const problems: Problem[] = [];
