@@ -477,7 +477,9 @@ function examplesOf(resource: ResourceCore, specs: ReadonlyMap<string, ResourceS
   const relations = resource.validation.create.keys.flatMap((key) => {
     const relation = resource.belongsTo.find((candidate) => candidate.name === key);
     if (!relation) return [];
-    if (!relation.required && reachesByBelongsTo(relation.target.name, resource.name, specs)) return [];
+    // The parent an ownership runs through is needed on every create, required or not.
+    const ownedThrough = resource.owner?.through === relation.name;
+    if (!relation.required && !ownedThrough && reachesByBelongsTo(relation.target.name, resource.name, specs)) return [];
     return [{ key, target: relation.target }];
   });
   // The field the update test changes: one the rules can make values for, not a relation, and not

@@ -54,9 +54,11 @@ const field: fc.Arbitrary<Record<string, unknown>> = fc
     writable: fc.boolean(),
     precision: fc.integer({ min: 3, max: 15 }),
     set: fc.constantFrom<"create" | "write" | undefined>(undefined, undefined, "create", "write"),
+    /** A string's further options: a minimum, an exact length, or a pattern with its example. */
+    textShape: fc.constantFrom("plain", "plain", "min", "length", "pattern"),
   })
   .chain((spec) => defaultFor(spec.type, spec.nullable).map((value) => ({ ...spec, default: value })))
-  .map(({ type, nullable, unique, index, search, max, narrowFilter, visibleTo, writable, precision, set, default: value }) => {
+  .map(({ type, nullable, unique, index, search, max, narrowFilter, visibleTo, writable, precision, set, textShape, default: value }) => {
     // Dates and datetimes the server sets to the current time take no default and no writableBy.
     const serverSet = set !== undefined && (type === "date" || type === "datetime");
     const text = ["string", "text", "email"].includes(type);
@@ -67,7 +69,10 @@ const field: fc.Arbitrary<Record<string, unknown>> = fc
       ...(uniqueAllowed ? { unique: true } : {}),
       ...(index && !uniqueAllowed && type !== "json" ? { index: true } : {}),
       ...(search && text ? { search: true } : {}),
-      ...(max !== undefined && ["string", "text", "email"].includes(type) ? { max: type === "email" ? Math.max(max, 20) : max } : {}),
+      ...(max !== undefined && ["string", "text", "email"].includes(type) && !(type === "string" && textShape === "length") ? { max: type === "email" ? Math.max(max, 20) : max } : {}),
+      ...(type === "string" && textShape === "min" ? { min: 2 } : {}),
+      ...(type === "string" && textShape === "length" ? { length: 8 } : {}),
+      ...(type === "string" && textShape === "pattern" ? { pattern: "^[A-Z]{2}-[0-9]{3}$", example: "AB-123" } : {}),
       ...(type === "enum" ? { values: ["low", "mid", "high"] } : {}),
       ...(type === "decimal" ? { precision, scale: Math.min(2, precision) } : {}),
       ...(narrowFilter !== undefined && type !== "json" && type !== "boolean" ? { filter: narrowFilter } : {}),
@@ -108,6 +113,11 @@ const resourceDraft = (count: number) =>
     /** Explicit create and update rules instead of the derived ones. */
     explicitRules: fc.boolean(),
     tighten: fc.boolean(),
+    /** `serializer.publicId: public_id`, a collection of its own, public writes, the other side of its links. */
+    publicIdKey: fc.boolean(),
+    ownCollection: fc.boolean(),
+    publicWrites: fc.boolean(),
+    inverseLinks: fc.boolean(),
     fields: fc.uniqueArray(fc.tuple(fieldName, field), { minLength: 1, maxLength: 5, selector: ([name]) => name }),
     relations: fc.uniqueArray(relation(count), { maxLength: 3, selector: (entry) => entry.name }),
     softDelete: fc.boolean(),
@@ -135,7 +145,7 @@ export const specSet: fc.Arbitrary<SpecSet> = fc
     const userFields = Object.fromEntries(
       // uuid and json are not among the user fields' types.
       top.userFields.filter(([, spec]) => spec.type !== "uuid" && spec.type !== "json").map(([name, spec]) => {
-        const { visibleTo: _v, writableBy: _w, search: _s, filter: _f, index: _i, set: _set, ...rest } = spec;
+        const { visibleTo: _v, writableBy: _w, search: _s, filter: _f, index: _i, set: _set, example: _e, pattern: _p, ...rest } = spec;
         return [`u_${name.slice(2)}`, { ...rest, nullable: true }];
       }),
     );
@@ -195,7 +205,8 @@ export const specSet: fc.Arbitrary<SpecSet> = fc
       }
       // Public actions take no role list (a caller without a token has no role).
       const publicRead = draft.publicRead && !owned;
-      const roleLists = draft.roles && roles ? Object.fromEntries(Object.entries(draft.roles).filter(([action]) => !publicRead || !["index", "show"].includes(action))) : undefined;
+      const publicActions = publicRead ? publicActionsOf(draft.publicWrites, relations) : [];
+      const roleLists = draft.roles && roles ? Object.fromEntries(Object.entries(draft.roles).filter(([action]) => !publicActions.includes(action))) : undefined;
       return {
         name,
         ...(draft.softDelete ? { softDelete: true } : {}),
@@ -204,13 +215,15 @@ export const specSet: fc.Arbitrary<SpecSet> = fc
         // A public resource may only nest public ones: eager loads are drawn for the others.
         ...(draft.eager && !publicRead && belongsTo.length > 0 ? { eagerLoad: [belongsTo[0]] } : {}),
         ...(owned ? { owner: { relation: ownerRelation, ...(roles ? { bypass: ["admin"] } : {}) } } : {}),
-        ...(hidden.length > 0 ? { serializer: { hidden } } : {}),
-        ...(roleLists || publicRead ? { auth: { ...(roleLists ? { roles: roleLists } : {}), ...(publicRead ? { public: ["index", "show"] } : {}) } } : {}),
+        ...(hidden.length > 0 || draft.publicIdKey ? { serializer: { ...(hidden.length > 0 ? { hidden } : {}), ...(draft.publicIdKey ? { publicId: "public_id" } : {}) } } : {}),
+        ...(draft.ownCollection ? { collection: `${name.toLowerCase()}-items` } : {}),
+        ...(roleLists || publicRead ? { auth: { ...(roleLists ? { roles: roleLists } : {}), ...(publicRead ? { public: publicActions } : {}) } } : {}),
       };
     });
     for (const [index, resource] of resources.entries()) {
       const draft = drafts[index]!;
       if (draft.inverse) addInverseSides(resource, resources);
+      if (draft.inverseLinks) addInverseLinks(resource, resources);
       if (draft.ownedThrough) ownThroughParent(resource, resources, roles !== undefined);
       if (draft.seeded) addSeedRows(resource);
       if (draft.explicitRules) addExplicitRules(resource, draft.tighten);
@@ -228,6 +241,21 @@ function addInverseSides(resource: Spec, resources: Spec[]): void {
     const target = resources.find((candidate) => candidate.name === relation.resource);
     if (relation.type !== "belongsTo" || !target || target === resource) continue;
     target.relations = { ...relationsOf(target), [`h_${String(resource.name).toLowerCase()}_${name.slice(2)}`]: { type: "hasMany", resource: resource.name, inverse: name } };
+  }
+}
+
+/** Public reads, and sometimes public writes where no relation needs a caller (`set:`). */
+function publicActionsOf(writes: boolean, relations: Record<string, unknown>): string[] {
+  const needsCaller = Object.values(relations).some((relation) => (relation as Spec).set !== undefined);
+  return writes && !needsCaller ? ["index", "show", "store", "update", "destroy"] : ["index", "show"];
+}
+
+/** The other side of each belongsToMany, declared on its target with `inverse:`. */
+function addInverseLinks(resource: Spec, resources: Spec[]): void {
+  for (const [name, relation] of Object.entries(relationsOf(resource))) {
+    const target = resources.find((candidate) => candidate.name === relation.resource);
+    if (relation.type !== "belongsToMany" || relation.inverse !== undefined || !target || target === resource) continue;
+    target.relations = { ...relationsOf(target), [`l_${String(resource.name).toLowerCase()}_${name.slice(2)}`]: { type: "belongsToMany", resource: resource.name, inverse: name } };
   }
 }
 
