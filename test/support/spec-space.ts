@@ -294,7 +294,9 @@ function seedValue(field: Spec, row: number): unknown {
     case "json":
       return { a: row };
     default:
-      return `S${row}`;
+      // A string's own options hold for seed rows too: its pattern (the drawn one), its exact length.
+      if (field.pattern !== undefined) return `AB-10${row}`;
+      return typeof field.length === "number" ? `S${row}`.padEnd(field.length, "x") : `S${row}`;
   }
 }
 
