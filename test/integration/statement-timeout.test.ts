@@ -2,6 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { columnComparison } from "../../runtime/common/src/lib/list-conditions.js";
 import { isStatementTimeout, type Sql } from "../../runtime/common/src/lib/sql.js";
 import { openSql as openSqlite } from "../../runtime/sqlite/src/lib/driver.js";
+import { dialect as sqlite } from "../../runtime/sqlite/src/lib/dialect.js";
+import type { SqlDialect } from "../../runtime/common/src/lib/sql.js";
+
+// The PostgreSQL runtime compiles with its own tsconfig (runtime/tsconfig.postgresql.json): loaded by path.
+const postgresDialect = "../../runtime/postgresql/src/lib/dialect.js";
+const { dialect: postgresql } = (await import(postgresDialect)) as { dialect: SqlDialect };
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
 /**
@@ -10,8 +16,10 @@ import { postgresBinDir, startPostgres, type PostgresServer } from "../support/p
  * folding function every text match calls per row gives up past the deadline. PostgreSQL stops the
  * statement itself (statement_timeout). Both come back as a StatementTimeout the service answers 503.
  */
-const contains = (dialect: "sqlite" | "postgresql", pattern: string) =>
-  columnComparison(dialect, `"notes"."body"`, { op: "contains", value: pattern }, () => (dialect === "sqlite" ? "?" : "$1"));
+const contains = (name: "sqlite" | "postgresql", pattern: string) => {
+  const dialect = name === "sqlite" ? sqlite : postgresql;
+  return columnComparison(dialect, `"notes"."body"`, { op: "contains", value: pattern }, () => dialect.placeholder(1));
+};
 
 describe("a statement that matches text past its deadline, on SQLite", () => {
   const rows = 400;

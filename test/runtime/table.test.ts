@@ -85,7 +85,7 @@ beforeAll(async () => {
     statements.push(typeof query === "string" ? query : "(tagged)");
     return (real[method] as (q: never, v?: readonly unknown[]) => Promise<never>)(query, values);
   };
-  db = { dialect: "sqlite", all: recorded("all"), get: recorded("get"), run: recorded("run"), exec: (script) => real.exec(script), transaction: (work) => real.transaction(work), close: () => real.close() };
+  db = { dialect: real.dialect, all: recorded("all"), get: recorded("get"), run: recorded("run"), exec: (script) => real.exec(script), transaction: (work) => real.transaction(work), close: () => real.close() };
   await db.run(
     `CREATE TABLE "owners" ("id" INTEGER PRIMARY KEY, "hash" TEXT UNIQUE NOT NULL, "name" TEXT NOT NULL, "created_at" TEXT NOT NULL, "updated_at" TEXT NOT NULL, "deleted_at" TEXT)`,
   );

@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import pg from "pg";
+import { dialect } from "./dialect.js";
 import {
   maxPreparedStatements,
   statementOf,
@@ -19,7 +20,7 @@ const types = {
 };
 
 /** The database this project's driver speaks. */
-export const databaseDialect: SqlDialect = "postgresql";
+export const databaseDialect: SqlDialect = dialect;
 
 /** DATABASE_URL when neither the environment nor `.env` sets it. */
 export const defaultDatabaseUrl = "postgresql://localhost:5432/app";
@@ -55,7 +56,7 @@ export function openSql(url: string, poolSize = 10, statementTimeoutMs = 0): Sql
     input: Parameters<Sql["all"]>[0],
     values?: readonly unknown[],
   ) => {
-    const statement = statementOf("postgresql", input, values);
+    const statement = statementOf(dialect, input, values);
     const name = nameOf(statement.text);
     return on.query({
       ...(name === undefined ? {} : { name }),
@@ -65,7 +66,7 @@ export function openSql(url: string, poolSize = 10, statementTimeoutMs = 0): Sql
     });
   };
   const on = (connection: pg.Pool | pg.PoolClient): Omit<Sql, "transaction" | "close"> => ({
-    dialect: "postgresql",
+    dialect,
     async all(input, values) {
       return (await query(connection, input, values)).rows as SqlRow[];
     },

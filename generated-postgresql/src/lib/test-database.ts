@@ -30,7 +30,7 @@ function inSchema(url: string, schema: string): string {
 export async function freshTestDatabase(moduleUrl: string): Promise<TestDatabase> {
   let url: string;
   let remove: () => Promise<void>;
-  if (databaseDialect === "sqlite") {
+  if (databaseDialect.embedded) {
     const dir = mkdtempSync(join(tmpdir(), "hashapi-test-"));
     url = `file:${join(dir, "test.db")}`;
     remove = async () => rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { sql, type Database } from "../lib/database.js";
-import { placeholder } from "../lib/sql.js";
+import { Binder } from "../lib/sql.js";
 import { TooManyAttempts } from "../lib/errors.js";
 import { decodeValue } from "../lib/table.js";
 
@@ -55,15 +55,15 @@ export class LoginThrottle {
     // A counter whose window has ended starts again at 1 with a new window. One statement for
     // every counter that applies: all are counted, or none.
     const counted = Object.values(keys);
-    const at = (position: number) => placeholder(this.db.dialect, position);
+    const values = new Binder(this.db.dialect);
     const rows = await this.db.all(
       `INSERT INTO "login_throttles" AS "l" ("key", "attempts", "reset_at")
-        VALUES ${counted.map((_, index) => `(${at(2 * index + 1)}, 1, ${at(2 * index + 2)})`).join(", ")}
+        VALUES ${counted.map((key) => `(${values.add(key)}, 1, ${values.add(resetAt)})`).join(", ")}
         ON CONFLICT ("key") DO UPDATE SET
-          "attempts" = CASE WHEN "l"."reset_at" <= ${at(2 * counted.length + 1)} THEN 1 ELSE "l"."attempts" + 1 END,
-          "reset_at" = CASE WHEN "l"."reset_at" <= ${at(2 * counted.length + 2)} THEN "excluded"."reset_at" ELSE "l"."reset_at" END
+          "attempts" = CASE WHEN "l"."reset_at" <= ${values.add(now)} THEN 1 ELSE "l"."attempts" + 1 END,
+          "reset_at" = CASE WHEN "l"."reset_at" <= ${values.add(now)} THEN "excluded"."reset_at" ELSE "l"."reset_at" END
         RETURNING "key", "attempts", "reset_at"`,
-      [...counted.flatMap((key) => [key, resetAt]), now, now],
+      values.list,
     );
     const counters = Object.keys(keys) as Counter[];
     let waitMs = 0;
@@ -72,7 +72,8 @@ export class LoginThrottle {
       if (Number(row.attempts) > loginLimits[counter]) {
         waitMs = Math.max(
           waitMs,
-          (decodeValue("datetime", row.reset_at) as Date).getTime() - now.getTime(),
+          (decodeValue("datetime", row.reset_at, this.db.dialect) as Date).getTime() -
+            now.getTime(),
         );
       }
     }

@@ -16,11 +16,7 @@ import type { SqlDialect } from "./sql.js";
 export type ColumnKind =
   "integer" | "string" | "decimal" | "boolean" | "date" | "datetime" | "json";
 
-export function decodeValue(
-  kind: ColumnKind,
-  value: unknown,
-  dialect: SqlDialect = "sqlite",
-): unknown {
+export function decodeValue(kind: ColumnKind, value: unknown, dialect: SqlDialect): unknown {
   if (value === null || value === undefined) return null;
   switch (kind) {
     case "date":
@@ -32,7 +28,7 @@ export function decodeValue(
     case "boolean":
       return value === true || value === 1;
     case "json":
-      return dialect === "sqlite" && typeof value === "string" ? JSON.parse(value) : value;
+      return dialect.jsonAsText && typeof value === "string" ? JSON.parse(value) : value;
     case "integer":
       return typeof value === "bigint" || typeof value === "string" ? Number(value) : value;
     default:
@@ -45,7 +41,7 @@ export function encodeValue(kind: ColumnKind, value: unknown, dialect: SqlDialec
   if (kind === "json") return JSON.stringify(value);
   if (kind === "decimal" && typeof value === "object") return String(value);
   // A calendar date is the UTC day: never let the driver shift it by the server's time zone.
-  if (kind === "date" && dialect === "postgresql" && value instanceof Date)
+  if (kind === "date" && dialect.datesAsDayText && value instanceof Date)
     return value.toISOString().slice(0, 10);
   return value;
 }

@@ -32,7 +32,7 @@ const expectedUrl = {
  * PostgreSQL, say), naming where it came from and the form expected; undefined when it can be.
  */
 export function databaseUrlProblem(url: string, source: string): string | undefined {
-  const expected = expectedUrl[databaseDialect];
+  const expected = expectedUrl[databaseDialect.name];
   if (expected.test.test(url)) return undefined;
   return `DATABASE_URL (from ${source}) must be a ${expected.name} URL such as "${expected.example}": this project's database is ${expected.name} (\`database:\` in hashapi.yaml); got "${printableUrl(url)}"`;
 }

@@ -43,20 +43,14 @@ export interface SearchTerms {
   readonly words: readonly string[];
 }
 
-/** The SQLite function the driver registers for case folding (see foldedText). */
+/** The SQLite function the driver registers for case folding (see SqlDialect.foldedText). */
 export const foldFunction = "hashapi_fold";
 
-/**
- * A column's text in lower case, correctly for every alphabet on both databases: SQLite's lower()
- * and LIKE fold ASCII only, so its driver registers `hashapi_fold` (JavaScript's toLowerCase);
- * PostgreSQL's lower() follows the column's collation, which may be "C" (ASCII only), so it is
- * asked for ICU's root collation, which every PostgreSQL built with ICU has.
+/*
+ * Text matches compare folded text: a column's text in lower case, correctly for every alphabet on
+ * both databases (SqlDialect.foldedText: SQLite's lower() and LIKE fold ASCII only, so its driver
+ * registers `hashapi_fold`; PostgreSQL's lower() is asked for ICU's root collation).
  */
-export function foldedText(dialect: SqlDialect, column: string): string {
-  return dialect === "sqlite"
-    ? `${foldFunction}(${column})`
-    : `lower(CAST(${column} AS text) COLLATE "und-x-icu")`;
-}
 
 /** The same folding in JavaScript, for what a query compares the column with. */
 export function foldText(text: string): string {
@@ -105,7 +99,7 @@ export function columnComparison(
     case "contains":
     case "starts_with":
     case "ends_with":
-      return `${foldedText(dialect, column)} LIKE ${bind(likePattern(op, value as string))} ESCAPE '\\'`;
+      return `${dialect.foldedText(column)} LIKE ${bind(likePattern(op, value as string))} ESCAPE '\\'`;
   }
 }
 
@@ -123,7 +117,7 @@ export function searchCondition(
     .map((word) => {
       const pattern = likePattern("contains", word);
       const any = columns.map(
-        (column) => `${foldedText(dialect, column)} LIKE ${bind(pattern)} ESCAPE '\\'`,
+        (column) => `${dialect.foldedText(column)} LIKE ${bind(pattern)} ESCAPE '\\'`,
       );
       return `(${any.join(" OR ")})`;
     })

@@ -9,7 +9,83 @@
  * binary download). Prisma keeps the schema, the migrations and the row types. See
  * docs/decisions.md in hashapi.
  */
-export type SqlDialect = "sqlite" | "postgresql";
+export type DatabaseName = "sqlite" | "postgresql";
+
+/**
+ * What differs between the databases, supplied by the driver (lib/dialect.ts beside it): the shared
+ * code asks this object and never compares database names. Identifiers are quoted alike (ANSI
+ * double quotes) on both, so `quote` below is one function for both.
+ */
+export interface SqlDialect {
+  readonly name: DatabaseName;
+  /**
+   * The placeholder of the `position`-th value (from 1) of a statement. Statements get theirs from a
+   * Binder (one per use of a value), never by position by hand: SQLite's `?` cannot be repeated as
+   * PostgreSQL's `$1` can, so a text that reuses a position is right on one database only.
+   */
+  placeholder(position: number): string;
+  /**
+   * The row lock a read inside a transaction takes: `share` keeps a row from being changed until the
+   * transaction ends (a parent a new child points at), `update` keeps others from sharing or changing
+   * it (a row about to be deleted). Empty where the transaction already holds the one write lock.
+   */
+  lockClause(lock: "share" | "update" | undefined): string;
+  /** What follows a nullable ORDER BY key so that NULL orders as the largest value on both databases. */
+  nullsLargest(direction: "asc" | "desc"): string;
+  /** A column's text in lower case, correctly for every alphabet (see list-conditions.ts). */
+  foldedText(column: string): string;
+  /**
+   * Whether a list of live rows orders by deleted_at first: PostgreSQL's planner does not take
+   * `deleted_at IS NULL` as fixing that column, so only then does it walk the soft-delete index.
+   */
+  readonly ordersLiveByDeletedAt: boolean;
+  /** Whether a whole table's live rows are counted as all rows minus the trashed ones (cheaper there). */
+  readonly countsLiveBySubtraction: boolean;
+  /** Whether json columns come back as their text, to be parsed. */
+  readonly jsonAsText: boolean;
+  /** Whether a calendar date is written as its `YYYY-MM-DD` text, so the driver cannot shift it by a time zone. */
+  readonly datesAsDayText: boolean;
+  /** Whether the database is a file of this machine (a test database is a temporary file). */
+  readonly embedded: boolean;
+  readonly migrations: MigrationDialect;
+}
+
+/** How lib/migrations.ts applies migrations on this database. */
+export interface MigrationDialect {
+  /** Prisma's `_prisma_migrations` table, created when missing. */
+  readonly recordsTable: string;
+  /** Statements that make this migrator the only one until `unlock` (none where BEGIN IMMEDIATE is). */
+  readonly lock: readonly string[];
+  readonly unlock: readonly string[];
+  /** What starts a migration's transaction. */
+  readonly begin: string;
+  /**
+   * Statements around a migration for a database that rebuilds tables to change them (SQLite turns
+   * foreign keys off for that, and only outside a transaction); a foreign-key check must then find no
+   * orphan before the commit.
+   */
+  readonly foreignKeysOff?: string;
+  readonly foreignKeysOn?: string;
+  /** The statement that lists rows pointing at rows that do not exist (SQLite: PRAGMA foreign_key_check). */
+  readonly foreignKeyCheck?: string;
+}
+
+/**
+ * Collects a statement's values and hands out the dialect's placeholder for each use: a value used
+ * twice is bound twice, so the same text is right on both databases.
+ */
+export class Binder {
+  readonly list: unknown[] = [];
+  constructor(private readonly dialect: SqlDialect) {}
+  add(value: unknown): string {
+    this.list.push(value);
+    return this.dialect.placeholder(this.list.length);
+  }
+  /** Placeholders for each of `values`, comma-separated (an IN list). */
+  addAll(values: readonly unknown[]): string {
+    return values.map((value) => this.add(value)).join(", ");
+  }
+}
 
 export type SqlRow = Record<string, unknown>;
 
@@ -31,7 +107,7 @@ export interface Sql {
   readonly dialect: SqlDialect;
   /**
    * Rows of a statement: an `sql` query, or a text already written with this dialect's placeholders
-   * (see `placeholder`) and its values.
+   * (see Binder) and its values.
    */
   all(query: SqlQuery | string, values?: readonly unknown[]): Promise<SqlRow[]>;
   get(query: SqlQuery | string, values?: readonly unknown[]): Promise<SqlRow | undefined>;
@@ -45,7 +121,7 @@ export interface Sql {
   /**
    * Runs `work` as one transaction on one connection: committed when it resolves, rolled back when
    * it throws. `work` must run its statements through the handle it is given. Locking reads inside
-   * it (see `lockClause`) are how a check and the write it guards decide together: on PostgreSQL a
+   * it (see SqlDialect.lockClause) are how a check and the write it guards decide together: on PostgreSQL a
    * row lock, on SQLite the database's single writer (BEGIN IMMEDIATE), which no other connection
    * or request of this process can interleave with.
    */
@@ -53,29 +129,13 @@ export interface Sql {
   close(): Promise<void>;
 }
 
-/**
- * The row lock a read inside a transaction takes: `share` keeps a row from being changed until the
- * transaction ends (a parent a new child points at), `update` keeps others from sharing or changing
- * it (a row about to be deleted). SQLite has no row locks: its transaction already holds the one
- * write lock, so the text is empty there.
- */
-export function lockClause(dialect: SqlDialect, lock: "share" | "update" | undefined): string {
-  if (lock === undefined || dialect === "sqlite") return "";
-  return lock === "share" ? " FOR SHARE" : " FOR UPDATE";
-}
-
 /** A table, column or alias name as both dialects quote it ("doctor.user" stays one name). */
 export function quote(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-/** The placeholder of the `position`-th value (from 1) of a statement in this dialect. */
-export function placeholder(dialect: SqlDialect, position: number): string {
-  return dialect === "sqlite" ? "?" : `$${position}`;
-}
-
 // The text of a tagged statement depends only on its call site and dialect: built once for each.
-const texts: Record<SqlDialect, WeakMap<readonly string[], string>> = {
+const texts: Record<DatabaseName, WeakMap<readonly string[], string>> = {
   sqlite: new WeakMap(),
   postgresql: new WeakMap(),
 };
@@ -87,12 +147,10 @@ export function statementOf(
   values: readonly unknown[] = [],
 ): { text: string; values: readonly unknown[] } {
   if (typeof query === "string") return { text: query, values };
-  let text = texts[dialect].get(query.strings);
+  let text = texts[dialect.name].get(query.strings);
   if (text === undefined) {
-    text = query.strings.reduce(
-      (all, part, index) => `${all}${placeholder(dialect, index)}${part}`,
-    );
-    texts[dialect].set(query.strings, text);
+    text = query.strings.reduce((all, part, index) => `${all}${dialect.placeholder(index)}${part}`);
+    texts[dialect.name].set(query.strings, text);
   }
   return { text, values: query.values };
 }

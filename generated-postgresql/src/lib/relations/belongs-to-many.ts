@@ -1,9 +1,9 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { encodeValue, type ColumnKind } from "../column-codec.js";
+import { encodeValue } from "../column-codec.js";
 import { toDate } from "../serialize.js";
-import { placeholder, quote, type Sql } from "../sql.js";
-import type { Binder, TableSpec } from "../table.js";
+import { Binder, quote, type Sql } from "../sql.js";
+import type { ManyToManySpec } from "../table/spec.js";
 import { firstPerParent, type NestedItems } from "./has-many.js";
 
 /*
@@ -13,17 +13,7 @@ import { firstPerParent, type NestedItems } from "./has-many.js";
  * the caller's transaction.
  */
 
-/** A many-to-many relation seen from one of its tables. */
-export interface ManyToManySpec {
-  /** The pivot table: `doctors_specialties`. */
-  readonly pivot: string;
-  /** This table's id in the pivot, and the related table's. */
-  readonly ownKey: string;
-  readonly otherKey: string;
-  readonly target: () => TableSpec;
-  /** The pivot's own columns (its fields), output as `pivot` on each related record. */
-  readonly pivotColumns?: Readonly<Record<string, ColumnKind>>;
-}
+export type { ManyToManySpec };
 
 /** One link a write asks for: the related row, and the pivot values the payload gave (if any). */
 export interface Link {
@@ -92,10 +82,10 @@ export async function pivotRows(
   const columns = Object.keys(relation.pivotColumns ?? {});
   const found = new Map<number, Record<string, unknown>>();
   if (columns.length === 0 || otherIds.length === 0) return found;
-  const list = otherIds.map((_, index) => placeholder(sql.dialect, index + 2)).join(", ");
+  const values = new Binder(sql.dialect);
   const rows = await sql.all(
-    `SELECT ${quote(relation.otherKey)} AS "other", ${columns.map(quote).join(", ")} FROM ${quote(relation.pivot)} WHERE ${quote(relation.ownKey)} = ${placeholder(sql.dialect, 1)} AND ${quote(relation.otherKey)} IN (${list})`,
-    [ownId, ...otherIds],
+    `SELECT ${quote(relation.otherKey)} AS "other", ${columns.map(quote).join(", ")} FROM ${quote(relation.pivot)} WHERE ${quote(relation.ownKey)} = ${values.add(ownId)} AND ${quote(relation.otherKey)} IN (${values.addAll(otherIds)})`,
+    values.list,
   );
   for (const row of rows) found.set(Number(row.other), row);
   return found;
@@ -114,19 +104,13 @@ export async function syncLinks(
   links: readonly Link[],
   reach: (values: Binder) => { from: string; conditions: string[] },
 ): Promise<void> {
-  const values: unknown[] = [];
-  const binder: Binder = {
-    add(value) {
-      values.push(value);
-      return placeholder(sql.dialect, values.length);
-    },
-  };
+  const binder = new Binder(sql.dialect);
   const owner = binder.add(ownId);
   const kept = links.map((link) => binder.add(link.id));
   const reachable = reach(binder);
   await sql.run(
     `DELETE FROM ${quote(relation.pivot)} WHERE ${quote(relation.ownKey)} = ${owner}${kept.length > 0 ? ` AND ${quote(relation.otherKey)} NOT IN (${kept.join(", ")})` : ""} AND ${quote(relation.otherKey)} IN (SELECT "id" FROM ${reachable.from}${reachable.conditions.length > 0 ? ` WHERE ${reachable.conditions.join(" AND ")}` : ""})`,
-    values,
+    binder.list,
   );
   for (const link of links) await attachLink(sql, relation, ownId, link);
 }
@@ -138,24 +122,24 @@ export async function attachLink(
   ownId: number,
   link: Link,
 ): Promise<void> {
-  const { dialect } = sql;
   const kinds = relation.pivotColumns ?? {};
   const given = Object.entries(link.pivot ?? {}).filter(
     ([column, value]) => Object.hasOwn(kinds, column) && value !== undefined,
   );
   const columns = [relation.ownKey, relation.otherKey, ...given.map(([column]) => column)];
-  const values = [
-    ownId,
-    link.id,
-    ...given.map(([column, value]) => encodeValue(kinds[column]!, value, dialect)),
+  const values = new Binder(sql.dialect);
+  const row = [
+    values.add(ownId),
+    values.add(link.id),
+    ...given.map(([column, value]) => values.add(encodeValue(kinds[column]!, value, sql.dialect))),
   ];
   const update =
     given.length === 0
       ? "DO NOTHING"
       : `DO UPDATE SET ${given.map(([column]) => `${quote(column)} = excluded.${quote(column)}`).join(", ")}`;
   await sql.run(
-    `INSERT INTO ${quote(relation.pivot)} (${columns.map(quote).join(", ")}) VALUES (${values.map((_, index) => placeholder(dialect, index + 1)).join(", ")}) ON CONFLICT (${quote(relation.ownKey)}, ${quote(relation.otherKey)}) ${update}`,
-    values,
+    `INSERT INTO ${quote(relation.pivot)} (${columns.map(quote).join(", ")}) VALUES (${row.join(", ")}) ON CONFLICT (${quote(relation.ownKey)}, ${quote(relation.otherKey)}) ${update}`,
+    values.list,
   );
 }
 
@@ -166,9 +150,10 @@ export async function detachLink(
   ownId: number,
   otherId: number,
 ): Promise<boolean> {
+  const values = new Binder(sql.dialect);
   const changed = await sql.run(
-    `DELETE FROM ${quote(relation.pivot)} WHERE ${quote(relation.ownKey)} = ${placeholder(sql.dialect, 1)} AND ${quote(relation.otherKey)} = ${placeholder(sql.dialect, 2)}`,
-    [ownId, otherId],
+    `DELETE FROM ${quote(relation.pivot)} WHERE ${quote(relation.ownKey)} = ${values.add(ownId)} AND ${quote(relation.otherKey)} = ${values.add(otherId)}`,
+    values.list,
   );
   return changed > 0;
 }

@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { quote, type SqlRow } from "../sql.js";
-import type { TableSpec } from "../table.js";
+import type { RelationSpec } from "../table/spec.js";
 
 /*
  * A belongsTo relation: a column of this table (`foreignKey`) holds the id of a row of another.
@@ -11,13 +11,7 @@ import type { TableSpec } from "../table.js";
  * The other kinds: has-many.ts, belongs-to-many.ts.
  */
 
-/** A relation to another table, seen from this one (belongsTo here; hasMany reuses the shape). */
-export interface RelationSpec {
-  /** The column holding the parent's id: on this table for belongsTo, on the target for hasMany. */
-  readonly foreignKey: string;
-  /** A function, because tables point at each other and modules load one after the other. */
-  readonly target: () => TableSpec;
-}
+export type { RelationSpec };
 
 /** ` LEFT JOIN target AS joined ON joined.id = alias.foreignKey`: a row without a parent keeps its place. */
 export function belongsToJoin(relation: RelationSpec, joined: string, alias: string): string {

@@ -2,7 +2,7 @@
 
 import { sql, type Database } from "../lib/database.js";
 import { outputOf } from "../lib/serialize.js";
-import { placeholder } from "../lib/sql.js";
+import { Binder } from "../lib/sql.js";
 import { decodeValue, type ColumnKind } from "../lib/table.js";
 import { Unauthenticated } from "../lib/errors.js";
 import { verifyPassword } from "../lib/passwords.js";
@@ -60,7 +60,9 @@ export class AuthService {
     readonly userFields: UserFields = {},
   ) {
     const extra = Object.keys(userFields).map((name) => `, "${name.replaceAll('"', '""')}"`);
-    const [jti, hash] = [placeholder(db.dialect, 1), placeholder(db.dialect, 2)];
+    // Built once: each verification binds its token's values in this order (see `liveUser`).
+    const order = new Binder(db.dialect);
+    const [jti, hash] = [order.add("claims.jti"), order.add("claims.sub")];
     this.liveUserText = `SELECT "id", "hash", "name", "email", "role", "sessions_from"${extra.join("")}, EXISTS (SELECT 1 FROM "revoked_tokens" WHERE "jti" = ${jti}) AS "revoked" FROM "users" WHERE "hash" = ${hash} LIMIT 1`;
   }
 

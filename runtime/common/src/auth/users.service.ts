@@ -3,7 +3,7 @@
 import type { ListQuery } from "../http/list-query.js";
 import { Conflict } from "../lib/errors.js";
 import { hashPassword } from "../lib/passwords.js";
-import { lockClause, placeholder, type Sql } from "../lib/sql.js";
+import { Binder, type Sql } from "../lib/sql.js";
 import type { Table, TableSpec } from "../lib/table.js";
 import type { ResourceDescriptor } from "../resource/descriptor.js";
 import {
@@ -120,7 +120,7 @@ export class UsersService extends ResourceService<any, ManagedUser, UserPayload,
    * the last two at once cannot both succeed: the second sees the first's change.
    */
   private async keepsAnother(sql: Sql, row: ManagedUser, change: string): Promise<void> {
-    this.firstRoleText ??= `SELECT "id" FROM "users" WHERE "role" = ${placeholder(sql.dialect, 1)} ORDER BY "id"${lockClause(sql.dialect, "update")}`;
+    this.firstRoleText ??= `SELECT "id" FROM "users" WHERE "role" = ${new Binder(sql.dialect).add(this.firstRole)} ORDER BY "id"${sql.dialect.lockClause("update")}`;
     const holders = (await sql.all(this.firstRoleText, [this.firstRole])).map((holder) =>
       Number(holder.id),
     );

@@ -4,7 +4,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { projectPath } from "./project-files.js";
-import { sql, type Sql, type SqlDialect } from "./sql.js";
+import { sql, type Sql } from "./sql.js";
 
 /**
  * The project's migrations (prisma/migrations/<NNNN_name>/migration.sql) and what the database has
@@ -223,32 +223,6 @@ export class MigrationFailed extends Error {
 /** A state the migrations cannot proceed from, with the way out in the message. */
 export class MigrationRefused extends Error {}
 
-// The advisory lock key Prisma Migrate uses: two migrators never interleave on PostgreSQL.
-const postgresLockKey = 72707369;
-
-const recordsTable: Record<SqlDialect, string> = {
-  sqlite: `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
-    "id" TEXT PRIMARY KEY NOT NULL,
-    "checksum" TEXT NOT NULL,
-    "finished_at" DATETIME,
-    "migration_name" TEXT NOT NULL,
-    "logs" TEXT,
-    "rolled_back_at" DATETIME,
-    "started_at" DATETIME NOT NULL DEFAULT current_timestamp,
-    "applied_steps_count" INTEGER UNSIGNED NOT NULL DEFAULT 0
-  )`,
-  postgresql: `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
-    "id" VARCHAR(36) PRIMARY KEY NOT NULL,
-    "checksum" VARCHAR(64) NOT NULL,
-    "finished_at" TIMESTAMPTZ,
-    "migration_name" VARCHAR(255) NOT NULL,
-    "logs" TEXT,
-    "rolled_back_at" TIMESTAMPTZ,
-    "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
-    "applied_steps_count" INTEGER NOT NULL DEFAULT 0
-  )`,
-};
-
 export interface MigrateReport {
   applied: { name: string; statements: number; ms: number }[];
   upToDate: number;
@@ -267,11 +241,9 @@ export interface MigrateReport {
  */
 export async function applyMigrations(db: Sql, dir = migrationsDir): Promise<MigrateReport> {
   const files = readMigrationFiles(dir);
-  await db.exec(recordsTable[db.dialect]);
-  if (db.dialect === "postgresql") {
-    await db.exec(`SET lock_timeout = '30s'`);
-    await db.get(`SELECT pg_advisory_lock(${postgresLockKey})`);
-  }
+  const { migrations } = db.dialect;
+  await db.exec(migrations.recordsTable);
+  for (const statement of migrations.lock) await db.exec(statement);
   try {
     const before = migrationStatus(files, await readMigrationRecords(db));
     refuseToProceed(before);
@@ -288,7 +260,7 @@ export async function applyMigrations(db: Sql, dir = migrationsDir): Promise<Mig
     }
     return { applied, upToDate: files.length - applied.length, missing: before.missing };
   } finally {
-    if (db.dialect === "postgresql") await db.get(`SELECT pg_advisory_unlock(${postgresLockKey})`);
+    for (const statement of migrations.unlock) await db.exec(statement);
   }
 }
 
@@ -308,10 +280,10 @@ function refuseToProceed(status: MigrationStatus): void {
 
 /** Applies one migration; false when another migrator applied it while this one waited. */
 async function applyOne(db: Sql, file: MigrationFile, statements: string[]): Promise<boolean> {
-  const sqlite = db.dialect === "sqlite";
-  if (sqlite) await db.exec("PRAGMA foreign_keys = OFF");
+  const { foreignKeysOff, foreignKeysOn, foreignKeyCheck, begin } = db.dialect.migrations;
+  if (foreignKeysOff) await db.exec(foreignKeysOff);
   try {
-    await db.exec(sqlite ? "BEGIN IMMEDIATE" : "BEGIN");
+    await db.exec(begin);
     try {
       const records = await readMigrationRecords(db);
       if (migrationStatus([file], records).applied.length > 0) {
@@ -331,7 +303,7 @@ async function applyOne(db: Sql, file: MigrationFile, statements: string[]): Pro
           throw new MigrationFailed(file.name, statement, (error as Error).message);
         }
       }
-      if (sqlite) await assertNoOrphans(db, file.name);
+      if (foreignKeyCheck) await assertNoOrphans(db, file.name, foreignKeyCheck);
       const now = new Date();
       await db.run(
         sql`INSERT INTO "_prisma_migrations" ("id", "checksum", "finished_at", "migration_name", "applied_steps_count", "started_at")
@@ -344,7 +316,7 @@ async function applyOne(db: Sql, file: MigrationFile, statements: string[]): Pro
       throw error;
     }
   } finally {
-    if (sqlite) await db.exec("PRAGMA foreign_keys = ON");
+    if (foreignKeysOn) await db.exec(foreignKeysOn);
   }
 }
 
@@ -388,13 +360,13 @@ async function refuseWhenRows(
   );
 }
 
-async function assertNoOrphans(db: Sql, migration: string): Promise<void> {
-  const orphans = await db.all("PRAGMA foreign_key_check");
+async function assertNoOrphans(db: Sql, migration: string, check: string): Promise<void> {
+  const orphans = await db.all(check);
   if (orphans.length === 0) return;
   const first = orphans[0]!;
   throw new MigrationFailed(
     migration,
-    "PRAGMA foreign_key_check",
+    check,
     `${orphans.length} row(s) would point at rows that do not exist (first: ${String(first.table)} row ${String(first.rowid)} → ${String(first.parent)})`,
   );
 }

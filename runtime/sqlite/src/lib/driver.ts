@@ -1,12 +1,13 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { encodeAll, openConnection } from "./connection.js";
+import { dialect } from "./dialect.js";
 import { foldFunction } from "./list-conditions.js";
 import { statementOf, type Sql, type SqlDialect, type SqlRow } from "./sql.js";
 import { TextReader } from "./text-reader.js";
 
 /** The database this project's driver speaks. */
-export const databaseDialect: SqlDialect = "sqlite";
+export const databaseDialect: SqlDialect = dialect;
 
 /** DATABASE_URL when neither the environment nor `.env` sets it. */
 export const defaultDatabaseUrl = "file:./data/app.db";
@@ -43,12 +44,12 @@ export function openSql(url: string, poolSize?: number, statementTimeoutMs = 0):
       ? new TextReader(file, statementTimeoutMs)
       : undefined;
   const bound = (query: Parameters<Sql["all"]>[0], values?: readonly unknown[]) => {
-    const statement = statementOf("sqlite", query, values);
+    const statement = statementOf(dialect, query, values);
     return { text: statement.text, values: encodeAll(statement.values) };
   };
   // The statements themselves, run at once on the one connection.
   const direct: Omit<Sql, "transaction" | "close"> = {
-    dialect: "sqlite",
+    dialect,
     async all(query, values) {
       const statement = bound(query, values);
       return connection.all(statement.text, statement.values);
@@ -87,7 +88,7 @@ export function openSql(url: string, poolSize?: number, statementTimeoutMs = 0):
   };
   const inside: Sql = { ...direct, transaction: (work) => work(inside), close: async () => {} };
   return {
-    dialect: "sqlite",
+    dialect,
     async all(query, values) {
       if (open) await idle();
       return read<SqlRow[]>("all", query, values);

@@ -2,7 +2,7 @@
 
 import { maxNestedPerParent } from "../list-operators.js";
 import { quote } from "../sql.js";
-import type { RelationSpec } from "./belongs-to.js";
+import type { RelationSpec } from "../table/spec.js";
 
 /*
  * A hasMany relation: rows of another table whose `foreignKey` holds this row's id. Never joined

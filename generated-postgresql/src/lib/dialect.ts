@@ -1,0 +1,41 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { SqlDialect } from "./sql.js";
+
+// The advisory lock key Prisma Migrate uses: two migrators never interleave on PostgreSQL.
+const migrationLockKey = 72707369;
+
+/** PostgreSQL's answers to what the shared code asks of a database (see SqlDialect in sql.ts). */
+export const dialect: SqlDialect = {
+  name: "postgresql",
+  placeholder: (position) => `$${position}`,
+  lockClause: (lock) => (lock === undefined ? "" : lock === "share" ? " FOR SHARE" : " FOR UPDATE"),
+  // NULL already orders as the largest value here.
+  nullsLargest: () => "",
+  // lower() follows the column's collation, which may be "C" (ASCII only): ICU's root collation,
+  // which every PostgreSQL built with ICU has, folds every alphabet.
+  foldedText: (column) => `lower(CAST(${column} AS text) COLLATE "und-x-icu")`,
+  // Without deleted_at first, every list of live rows was a scan and a sort (5.4 ms at 100,000
+  // rows); with it, the planner walks the (deleted_at, created_at, id) index (0.02 ms).
+  ordersLiveByDeletedAt: true,
+  countsLiveBySubtraction: false,
+  jsonAsText: false,
+  // pg would make a local-time Date of a DATE: it is written and read as its text.
+  datesAsDayText: true,
+  embedded: false,
+  migrations: {
+    recordsTable: `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum" VARCHAR(64) NOT NULL,
+    "finished_at" TIMESTAMPTZ,
+    "migration_name" VARCHAR(255) NOT NULL,
+    "logs" TEXT,
+    "rolled_back_at" TIMESTAMPTZ,
+    "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+  )`,
+    lock: [`SET lock_timeout = '30s'`, `SELECT pg_advisory_lock(${migrationLockKey})`],
+    unlock: [`SELECT pg_advisory_unlock(${migrationLockKey})`],
+    begin: "BEGIN",
+  },
+};

@@ -1,0 +1,37 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { ListCondition, SearchTerms } from "../list-conditions.js";
+import type { OrderBy, Reach, Where } from "./spec.js";
+
+/** What a read asks for: which rows, in which order, how many, with which relations. */
+export interface FindOptions<Model> {
+  where?: Where<Model>;
+  /** The caller's reach: rows outside it (outside any of them, for a list) are not read, not counted. */
+  scope?: Reach;
+  /** The reach within each loaded hasMany relation, by relation name. */
+  scopeOf?: (relation: string) => Reach | undefined;
+  /** belongsTo relation name → the related record's hash. */
+  related?: Readonly<Record<string, string>>;
+  orderBy?: OrderBy<Model>;
+  /** Filters beyond exact matches (operators), ANDed. */
+  conditions?: readonly ListCondition[];
+  /** `?search=` words, each in some of the columns. */
+  search?: SearchTerms;
+  /** Soft-deleted rows too (tables without soft delete have none). */
+  withTrashed?: boolean;
+  /**
+   * A cursor's position: the values of the row the page starts after, one per `orderBy` key
+   * (already the column's values, see column-codec.ts fromCursorValue).
+   */
+  after?: readonly unknown[];
+  limit?: number;
+  offset?: number;
+  /** Relations to load: belongsTo ones come back as records instead of `{ hash }`, hasMany ones as arrays. */
+  relations?: readonly string[];
+}
+
+/** What narrows a count: the filtering options of a read. */
+export type CountOptions<Model> = Pick<
+  FindOptions<Model>,
+  "where" | "related" | "withTrashed" | "scope" | "conditions" | "search"
+>;

@@ -1,0 +1,77 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { encodeValue, type ColumnKind } from "../column-codec.js";
+import { quote, type Sql } from "../sql.js";
+import type { ReturnedRow, Shape } from "./shape.js";
+import {
+  columnsOf,
+  rootAlias,
+  type ManyToManySpec,
+  type RelationSpec,
+  type TableSpec,
+} from "./spec.js";
+
+/**
+ * One table on one database handle: what every module of lib/table/ works from. The statement
+ * shapes it builds are kept in `cache`, shared by the same table on a transaction's handle.
+ */
+export interface TableContext {
+  readonly sql: Sql;
+  readonly spec: TableSpec;
+  /** Every column of the table and its kind. */
+  readonly columns: Readonly<Record<string, ColumnKind>>;
+  /** The quoted alias reads use (see rootAlias); writes and single-table statements use `table`. */
+  readonly alias: string;
+  readonly table: string;
+  readonly cache: TableCache;
+}
+
+/** Statement shapes built once per table: read shapes by loaded relations, and a write's RETURNING. */
+export interface TableCache {
+  readonly shapes: Map<string, Shape>;
+  returnsRow?: ReturnedRow;
+}
+
+export function tableContext(sql: Sql, spec: TableSpec, cache?: TableCache): TableContext {
+  return {
+    sql,
+    spec,
+    columns: columnsOf(spec),
+    alias: quote(rootAlias(spec)),
+    table: quote(spec.name),
+    cache: cache ?? { shapes: new Map() },
+  };
+}
+
+/** A column name from code or a validated query: anything else is a programming error, never SQL. */
+export function columnName(context: TableContext, name: string): string {
+  if (!Object.hasOwn(context.columns, name))
+    throw new Error(`${context.spec.name} has no column ${name}`);
+  return quote(name);
+}
+
+/** A column qualified by the alias reads use: `"patients"."name"`. */
+export function qualified(context: TableContext, name: string): string {
+  return `${context.alias}.${columnName(context, name)}`;
+}
+
+/** A value as column `column` stores it on this database. */
+export function encodeColumn(context: TableContext, column: string, value: unknown): unknown {
+  return encodeValue(context.columns[column]!, value, context.sql.dialect);
+}
+
+export function belongsToOf(context: TableContext, name: string): RelationSpec {
+  const relation = Object.hasOwn(context.spec.belongsTo, name)
+    ? context.spec.belongsTo[name]
+    : undefined;
+  if (!relation) throw new Error(`${context.spec.name} has no belongsTo relation ${name}`);
+  return relation;
+}
+
+export function belongsToManyOf(context: TableContext, name: string): ManyToManySpec {
+  const relation = Object.hasOwn(context.spec.belongsToMany, name)
+    ? context.spec.belongsToMany[name]
+    : undefined;
+  if (!relation) throw new Error(`${context.spec.name} has no belongsToMany relation ${name}`);
+  return relation;
+}
