@@ -42,9 +42,7 @@ type Action = "index" | "store" | "show" | "update" | "destroy" | "restore";
 const plainList: ListQuery = {
   page: 1,
   perPage: 15,
-  filters: {},
-  conditions: [],
-  search: [],
+  where: [],
   orderBy: [],
   relations: [],
   withTrashed: false,

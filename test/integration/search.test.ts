@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { searchCondition } from "../../runtime/common/src/lib/list-conditions.js";
 import type { Sql } from "../../runtime/common/src/lib/sql.js";
 import { defineTable, Table } from "../../runtime/common/src/lib/table.js";
 import { openSql } from "../../runtime/sqlite/src/lib/driver.js";
@@ -29,9 +30,9 @@ function behaves(open: () => Promise<{ table: Table<any, any>; close(): Promise<
   beforeAll(async () => ({ table, close } = await open()));
   afterAll(async () => close?.());
   const found = async (...words: string[]) => {
-    const search = { columns: ["first", "last", "bio"], words };
-    const listed = await table.findMany({ search });
-    expect(await table.count({ search })).toBe(listed.length);
+    const conditions = [searchCondition(["first", "last", "bio"], words)];
+    const listed = await table.findMany({ conditions });
+    expect(await table.count({ conditions })).toBe(listed.length);
     return listed.map((row: { first: string }) => row.first).sort();
   };
 

@@ -128,8 +128,8 @@ describe("Table (runtime/common/src/lib/table.ts) on SQLite", () => {
     await pets.insert({ hash: "PET_BBBBBBBB", name: "Bia", vaccinated: false, owner_id: ownerId });
     const page = await pets.findMany({ where: { vaccinated: false }, orderBy: [{ name: "desc" }], limit: 5, offset: 0 });
     expect(page.map((pet) => pet.name)).toEqual(["Bia"]);
-    expect(await pets.count({ related: { owner: "OWN_AAAAAAAA" } })).toBe(2);
-    expect((await pets.findMany({ related: { owner: "OWN_ZZZZZZZZ" } })).length).toBe(0);
+    expect(await pets.count({ conditions: [{ relation: "owner", op: "eq", value: "OWN_AAAAAAAA" }] })).toBe(2);
+    expect((await pets.findMany({ conditions: [{ relation: "owner", op: "eq", value: "OWN_ZZZZZZZZ" }] })).length).toBe(0);
     await owners.insert({ hash: "OWN_BBBBBBBB", name: "Gone", deleted_at: new Date() });
     expect(await owners.count()).toBe(1);
     expect(await owners.count({ withTrashed: true })).toBe(2);
@@ -153,7 +153,7 @@ describe("Table (runtime/common/src/lib/table.ts) on SQLite", () => {
     expect(await pets.count({ scope: bobs })).toBe(1);
     expect(await pets.count({ scope: bobs, where: { vaccinated: false } })).toBe(0);
     // Filters cannot widen a scope: they only narrow it further.
-    expect(await pets.findMany({ scope: annOnly, related: { owner: "OWN_SCOPEBOB" } })).toEqual([]);
+    expect(await pets.findMany({ scope: annOnly, conditions: [{ relation: "owner", op: "eq", value: "OWN_SCOPEBOB" }] })).toEqual([]);
     // A nested hasMany obeys the scope of its own resource.
     const nested = await owners.findOne({ hash: "OWN_SCOPEANN" }, ["pets"], { scopeOf: (relation) => (relation === "pets" ? { where: { vaccinated: false } } : undefined) });
     expect(nested!.pets).toEqual([]);
@@ -254,8 +254,8 @@ describe("Table (runtime/common/src/lib/table.ts) on SQLite", () => {
     await nodes.insert({ hash: "NOD_BBBBBBBB", a_column_name_long_enough_to_pass_the_postgresql_limit_60_ch: "leaf", nodes_id: parent });
     const leaf = await nodes.findOne({ hash: "NOD_BBBBBBBB" }, ["nodes"]);
     expect(leaf).toMatchObject({ a_column_name_long_enough_to_pass_the_postgresql_limit_60_ch: "leaf", nodes: { hash: "NOD_AAAAAAAA", a_column_name_long_enough_to_pass_the_postgresql_limit_60_ch: "root" } });
-    expect((await nodes.findMany({ related: { nodes: "NOD_AAAAAAAA" } })).map((node) => node.hash)).toEqual(["NOD_BBBBBBBB"]);
-    expect(await nodes.count({ related: { nodes: "NOD_AAAAAAAA" } })).toBe(1);
+    expect((await nodes.findMany({ conditions: [{ relation: "nodes", op: "eq", value: "NOD_AAAAAAAA" }] })).map((node) => node.hash)).toEqual(["NOD_BBBBBBBB"]);
+    expect(await nodes.count({ conditions: [{ relation: "nodes", op: "eq", value: "NOD_AAAAAAAA" }] })).toBe(1);
     statements.length = 0;
     await nodes.findOne({ hash: "NOD_BBBBBBBB" }, ["nodes"]);
     const aliases = [...statements[0]!.matchAll(/AS "([^"]+)"/g)].map((match) => match[1]!);

@@ -5,25 +5,30 @@ import type { ManyToManySpec } from "./relations/belongs-to-many.js";
 import type { SqlDialect } from "./sql.js";
 
 /*
- * The SQL of list queries beyond exact matches: filter operators, `?search=` words and cursor
- * (keyset) positions. Pure text building: column names come quoted from the table, values go
- * through `bind` (which encodes them for the column and hands out a placeholder), never into text.
+ * A list query's conditions, as one tree: each query parameter's parser (http/list-query.ts) adds
+ * its conditions, code adds its own (a relation's own list), and lib/table/filters.ts compiles the
+ * tree to SQL in one place. The text building for one column comparison, `?search=` and cursor
+ * (keyset) positions is here: column names come quoted from the table, values go through `bind`
+ * (which encodes them for the column and hands out a placeholder per use), never into text.
  */
 
-/** A filter on one of the table's own columns; `value` is a list for in/nin/between, a boolean for null. */
+/**
+ * One of the table's own columns compared with a value of its kind: `?field=v` and
+ * `?filter[field]=v` are `eq`; `value` is a list for in/nin/between, a boolean for null.
+ */
 export interface ColumnCondition {
   readonly column: string;
-  readonly op: Exclude<FilterOperator, "eq">;
+  readonly op: FilterOperator;
   readonly value: unknown;
 }
 
 /**
- * A filter on a relation by the related records' hashes (`in`), or on its absence (`null`,
+ * A relation by the related records' hashes (`eq` one, `in` a list), or its absence (`null`,
  * belongsTo only): a belongsTo compares its foreign key, a belongsToMany looks through its pivot.
  */
 export interface RelationCondition {
   readonly relation: string;
-  readonly op: "in" | "null";
+  readonly op: "eq" | "in" | "null";
   readonly value: unknown;
 }
 
@@ -35,12 +40,40 @@ export interface LinkedCondition {
   readonly linkedFrom: { readonly relation: ManyToManySpec; readonly ownId: number };
 }
 
-export type ListCondition = ColumnCondition | RelationCondition | LinkedCondition;
+/** Every one of `all` holds (none: every row). */
+export interface AllOf {
+  readonly all: readonly ListCondition[];
+}
 
-/** `?search=`: every word must appear, case-insensitively, in at least one of `columns`. */
-export interface SearchTerms {
-  readonly columns: readonly string[];
-  readonly words: readonly string[];
+/** At least one of `any` holds (none: no row). */
+export interface AnyOf {
+  readonly any: readonly ListCondition[];
+}
+
+export type ListCondition = ColumnCondition | RelationCondition | LinkedCondition | AllOf | AnyOf;
+
+/**
+ * `?search=`: every word appears, case-insensitively, in at least one of `columns`; a word is a
+ * `contains` like `?filter[field][contains]=`, so it is compiled (and bound) the same way.
+ */
+export function searchCondition(columns: readonly string[], words: readonly string[]): AllOf {
+  return {
+    all: words.map((word) => ({
+      any: columns.map((column) => ({ column, op: "contains" as const, value: word })),
+    })),
+  };
+}
+
+/** The tree with each column condition replaced by `change(condition)` (users.service.ts lower-cases e-mails). */
+export function mapColumnConditions(
+  conditions: readonly ListCondition[],
+  change: (condition: ColumnCondition) => ColumnCondition,
+): ListCondition[] {
+  return conditions.map((condition) => {
+    if ("all" in condition) return { all: mapColumnConditions(condition.all, change) };
+    if ("any" in condition) return { any: mapColumnConditions(condition.any, change) };
+    return "column" in condition ? change(condition) : condition;
+  });
 }
 
 /** The SQLite function the driver registers for case folding (see SqlDialect.foldedText). */
@@ -75,6 +108,8 @@ export function columnComparison(
   const { op, value } = condition;
   const list = () => (value as readonly unknown[]).map(bind).join(", ");
   switch (op) {
+    case "eq":
+      return value === null ? `${column} IS NULL` : `${column} = ${bind(value)}`;
     case "null":
       return `${column} IS ${value === true ? "" : "NOT "}NULL`;
     // "Not equal" keeps the records without a value: null is not v either.
@@ -101,27 +136,6 @@ export function columnComparison(
     case "ends_with":
       return `${dialect.foldedText(column)} LIKE ${bind(likePattern(op, value as string))} ESCAPE '\\'`;
   }
-}
-
-/**
- * Every word in some column: `(col1 LIKE w1 OR col2 LIKE w1) AND (…w2…)`. The pattern is bound once
- * per use: a placeholder stands for one value (SQLite's `?` cannot be repeated as `$1` can).
- */
-export function searchCondition(
-  dialect: SqlDialect,
-  columns: readonly string[],
-  words: readonly string[],
-  bind: (pattern: string) => string,
-): string {
-  return words
-    .map((word) => {
-      const pattern = likePattern("contains", word);
-      const any = columns.map(
-        (column) => `${dialect.foldedText(column)} LIKE ${bind(pattern)} ESCAPE '\\'`,
-      );
-      return `(${any.join(" OR ")})`;
-    })
-    .join(" AND ");
 }
 
 /** One key of an order, as a keyset condition reads it. */

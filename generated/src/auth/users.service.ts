@@ -2,6 +2,7 @@
 
 import type { ListQuery } from "../http/list-query.js";
 import { Conflict } from "../lib/errors.js";
+import { mapColumnConditions } from "../lib/list-conditions.js";
 import { hashPassword } from "../lib/passwords.js";
 import { Binder, type Sql } from "../lib/sql.js";
 import type { Table, TableSpec } from "../lib/table.js";
@@ -64,13 +65,10 @@ export class UsersService extends ResourceService<any, ManagedUser, UserPayload,
         : Array.isArray(value)
           ? value.map(lower)
           : value;
-    const email = query.filters.email;
     return {
       ...query,
-      filters:
-        email === undefined ? query.filters : { ...query.filters, email: lower(email) as string },
-      conditions: query.conditions.map((condition) =>
-        condition.field === "email" ? { ...condition, value: lower(condition.value) } : condition,
+      where: mapColumnConditions(query.where, (condition) =>
+        condition.column === "email" ? { ...condition, value: lower(condition.value) } : condition,
       ),
     };
   }

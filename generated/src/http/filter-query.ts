@@ -12,15 +12,6 @@ import {
   type FilterOperator,
 } from "../lib/list-operators.js";
 
-/** A filter other than an exact match: `?filter[price][gte]=10`. */
-export interface FilterCondition {
-  readonly field: string;
-  readonly kind: FilterKind;
-  readonly op: Exclude<FilterOperator, "eq">;
-  /** A list for in/nin/between, a boolean for null, else one value of the field's kind. */
-  readonly value: unknown;
-}
-
 /** What the list options say about filtering (see ListSpec in list-query.ts). */
 export interface FilterSpec {
   readonly filters: Readonly<Record<string, FilterKind>>;
@@ -50,7 +41,7 @@ export function bracketFilter(key: string): { field: string; operator: string } 
 
 /**
  * One filter parameter's value, parsed as its field's kind parses it (column-codec.ts, as in
- * payloads), or the message of why it is not one. `eq` gives one value; see FilterCondition.
+ * payloads), or the message of why it is not one. `eq` gives one value; a list for in/nin/between, a boolean for null.
  */
 export function filterOperand(
   spec: FilterSpec,

@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import type { ListCondition, SearchTerms } from "../list-conditions.js";
+import type { ListCondition } from "../list-conditions.js";
 import type { OrderBy, Reach, Where } from "./spec.js";
 
 /** What a read asks for: which rows, in which order, how many, with which relations. */
@@ -10,13 +10,9 @@ export interface FindOptions<Model> {
   scope?: Reach;
   /** The reach within each loaded hasMany relation, by relation name. */
   scopeOf?: (relation: string) => Reach | undefined;
-  /** belongsTo relation name → the related record's hash. */
-  related?: Readonly<Record<string, string>>;
   orderBy?: OrderBy<Model>;
-  /** Filters beyond exact matches (operators), ANDed. */
+  /** A list query's conditions (filters, `?search=`, a relation's own list), ANDed: see list-conditions.ts. */
   conditions?: readonly ListCondition[];
-  /** `?search=` words, each in some of the columns. */
-  search?: SearchTerms;
   /** Soft-deleted rows too (tables without soft delete have none). */
   withTrashed?: boolean;
   /**
@@ -33,5 +29,5 @@ export interface FindOptions<Model> {
 /** What narrows a count: the filtering options of a read. */
 export type CountOptions<Model> = Pick<
   FindOptions<Model>,
-  "where" | "related" | "withTrashed" | "scope" | "conditions" | "search"
+  "where" | "withTrashed" | "scope" | "conditions"
 >;

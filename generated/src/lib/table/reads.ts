@@ -3,7 +3,7 @@
 import { keysetCondition } from "../list-conditions.js";
 import { Binder, type SqlRow } from "../sql.js";
 import { columnName, encodeColumn, qualified, type TableContext } from "./context.js";
-import { filterClause, narrows } from "./filters.js";
+import { narrows, whereClause } from "./filters.js";
 import { withNested } from "./nested.js";
 import type { CountOptions, FindOptions } from "./options.js";
 import { scopeConditions } from "./reach.js";
@@ -69,8 +69,7 @@ export async function findMany(
   const { sql } = context;
   const shape = shapeOf(context, options.relations ?? []);
   const values = new Binder(sql.dialect);
-  // The read shape already joins every belongsTo under its name: relation filters use that join.
-  let { conditions } = filterClause(context, options, values, false);
+  let conditions = whereClause(context, options, values);
   const keys = orderKeys(context, options.orderBy ?? defaultOrder);
   if (options.after) {
     const after = options.after;
@@ -144,9 +143,9 @@ export async function count(context: TableContext, options: CountOptions<object>
     return Number(row?.total ?? 0);
   }
   const values = new Binder(sql.dialect);
-  const { joins, conditions } = filterClause(context, options, values, true);
+  const conditions = whereClause(context, options, values);
   const row = await sql.get(
-    `SELECT COUNT(*) AS "total" FROM ${fromClause(spec)}${joins}${conditions}`,
+    `SELECT COUNT(*) AS "total" FROM ${fromClause(spec)}${conditions}`,
     values.list,
   );
   return Number(row?.total ?? 0);

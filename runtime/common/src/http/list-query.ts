@@ -11,18 +11,12 @@ import {
   type FilterOperator,
 } from "../lib/list-operators.js";
 import { reservedQueryParameters } from "../lib/public-names.js";
-import type { ManyToManySpec } from "../lib/relations/belongs-to-many.js";
+import { searchCondition, type ListCondition } from "../lib/list-conditions.js";
 import type { CursorCodec, CursorPosition } from "./cursor.js";
-import {
-  bracketFilter,
-  filterOperand,
-  label,
-  operatorProblem,
-  type FilterCondition,
-} from "./filter-query.js";
+import { bracketFilter, filterOperand, label, operatorProblem } from "./filter-query.js";
 
 export { filterKinds, type FilterKind } from "../lib/list-operators.js";
-export type { FilterCondition } from "./filter-query.js";
+export type { ListCondition } from "../lib/list-conditions.js";
 
 export interface ListSpec {
   sortable: readonly string[];
@@ -44,12 +38,12 @@ export interface ListSpec {
 export interface ListQuery {
   page: number;
   perPage: number;
-  /** Exact-match filters; a relation filter holds the related record's hash. */
-  filters: Record<string, string | number | boolean | Date>;
-  /** The other filters: `?filter[field][op]=`. */
-  conditions: FilterCondition[];
-  /** `?search=` words (none without it). */
-  search: string[];
+  /**
+   * What the rows must meet, ANDed: every filter parameter (`?field=v` is an `eq` like any other)
+   * and `?search=`, as one condition tree (lib/list-conditions.ts) that lib/table/filters.ts
+   * compiles. A relation's own list route adds its link here.
+   */
+  where: ListCondition[];
   /**
    * Cursor pagination (`?cursor=`): where the page starts, `null` for the first page; undefined in
    * page-number mode. `binding` is what its cursors are sealed for (see cursorBinding).
@@ -58,8 +52,6 @@ export interface ListQuery {
   orderBy: Record<string, "asc" | "desc">[];
   relations: string[];
   withTrashed: boolean;
-  /** A relation's own list route: only the records one row links to (set by the route, never parsed). */
-  linkedFrom?: { relation: ManyToManySpec; ownId: number };
 }
 
 const reserved = new Set<string>(reservedQueryParameters);
@@ -67,162 +59,208 @@ const reserved = new Set<string>(reservedQueryParameters);
 /** The last page a client may ask for: keeps every offset a safe integer on both databases. */
 export const maxPage = 2_147_483_647;
 
-/**
- * Validates every list query parameter (docs/api-contract.md §4 and §8 in hashapi): an unknown
- * parameter, relation, sort field, filter field or operator, a value of the wrong type, a malformed
- * cursor or a repeated parameter is a 422, never silently ignored and never a 500.
- */
-export function parseListQuery(req: Request, spec: ListSpec): ListQuery {
-  const errors = emptyFieldErrors();
-  const fail = (key: string, message: string) => (errors[key] ??= []).push(message);
-  const query = req.query as Record<string, unknown>;
-  const single = (key: string, errorKey = key): string | undefined => {
-    const value = query[key];
+/** A query's parameters as given, and the errors found in them. */
+class QueryParameters {
+  readonly errors = emptyFieldErrors();
+  constructor(readonly query: Record<string, unknown>) {}
+
+  /** Records an error; undefined, so a parser can `return fail(…)` for "no value". */
+  fail = (key: string, message: string): undefined => {
+    (this.errors[key] ??= []).push(message);
+    return undefined;
+  };
+
+  /** A parameter given at most once: its text, or undefined (and an error when repeated). */
+  single(key: string, errorKey = key): string | undefined {
+    const value = this.query[key];
     if (value === undefined) return undefined;
     if (typeof value !== "string") {
-      fail(errorKey, `The ${label(errorKey)} parameter must be given once.`);
+      this.fail(errorKey, `The ${label(errorKey)} parameter must be given once.`);
       return undefined;
     }
     return value;
-  };
+  }
+}
 
-  const rawCursor = single("cursor");
-  const page = integerParameter(single("page"), 1, 1, maxPage, "page", fail);
-  if (rawCursor !== undefined && query.page !== undefined)
+/**
+ * Validates every list query parameter (docs/api-contract.md §4 and §8 in hashapi): an unknown
+ * parameter, relation, sort field, filter field or operator, a value of the wrong type, a malformed
+ * cursor or a repeated parameter is a 422, never silently ignored and never a 500. Each parameter
+ * has a parser of its own below.
+ */
+export function parseListQuery(req: Request, spec: ListSpec): ListQuery {
+  const parameters = new QueryParameters(req.query as Record<string, unknown>);
+  const { fail } = parameters;
+  const rawCursor = parameters.single("cursor");
+  const page = integerParameter(parameters.single("page"), 1, 1, maxPage, "page", fail);
+  if (rawCursor !== undefined && parameters.query.page !== undefined)
     fail("page", "The page parameter cannot be used with a cursor.");
   const perPage = integerParameter(
-    single("per_page"),
+    parameters.single("per_page"),
     spec.defaultPerPage,
     1,
     spec.maxPerPage,
     "per_page",
     fail,
   );
+  const orderBy = sortParameter(parameters.single("sort"), spec, fail);
+  const relations = relationsParameter(parameters.single("with"), spec.relations, fail);
+  const withTrashed = trashedParameter(parameters.single("with_trashed"), spec, fail);
+  const words = searchWords(parameters.single("search"), spec, fail);
+  const where = filterParameters(parameters, spec);
+  if (words.length > 0 && spec.search) where.push(searchCondition(spec.search, words));
+  const cursor = cursorParameter(rawCursor, req, spec, orderBy, fail);
+  if (Object.keys(parameters.errors).length > 0) throw new ValidationFailed(parameters.errors);
+  return { page, perPage, where, ...(cursor ? { cursor } : {}), orderBy, relations, withTrashed };
+}
 
+/** `?sort=a,-b`: each sortable field at most once, then the tie-breakers that keep pages stable. */
+function sortParameter(
+  sort: string | undefined,
+  spec: ListSpec,
+  fail: QueryParameters["fail"],
+): ListQuery["orderBy"] {
   const orderBy: ListQuery["orderBy"] = [];
-  const sort = single("sort");
-  if (sort !== undefined) {
-    const parts = sort.split(",");
-    // Each sortable field at most once: thousands of terms must not reach the database.
-    if (parts.length > spec.sortable.length)
-      fail("sort", `The sort parameter may name at most ${spec.sortable.length} fields.`);
-    else {
-      const seen = new Set<string>();
-      for (const part of parts) {
-        const field = part.startsWith("-") ? part.slice(1) : part;
-        if (!spec.sortable.includes(field))
-          fail("sort", `The sort field "${field}" is not one of: ${spec.sortable.join(", ")}.`);
-        else if (seen.has(field))
-          fail("sort", `The sort field "${field}" is given more than once.`);
-        else {
-          seen.add(field);
-          orderBy.push({ [field]: part.startsWith("-") ? "desc" : "asc" });
-        }
+  const parts = sort === undefined ? [] : sort.split(",");
+  // Thousands of terms must not reach the database.
+  if (parts.length > spec.sortable.length)
+    fail("sort", `The sort parameter may name at most ${spec.sortable.length} fields.`);
+  else {
+    const seen = new Set<string>();
+    for (const part of parts) {
+      const field = part.startsWith("-") ? part.slice(1) : part;
+      if (!spec.sortable.includes(field))
+        fail("sort", `The sort field "${field}" is not one of: ${spec.sortable.join(", ")}.`);
+      else if (seen.has(field)) fail("sort", `The sort field "${field}" is given more than once.`);
+      else {
+        seen.add(field);
+        orderBy.push({ [field]: part.startsWith("-") ? "desc" : "asc" });
       }
     }
   }
-  // Default order, and the tie-breaker that keeps pages stable: created_at, then id.
+  // Default order, and the tie-breaker: created_at, then id.
   if (!orderBy.some((entry) => "created_at" in entry)) orderBy.push({ created_at: "asc" });
   orderBy.push({ id: "asc" });
+  return orderBy;
+}
 
-  const relations = relationsParameter(single("with"), spec.relations, fail);
+/** `?with_trashed=true|false`, on a resource with soft delete. */
+function trashedParameter(
+  trashed: string | undefined,
+  spec: ListSpec,
+  fail: QueryParameters["fail"],
+): boolean {
+  if (trashed === undefined) return false;
+  if (!spec.softDelete) fail("with_trashed", "The with trashed parameter is not supported here.");
+  else if (trashed !== "true" && trashed !== "false")
+    fail("with_trashed", "The with trashed field must be true or false.");
+  return spec.softDelete && trashed === "true";
+}
 
-  let withTrashed = false;
-  const trashed = single("with_trashed");
-  if (trashed !== undefined) {
-    if (!spec.softDelete) fail("with_trashed", "The with trashed parameter is not supported here.");
-    else if (trashed !== "true" && trashed !== "false")
-      fail("with_trashed", "The with trashed field must be true or false.");
-    else withTrashed = trashed === "true";
-  }
-
-  const search = searchWords(single("search"), spec, fail);
-
-  const filters: ListQuery["filters"] = {};
-  const conditions: FilterCondition[] = [];
-  const exact = (field: string, key: string, value: unknown) => {
-    if (Object.hasOwn(filters, field))
-      fail(key, `The ${label(field)} filter is given more than once.`);
-    else filters[field] = value as ListQuery["filters"][string];
-  };
-  for (const key of Object.keys(query)) {
+/**
+ * Every filter parameter as a condition: `?filter[field][op]=v`, `?filter[field]=v` and the older
+ * `?field=v` (both `eq`). An exact match on one field is given once, however it is written.
+ */
+function filterParameters(parameters: QueryParameters, spec: ListSpec): ListCondition[] {
+  const where: ListCondition[] = [];
+  const exact = new Set<string>();
+  for (const key of Object.keys(parameters.query)) {
     if (reserved.has(key) && key !== "filter") continue;
     const bracket = bracketFilter(key);
-    if (bracket) {
-      const { field, operator } = bracket;
-      const errorKey = `filter.${field}`;
-      // Own keys only: `?filter[constructor]=x` must not find Object.prototype.constructor.
-      if (!Object.hasOwn(spec.filters, field)) {
-        fail(errorKey, `The ${label(field)} field cannot be filtered.`);
-        continue;
-      }
-      const problem = operatorProblem(spec, field, operator);
-      if (problem) {
-        fail(errorKey, problem);
-        continue;
-      }
-      const raw = single(key, errorKey);
-      if (raw === undefined) continue;
-      const op = operator as FilterOperator;
-      const operand = filterOperand(spec, field, op, raw);
-      if ("problem" in operand) fail(errorKey, operand.problem);
-      else if (op === "eq") exact(field, errorKey, operand.value);
-      else conditions.push({ field, kind: spec.filters[field]!, op, value: operand.value });
+    const parsed = bracket
+      ? bracketParameter(parameters, spec, key, bracket)
+      : key === "filter" || key.startsWith("filter[")
+        ? parameters.fail(
+            key,
+            "A filter is written filter[field]=value or filter[field][operator]=value.",
+          )
+        : fieldParameter(parameters, spec, key);
+    if (parsed === undefined) continue;
+    const { field, errorKey, op, value } = parsed;
+    if (op === "eq" && exact.has(field)) {
+      parameters.fail(errorKey, `The ${label(field)} filter is given more than once.`);
       continue;
     }
-    if (key === "filter" || key.startsWith("filter[")) {
-      fail(key, "A filter is written filter[field]=value or filter[field][operator]=value.");
-      continue;
-    }
-    // The older form `?field=value`: an exact match, named by the field itself.
-    const kind = Object.hasOwn(spec.filters, key) ? spec.filters[key] : undefined;
-    if (kind === undefined) {
-      fail(key, `The ${label(key)} parameter is not supported.`);
-      continue;
-    }
-    const raw = single(key);
-    if (raw === undefined) continue;
-    if (kind === "enum") {
-      // Laravel's `in` message: a value outside the field's values would only ever match no row.
-      if (spec.values?.[key]?.includes(raw)) exact(key, key, raw);
-      else fail(key, `The selected ${label(key)} is invalid.`);
-      continue;
-    }
-    const value = parseQueryValue(kind, raw);
-    if (value === undefined)
-      fail(key, `The ${label(key)} filter is not a valid ${kindNoun(kind)}.`);
-    else exact(key, key, value);
+    if (op === "eq") exact.add(field);
+    where.push(
+      spec.filters[field] === "relation"
+        ? { relation: field, op: op as "eq" | "in" | "null", value }
+        : { column: field, op, value },
+    );
   }
+  return where;
+}
 
-  let cursor: ListQuery["cursor"];
-  if (rawCursor !== undefined) {
-    if (!spec.cursors) fail("cursor", "The cursor parameter is not supported here.");
-    else {
-      const binding = cursorBinding(req);
-      if (rawCursor === "") cursor = { position: null, binding };
-      else {
-        const position =
-          rawCursor.length <= maxQueryText ? spec.cursors.open(rawCursor, binding) : undefined;
-        // Ours, for this very query, with one value per order key: anything else was not issued here.
-        if (position === undefined || position.values.length !== orderKeyCount(orderBy))
-          fail("cursor", "The cursor is invalid.");
-        else cursor = { position, binding };
-      }
-    }
+/** A filter parameter read: its field, operator and value, and the key its errors go under. */
+interface ParsedFilter {
+  field: string;
+  errorKey: string;
+  op: FilterOperator;
+  value: unknown;
+}
+
+/** `?filter[field]=v` or `?filter[field][op]=v`, as the field's kind and operators allow. */
+function bracketParameter(
+  parameters: QueryParameters,
+  spec: ListSpec,
+  key: string,
+  { field, operator }: { field: string; operator: string },
+): ParsedFilter | undefined {
+  const errorKey = `filter.${field}`;
+  // Own keys only: `?filter[constructor]=x` must not find Object.prototype.constructor.
+  if (!Object.hasOwn(spec.filters, field))
+    return parameters.fail(errorKey, `The ${label(field)} field cannot be filtered.`);
+  const problem = operatorProblem(spec, field, operator);
+  if (problem) return parameters.fail(errorKey, problem);
+  const raw = parameters.single(key, errorKey);
+  if (raw === undefined) return undefined;
+  const op = operator as FilterOperator;
+  const operand = filterOperand(spec, field, op, raw);
+  if ("problem" in operand) return parameters.fail(errorKey, operand.problem);
+  return { field, errorKey, op, value: operand.value };
+}
+
+/** The older form `?field=v`: an exact match, named by the field itself. */
+function fieldParameter(
+  parameters: QueryParameters,
+  spec: ListSpec,
+  key: string,
+): ParsedFilter | undefined {
+  const kind = Object.hasOwn(spec.filters, key) ? spec.filters[key] : undefined;
+  if (kind === undefined)
+    return parameters.fail(key, `The ${label(key)} parameter is not supported.`);
+  const raw = parameters.single(key);
+  if (raw === undefined) return undefined;
+  if (kind === "enum") {
+    // Laravel's `in` message: a value outside the field's values would only ever match no row.
+    if (spec.values?.[key]?.includes(raw))
+      return { field: key, errorKey: key, op: "eq", value: raw };
+    return parameters.fail(key, `The selected ${label(key)} is invalid.`);
   }
+  const value = parseQueryValue(kind, raw);
+  if (value === undefined)
+    return parameters.fail(key, `The ${label(key)} filter is not a valid ${kindNoun(kind)}.`);
+  return { field: key, errorKey: key, op: "eq", value };
+}
 
-  if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
-  return {
-    page,
-    perPage,
-    filters,
-    conditions,
-    search,
-    ...(cursor ? { cursor } : {}),
-    orderBy,
-    relations,
-    withTrashed,
-  };
+/** `?cursor=`: empty for the first page, else a position sealed for this very query. */
+function cursorParameter(
+  rawCursor: string | undefined,
+  req: Request,
+  spec: ListSpec,
+  orderBy: ListQuery["orderBy"],
+  fail: QueryParameters["fail"],
+): ListQuery["cursor"] {
+  if (rawCursor === undefined) return undefined;
+  if (!spec.cursors) return fail("cursor", "The cursor parameter is not supported here.");
+  const binding = cursorBinding(req);
+  if (rawCursor === "") return { position: null, binding };
+  const position =
+    rawCursor.length <= maxQueryText ? spec.cursors.open(rawCursor, binding) : undefined;
+  // Ours, for this very query, with one value per order key: anything else was not issued here.
+  if (position === undefined || position.values.length !== orderKeyCount(orderBy))
+    return fail("cursor", "The cursor is invalid.");
+  return { position, binding };
 }
 
 function orderKeyCount(orderBy: ListQuery["orderBy"]): number {

@@ -16,6 +16,7 @@ import {
 } from "../http/nested-access.js";
 import { cursorPaginate, paginate } from "../http/pagination.js";
 import { emptyFieldErrors, Forbidden, ValidationFailed } from "../lib/errors.js";
+import type { LinkedCondition } from "../lib/list-conditions.js";
 import { fieldAccess, payloadWriters, type FieldAccess } from "./field-access.js";
 import { serverSetValues } from "./server-set.js";
 import { bothScopes, bypasses, ownerScope } from "./ownership.js";
@@ -25,7 +26,7 @@ import type { Reach, RecordRules, ResourceService, StoredRow, WriteRules } from 
 
 /** A belongsToMany's own list: the records one row links to, and what each page's rows get added. */
 export interface LinkedList<Row> {
-  from: NonNullable<ListQuery["linkedFrom"]>;
+  from: LinkedCondition["linkedFrom"];
   decorate(rows: Row[]): Promise<void>;
 }
 
@@ -145,7 +146,7 @@ export class ResourceController<
     await this.authorize(this.policy.index(req.user, parsed));
     const relations = this.relations(req, parsed.relations);
     const query = linked
-      ? { ...parsed, relations, linkedFrom: linked.from }
+      ? { ...parsed, relations, where: [...parsed.where, { linkedFrom: linked.from }] }
       : { ...parsed, relations };
     if (query.cursor)
       return this.cursorIndex(req, res, { ...query, cursor: query.cursor }, linked?.decorate);

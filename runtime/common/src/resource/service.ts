@@ -11,7 +11,6 @@ import {
 } from "../lib/errors.js";
 import { hashMatcher, newHash } from "../lib/hash-id.js";
 import { cursorValue, fromCursorValue } from "../lib/column-codec.js";
-import type { ListCondition } from "../lib/list-conditions.js";
 import { pivotColumns, type Link } from "../lib/relations/belongs-to-many.js";
 import { toDate } from "../lib/serialize.js";
 import { uniqueViolationColumn, type Sql, type SqlRow } from "../lib/sql.js";
@@ -162,34 +161,11 @@ export class ResourceService<
     return query;
   }
 
-  /** The rows a list query selects, before order and paging: filters, search, trash, reach. */
+  /** The rows a list query selects, before order and paging: its conditions, trash, reach. */
   private filtering(listQuery: ListQuery, reach: Reach) {
     const query = this.listed(listQuery);
-    const where: Record<string, unknown> = {};
-    const related: Record<string, string> = {};
-    const conditions: ListCondition[] = [];
-    for (const [name, value] of Object.entries(query.filters)) {
-      // Linked to that record, through the pivot.
-      if (Object.hasOwn(this.resource.table.belongsToMany, name))
-        conditions.push({ relation: name, op: "in", value: [value] });
-      else if (this.resource.list.filters[name] === "relation") related[name] = value as string;
-      else where[name] = value;
-    }
-    for (const { field, kind, op, value } of query.conditions)
-      conditions.push(
-        kind === "relation"
-          ? { relation: field, op: op as "in" | "null", value }
-          : { column: field, op, value },
-      );
-    if (query.linkedFrom) conditions.push({ linkedFrom: query.linkedFrom });
-    const search = this.resource.list.search;
     return {
-      where: where as never,
-      related,
-      conditions,
-      ...(query.search.length > 0 && search
-        ? { search: { columns: search, words: query.search } }
-        : {}),
+      conditions: query.where,
       withTrashed: query.withTrashed,
       ...(reach.scope ? { scope: reach.scope } : {}),
     };
