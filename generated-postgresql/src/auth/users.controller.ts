@@ -13,7 +13,7 @@ import type { ManagedUser, UserPayload, UserRoles } from "./users.service.js";
  * manager gives a role above its own (422 on `role`). Roles are ranked as hashapi.yaml lists them.
  */
 export class UsersController extends ResourceController<
-  any,
+  object,
   ManagedUser,
   UserPayload,
   UserPayload,
@@ -21,7 +21,7 @@ export class UsersController extends ResourceController<
 > {
   constructor(
     context: ControllerContext<
-      any,
+      object,
       ManagedUser,
       UserPayload,
       UserPayload,

@@ -41,12 +41,12 @@ export interface UserRoles {
  * them (the e-mail lower-cased, the password hashed), and never without a user of the first role:
  * deleting or demoting the last one is a 409, decided with every user of that role locked.
  */
-export class UsersService extends ResourceService<any, ManagedUser, UserPayload, UserPayload> {
+export class UsersService extends ResourceService<object, ManagedUser, UserPayload, UserPayload> {
   private firstRoleText?: string;
 
   constructor(
-    resource: ResourceDescriptor<any, ManagedUser, any, any>,
-    table: Table<any, ManagedUser>,
+    resource: ResourceDescriptor<object, ManagedUser, UserPayload, UserPayload>,
+    table: Table<object, ManagedUser>,
     tableOf: (spec: TableSpec) => Table<unknown, unknown>,
     readonly access: UserRoles,
   ) {

@@ -2,7 +2,7 @@
 
 import type { ListSpec } from "../http/list-query.js";
 import { emptyFieldErrors, ValidationFailed } from "../lib/errors.js";
-import type { ResourceDescriptor } from "./descriptor.js";
+import type { AnyResource } from "./descriptor.js";
 
 /*
  * Field visibility (`visibleTo`) and write access (`writableBy`) by role, decided once per role and
@@ -45,7 +45,7 @@ export interface FieldAccess {
  * a direct owner), which only their bypass roles may name.
  */
 export function payloadWriters(
-  resource: Pick<ResourceDescriptor<any, any, any, any>, "writableBy" | "setByServer" | "owner">,
+  resource: Pick<AnyResource, "writableBy" | "setByServer" | "owner">,
 ): RoleLists {
   const { writableBy, setByServer, owner } = resource;
   return {

@@ -4,7 +4,7 @@ import type { AuthService } from "../auth/auth.service.js";
 import { nestedReader, type NestedPolicy, type NestedReader } from "../http/nested-access.js";
 import type { ListSpec } from "../http/list-query.js";
 import { userFieldValues, type UserFields } from "../auth/auth.service.js";
-import { Table, tableLookup, type TableSpec } from "../lib/table.js";
+import { Table, tableLookup, type AnyTable, type TableSpec } from "../lib/table.js";
 import type { ControllerContext, ResourceController } from "./controller.js";
 import type { ResourceDescriptor } from "./descriptor.js";
 import type { Policy } from "./policy.js";
@@ -16,9 +16,15 @@ import { createSerializer, type Serializer } from "./serializer.js";
 import { ResourceService, type StoredRow } from "./service.js";
 import { ResourcePolicy } from "./policy.js";
 import { UsersController } from "../auth/users.controller.js";
-import { UsersService, type ManagedUser, type UserRoles } from "../auth/users.service.js";
+import {
+  UsersService,
+  type ManagedUser,
+  type UserPayload,
+  type UserRoles,
+} from "../auth/users.service.js";
 
-type AnyController = ResourceController<any, any, any, any, any>;
+type AnyController = ResourceController<object, StoredRow, object, object, AnyPolicy>;
+type AnyPolicy = Policy<StoredRow>;
 
 /** A resource's controller class: the generated base, or the user's subclass of it in src/custom/. */
 export type ControllerClass<
@@ -31,8 +37,8 @@ export type ControllerClass<
 
 interface Entry {
   resource: ResourceDescriptor;
-  policy: Policy<any>;
-  Controller: ControllerClass<any, any, any, any, any>;
+  policy: AnyPolicy;
+  Controller: ControllerClass<object, StoredRow, object, object, AnyPolicy>;
 }
 
 /**
@@ -42,11 +48,11 @@ interface Entry {
  */
 export class ResourceRegistry {
   private readonly entries: Entry[] = [];
-  private readonly tableOf: (spec: TableSpec) => Table<any, any>;
+  private readonly tableOf: (spec: TableSpec) => AnyTable;
   private readonly serializers = new Map<TableSpec, Serializer>();
 
   private managedUsers?: {
-    resource: ResourceDescriptor<any, ManagedUser, any, any>;
+    resource: ResourceDescriptor<object, ManagedUser, UserPayload, UserPayload>;
     access: UserRoles;
   };
 
@@ -95,8 +101,11 @@ export class ResourceRegistry {
    * /api/users (hashapi.yaml `auth.users.manage`): the built-in users as a resource for the roles
    * its declaration lists on every action. Related users keep their own short serializer.
    */
-  manageUsers(resource: ResourceDescriptor<any, ManagedUser, any, any>, access: UserRoles): this {
-    this.managedUsers = { resource, access };
+  manageUsers(resource: ResourceDescriptor<object, ManagedUser>, access: UserRoles): this {
+    // The generated user payloads hold the built-in fields and the project's user fields: a
+    // UserPayload's shape, declared as interfaces (which carry no index signature).
+    const users = resource as ResourceDescriptor<object, ManagedUser, UserPayload, UserPayload>;
+    this.managedUsers = { resource: users, access };
     return this;
   }
 
@@ -114,7 +123,7 @@ export class ResourceRegistry {
     );
     // Any signed-in caller may see who a record points at; anonymous callers may not.
     if (this.users) readers.set(this.users, { public: false, mayShow: () => true });
-    const controllers = new Map<TableSpec, ResourceController<any, any, any, any, any>>();
+    const controllers = new Map<TableSpec, AnyController>();
     for (const { resource, policy, Controller } of this.entries) {
       const relations = {
         ...resource.table.belongsTo,
@@ -178,7 +187,7 @@ export class ResourceRegistry {
     base: string,
     { resource, access }: NonNullable<ResourceRegistry["managedUsers"]>,
   ): void {
-    const table = this.tableOf(resource.table) as Table<any, ManagedUser>;
+    const table = this.tableOf(resource.table) as Table<object, ManagedUser>;
     const controller = new UsersController(
       {
         service: new UsersService(resource, table, this.tableOf, access),
@@ -217,9 +226,9 @@ function userSerializer(fields: UserFields): Serializer {
  * and to nested belongsTo records (one query per page when ownership runs through a parent).
  */
 function ownedPolicy(
-  policy: Policy<any>,
+  policy: AnyPolicy,
   resource: ResourceDescriptor,
-  tableOf: (spec: TableSpec) => Table<any, any>,
+  tableOf: (spec: TableSpec) => AnyTable,
 ): NestedPolicy {
   if (resource.owner === undefined) return policy;
   const owner = resource.owner;

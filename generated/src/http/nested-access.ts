@@ -2,7 +2,7 @@
 
 import type { CurrentUser } from "../auth/auth.service.js";
 import { Forbidden, Unauthenticated } from "../lib/errors.js";
-import type { RowScope } from "../lib/table.js";
+import type { RowScope, StoredRow } from "../lib/table.js";
 
 /**
  * Who may see a record of one resource nested inside another's response (`?with=` or eagerLoad):
@@ -15,7 +15,7 @@ export interface NestedReader {
   /** The roles its show is limited to (auth.roles.show), if it is. */
   readonly showRoles?: readonly string[];
   /** The related resource's policy.show for one nested record. */
-  mayShow(user: CurrentUser | undefined, record: object): boolean | Promise<boolean>;
+  mayShow(user: CurrentUser | undefined, record: StoredRow): boolean | Promise<boolean>;
   /** The related resource's policy.scope, when it has one: nested lists hold only what it reaches. */
   scope?(user: CurrentUser | undefined): RowScope | readonly RowScope[] | undefined;
   /**
@@ -27,7 +27,7 @@ export interface NestedReader {
 
 /** What a nested reader asks of the related resource (its policy, with its ownership). */
 export interface NestedPolicy {
-  show(user: CurrentUser | undefined, record: any): boolean | Promise<boolean>;
+  show(user: CurrentUser | undefined, record: StoredRow): boolean | Promise<boolean>;
   scope?(user: CurrentUser | undefined): RowScope | readonly RowScope[] | undefined;
   owns?(user: CurrentUser | undefined, records: readonly object[]): Promise<boolean>;
 }
@@ -98,7 +98,7 @@ export async function assertMayRead(
       const nested = (row as Record<string, unknown>)[relation];
       if (nested === null || nested === undefined) continue;
       if (!Array.isArray(nested)) single.push(nested);
-      for (const record of (Array.isArray(nested) ? nested : [nested]) as object[])
+      for (const record of (Array.isArray(nested) ? nested : [nested]) as StoredRow[])
         if (!(await reader.mayShow(user, record))) throw new Forbidden();
     }
     if (reader.owns && single.length > 0 && !(await reader.owns(user, single)))

@@ -7,7 +7,7 @@ import {
   type FilterKind,
   type FilterOperator,
 } from "../lib/list-operators.js";
-import type { TableSpec } from "../lib/table.js";
+import type { StoredRow, TableSpec } from "../lib/table.js";
 import {
   compileValidator,
   type ActionRules,
@@ -92,16 +92,22 @@ interface ResourceSettings<Filter extends string, Action extends string, Operato
  * service, controller, serializer and routes in this folder do the rest.
  */
 export interface ResourceDescriptor<
-  Model = any,
-  Row = any,
-  Create = any,
-  Update = any,
+  Model = object,
+  Row = StoredRow,
+  Create = object,
+  Update = object,
 > extends ResourceSettings<FilterKind, ActionName, FilterOperator> {
   readonly table: TableSpec<Model, Row>;
   readonly validate: PayloadValidators<Create, Update>;
   /** Per belongsToMany, the validator of its attach route's body. */
   readonly validateLink: Readonly<Record<string, PayloadValidator<Record<string, unknown>>>>;
 }
+
+/**
+ * A resource of any type, for code that serves every resource alike (the registry, field access,
+ * seeds): each resource's own row and payload types stay in its own files.
+ */
+export type AnyResource = ResourceDescriptor;
 
 /**
  * `<name>.resource.json` as `hashapi generate` writes it: plain JSON (its validation schemas are the
@@ -119,7 +125,7 @@ const filterKindNames: ReadonlySet<string> = new Set<string>(filterKinds);
  * typed validators from `<name>.validator.ts`. A declaration edited by hand into something the
  * runtime cannot serve stops the start-up here, with the table's name, instead of failing a request.
  */
-export function defineResource<Model, Row, Create, Update>(
+export function defineResource<Model, Row extends StoredRow, Create, Update>(
   table: TableSpec<Model, Row>,
   declaration: ResourceDeclaration,
   validate: PayloadValidators<Create, Update>,
@@ -176,7 +182,7 @@ export function defineResource<Model, Row, Create, Update>(
   };
 }
 
-function refuse(table: TableSpec, problem: string): never {
+function refuse(table: { readonly name: string }, problem: string): never {
   throw new Error(`The declaration of table ${table.name} cannot be served: ${problem}.`);
 }
 

@@ -11,6 +11,8 @@ export interface FindOptions<Model> {
   /** The reach within each loaded hasMany relation, by relation name. */
   scopeOf?: (relation: string) => Reach | undefined;
   orderBy?: OrderBy<Model>;
+  /** belongsTo relation name → the related record's hash (for code: an `eq` relation condition). */
+  related?: Readonly<Record<string, string>>;
   /** A list query's conditions (filters, `?search=`, a relation's own list), ANDed: see list-conditions.ts. */
   conditions?: readonly ListCondition[];
   /** Soft-deleted rows too (tables without soft delete have none). */
@@ -29,5 +31,5 @@ export interface FindOptions<Model> {
 /** What narrows a count: the filtering options of a read. */
 export type CountOptions<Model> = Pick<
   FindOptions<Model>,
-  "where" | "withTrashed" | "scope" | "conditions"
+  "where" | "related" | "withTrashed" | "scope" | "conditions"
 >;

@@ -10,7 +10,7 @@ import { scopeConditions } from "./reach.js";
 
 /*
  * The one place a list query's conditions become SQL: the WHERE of a list or a count is live rows,
- * the code's exact matches, the query's condition tree and the caller's reach, ANDed, every value
+ * the code's exact matches (`where`, `related`: `eq` conditions), the query's condition tree and the caller's reach, ANDed, every value
  * bound through one Binder (a placeholder per use).
  */
 
@@ -26,6 +26,8 @@ export function whereClause(
   for (const [column, value] of Object.entries(options.where ?? {}))
     if (value !== undefined)
       conditions.push(conditionSql(context, { column, op: "eq", value }, values));
+  for (const [relation, hash] of Object.entries(options.related ?? {}))
+    conditions.push(conditionSql(context, { relation, op: "eq", value: hash }, values));
   for (const condition of options.conditions ?? [])
     conditions.push(conditionSql(context, condition, values));
   if (options.scope) conditions.push(...scopeConditions(context, options.scope, values));
@@ -36,6 +38,7 @@ export function whereClause(
 export function narrows(options: CountOptions<object>): boolean {
   return (
     Object.keys(options.where ?? {}).length > 0 ||
+    Object.keys(options.related ?? {}).length > 0 ||
     (options.conditions?.length ?? 0) > 0 ||
     options.scope !== undefined
   );

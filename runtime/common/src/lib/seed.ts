@@ -1,18 +1,18 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { parseArgs } from "node:util";
-import type { ResourceDescriptor } from "../resource/descriptor.js";
-import { ResourceService } from "../resource/service.js";
+import type { AnyResource } from "../resource/descriptor.js";
+import { ResourceService, type AnyService } from "../resource/service.js";
 import { connectDatabase, explainOpenFailure, type Database } from "./database.js";
 import { Conflict, describeFieldErrors, ValidationFailed } from "./errors.js";
 import { examplePayload, isRelationKey, type PayloadSchema } from "./examples.js";
 import { migrationsPath, pendingMigrations } from "./migrations.js";
 import { settingSource } from "./project-files.js";
-import { columnsOf, Table, type TableSpec } from "./table.js";
+import { columnsOf, Table, type AnyTable, type StoredRow, type TableSpec } from "./table.js";
 
 /** A resource as the seeder needs it: its descriptor and its create rules (from its .resource.json). */
 export interface Seedable {
-  resource: ResourceDescriptor<any, any, any, any>;
+  resource: AnyResource;
   rules: PayloadSchema;
   /** Its unique fields (the declaration's `unique`): those never get repeating lifelike text. */
   unique?: Readonly<Record<string, unknown>>;
@@ -73,9 +73,9 @@ export class SeedRowRefused extends Error {}
  * already has its unique value, through the resource's own create or update rules.
  */
 async function upsertFixedRows(
-  resource: ResourceDescriptor<any, any, any, any>,
-  service: ResourceService<any, any, any, any>,
-  table: Table<any, any>,
+  resource: AnyResource,
+  service: AnyService,
+  table: AnyTable,
 ): Promise<number> {
   const seed = resource.seed;
   if (!seed) return 0;
@@ -120,7 +120,7 @@ export async function seedDatabase(
   seedables: readonly Seedable[],
   options: SeedOptions,
 ): Promise<SeedReport[]> {
-  const tables = new Map<TableSpec, Table<any, any>>();
+  const tables = new Map<TableSpec, AnyTable>();
   const tableOf = (spec: TableSpec) => {
     let table = tables.get(spec);
     if (!table) tables.set(spec, (table = new Table(db, spec)));
@@ -166,7 +166,7 @@ export async function seedDatabase(
       report.skipped = skipped;
       continue;
     }
-    const created: any[] = [];
+    const created: StoredRow[] = [];
     for (let index = 0; index < options.count; index += 1) {
       for (let attempt = 0; attempt < attemptsPerRecord; attempt += 1) {
         // Numbers continue after the rows already there; a retry jumps past this run's range.

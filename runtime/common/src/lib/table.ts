@@ -9,7 +9,14 @@ import type { CountOptions, FindOptions } from "./table/options.js";
 import { lockReached, reachConditions, reachedRow } from "./table/reach.js";
 import * as reads from "./table/reads.js";
 import { isReferenced, restore, softDelete, type Restored } from "./table/soft-delete.js";
-import { fromClause, type Reach, type TableSpec, type Where, type Writable } from "./table/spec.js";
+import {
+  fromClause,
+  type Reach,
+  type StoredRow,
+  type TableSpec,
+  type Where,
+  type Writable,
+} from "./table/spec.js";
 import * as writes from "./table/writes.js";
 
 export { decodeValue, encodeValue, type ColumnKind };
@@ -26,6 +33,7 @@ export {
   type RelationSpec,
   type RowScope,
   type StandardColumn,
+  type StoredRow,
   type TableDeclaration,
   type TableSpec,
   type Where,
@@ -184,7 +192,7 @@ export class Table<Model, Row = Model> {
 }
 
 /** A table of any resource, for code that handles every resource alike (the registry, cascades). */
-export type AnyTable = Table<object, object>;
+export type AnyTable = Table<object, StoredRow>;
 
 /**
  * The Table of each TableSpec among `tables` (what openTables(db) returns: its `sql` handle is not a

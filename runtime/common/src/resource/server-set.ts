@@ -1,8 +1,8 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import type { ResourceDescriptor } from "./descriptor.js";
+import type { AnyResource } from "./descriptor.js";
 
-type Settings = NonNullable<ResourceDescriptor<any, any, any, any>["setByServer"]>;
+type Settings = NonNullable<AnyResource["setByServer"]>;
 
 /**
  * What the server sets in a valid payload (`set:` in the spec): a belongsTo User to the caller's

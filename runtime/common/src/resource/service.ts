@@ -18,6 +18,7 @@ import {
   columnsOf,
   type FindOptions,
   type RowScope,
+  type StoredRow,
   type Table,
   type TableSpec,
   type Writable,
@@ -28,10 +29,10 @@ import type { ResourceDescriptor } from "./descriptor.js";
 export type Reach = Pick<FindOptions<unknown>, "scope" | "scopeOf">;
 
 /** A stored record as the runtime handles it: every table has an internal id and a public hash. */
-export interface StoredRow {
-  id: number;
-  hash: string;
-}
+export type { StoredRow };
+
+/** A service of any resource, for code that handles every resource alike (seeds, the registry). */
+export type AnyService = ResourceService<object, StoredRow, object, object>;
 
 /**
  * What a write must hold to, decided in its own transaction (with what it reads locked), never in

@@ -18,6 +18,12 @@ export const standardColumns: Readonly<Record<StandardColumn, ColumnKind>> = {
   deleted_at: "datetime",
 };
 
+/** What every stored row has: its internal id and its public hash. */
+export interface StoredRow {
+  id: number;
+  hash: string;
+}
+
 /** Names of a record type's own columns (not its relations). */
 export type ColumnOf<Model> = Extract<keyof Model, string>;
 
@@ -46,7 +52,7 @@ export interface ManyToManySpec {
  * standard ones must be declared, with the right name, or the project does not compile. `Model`
  * defaults to `object`: code that handles any table (a registry, a cascade) reads columns by name.
  */
-export interface TableSpec<Model = object, Row = unknown> {
+export interface TableSpec<Model = object, Row = StoredRow> {
   readonly name: string;
   readonly softDelete: boolean;
   readonly columns: { readonly [Column in Exclude<ColumnOf<Model>, StandardColumn>]-?: ColumnKind };
