@@ -81,12 +81,12 @@ const resourceSpec = fc
     return spec;
   });
 
-/** Whether a field's values leave room for 40 different ones (a unique field's must then differ). */
+/** Whether a field's values leave room for 41 different ones (a unique field's must then differ). */
 function roomy(property: PropertySchema): boolean {
   const types = property.type === undefined ? [] : typeof property.type === "string" ? [property.type] : property.type;
   if (property.enum || types.includes("boolean")) return false;
   if (property["x-decimal"]) return property["x-decimal"].precision >= 3 && (property.maximum ?? Infinity) - (property.minimum ?? -Infinity) >= 1;
-  if (property.minimum !== undefined && property.maximum !== undefined) return property.maximum - property.minimum >= 40;
+  if (property.minimum !== undefined && property.maximum !== undefined) return property.maximum - property.minimum >= 41;
   if (property.maxLength !== undefined) return property.maxLength >= 2;
   return true;
 }
@@ -112,14 +112,14 @@ describe("example values (runtime/common/src/lib/examples.ts) against random spe
           const declaration = buildResourceDeclaration(resource) as { validation: PayloadRules };
           const validate = payloadValidators<Record<string, unknown>>(declaration).create;
           const seen = new Map<string, Set<string>>();
-          for (const n of [1, 2, 7, 35, 36, 999, 1_000_017, 31_400_002, ...Array.from({ length: 32 }, (_, index) => 500_000 + index)]) {
+          for (const n of [1, 2, 7, 35, 36, 999, 1_000_017, 31_400_002, 2_147_483_647, ...Array.from({ length: 32 }, (_, index) => 500_000 + index)]) {
             const payload = examplePayload(declaration.validation.create as never, n, (declaration as { unique?: Record<string, string> }).unique ?? {});
             expect(() => validate(structuredClone(payload)), `${JSON.stringify(spec)} n=${n} ${JSON.stringify(payload)}`).not.toThrow();
             for (const [key, value] of Object.entries(payload)) (seen.get(key) ?? seen.set(key, new Set()).get(key)!).add(JSON.stringify(value));
           }
           const properties = (declaration.validation.create.schema as { properties: Record<string, PropertySchema> }).properties;
           for (const field of resource.fields.filter((candidate) => candidate.unique && roomy(properties[candidate.name]!)))
-            expect(seen.get(field.name)?.size, `${field.name} of ${JSON.stringify(spec)}`).toBe(40);
+            expect(seen.get(field.name)?.size, `${field.name} of ${JSON.stringify(spec)}`).toBe(41);
         }),
         { numRuns: 150, seed: process.env.CI ? 20261124 : undefined },
       );

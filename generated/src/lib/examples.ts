@@ -202,13 +202,15 @@ function uuidOf(n: number): string {
 
 /** An e-mail address unique to n, within the field's length limits. */
 function email(n: number, min: number, max: number): string {
+  const mark = tag(n);
   // The longest domain that leaves room for the tag: a `max:10` rule still gets a valid address.
   const domain =
-    ["@example.com", "@ex.io", "@x.io"].find(
-      (candidate) => tag(n).length + candidate.length <= max,
-    ) ?? "@x.io";
-  const local = `user.${tag(n)}`;
-  const fitted = local.length + domain.length <= max ? local : tag(n);
+    ["@example.com", "@ex.io", "@x.io"].find((candidate) => mark.length + candidate.length <= max) ??
+    "@x.io";
+  // Past that, the tag's last characters: a number as large as a test run's reaches stays within max.
+  const room = Math.max(max - domain.length, 1);
+  const local = `user.${mark}`;
+  const fitted = local.length <= room ? local : mark.slice(-room);
   return `${fitted.padEnd(Math.max(min - domain.length, 1), "x")}${domain}`;
 }
 

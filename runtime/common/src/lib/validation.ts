@@ -5,6 +5,7 @@ import addFormatsModule from "ajv-formats";
 import { parseDate, parseDateTime } from "./dates.js";
 import { decimalProblem, type DecimalRule } from "./decimals.js";
 import { emptyFieldErrors, ValidationFailed, type FieldErrors } from "./errors.js";
+import { isRecord } from "./records.js";
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
@@ -52,9 +53,9 @@ export type MessageTable = Record<string, Record<string, string>>;
 export type MessageList = Readonly<Record<string, readonly (readonly [string, ...string[]])[]>>;
 
 export function messageTable(list: MessageList): MessageTable {
-  const table: MessageTable = Object.create(null) as MessageTable;
+  const table: MessageTable = Object.create(null);
   for (const [field, entries] of Object.entries(list)) {
-    const messages: Record<string, string> = Object.create(null) as Record<string, string>;
+    const messages: Record<string, string> = Object.create(null);
     for (const [message, ...keywords] of entries)
       for (const keyword of keywords) messages[keyword] = message;
     table[field] = messages;
@@ -126,17 +127,13 @@ export function compileValidator<T>(
   // Compiled on first use: a project's validators are imported at start-up, and compiling them all
   // there made every restart of `npm run dev` wait for resources nobody had asked for yet.
   let compiled: ValidateFunction | undefined;
-  const lists = Object.values(messageSource).some((entry) => Array.isArray(entry));
-  const messages = lists
-    ? messageTable(messageSource as MessageList)
-    : (messageSource as MessageTable);
+  const messages = isMessageList(messageSource) ? messageTable(messageSource) : messageSource;
   const confirmed = options.confirmed ?? [];
   const text = textFields(schema);
   return (sent) => {
-    if (typeof sent !== "object" || sent === null || Array.isArray(sent)) {
+    if (!isRecord(sent))
       throw new ValidationFailed({ body: ["The request body must be a JSON object."] });
-    }
-    const record = normalizeText(sent as Record<string, unknown>, text);
+    const record = normalizeText(sent, text);
     const body: unknown = record;
     const validate = (compiled ??= ajv.compile(schema));
     const errors = validate(body)
@@ -205,6 +202,17 @@ function actionValidator<T>(rules: ActionRules): PayloadValidator<T> {
   });
 }
 
+/** A text parameter of an ajv error (`missingProperty`, `additionalProperty`, x-decimal's `rule`). */
+function errorParam(error: ErrorObject, name: string): string | undefined {
+  const value: unknown = error.params[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Whether messages come written once per message (a `<name>.resource.json`) rather than as a table. */
+function isMessageList(source: MessageTable | MessageList): source is MessageList {
+  return Object.values(source).some((entry) => Array.isArray(entry));
+}
+
 export function toFieldErrors(
   errors: ErrorObject[],
   body: Record<string, unknown>,
@@ -224,19 +232,19 @@ export function toFieldErrors(
       continue;
     }
     if (error.keyword === "additionalProperties") {
-      const field = String((error.params as { additionalProperty: string }).additionalProperty);
+      const field = String(errorParam(error, "additionalProperty"));
       add(field, `The ${label(field)} field is prohibited.`);
       continue;
     }
     if (error.keyword === "required") {
-      const field = String((error.params as { missingProperty: string }).missingProperty);
+      const field = String(errorParam(error, "missingProperty"));
       add(field, messages[field]?.required ?? `The ${label(field)} field is required.`);
       continue;
     }
     const field = error.instancePath.split("/")[1] ?? "body";
     const table = Object.hasOwn(messages, field) ? messages[field]! : {};
     // A keyword that checks several rules (x-decimal) names the one that failed.
-    const rule = (error.params as { rule?: string }).rule ?? error.keyword;
+    const rule = errorParam(error, "rule") ?? error.keyword;
     const keyword = Object.hasOwn(body, field) && body[field] === null ? "null" : rule;
     add(field, table[keyword] ?? table.type ?? `The ${label(field)} field is invalid.`);
   }
@@ -253,12 +261,11 @@ function itemError(
   path: readonly string[],
   messages: MessageTable,
 ): { key: string; message: string } {
-  const [list, index, property] = path as [string, string, string | undefined];
+  const [list = "", index = "", property] = path;
   let field = property;
   if (error.keyword === "additionalProperties")
-    field = String((error.params as { additionalProperty: string }).additionalProperty);
-  else if (error.keyword === "required")
-    field = String((error.params as { missingProperty: string }).missingProperty);
+    field = String(errorParam(error, "additionalProperty"));
+  else if (error.keyword === "required") field = String(errorParam(error, "missingProperty"));
   // The related record's hash is the item itself, as a list of plain hashes is.
   const named = field === undefined || (field === "hash" && error.keyword !== "required");
   const key = named ? `${list}.${index}` : `${list}.${index}.${field}`;
@@ -266,7 +273,7 @@ function itemError(
   if (error.keyword === "additionalProperties")
     return { key, message: `The ${label(key)} field is prohibited.` };
   const table = Object.hasOwn(messages, wildcard) ? messages[wildcard]! : {};
-  const rule = (error.params as { rule?: string }).rule ?? error.keyword;
+  const rule = errorParam(error, "rule") ?? error.keyword;
   const message =
     error.keyword === "required"
       ? (table.required ?? `The ${label(key)} field is required.`)
