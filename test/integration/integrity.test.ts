@@ -30,30 +30,30 @@ const visits: TableSpec = defineTable<any>({
   name: "visits",
   softDelete: true,
   columns: { owner_id: "integer" },
-  belongsTo: { owner: { foreignKey: "owner_id", target: () => owners } },
+  relations: { owner: { kind: "belongsTo", foreignKey: "owner_id", target: () => owners } },
   restrictedBy: [{ foreignKey: "visit_id", target: () => stamps }],
 });
 const stamps: TableSpec = defineTable<any>({
   name: "stamps",
   softDelete: true,
   columns: { visit_id: "integer" },
-  belongsTo: { visit: { foreignKey: "visit_id", target: () => visits } },
+  relations: { visit: { kind: "belongsTo", foreignKey: "visit_id", target: () => visits } },
 });
 const tags: TableSpec = defineTable<any>({
   name: "tags",
   columns: { owner_id: "integer" },
-  belongsTo: { owner: { foreignKey: "owner_id", target: () => owners } },
+  relations: { owner: { kind: "belongsTo", foreignKey: "owner_id", target: () => owners } },
 });
 const notes: TableSpec = defineTable<any>({
   name: "notes",
   columns: { owner_id: "integer" },
-  belongsTo: { owner: { foreignKey: "owner_id", target: () => owners } },
+  relations: { owner: { kind: "belongsTo", foreignKey: "owner_id", target: () => owners } },
 });
 const invoices: TableSpec = defineTable<any>({
   name: "invoices",
   softDelete: true,
   columns: { owner_id: "integer" },
-  belongsTo: { owner: { foreignKey: "owner_id", target: () => owners } },
+  relations: { owner: { kind: "belongsTo", foreignKey: "owner_id", target: () => owners } },
 });
 
 function schema(dialect: "sqlite" | "postgresql"): string[] {

@@ -16,7 +16,7 @@ const tagTable: TableSpec = defineTable({ name: "tags", softDelete: true, column
 const bookTable: TableSpec = defineTable({
   name: "books",
   columns: { title: "string" },
-  belongsToMany: { tags: { pivot: "books_tags", ownKey: "book_id", otherKey: "tag_id", target: () => tagTable, pivotColumns: { since: "date", weight: "decimal" } } },
+  relations: { tags: { kind: "belongsToMany", pivot: "books_tags", ownKey: "book_id", otherKey: "tag_id", target: () => tagTable, pivotColumns: { since: "date", weight: "decimal" } } },
 });
 
 let dir: string;

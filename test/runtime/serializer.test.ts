@@ -6,15 +6,13 @@ import { messageTable } from "../../runtime/common/src/lib/validation.js";
 import type { ResourceDescriptor } from "../../runtime/common/src/resource/descriptor.js";
 import { createSerializer, type Serializer } from "../../runtime/common/src/resource/serializer.js";
 
-const doctors: TableSpec = { name: "doctors", softDelete: false, columns: { name: "string" }, belongsTo: {}, hasMany: {}, belongsToMany: {},
+const doctors: TableSpec = { name: "doctors", softDelete: false, columns: { name: "string" }, relations: {},
  restrictedBy: [], cascadeTo: [], nullOnDelete: [] };
 const visits: TableSpec = {
   name: "visits",
   softDelete: false,
   columns: { on: "date", fee: "decimal", secret: "string", doctor_id: "integer" },
-  belongsTo: { doctor: { foreignKey: "doctor_id", target: () => doctors } },
-  hasMany: {},
-  belongsToMany: {},
+  relations: { doctor: { kind: "belongsTo", foreignKey: "doctor_id", target: () => doctors } },
   restrictedBy: [],
   cascadeTo: [],
   nullOnDelete: [],

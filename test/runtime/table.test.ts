@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSql } from "../../runtime/sqlite/src/lib/driver.js";
 import { sql, type Sql } from "../../runtime/common/src/lib/sql.js";
-import { maxNestedPerParent } from "../../runtime/common/src/lib/relations/has-many.js";
+import { maxNestedPerParent } from "../../runtime/common/src/lib/list-operators.js";
 import { Table, type TableSpec } from "../../runtime/common/src/lib/table.js";
 
 // Row types as Prisma would generate them for two related tables.
@@ -34,9 +34,7 @@ const ownerTable: TableSpec<Owner, OwnerRow> = {
   name: "owners",
   softDelete: true,
   columns: { name: "string" },
-  belongsTo: {},
-  hasMany: { pets: { foreignKey: "owner_id", target: () => petTable } },
-  belongsToMany: {},
+  relations: { pets: { kind: "hasMany", foreignKey: "owner_id", target: () => petTable } },
   restrictedBy: [{ foreignKey: "owner_id", target: () => petTable }],
   cascadeTo: [],
   nullOnDelete: [],
@@ -45,9 +43,7 @@ const petTable: TableSpec<Pet, PetRow> = {
   name: "pets",
   softDelete: false,
   columns: { name: "string", born_on: "date", weight: "decimal", vaccinated: "boolean", owner_id: "integer" },
-  belongsTo: { owner: { foreignKey: "owner_id", target: () => ownerTable } },
-  hasMany: {},
-  belongsToMany: {},
+  relations: { owner: { kind: "belongsTo", foreignKey: "owner_id", target: () => ownerTable } },
   restrictedBy: [],
   cascadeTo: [],
   nullOnDelete: [],
@@ -239,9 +235,7 @@ describe("Table (runtime/common/src/lib/table.ts) on SQLite", () => {
       name: "nodes",
       softDelete: false,
       columns: { a_column_name_long_enough_to_pass_the_postgresql_limit_60_ch: "string", nodes_id: "integer" },
-      belongsTo: { nodes: { foreignKey: "nodes_id", target: () => nodeTable } },
-      hasMany: {},
-      belongsToMany: {},
+      relations: { nodes: { kind: "belongsTo", foreignKey: "nodes_id", target: () => nodeTable } },
       restrictedBy: [],
       cascadeTo: [],
       nullOnDelete: [],

@@ -205,8 +205,9 @@ function email(n: number, min: number, max: number): string {
   const mark = tag(n);
   // The longest domain that leaves room for the tag: a `max:10` rule still gets a valid address.
   const domain =
-    ["@example.com", "@ex.io", "@x.io"].find((candidate) => mark.length + candidate.length <= max) ??
-    "@x.io";
+    ["@example.com", "@ex.io", "@x.io"].find(
+      (candidate) => mark.length + candidate.length <= max,
+    ) ?? "@x.io";
   // Past that, the tag's last characters: a number as large as a test run's reaches stays within max.
   const room = Math.max(max - domain.length, 1);
   const local = `user.${mark}`;

@@ -4,7 +4,14 @@ import type { AuthService } from "../auth/auth.service.js";
 import { nestedReader, type NestedPolicy, type NestedReader } from "../http/nested-access.js";
 import type { ListSpec } from "../http/list-query.js";
 import { userFieldValues, type UserFields } from "../auth/auth.service.js";
-import { Table, tableLookup, type AnyTable, type TableSpec } from "../lib/table.js";
+import {
+  relationOfKind,
+  relationsOfKind,
+  Table,
+  tableLookup,
+  type AnyTable,
+  type TableSpec,
+} from "../lib/table.js";
 import type { ControllerContext, ResourceController } from "./controller.js";
 import type { ResourceDescriptor } from "./descriptor.js";
 import type { Policy } from "./policy.js";
@@ -125,13 +132,8 @@ export class ResourceRegistry {
     if (this.users) readers.set(this.users, { public: false, mayShow: () => true });
     const controllers = new Map<TableSpec, AnyController>();
     for (const { resource, policy, Controller } of this.entries) {
-      const relations = {
-        ...resource.table.belongsTo,
-        ...resource.table.hasMany,
-        ...resource.table.belongsToMany,
-      };
       const nested = Object.fromEntries(
-        Object.entries(relations).map(([name, relation]) => [
+        Object.entries(resource.table.relations).map(([name, relation]) => [
           name,
           readers.get(relation.target())!,
         ]),
@@ -153,7 +155,7 @@ export class ResourceRegistry {
     // Each belongsToMany's routes, once every resource's controller exists.
     const descriptors = new Map(this.entries.map(({ resource }) => [resource.table, resource]));
     for (const { resource } of this.entries)
-      for (const [name, relation] of Object.entries(resource.table.belongsToMany)) {
+      for (const [name, relation] of relationsOfKind(resource.table, "belongsToMany")) {
         const target = descriptors.get(relation.target())!;
         const controller = new ManyToManyController({
           name,
@@ -232,7 +234,10 @@ function ownedPolicy(
 ): NestedPolicy {
   if (resource.owner === undefined) return policy;
   const owner = resource.owner;
-  const through = owner.through === undefined ? undefined : resource.table.belongsTo[owner.through];
+  const through =
+    owner.through === undefined
+      ? undefined
+      : relationOfKind(resource.table, owner.through, "belongsTo");
   return {
     show: (user, record) => policy.show(user, record),
     scope: (user) => bothScopes(policy.scope?.(user), ownerScope(owner, user)),

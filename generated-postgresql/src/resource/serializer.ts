@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { ManyToManySpec } from "../lib/relations/belongs-to-many.js";
-import { columnsOf, type TableSpec } from "../lib/table.js";
+import { columnsOf, relationOfKind, relationsOfKind, type TableSpec } from "../lib/table.js";
 import { outputOf } from "../lib/serialize.js";
 import { isPublicIdKey, type ResourceDescriptor } from "./descriptor.js";
 import { fieldAccess } from "./field-access.js";
@@ -40,7 +40,7 @@ export function createSerializer(
       key,
     ): ((row: Record<string, unknown>, relations: readonly string[], role?: string) => unknown) => {
       if (isPublicIdKey(key)) return (row) => row.hash;
-      const relation = Object.hasOwn(table.belongsTo, key) ? table.belongsTo[key] : undefined;
+      const relation = relationOfKind(table, key, "belongsTo");
       if (relation)
         return (row, relations, role) => {
           const related = row[key] as { hash: string } | null;
@@ -53,8 +53,8 @@ export function createSerializer(
       return output ? (row) => output(row[key]) : (row) => row[key];
     },
   );
-  const hasMany = Object.entries(table.hasMany);
-  const belongsToMany = Object.entries(table.belongsToMany).map(([name, relation]) => ({
+  const hasMany = relationsOfKind(table, "hasMany");
+  const belongsToMany = relationsOfKind(table, "belongsToMany").map(([name, relation]) => ({
     name,
     target: relation.target,
     pivot: pivotOutput(relation),

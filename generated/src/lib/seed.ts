@@ -8,7 +8,15 @@ import { Conflict, describeFieldErrors, ValidationFailed } from "./errors.js";
 import { examplePayload, isRelationKey, type PayloadSchema } from "./examples.js";
 import { migrationsPath, pendingMigrations } from "./migrations.js";
 import { settingSource } from "./project-files.js";
-import { columnsOf, Table, type AnyTable, type StoredRow, type TableSpec } from "./table.js";
+import {
+  columnsOf,
+  relationOfKind,
+  relationsOfKind,
+  Table,
+  type AnyTable,
+  type StoredRow,
+  type TableSpec,
+} from "./table.js";
 
 /** A resource as the seeder needs it: its descriptor and its create rules (from its .resource.json). */
 export interface Seedable {
@@ -54,7 +62,7 @@ function parentsFirst(seedables: readonly Seedable[]): Seedable[] {
     const spec = item.resource.table;
     if (placed.has(spec) || path.has(spec)) return;
     path.add(spec);
-    for (const relation of Object.values(spec.belongsTo)) {
+    for (const [, relation] of relationsOfKind(spec, "belongsTo")) {
       const parent = seedables.find((candidate) => candidate.resource.table === relation.target());
       if (parent) place(parent, path);
     }
@@ -144,7 +152,7 @@ export async function seedDatabase(
     const parents: Record<string, string[]> = {};
     let skipped: string | undefined;
     for (const [key, property] of Object.entries(rules.schema.properties ?? {})) {
-      const relation = resource.table.belongsTo[key];
+      const relation = relationOfKind(resource.table, key, "belongsTo");
       if (!isRelationKey(property) || !relation) continue;
       const rows = await tableOf(relation.target()).findMany({
         orderBy: [{ id: "desc" }] as never,

@@ -17,6 +17,7 @@ import {
 import { cursorPaginate, paginate } from "../http/pagination.js";
 import { emptyFieldErrors, Forbidden, ValidationFailed } from "../lib/errors.js";
 import type { LinkedCondition } from "../lib/list-conditions.js";
+import { relationOfKind } from "../lib/table.js";
 import { fieldAccess, payloadWriters, type FieldAccess } from "./field-access.js";
 import { serverSetValues } from "./server-set.js";
 import { bothScopes, bypasses, ownerScope } from "./ownership.js";
@@ -260,7 +261,7 @@ export class ResourceController<
    */
   protected linking(req: Request, payload: object): Pick<WriteRules, "links"> {
     const names = Object.keys(payload).filter((key) =>
-      Object.hasOwn(this.service.resource.table.belongsToMany, key),
+      relationOfKind(this.service.resource.table, key, "belongsToMany"),
     );
     if (names.length === 0) return {};
     const links: Record<string, ReturnType<NonNullable<NestedReaders[string]["scope"]>>> = {};

@@ -16,7 +16,9 @@ import { toDate } from "../lib/serialize.js";
 import { uniqueViolationColumn, type Sql, type SqlRow } from "../lib/sql.js";
 import {
   columnsOf,
+  relationOfKind,
   type FindOptions,
+  type RelationKindName,
   type RowScope,
   type StoredRow,
   type Table,
@@ -82,6 +84,11 @@ export class ResourceService<
   ) {
     this.ownHash = hashMatcher(resource.prefix);
     this.kinds = columnsOf(resource.table);
+  }
+
+  /** This resource's relation `name` when it is of `kind` (a payload key or a `?with=` name). */
+  private relation<Kind extends RelationKindName>(name: string, kind: Kind) {
+    return relationOfKind(this.resource.table, name, kind);
   }
 
   /** A page of records and their total, within the caller's reach (Reach: a policy's scope). */
@@ -338,8 +345,8 @@ export class ResourceService<
     existing?: number,
   ): Promise<T> {
     const keys = Object.keys(payload);
-    const references = keys.some((key) => Object.hasOwn(this.resource.table.belongsTo, key));
-    const linking = keys.filter((key) => Object.hasOwn(this.resource.table.belongsToMany, key));
+    const references = keys.some((key) => this.relation(key, "belongsTo"));
+    const linking = keys.filter((key) => this.relation(key, "belongsToMany"));
     const guarded = existing !== undefined && guards(rules);
     if (!references && !rules.check && linking.length === 0 && !guarded)
       return this.toData(payload).then((data) => write(this.table, data));
@@ -355,9 +362,7 @@ export class ResourceService<
       for (const [name, wanted] of links)
         await table.syncLinks(written.id, name, wanted, rules.links?.[name]);
       // The row was read before its links were written: read again only when it nests them.
-      const nestsLinks = relations.some((name) =>
-        Object.hasOwn(this.resource.table.belongsToMany, name),
-      );
+      const nestsLinks = relations.some((name) => this.relation(name, "belongsToMany"));
       return nestsLinks ? ((await table.findOne({ id: written.id }, relations)) as T) : written;
     });
   }
@@ -389,7 +394,8 @@ export class ResourceService<
     const links = new Map<string, Link[]>();
     const errors = emptyFieldErrors();
     for (const name of names) {
-      const target = this.tableOf(this.resource.table.belongsToMany[name]!.target()).within(sql);
+      const relation = this.relation(name, "belongsToMany")!;
+      const target = this.tableOf(relation.target()).within(sql);
       const items = (payload as Record<string, unknown>)[name] as readonly unknown[];
       const seen = new Set<string>();
       const wanted: Link[] = [];
@@ -407,7 +413,7 @@ export class ResourceService<
         else
           wanted.push({
             id,
-            pivot: pivotColumns(this.resource.table.belongsToMany[name]!, pivot),
+            pivot: pivotColumns(relation, pivot),
           });
       }
       links.set(name, wanted);
@@ -430,10 +436,8 @@ export class ResourceService<
     const errors = emptyFieldErrors();
     for (const [key, value] of Object.entries(payload)) {
       // Links are written after the row (see writing).
-      if (Object.hasOwn(this.resource.table.belongsToMany, key)) continue;
-      const relation = Object.hasOwn(this.resource.table.belongsTo, key)
-        ? this.resource.table.belongsTo[key]
-        : undefined;
+      if (this.relation(key, "belongsToMany")) continue;
+      const relation = this.relation(key, "belongsTo");
       if (relation) {
         const scope = parent?.relation === key ? { where: parent.where } : undefined;
         const id =

@@ -4,7 +4,7 @@ import { decodeValue } from "../column-codec.js";
 import { belongsToJoin, hashOnly } from "../relations/belongs-to.js";
 import { quote, type SqlDialect, type SqlRow } from "../sql.js";
 import type { TableContext } from "./context.js";
-import { readableColumnsOf, rootAlias, type TableSpec } from "./spec.js";
+import { readableColumnsOf, relationsOfKind, rootAlias, type TableSpec } from "./spec.js";
 
 /*
  * A read shape: the SELECT list, the joins and the decoder of one set of loaded relations. Built once
@@ -34,7 +34,9 @@ const maxAliasLength = 63;
 
 /** The read shape of a table's rows with the belongsTo relations among `relations` loaded. */
 export function shapeOf(context: TableContext, relations: readonly string[]): Shape {
-  const loaded = Object.keys(context.spec.belongsTo).filter((name) => relations.includes(name));
+  const loaded = relationsOfKind(context.spec, "belongsTo")
+    .map(([name]) => name)
+    .filter((name) => relations.includes(name));
   return cachedShape(context, loaded.join(","), context.spec, loaded);
 }
 
@@ -100,7 +102,7 @@ function readShape(
     kind,
     column: select(name, alias, path),
   }));
-  const relations = Object.entries(spec.belongsTo).map(([name, relation]) => {
+  const relations = relationsOfKind(spec, "belongsTo").map(([name, relation]) => {
     const readable = `${path}${name}`;
     const joined = readable.length > maxAliasLength ? `j${joins.length}` : readable;
     joins.push(belongsToJoin(relation, joined, alias));

@@ -3,7 +3,7 @@
 import { encodeValue } from "../column-codec.js";
 import { Binder, quote, type Sql } from "../sql.js";
 import type { TableContext } from "./context.js";
-import type { TableSpec } from "./spec.js";
+import { relationsOfKind, type TableSpec } from "./spec.js";
 
 /*
  * Soft deletes and restores, with what a hard delete's foreign keys would do to the rows pointing at
@@ -46,7 +46,7 @@ export async function restore(context: TableContext, id: number): Promise<Restor
     values.list,
   );
   if (!row) return { outcome: "gone" };
-  for (const [name, relation] of Object.entries(context.spec.belongsTo)) {
+  for (const [name, relation] of relationsOfKind(context.spec, "belongsTo")) {
     const parentId = row[relation.foreignKey];
     if (parentId === null || parentId === undefined) continue;
     const parent = relation.target();

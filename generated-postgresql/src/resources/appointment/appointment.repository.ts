@@ -21,8 +21,8 @@ export const appointmentTable: TableSpec<Appointment, AppointmentRow> = defineTa
     patient_id: "integer",
     doctor_id: "integer",
   },
-  belongsTo: {
-    patient: { foreignKey: "patient_id", target: () => patientTable },
-    doctor: { foreignKey: "doctor_id", target: () => doctorTable },
+  relations: {
+    patient: { kind: "belongsTo", foreignKey: "patient_id", target: () => patientTable },
+    doctor: { kind: "belongsTo", foreignKey: "doctor_id", target: () => doctorTable },
   },
 });

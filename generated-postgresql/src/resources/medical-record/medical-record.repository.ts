@@ -22,8 +22,8 @@ export const medicalRecordTable: TableSpec<MedicalRecord, MedicalRecordRow> = de
     patient_id: "integer",
     doctor_id: "integer",
   },
-  belongsTo: {
-    patient: { foreignKey: "patient_id", target: () => patientTable },
-    doctor: { foreignKey: "doctor_id", target: () => doctorTable },
+  relations: {
+    patient: { kind: "belongsTo", foreignKey: "patient_id", target: () => patientTable },
+    doctor: { kind: "belongsTo", foreignKey: "doctor_id", target: () => doctorTable },
   },
 });

@@ -19,9 +19,13 @@ export const patientTable: TableSpec<Patient, PatientRow> = defineTable({
   name: "patients",
   softDelete: true,
   columns: { name: "string", cpf: "string", phone: "string" },
-  hasMany: {
-    appointments: { foreignKey: "patient_id", target: () => appointmentTable },
-    medical_records: { foreignKey: "patient_id", target: () => medicalRecordTable },
+  relations: {
+    appointments: { kind: "hasMany", foreignKey: "patient_id", target: () => appointmentTable },
+    medical_records: {
+      kind: "hasMany",
+      foreignKey: "patient_id",
+      target: () => medicalRecordTable,
+    },
   },
   restrictedBy: [
     { foreignKey: "patient_id", target: () => appointmentTable },

@@ -27,16 +27,30 @@ export interface StoredRow {
 /** Names of a record type's own columns (not its relations). */
 export type ColumnOf<Model> = Extract<keyof Model, string>;
 
-/** A relation to another table, seen from this one (belongsTo; hasMany reuses the shape). */
-export interface RelationSpec {
-  /** The column holding the parent's id: on this table for belongsTo, on the target for hasMany. */
+/**
+ * A foreign key pointing at a table: a belongsTo seen from either end, or (in restrictedBy,
+ * cascadeTo, nullOnDelete) another table's belongsTo that points here.
+ */
+export interface ForeignKeySpec {
+  /** The column holding the parent's id: on this table for belongsTo, on the target for the others. */
   readonly foreignKey: string;
   /** A function, because tables point at each other and modules load one after the other. */
   readonly target: () => TableSpec;
 }
 
+/** A column of this table holds the id of a row of another (relations/belongs-to.ts). */
+export interface BelongsToSpec extends ForeignKeySpec {
+  readonly kind: "belongsTo";
+}
+
+/** Rows of another table whose `foreignKey` holds this row's id (relations/has-many.ts). */
+export interface HasManySpec extends ForeignKeySpec {
+  readonly kind: "hasMany";
+}
+
 /** A many-to-many relation seen from one of its tables (relations/belongs-to-many.ts). */
 export interface ManyToManySpec {
+  readonly kind: "belongsToMany";
   /** The pivot table: `doctors_specialties`. */
   readonly pivot: string;
   /** This table's id in the pivot, and the related table's. */
@@ -45,6 +59,42 @@ export interface ManyToManySpec {
   readonly target: () => TableSpec;
   /** The pivot's own columns (its fields), output as `pivot` on each related record. */
   readonly pivotColumns?: Readonly<Record<string, ColumnKind>>;
+}
+
+/** A relation of a table, by kind: each kind is one module of lib/relations/, registered there. */
+export type RelationSpec = BelongsToSpec | HasManySpec | ManyToManySpec;
+
+export type RelationKindName = RelationSpec["kind"];
+
+/** The relation spec of one kind. */
+export type RelationOfKind<Kind extends RelationKindName> = Extract<RelationSpec, { kind: Kind }>;
+
+/** A table's relations of one kind, with their names, in declaration order. */
+export function relationsOfKind<Kind extends RelationKindName>(
+  spec: TableSpec,
+  kind: Kind,
+): [string, RelationOfKind<Kind>][] {
+  const found: [string, RelationOfKind<Kind>][] = [];
+  for (const [name, relation] of Object.entries(spec.relations))
+    if (isKind(relation, kind)) found.push([name, relation]);
+  return found;
+}
+
+/** Relation `name` of the table when it is of `kind` (own keys only: a name from a request is never a prototype's). */
+export function relationOfKind<Kind extends RelationKindName>(
+  spec: TableSpec,
+  name: string,
+  kind: Kind,
+): RelationOfKind<Kind> | undefined {
+  const relation = Object.hasOwn(spec.relations, name) ? spec.relations[name] : undefined;
+  return relation !== undefined && isKind(relation, kind) ? relation : undefined;
+}
+
+function isKind<Kind extends RelationKindName>(
+  relation: RelationSpec,
+  kind: Kind,
+): relation is RelationOfKind<Kind> {
+  return relation.kind === kind;
 }
 
 /**
@@ -60,20 +110,18 @@ export interface TableSpec<Model = object, Row = StoredRow> {
   readonly writeOnly?: readonly string[];
   /** Unique text columns whose uniqueness ignores case (e-mails): `exists` compares them lower-cased, as their index does. */
   readonly caseless?: readonly string[];
-  readonly belongsTo: Readonly<Record<string, RelationSpec>>;
-  readonly hasMany: Readonly<Record<string, RelationSpec>>;
-  /** Many-to-many relations through pivot tables (relations/belongs-to-many.ts). */
-  readonly belongsToMany: Readonly<Record<string, ManyToManySpec>>;
+  /** Relations by name, each with its kind (see RelationSpec). */
+  readonly relations: Readonly<Record<string, RelationSpec>>;
   /** Other tables whose live rows keep a row of this one from being deleted (onDelete: restrict). */
-  readonly restrictedBy: readonly RelationSpec[];
+  readonly restrictedBy: readonly ForeignKeySpec[];
   /**
    * What a soft delete of a row does to the rows pointing at it, as a hard delete's foreign keys
    * would: `cascadeTo` tables' rows are deleted with it (soft-deleted when they have soft delete,
    * and restored with it), `nullOnDelete` tables' links are cleared. Hard deletes leave this to
    * the database's own foreign keys.
    */
-  readonly cascadeTo: readonly RelationSpec[];
-  readonly nullOnDelete: readonly RelationSpec[];
+  readonly cascadeTo: readonly ForeignKeySpec[];
+  readonly nullOnDelete: readonly ForeignKeySpec[];
   /** Carries the read type only: never set. */
   readonly row?: Row;
 }
@@ -86,9 +134,7 @@ export type TableDeclaration<Model, Row> = Pick<TableSpec<Model, Row>, "name" | 
       | "softDelete"
       | "writeOnly"
       | "caseless"
-      | "belongsTo"
-      | "hasMany"
-      | "belongsToMany"
+      | "relations"
       | "restrictedBy"
       | "cascadeTo"
       | "nullOnDelete"
@@ -101,9 +147,7 @@ export function defineTable<Model, Row = Model>(
 ): TableSpec<Model, Row> {
   return {
     softDelete: false,
-    belongsTo: {},
-    hasMany: {},
-    belongsToMany: {},
+    relations: {},
     restrictedBy: [],
     cascadeTo: [],
     nullOnDelete: [],
@@ -155,7 +199,7 @@ function isScopeList(scope: Reach): scope is readonly RowScope[] {
  * that name too (their joins are aliased by relation name).
  */
 export function rootAlias(spec: TableSpec): string {
-  return Object.hasOwn(spec.belongsTo, spec.name) ? `${spec.name}.row` : spec.name;
+  return relationOfKind(spec, spec.name, "belongsTo") ? `${spec.name}.row` : spec.name;
 }
 
 /** `"table"`, or `"table" AS "alias"` when they differ. */

@@ -18,10 +18,11 @@ export type DoctorRow = Doctor & {
 export const doctorTable: TableSpec<Doctor, DoctorRow> = defineTable({
   name: "doctors",
   columns: { name: "string", crm: "string", specialty: "string", user_id: "integer" },
-  belongsTo: { user: { foreignKey: "user_id", target: () => userTable } },
-  hasMany: { appointments: { foreignKey: "doctor_id", target: () => appointmentTable } },
-  belongsToMany: {
+  relations: {
+    user: { kind: "belongsTo", foreignKey: "user_id", target: () => userTable },
+    appointments: { kind: "hasMany", foreignKey: "doctor_id", target: () => appointmentTable },
     specialties: {
+      kind: "belongsToMany",
       pivot: "doctors_specialties",
       ownKey: "doctor_id",
       otherKey: "specialty_id",

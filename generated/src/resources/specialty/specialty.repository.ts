@@ -13,8 +13,9 @@ export type SpecialtyRow = Specialty & {
 export const specialtyTable: TableSpec<Specialty, SpecialtyRow> = defineTable({
   name: "specialties",
   columns: { name: "string" },
-  belongsToMany: {
+  relations: {
     doctors: {
+      kind: "belongsToMany",
       pivot: "doctors_specialties",
       ownKey: "specialty_id",
       otherKey: "doctor_id",

@@ -7,7 +7,7 @@ import {
   type FilterKind,
   type FilterOperator,
 } from "../lib/list-operators.js";
-import type { StoredRow, TableSpec } from "../lib/table.js";
+import { relationsOfKind, type StoredRow, type TableSpec } from "../lib/table.js";
 import {
   compileValidator,
   type ActionRules,
@@ -138,7 +138,7 @@ export function defineResource<Model, Row extends StoredRow, Create, Update>(
     pivots,
     ...settings
   } = declaration;
-  for (const name of Object.keys(table.belongsToMany))
+  for (const [name] of relationsOfKind(table, "belongsToMany"))
     if (!pivots || !Object.hasOwn(pivots, name))
       refuse(table, `relation ${name} has no pivot rules`);
   for (const [field, kind] of Object.entries(list.filters)) {

@@ -3,14 +3,20 @@
 import { encodeValue } from "../column-codec.js";
 import { toDate } from "../serialize.js";
 import { Binder, quote, type Sql } from "../sql.js";
+import {
+  firstPerParent,
+  nestedPage,
+  pivotValues,
+  type NestedItems,
+} from "../table/nested-items.js";
 import type { ManyToManySpec } from "../table/spec.js";
-import { firstPerParent, type NestedItems } from "./has-many.js";
+import type { RelationKind } from "./kind.js";
 
 /*
  * A belongsToMany relation: the rows of a pivot table link a row of one table (`ownKey`) to a row
- * of another (`otherKey`), with the pivot's own columns. Reads (nested lists, relation filters)
- * are built by table.ts from the texts here; writes (sync, attach, detach) run here, always inside
- * the caller's transaction.
+ * of another (`otherKey`), with the pivot's own columns. Reads load a page's linked records in one
+ * statement through the pivot; writes (sync, attach, detach) run here, always inside the caller's
+ * transaction.
  */
 
 export type { ManyToManySpec };
@@ -157,3 +163,30 @@ export async function detachLink(
   );
   return changed > 0;
 }
+
+export const belongsToMany: RelationKind<ManyToManySpec> = {
+  joined: false,
+  /**
+   * One statement through the pivot, live related records only (a soft-deleted one stays linked,
+   * unseen), each with its `pivot` values.
+   */
+  async loadPage(context, records, name, relation, scope) {
+    const page = nestedPage(context, records, name, relation.target(), scope);
+    if (page === undefined) return;
+    const kinds = relation.pivotColumns ?? {};
+    const hasPivot = Object.keys(kinds).length > 0;
+    const { dialect } = context.sql;
+    for (const row of await context.sql.all(linkedItems(relation, page.items), page.values)) {
+      const record = page.shape.decode(row);
+      if (hasPivot) record.pivot = pivotValues(kinds, row, "link.", dialect);
+      page.byParent.get(Number(row["link.owner"]))?.push(record);
+    }
+  },
+  /** Rows linked to any of the related hashes, through the pivot. */
+  filter(context, relation, op, value, values) {
+    const hashes = (op === "eq" ? [value] : (value as readonly unknown[])).map((hash) =>
+      values.add(hash),
+    );
+    return linkedToAny(relation, `${context.alias}."id"`, hashes);
+  },
+};

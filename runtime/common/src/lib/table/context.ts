@@ -5,7 +5,9 @@ import { quote, type Sql } from "../sql.js";
 import type { ReturnedRow, Shape } from "./shape.js";
 import {
   columnsOf,
+  relationOfKind,
   rootAlias,
+  type BelongsToSpec,
   type ManyToManySpec,
   type RelationSpec,
   type TableSpec,
@@ -60,18 +62,23 @@ export function encodeColumn(context: TableContext, column: string, value: unkno
   return encodeValue(context.columns[column]!, value, context.sql.dialect);
 }
 
-export function belongsToOf(context: TableContext, name: string): RelationSpec {
-  const relation = Object.hasOwn(context.spec.belongsTo, name)
-    ? context.spec.belongsTo[name]
+/** Relation `name` of the table, from code or a validated query: anything else is a programming error. */
+export function relationOf(context: TableContext, name: string): RelationSpec {
+  const relation = Object.hasOwn(context.spec.relations, name)
+    ? context.spec.relations[name]
     : undefined;
+  if (!relation) throw new Error(`${context.spec.name} has no relation ${name}`);
+  return relation;
+}
+
+export function belongsToOf(context: TableContext, name: string): BelongsToSpec {
+  const relation = relationOfKind(context.spec, name, "belongsTo");
   if (!relation) throw new Error(`${context.spec.name} has no belongsTo relation ${name}`);
   return relation;
 }
 
 export function belongsToManyOf(context: TableContext, name: string): ManyToManySpec {
-  const relation = Object.hasOwn(context.spec.belongsToMany, name)
-    ? context.spec.belongsToMany[name]
-    : undefined;
+  const relation = relationOfKind(context.spec, name, "belongsToMany");
   if (!relation) throw new Error(`${context.spec.name} has no belongsToMany relation ${name}`);
   return relation;
 }

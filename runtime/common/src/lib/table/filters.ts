@@ -2,9 +2,10 @@
 
 import { columnComparison, type LinkedCondition, type ListCondition } from "../list-conditions.js";
 import { textMatchOperators } from "../list-operators.js";
-import { linkedFrom, linkedToAny } from "../relations/belongs-to-many.js";
-import { quote, type Binder } from "../sql.js";
-import { belongsToOf, encodeColumn, qualified, type TableContext } from "./context.js";
+import { linkedFrom } from "../relations/belongs-to-many.js";
+import { kindOf } from "../relations/kinds.js";
+import type { Binder } from "../sql.js";
+import { encodeColumn, qualified, relationOf, type TableContext } from "./context.js";
 import type { CountOptions } from "./options.js";
 import { scopeConditions } from "./reach.js";
 
@@ -74,23 +75,18 @@ function group(
   return parts.length === 1 ? parts[0]! : `(${parts.join(separator)})`;
 }
 
-/** A relation by hashes (`eq`, `in`) or its absence (`null`): a belongsTo's key, a belongsToMany's pivot. */
+/** A relation by hashes (`eq`, `in`) or its absence (`null`), as its kind filters (relations/<kind>.ts). */
 function relationSql(
   context: TableContext,
   condition: Extract<ListCondition, { relation: string }>,
   values: Binder,
 ): string {
   const { relation: name, op, value } = condition;
-  const hashes = () =>
-    (op === "eq" ? [value] : (value as readonly unknown[])).map((hash) => values.add(hash));
-  if (Object.hasOwn(context.spec.belongsToMany, name)) {
-    const relation = context.spec.belongsToMany[name]!;
-    return linkedToAny(relation, `${context.alias}."id"`, hashes());
-  }
-  const relation = belongsToOf(context, name);
-  const foreignKey = `${context.alias}.${quote(relation.foreignKey)}`;
-  if (op === "null") return `${foreignKey} IS ${value === true ? "" : "NOT "}NULL`;
-  return `${foreignKey} IN (SELECT "id" FROM ${quote(relation.target().name)} WHERE "hash" IN (${hashes().join(", ")}))`;
+  const relation = relationOf(context, name);
+  const filter = kindOf(relation).filter;
+  if (!filter)
+    throw new Error(`${context.spec.name} cannot be filtered by its ${relation.kind} ${name}`);
+  return filter(context, relation, op, value, values);
 }
 
 /** This table's rows that row `ownId` of another table links to through its relation. */

@@ -5,7 +5,7 @@ import { columnName, encodeColumn, type TableContext } from "./context.js";
 import { loadsNested } from "./nested.js";
 import { findOne } from "./reads.js";
 import { shapeOf, type ReturnedRow } from "./shape.js";
-import { readableColumnsOf } from "./spec.js";
+import { readableColumnsOf, relationsOfKind } from "./spec.js";
 
 /*
  * Inserts and updates of one row: timestamps set here (as Prisma's @default(now()) and @updatedAt
@@ -122,7 +122,7 @@ function updateStatement(
  * belongsTo, whose read shape has no join, and no nested list asked for); undefined otherwise.
  */
 function returnedRow(context: TableContext, relations: readonly string[]): ReturnedRow | undefined {
-  if (Object.keys(context.spec.belongsTo).length > 0 || loadsNested(context, relations))
+  if (relationsOfKind(context.spec, "belongsTo").length > 0 || loadsNested(context, relations))
     return undefined;
   context.cache.returnsRow ??= {
     text: `RETURNING ${Object.keys(readableColumnsOf(context.spec)).map(quote).join(", ")}`,
