@@ -1,8 +1,8 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../src/index.js";
 import { readMigrationHistory } from "../../src/migrate/history.js";
 import { schemaAheadOfMigrations } from "../../src/migrate/plan.js";
@@ -64,31 +64,60 @@ describe("golden files: generate(specs/) equals generated/", () => {
   });
 });
 
-describe("the PostgreSQL golden: generate(specs/ with database: postgresql) equals generated-postgresql/", () => {
-  const pgGolden = join(repo, "generated-postgresql");
+describe("the PostgreSQL golden: generate(specs/ with database: postgresql) equals generated/ overlaid with generated-postgresql/", () => {
+  const pgDifference = join(repo, "generated-postgresql");
   let pgMap: FileMap;
+  /** The whole PostgreSQL project, put back together from the two goldens (scripts/postgres-golden.mjs). */
+  let pgProject: string;
+  let work: string;
   beforeAll(async () => {
-    const work = await mkdtemp(join(tmpdir(), "hashapi-golden-pg-"));
+    work = await mkdtemp(join(tmpdir(), "hashapi-golden-pg-"));
     await cp(specs, join(work, "specs"), { recursive: true });
     const project = join(work, "specs/hashapi.yaml");
     await writeFile(project, (await readFile(project, "utf8")).replace(/^database: sqlite$/m, "database: postgresql"));
     pgMap = await generate(join(work, "specs"));
-    await rm(work, { recursive: true, force: true });
+    pgProject = join(work, "project");
+    const { assemblePostgresProject } = (await import(postgresGolden)) as PostgresGolden;
+    assemblePostgresProject(repo, pgProject);
   });
+  afterAll(() => rm(work, { recursive: true, force: true }));
 
   it("matches every generated file byte for byte, with migrations that cover the schema (npm run golden:update)", async () => {
-    expect(await mismatches(pgMap, pgGolden)).toEqual([]);
-    expect(isClean(await checkOutput(pgGolden, pgMap))).toBe(true);
-    expect(schemaAheadOfMigrations(await readMigrationHistory(pgGolden), pgMap.get("prisma/schema.prisma")!.content)).toBe(false);
+    expect(await mismatches(pgMap, pgProject)).toEqual([]);
+    expect(isClean(await checkOutput(pgProject, pgMap))).toBe(true);
+    expect(schemaAheadOfMigrations(await readMigrationHistory(pgProject), pgMap.get("prisma/schema.prisma")!.content)).toBe(false);
+  });
+
+  it("stores only what differs from the SQLite golden, so each PostgreSQL-specific change is read once", async () => {
+    const { goldenFiles } = (await import(postgresGolden)) as PostgresGolden;
+    const stored = goldenFiles(pgDifference);
+    expect(stored).toContain("src/lib/driver.ts");
+    for (const path of stored) {
+      const sqlite = await readFile(join(golden, path), "utf8").catch(() => undefined);
+      expect(sqlite, `${path} is the same as generated/'s: npm run golden:update drops it`).not.toBe(await readFile(join(pgDifference, path), "utf8"));
+    }
+    // Everything else of the PostgreSQL project is the SQLite golden's, byte for byte.
+    const sameAsSqlite = [...pgMap.values()].filter((file) => !stored.includes(file.path));
+    expect(sameAsSqlite.length).toBeGreaterThan(100);
+    for (const file of sameAsSqlite.filter((candidate) => candidate.ownership === "generated"))
+      expect(await readFile(join(golden, file.path), "utf8"), file.path).toBe(file.content);
   });
 
   it("carries the PostgreSQL driver and column types, and type-checks with it", async () => {
     expect(pgMap.get("src/lib/driver.ts")!.content).toContain('import pg from "pg";');
     expect(pgMap.get("prisma/schema.prisma")!.content).toContain("@db.Timestamptz(3)");
-    await execa(join(repo, "node_modules/.bin/prisma"), ["generate"], { cwd: pgGolden, env: { DATABASE_URL: "postgresql://localhost:5432/unused" } });
-    expect(typecheckProject(pgGolden, pgMap).map(formatTypeProblem)).toEqual([]);
+    await symlink(join(repo, "node_modules"), join(pgProject, "node_modules"));
+    await execa(join(repo, "node_modules/.bin/prisma"), ["generate"], { cwd: pgProject, env: { DATABASE_URL: "postgresql://localhost:5432/unused" } });
+    expect(typecheckProject(pgProject, pgMap).map(formatTypeProblem)).toEqual([]);
   }, 120_000);
 });
+
+// Plain JavaScript shared with scripts/golden-postgresql.mjs: loaded by path.
+const postgresGolden = join(repo, "scripts/postgres-golden.mjs");
+interface PostgresGolden {
+  goldenFiles(dir: string): string[];
+  assemblePostgresProject(repo: string, target: string): void;
+}
 
 describe("type safety of the output (ts-morph, in memory)", () => {
   beforeAll(async () => {
