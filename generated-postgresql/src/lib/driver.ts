@@ -40,16 +40,7 @@ export function openSql(url: string, poolSize = 10, statementTimeoutMs = 0): Sql
     ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
   });
   pool.on("error", () => undefined); // an idle connection lost to a restart is simply replaced
-  // A name makes pg prepare the statement once per connection and reuse it.
-  const names = new Map<string, string>();
-  const nameOf = (text: string): string | undefined => {
-    let name = names.get(text);
-    if (name === undefined && names.size < maxPreparedStatements) {
-      name = `s${names.size + 1}`;
-      names.set(text, name);
-    }
-    return name;
-  };
+  const nameOf = statementNames();
   /** Runs one statement on the pool (any free connection) or on a transaction's own connection. */
   const query = (
     on: pg.Pool | pg.PoolClient,
@@ -82,35 +73,55 @@ export function openSql(url: string, poolSize = 10, statementTimeoutMs = 0): Sql
   });
   return {
     ...on(pool),
-    async transaction(work) {
-      for (let attempt = 1; ; attempt += 1) {
-        const client = await pool.connect();
-        const inside: Sql = {
-          ...on(client),
-          transaction: (nested) => nested(inside),
-          close: async () => {},
-        };
-        let broken: Error | undefined;
-        try {
-          await client.query("BEGIN");
-          const result = await work(inside);
-          await client.query("COMMIT");
-          return result;
-        } catch (error) {
-          await client.query("ROLLBACK").catch((failure: Error) => (broken = failure));
-          // Two transactions that each wait for a row the other locked: PostgreSQL ends one of
-          // them, which simply runs again (its locks are gone, so the other one has finished).
-          if (isRetryable(error) && attempt < maxAttempts) continue;
-          throw error;
-        } finally {
-          client.release(broken);
-        }
-      }
-    },
+    transaction: (work) => inTransaction(pool, on, work),
     async close() {
       await pool.end();
     },
   };
+}
+
+/** A name makes pg prepare the statement once per connection and reuse it: one per text, up to a bound. */
+function statementNames(): (text: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (text) => {
+    let name = names.get(text);
+    if (name === undefined && names.size < maxPreparedStatements) {
+      name = `s${names.size + 1}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+}
+
+/** Runs `work` as one transaction on one connection of the pool, again when PostgreSQL ends it for a deadlock. */
+async function inTransaction<T>(
+  pool: pg.Pool,
+  on: (connection: pg.PoolClient) => Omit<Sql, "transaction" | "close">,
+  work: (tx: Sql) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    const client = await pool.connect();
+    const inside: Sql = {
+      ...on(client),
+      transaction: (nested) => nested(inside),
+      close: async () => {},
+    };
+    let broken: Error | undefined;
+    try {
+      await client.query("BEGIN");
+      const result = await work(inside);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch((failure: Error) => (broken = failure));
+      // Two transactions that each wait for a row the other locked: PostgreSQL ends one of
+      // them, which simply runs again (its locks are gone, so the other one has finished).
+      if (isRetryable(error) && attempt < maxAttempts) continue;
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
 }
 
 // deadlock_detected, serialization_failure: the transaction did nothing and may simply run again.

@@ -5,7 +5,7 @@ import { Conflict } from "../lib/errors.js";
 import { mapColumnConditions } from "../lib/list-conditions.js";
 import { hashPassword } from "../lib/passwords.js";
 import { Binder, type Sql } from "../lib/sql.js";
-import type { Table, TableSpec } from "../lib/table.js";
+import type { AnyTable, Table, TableSpec } from "../lib/table.js";
 import type { ResourceDescriptor } from "../resource/descriptor.js";
 import {
   ResourceService,
@@ -47,7 +47,7 @@ export class UsersService extends ResourceService<object, ManagedUser, UserPaylo
   constructor(
     resource: ResourceDescriptor<object, ManagedUser, UserPayload, UserPayload>,
     table: Table<object, ManagedUser>,
-    tableOf: (spec: TableSpec) => Table<unknown, unknown>,
+    tableOf: (spec: TableSpec) => AnyTable,
     readonly access: UserRoles,
   ) {
     super(resource, table, tableOf);

@@ -135,33 +135,10 @@ export async function seedDatabase(
     return table;
   };
   const reports: SeedReport[] = [];
-  for (const { resource, rules, unique } of parentsFirst(seedables)) {
+  for (const seedable of parentsFirst(seedables)) {
+    const { resource } = seedable;
     const table = tableOf(resource.table);
     const service = new ResourceService(resource, table, tableOf);
-    const existing = await table.count({ withTrashed: true });
-    const pick = random(options.seed * 31 + existing);
-    // Relations a controller fills from the caller (a direct owner, `set:`) are optional in the create
-    // rules, but the seed has no caller: it needs a user to point them at, like a required one.
-    const required = new Set([
-      ...((rules.schema as { required?: string[] }).required ?? []),
-      ...Object.entries(resource.setByServer ?? {})
-        .filter(([, set]) => set.from === "caller")
-        .map(([key]) => key),
-      ...(resource.owner?.payloadKey ? [resource.owner.payloadKey] : []),
-    ]);
-    const parents: Record<string, string[]> = {};
-    let skipped: string | undefined;
-    for (const [key, property] of Object.entries(rules.schema.properties ?? {})) {
-      const relation = relationOfKind(resource.table, key, "belongsTo");
-      if (!isRelationKey(property) || !relation) continue;
-      const rows = await tableOf(relation.target()).findMany({
-        orderBy: [{ id: "desc" }] as never,
-        limit: parentPool,
-      });
-      parents[key] = rows.map((row) => (row as { hash: string }).hash);
-      if (parents[key]!.length === 0 && required.has(key))
-        skipped = `no ${relation.target().name} to point ${key} at`;
-    }
     const report: SeedReport = {
       table: resource.table.name,
       upserted: 0,
@@ -169,40 +146,97 @@ export async function seedDatabase(
       softDeleted: 0,
     };
     reports.push(report);
+    // Counted before the fixed rows: the numbers drawn depend on the rows there before this run.
+    const existing = await table.count({ withTrashed: true });
+    const { parents, skipped } = await parentPools(seedable, tableOf);
     report.upserted = await upsertFixedRows(resource, service, table);
     if (skipped) {
       report.skipped = skipped;
       continue;
     }
-    const created: StoredRow[] = [];
-    for (let index = 0; index < options.count; index += 1) {
-      for (let attempt = 0; attempt < attemptsPerRecord; attempt += 1) {
-        // Numbers continue after the rows already there; a retry jumps past this run's range.
-        const n = options.seed * 1_000_003 + existing + index + attempt * (options.count + 7_919);
-        const payload: Record<string, unknown> = examplePayload(rules, n, unique ?? {});
-        for (const [key, hashes] of Object.entries(parents))
-          if (hashes.length > 0) payload[key] = hashes[Math.floor(pick() * hashes.length)];
-        try {
-          created.push(await service.create(resource.validate.create(payload)));
-          report.created += 1;
-          break;
-        } catch (error) {
-          if (!(error instanceof ValidationFailed) || attempt === attemptsPerRecord - 1)
-            throw error;
-        }
-      }
-    }
-    if (resource.table.softDelete)
-      for (const row of created.filter((_, index) => index % 10 === 9)) {
-        try {
-          await service.destroy(row);
-          report.softDeleted += 1;
-        } catch (error) {
-          if (!(error instanceof Conflict)) throw error;
-        }
-      }
+    const created = await createRecords(seedable, service, parents, existing, options);
+    report.created = created.length;
+    if (resource.table.softDelete) report.softDeleted = await softDeleteSome(service, created);
   }
   return reports;
+}
+
+/**
+ * The hashes each belongsTo payload key may point at (the newest live parents), and why the
+ * resource is skipped when a relation it must fill has no parent at all.
+ */
+async function parentPools(
+  { resource, rules }: Seedable,
+  tableOf: (spec: TableSpec) => AnyTable,
+): Promise<{ parents: Record<string, string[]>; skipped?: string }> {
+  // Relations a controller fills from the caller (a direct owner, `set:`) are optional in the create
+  // rules, but the seed has no caller: it needs a user to point them at, like a required one.
+  const required = new Set([
+    ...((rules.schema as { required?: string[] }).required ?? []),
+    ...Object.entries(resource.setByServer ?? {})
+      .filter(([, set]) => set.from === "caller")
+      .map(([key]) => key),
+    ...(resource.owner?.payloadKey ? [resource.owner.payloadKey] : []),
+  ]);
+  const parents: Record<string, string[]> = {};
+  let skipped: string | undefined;
+  for (const [key, property] of Object.entries(rules.schema.properties ?? {})) {
+    const relation = relationOfKind(resource.table, key, "belongsTo");
+    if (!isRelationKey(property) || !relation) continue;
+    const rows = await tableOf(relation.target()).findMany({
+      orderBy: [{ id: "desc" }],
+      limit: parentPool,
+    });
+    parents[key] = rows.map((row) => row.hash);
+    if (parents[key]!.length === 0 && required.has(key))
+      skipped = `no ${relation.target().name} to point ${key} at`;
+  }
+  return skipped === undefined ? { parents } : { parents, skipped };
+}
+
+/**
+ * `options.count` records through the service's own create, each pointing at parents drawn at
+ * random; numbers continue after the rows already there, and a unique value already taken is drawn
+ * again (a retry jumps past this run's range).
+ */
+async function createRecords(
+  { resource, rules, unique }: Seedable,
+  service: AnyService,
+  parents: Readonly<Record<string, string[]>>,
+  existing: number,
+  options: SeedOptions,
+): Promise<StoredRow[]> {
+  const pick = random(options.seed * 31 + existing);
+  const created: StoredRow[] = [];
+  for (let index = 0; index < options.count; index += 1) {
+    for (let attempt = 0; attempt < attemptsPerRecord; attempt += 1) {
+      const n = options.seed * 1_000_003 + existing + index + attempt * (options.count + 7_919);
+      const payload: Record<string, unknown> = examplePayload(rules, n, unique ?? {});
+      for (const [key, hashes] of Object.entries(parents))
+        if (hashes.length > 0) payload[key] = hashes[Math.floor(pick() * hashes.length)];
+      try {
+        created.push(await service.create(resource.validate.create(payload)));
+        break;
+      } catch (error) {
+        if (!(error instanceof ValidationFailed) || attempt === attemptsPerRecord - 1) throw error;
+      }
+    }
+  }
+  return created;
+}
+
+/** Soft-deletes one in ten of `created` (where nothing restricts it): how many were. */
+async function softDeleteSome(service: AnyService, created: readonly StoredRow[]): Promise<number> {
+  let deleted = 0;
+  for (const row of created.filter((_, index) => index % 10 === 9)) {
+    try {
+      await service.destroy(row);
+      deleted += 1;
+    } catch (error) {
+      if (!(error instanceof Conflict)) throw error;
+    }
+  }
+  return deleted;
 }
 
 /** Whether no resource has a row yet, soft-deleted ones included. */
@@ -222,32 +256,12 @@ export async function runSeedCommand(
   moduleUrl: string,
   seedables: readonly Seedable[],
 ): Promise<number> {
-  let options: SeedOptions;
-  let ifEmpty = false;
-  try {
-    const { values } = parseArgs({
-      args: [...args],
-      options: {
-        count: { type: "string" },
-        seed: { type: "string" },
-        "if-empty": { type: "boolean" },
-      },
-      strict: true,
-    });
-    options = { count: Number(values.count ?? 20), seed: Number(values.seed ?? 1) };
-    ifEmpty = values["if-empty"] === true;
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${usage}\n`);
+  const parsed = seedArguments(args);
+  if (typeof parsed === "string") {
+    process.stderr.write(`${parsed}\n${usage}\n`);
     return 2;
   }
-  if (!Number.isInteger(options.count) || options.count < 1 || options.count > 10_000) {
-    process.stderr.write(`--count must be a whole number from 1 to 10000\n${usage}\n`);
-    return 2;
-  }
-  if (!Number.isInteger(options.seed) || options.seed < 0 || options.seed > 1_000_000) {
-    process.stderr.write(`--seed must be a whole number from 0 to 1000000\n${usage}\n`);
-    return 2;
-  }
+  const { options, ifEmpty } = parsed;
   let db: Database;
   try {
     db = await connectDatabase(databaseUrl, 1);
@@ -276,17 +290,44 @@ export async function runSeedCommand(
       process.stderr.write(`${error.message}\n`);
       return 1;
     }
-    for (const report of reports) {
-      const fixed = report.upserted > 0 ? `${report.upserted} fixed rows upserted, ` : "";
-      const deleted = report.softDeleted > 0 ? ` (${report.softDeleted} of them soft-deleted)` : "";
-      process.stdout.write(
-        report.skipped
-          ? `${report.table}: ${fixed}none (${report.skipped})\n`
-          : `${report.table}: ${fixed}${report.created} created${deleted}\n`,
-      );
-    }
+    for (const report of reports) process.stdout.write(`${reportLine(report)}\n`);
     return 0;
   } finally {
     await db.close();
   }
+}
+
+/** `--count`, `--seed` and `--if-empty`, or what is wrong with them. */
+function seedArguments(
+  args: readonly string[],
+): { options: SeedOptions; ifEmpty: boolean } | string {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      options: {
+        count: { type: "string" },
+        seed: { type: "string" },
+        "if-empty": { type: "boolean" },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    return (error as Error).message;
+  }
+  const options = { count: Number(values.count ?? 20), seed: Number(values.seed ?? 1) };
+  if (!Number.isInteger(options.count) || options.count < 1 || options.count > 10_000)
+    return "--count must be a whole number from 1 to 10000";
+  if (!Number.isInteger(options.seed) || options.seed < 0 || options.seed > 1_000_000)
+    return "--seed must be a whole number from 0 to 1000000";
+  return { options, ifEmpty: values["if-empty"] === true };
+}
+
+/** What was seeded in one table, as `npm run db:seed` prints it. */
+function reportLine(report: SeedReport): string {
+  const fixed = report.upserted > 0 ? `${report.upserted} fixed rows upserted, ` : "";
+  const deleted = report.softDeleted > 0 ? ` (${report.softDeleted} of them soft-deleted)` : "";
+  return report.skipped
+    ? `${report.table}: ${fixed}none (${report.skipped})`
+    : `${report.table}: ${fixed}${report.created} created${deleted}`;
 }

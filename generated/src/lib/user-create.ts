@@ -22,38 +22,9 @@ export async function runUserCreateCommand(
   /** The project's roles (src/auth/roles.ts) and the one a user gets without --role. */
   access: { roles: readonly string[]; defaultRole: string },
 ): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        name: { type: "string" },
-        email: { type: "string" },
-        password: { type: "string" },
-        role: { type: "string" },
-      },
-    }));
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${usage}\n`);
-    return 2;
-  }
-  const name = values.name?.trim().normalize("NFC");
-  const email = values.email?.trim().normalize("NFC").toLowerCase();
-  const { password, role = access.defaultRole } = values;
-  if (!name || !email || !password) {
-    process.stderr.write(`${usage}\n`);
-    return 2;
-  }
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
-    process.stderr.write(`"${email}" is not an e-mail address\n`);
-    return 2;
-  }
-  if (password.length < 8) {
-    process.stderr.write("the password must have at least 8 characters\n");
-    return 2;
-  }
-  if (!access.roles.includes(role)) {
-    process.stderr.write(`unknown role "${role}": one of ${access.roles.join(", ")}\n`);
+  const user = newUserArguments(argv, access);
+  if (typeof user === "string") {
+    process.stderr.write(`${user}\n`);
     return 2;
   }
   let db;
@@ -66,6 +37,7 @@ export async function runUserCreateCommand(
   try {
     const hash = newHash("USR");
     const now = new Date();
+    const { name, email, password, role } = user;
     await db.run(
       sql`INSERT INTO "users" ("hash", "name", "email", "password", "role", "created_at", "updated_at")
         VALUES (${hash}, ${name}, ${email}, ${await hashPassword(password)}, ${role}, ${now}, ${now})`,
@@ -73,18 +45,45 @@ export async function runUserCreateCommand(
     process.stdout.write(`${hash}\n`);
     return 0;
   } catch (error) {
-    if (isUniqueViolation(error)) {
-      process.stderr.write(`a user with e-mail ${email} already exists\n`);
-      return 1;
-    }
-    if (isSchemaBehind(error)) {
-      process.stderr.write(
-        "The database has no users table yet: run `npm run db:migrate` first.\n",
-      );
-      return 1;
-    }
-    throw error;
+    const problem = isUniqueViolation(error)
+      ? `a user with e-mail ${user.email} already exists`
+      : isSchemaBehind(error)
+        ? "The database has no users table yet: run `npm run db:migrate` first."
+        : undefined;
+    if (problem === undefined) throw error;
+    process.stderr.write(`${problem}\n`);
+    return 1;
   } finally {
     await db.close();
   }
+}
+
+/** The user the arguments describe, or what is wrong with them (a usage error). */
+function newUserArguments(
+  argv: string[],
+  access: { roles: readonly string[]; defaultRole: string },
+): { name: string; email: string; password: string; role: string } | string {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        name: { type: "string" },
+        email: { type: "string" },
+        password: { type: "string" },
+        role: { type: "string" },
+      },
+    }));
+  } catch (error) {
+    return `${(error as Error).message}\n${usage}`;
+  }
+  const name = values.name?.trim().normalize("NFC");
+  const email = values.email?.trim().normalize("NFC").toLowerCase();
+  const { password, role = access.defaultRole } = values;
+  if (!name || !email || !password) return usage;
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return `"${email}" is not an e-mail address`;
+  if (password.length < 8) return "the password must have at least 8 characters";
+  if (!access.roles.includes(role))
+    return `unknown role "${role}": one of ${access.roles.join(", ")}`;
+  return { name, email, password, role };
 }

@@ -2,66 +2,36 @@
 
 import type { ListQuery } from "../http/list-query.js";
 import { isForeignKeyViolation, isUniqueViolation } from "../lib/database.js";
-import {
-  Conflict,
-  emptyFieldErrors,
-  NotFound,
-  ValidationFailed,
-  type FieldErrors,
-} from "../lib/errors.js";
+import { Conflict, NotFound, ValidationFailed } from "../lib/errors.js";
 import { hashMatcher, newHash } from "../lib/hash-id.js";
-import { cursorValue, fromCursorValue } from "../lib/column-codec.js";
-import { pivotColumns, type Link } from "../lib/relations/belongs-to-many.js";
-import { toDate } from "../lib/serialize.js";
-import { uniqueViolationColumn, type Sql, type SqlRow } from "../lib/sql.js";
+import { uniqueViolationColumn, type Sql } from "../lib/sql.js";
 import {
   columnsOf,
   relationOfKind,
   type FindOptions,
   type RelationKindName,
-  type RowScope,
+  type AnyTable,
   type StoredRow,
   type Table,
   type TableSpec,
   type Writable,
 } from "../lib/table.js";
 import type { ResourceDescriptor } from "./descriptor.js";
+import { cursorColumns, cursorKeys } from "./cursor-keys.js";
+import { PayloadColumns } from "./payload-columns.js";
+import { takenFields, withTakenFields } from "./unique-fields.js";
+import type { RecordRules, WriteRules } from "./write-rules.js";
 
 /** The caller's reach: a policy's scope of this resource, and of each nested hasMany's resource. */
 export type Reach = Pick<FindOptions<unknown>, "scope" | "scopeOf">;
 
-/** A stored record as the runtime handles it: every table has an internal id and a public hash. */
+/** A stored record as the runtime handles it (lib/table/spec.ts). */
 export type { StoredRow };
 
 /** A service of any resource, for code that handles every resource alike (seeds, the registry). */
 export type AnyService = ResourceService<object, StoredRow, object, object>;
 
-/**
- * What a write must hold to, decided in its own transaction (with what it reads locked), never in
- * a read before it: `parent` names a belongsTo payload key whose record must also match `where`
- * (an owned resource's parent: the caller's own), else the 422 of an unknown record; `check` runs
- * first and throws to refuse (the last user of a role, say).
- */
-export interface WriteRules {
-  readonly parent?: {
-    readonly relation: string;
-    readonly where: Readonly<Record<string, unknown>>;
-  };
-  readonly check?: (sql: Sql) => Promise<void>;
-  /** Per belongsToMany payload key, the related rows the caller reaches (its scope there): no other may be linked. */
-  readonly links?: Readonly<Record<string, RowScope | readonly RowScope[] | undefined>>;
-  /**
-   * The caller's reach on the record an update, delete or restore writes (ownership, a policy's
-   * scope): decided again under the record's lock in the write's own transaction, so a record
-   * reassigned or moved out of reach meanwhile is the 404 of a missing one and nothing is written.
-   */
-  readonly reach?: RowScope | readonly RowScope[];
-  /** A rule on the record as locked for that write (its stored columns): throws to refuse. */
-  readonly locked?: (row: SqlRow) => void | Promise<void>;
-}
-
-/** What decides whether a write may touch an existing record, under its lock (see WriteRules). */
-export type RecordRules = Pick<WriteRules, "check" | "reach" | "locked">;
+export type { RecordRules, WriteRules };
 
 // A fresh random hash that collides is drawn again; after this many collisions the write fails.
 const hashAttempts = 5;
@@ -74,16 +44,31 @@ export class ResourceService<
   Update extends object,
 > {
   private readonly ownHash: RegExp;
+  private readonly payloads: PayloadColumns;
   private readonly kinds: ReturnType<typeof columnsOf>;
+  /** The same table, read by code that names columns at run time (unique fields, hashes). */
+  private readonly anyTable: AnyTable;
 
   constructor(
     readonly resource: ResourceDescriptor<Model, Row, Create, Update>,
     readonly table: Table<Model, Row>,
     /** The table of a related resource, to find the record a payload's hash names. */
-    private readonly tableOf: (spec: TableSpec) => Table<unknown, unknown>,
+    tableOf: (spec: TableSpec) => AnyTable,
   ) {
     this.ownHash = hashMatcher(resource.prefix);
+    this.payloads = new PayloadColumns(resource.table, tableOf, resource.exists);
+    this.anyTable = table;
     this.kinds = columnsOf(resource.table);
+  }
+
+  /** Payload → columns (payload-columns.ts), typed as this table's writable columns. */
+  private async toData(
+    payload: Create | Update,
+    sql: Sql,
+    lock?: "share",
+    parent?: WriteRules["parent"],
+  ): Promise<Writable<Model>> {
+    return (await this.payloads.columns(payload, sql, lock, parent)) as Writable<Model>;
   }
 
   /** This resource's relation `name` when it is of `kind` (a payload key or a `?with=` name). */
@@ -130,7 +115,7 @@ export class ResourceService<
           ),
         )
       : query.orderBy;
-    const after = position ? this.cursorValues(orderBy, position.values) : undefined;
+    const after = position ? cursorColumns(this.kinds, orderBy, position.values) : undefined;
     const rows = await this.table.findMany({
       ...this.filtering(query, reach),
       orderBy: orderBy as never,
@@ -144,24 +129,9 @@ export class ResourceService<
     return { rows: backwards ? page.reverse() : page, more };
   }
 
-  /** The order keys of `row` as a cursor holds them (see column-codec.ts cursorValue). */
+  /** The order keys of `row` as a cursor holds them (cursor-keys.ts). */
   cursorOf(orderBy: ListQuery["orderBy"], row: Row): unknown[] {
-    const record = row as unknown as Record<string, unknown>;
-    return orderBy.flatMap((entry) =>
-      Object.keys(entry).map((column) => cursorValue(this.kinds[column]!, record[column])),
-    );
-  }
-
-  /** A cursor's values as the order keys' column values; 422 when one is not (the spec changed since). */
-  private cursorValues(orderBy: ListQuery["orderBy"], values: readonly unknown[]): unknown[] {
-    const columns = orderBy.flatMap((entry) => Object.keys(entry));
-    const decoded = columns.map((column, index) => {
-      const kind = this.kinds[column];
-      return kind === undefined ? undefined : fromCursorValue(kind, values[index]);
-    });
-    if (decoded.some((value) => value === undefined))
-      throw new ValidationFailed({ ...emptyFieldErrors(), cursor: ["The cursor is invalid."] });
-    return decoded;
+    return cursorKeys(this.kinds, orderBy, row);
   }
 
   /** A list query as this resource reads it: a subclass may normalize values (see users.service.ts). */
@@ -317,19 +287,8 @@ export class ResourceService<
   }
 
   /** Adds "has already been taken" to validation errors, so a client sees every problem at once. */
-  async withUniqueErrors(error: unknown, body: unknown, exceptId?: number): Promise<unknown> {
-    if (!(error instanceof ValidationFailed) || typeof body !== "object" || body === null)
-      return error;
-    // Only values that passed their own rules are looked up: PostgreSQL refuses "abc" for an
-    // integer column with an error, and such a value is already reported anyway.
-    const alreadyReported = new Set(Object.keys(error.errors));
-    const taken = await this.takenFields(
-      error.checked ?? (body as Record<string, unknown>),
-      exceptId,
-      alreadyReported,
-    );
-    for (const [field, messages] of Object.entries(taken)) error.errors[field] = messages;
-    return error;
+  withUniqueErrors(error: unknown, body: unknown, exceptId?: number): Promise<unknown> {
+    return withTakenFields(error, body, this.anyTable, this.resource.unique ?? {}, exceptId);
   }
 
   /**
@@ -344,19 +303,18 @@ export class ResourceService<
     relations: readonly string[] = [],
     existing?: number,
   ): Promise<T> {
-    const keys = Object.keys(payload);
-    const references = keys.some((key) => this.relation(key, "belongsTo"));
-    const linking = keys.filter((key) => this.relation(key, "belongsToMany"));
+    const references = this.payloads.references(payload);
+    const linking = this.payloads.linking(payload);
     const guarded = existing !== undefined && guards(rules);
     if (!references && !rules.check && linking.length === 0 && !guarded)
-      return this.toData(payload).then((data) => write(this.table, data));
+      return this.toData(payload, this.table.sql).then((data) => write(this.table, data));
     return this.table.sql.transaction(async (tx) => {
       // Out of reach now: the 404 of a missing record, and the transaction writes nothing.
       if (guarded && !(await this.lockedInReach(tx, existing, "live", rules))) throw new NotFound();
       await rules.check?.(tx);
       const table = this.table.within(tx);
       const data = await this.toData(payload, tx, "share", rules.parent);
-      const links = await this.linksOf(payload, linking, tx, rules.links);
+      const links = await this.payloads.links(payload, linking, tx, rules.links);
       const written = await write(table, data);
       if (written === null || linking.length === 0) return written;
       for (const [name, wanted] of links)
@@ -380,99 +338,8 @@ export class ResourceService<
     return true;
   }
 
-  /**
-   * The related rows each belongsToMany payload key names, locked live in the write's transaction
-   * and within the caller's reach there: 422 on `<relation>.<index>` for an unknown, deleted,
-   * unreachable or repeated hash.
-   */
-  private async linksOf(
-    payload: Create | Update,
-    names: readonly string[],
-    sql: Sql,
-    reach: WriteRules["links"] = {},
-  ): Promise<Map<string, Link[]>> {
-    const links = new Map<string, Link[]>();
-    const errors = emptyFieldErrors();
-    for (const name of names) {
-      const relation = this.relation(name, "belongsToMany")!;
-      const target = this.tableOf(relation.target()).within(sql);
-      const items = (payload as Record<string, unknown>)[name] as readonly unknown[];
-      const seen = new Set<string>();
-      const wanted: Link[] = [];
-      for (const [index, item] of items.entries()) {
-        const { hash, ...pivot } =
-          typeof item === "string" ? { hash: item } : (item as { hash: string });
-        const key = `${name}.${index}`;
-        if (seen.has(hash)) {
-          errors[key] = [`The ${key} field has a duplicate value.`];
-          continue;
-        }
-        seen.add(hash);
-        const id = await target.liveId(hash, "share", reach[name]);
-        if (id === null) errors[key] = [`The selected ${key} is invalid.`];
-        else
-          wanted.push({
-            id,
-            pivot: pivotColumns(relation, pivot),
-          });
-      }
-      links.set(name, wanted);
-    }
-    if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
-    return links;
-  }
-
-  /**
-   * Payload → columns: relation hashes become foreign keys (422 when unknown), dates become Dates.
-   * With `lock`, each related record found is locked live until the transaction ends.
-   */
-  private async toData(
-    payload: Create | Update,
-    sql: Sql = this.table.sql,
-    lock?: "share",
-    parent?: WriteRules["parent"],
-  ): Promise<Writable<Model>> {
-    const data: Record<string, unknown> = {};
-    const errors = emptyFieldErrors();
-    for (const [key, value] of Object.entries(payload)) {
-      // Links are written after the row (see writing).
-      if (this.relation(key, "belongsToMany")) continue;
-      const relation = this.relation(key, "belongsTo");
-      if (relation) {
-        const scope = parent?.relation === key ? { where: parent.where } : undefined;
-        const id =
-          typeof value === "string"
-            ? await this.tableOf(relation.target()).within(sql).liveId(value, lock, scope)
-            : null;
-        if (value !== null && id === null)
-          errors[key] = [this.resource.exists?.[key] ?? "The selected relation is invalid."];
-        data[relation.foreignKey] = id;
-      } else {
-        const kind = this.kinds[key];
-        data[key] = kind === "date" || kind === "datetime" ? toDate(value as string | null) : value;
-      }
-    }
-    if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
-    return data as Writable<Model>;
-  }
-
-  private async takenFields(
-    payload: Record<string, unknown>,
-    exceptId?: number,
-    skip: ReadonlySet<string> = new Set(),
-  ): Promise<FieldErrors> {
-    const errors = emptyFieldErrors();
-    for (const [field, message] of Object.entries(this.resource.unique ?? {})) {
-      if (skip.has(field)) continue;
-      const value = Object.hasOwn(payload, field) ? payload[field] : undefined;
-      if (value === undefined || value === null) continue;
-      if (await this.table.exists({ [field]: value } as never, exceptId)) errors[field] = [message];
-    }
-    return errors;
-  }
-
   private hashTaken(hash: string): Promise<boolean> {
-    return this.table.exists({ hash } as never);
+    return this.anyTable.exists({ hash });
   }
 
   /**
@@ -486,11 +353,12 @@ export class ResourceService<
     exceptId?: number,
   ): Promise<unknown> {
     if (isForeignKeyViolation(error)) {
-      await this.toData(payload);
+      await this.toData(payload, this.table.sql);
       return error;
     }
     if (!isUniqueViolation(error)) return error;
-    const taken = await this.takenFields(payload as Record<string, unknown>, exceptId);
+    const unique = this.resource.unique ?? {};
+    const taken = await takenFields(this.anyTable, unique, payload, exceptId);
     if (Object.keys(taken).length > 0) return new ValidationFailed(taken);
     // Not a value the payload sent (a default, or a value taken since): the column the database named.
     const column = uniqueViolationColumn(error, this.resource.table.name);

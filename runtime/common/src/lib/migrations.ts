@@ -4,7 +4,10 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { projectPath } from "./project-files.js";
+import { splitStatements } from "./sql-script.js";
 import { sql, type Sql } from "./sql.js";
+
+export { splitStatements };
 
 /**
  * The project's migrations (prisma/migrations/<NNNN_name>/migration.sql) and what the database has
@@ -155,54 +158,6 @@ export async function pendingMigrations(db: Sql, dir = migrationsDir): Promise<s
   const done = doneRecords(records);
   const pending = migrationNames(dir).filter((name) => !done.has(name));
   return [...new Set([...failedNames(records, done), ...pending])];
-}
-
-/**
- * The statements of a migration script, one by one, so a failure can name its statement. Splits at
- * `;` outside quotes and comments (Prisma writes one statement per `;`).
- */
-export function splitStatements(script: string): string[] {
-  const statements: string[] = [];
-  let current = "";
-  for (let index = 0; index < script.length; index += 1) {
-    const char = script[index]!;
-    if (char === "-" && script[index + 1] === "-") {
-      const end = script.indexOf("\n", index);
-      index = end === -1 ? script.length : end;
-      current += "\n";
-      continue;
-    }
-    if (char === "/" && script[index + 1] === "*") {
-      const end = script.indexOf("*/", index + 2);
-      index = end === -1 ? script.length : end + 1;
-      continue;
-    }
-    if (char === "'" || char === '"') {
-      const end = closingQuote(script, index);
-      current += script.slice(index, end + 1);
-      index = end;
-      continue;
-    }
-    if (char === ";") {
-      if (current.trim() !== "") statements.push(current.trim());
-      current = "";
-      continue;
-    }
-    current += char;
-  }
-  if (current.trim() !== "") statements.push(current.trim());
-  return statements;
-}
-
-/** The index of the quote that closes the one at `start` (a doubled quote is an escaped one). */
-function closingQuote(text: string, start: number): number {
-  const quote = text[start];
-  for (let index = start + 1; index < text.length; index += 1) {
-    if (text[index] !== quote) continue;
-    if (text[index + 1] === quote) index += 1;
-    else return index;
-  }
-  return text.length - 1;
 }
 
 /** A migration that failed and was rolled back: the database is as it was before it. */

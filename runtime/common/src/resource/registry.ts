@@ -152,7 +152,17 @@ export class ResourceRegistry {
       });
       controllers.set(resource.table, controller);
     }
-    // Each belongsToMany's routes, once every resource's controller exists.
+    this.addLinkRoutes(routes, base, controllers, readers);
+    if (this.managedUsers) this.addUserRoutes(routes, base, this.managedUsers);
+  }
+
+  /** Each belongsToMany's routes, once every resource's controller exists. */
+  private addLinkRoutes(
+    routes: RouteTable,
+    base: string,
+    controllers: ReadonlyMap<TableSpec, AnyController>,
+    readers: ReadonlyMap<TableSpec, NestedReader>,
+  ): void {
     const descriptors = new Map(this.entries.map(({ resource }) => [resource.table, resource]));
     for (const { resource } of this.entries)
       for (const [name, relation] of relationsOfKind(resource.table, "belongsToMany")) {
@@ -181,7 +191,6 @@ export class ResourceRegistry {
           },
         );
       }
-    if (this.managedUsers) this.addUserRoutes(routes, base, this.managedUsers);
   }
 
   private addUserRoutes(

@@ -77,11 +77,24 @@ export function openSql(url: string, poolSize?: number, statementTimeoutMs = 0):
       return reader.query<T>(method, statement.text, statement.values);
     return Promise.resolve(connection[method](statement.text, statement.values) as T);
   }
-  /*
-   * The connection is shared by every request of the process, and a transaction's statements are
-   * awaited one by one: while one is open, any other statement waits for it to end instead of
-   * running inside it (where a rollback would take it along).
-   */
+  return oneTransactionAtATime(direct, read, connection.db, reader);
+}
+
+/**
+ * The connection is shared by every request of the process, and a transaction's statements are
+ * awaited one by one: while one is open, any other statement waits for it to end instead of
+ * running inside it (where a rollback would take it along).
+ */
+function oneTransactionAtATime(
+  direct: Omit<Sql, "transaction" | "close">,
+  read: <T>(
+    method: "all" | "get",
+    query: Parameters<Sql["all"]>[0],
+    values?: readonly unknown[],
+  ) => Promise<T>,
+  db: ReturnType<typeof openConnection>["db"],
+  reader: TextReader | undefined,
+): Sql {
   let open: Promise<void> | undefined;
   const idle = async () => {
     while (open) await open;
@@ -111,17 +124,7 @@ export function openSql(url: string, poolSize?: number, statementTimeoutMs = 0):
       let end!: () => void;
       open = new Promise((resolve) => (end = resolve));
       try {
-        // IMMEDIATE takes the write lock now, so a check and its write see the same database
-        // even when other processes share the file.
-        db.exec("BEGIN IMMEDIATE");
-        try {
-          const result = await work(inside);
-          db.exec("COMMIT");
-          return result;
-        } catch (error) {
-          if (db.inTransaction) db.exec("ROLLBACK");
-          throw error;
-        }
+        return await immediately(db, () => work(inside));
       } finally {
         open = undefined;
         end();
@@ -133,4 +136,23 @@ export function openSql(url: string, poolSize?: number, statementTimeoutMs = 0):
       db.close();
     },
   };
+}
+
+/**
+ * `work` between BEGIN IMMEDIATE and COMMIT, rolled back when it throws. IMMEDIATE takes the write
+ * lock now, so a check and its write see the same database even when other processes share the file.
+ */
+async function immediately<T>(
+  db: ReturnType<typeof openConnection>["db"],
+  work: () => Promise<T>,
+): Promise<T> {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const result = await work();
+    db.exec("COMMIT");
+    return result;
+  } catch (error) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
 }

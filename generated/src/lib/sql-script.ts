@@ -1,0 +1,49 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+/**
+ * The statements of a migration script, one by one, so a failure can name its statement. Splits at
+ * `;` outside quotes and comments (Prisma writes one statement per `;`).
+ */
+export function splitStatements(script: string): string[] {
+  const statements: string[] = [];
+  let current = "";
+  for (let index = 0; index < script.length; index += 1) {
+    const char = script[index]!;
+    if (char === "-" && script[index + 1] === "-") {
+      const end = script.indexOf("\n", index);
+      index = end === -1 ? script.length : end;
+      current += "\n";
+      continue;
+    }
+    if (char === "/" && script[index + 1] === "*") {
+      const end = script.indexOf("*/", index + 2);
+      index = end === -1 ? script.length : end + 1;
+      continue;
+    }
+    if (char === "'" || char === '"') {
+      const end = closingQuote(script, index);
+      current += script.slice(index, end + 1);
+      index = end;
+      continue;
+    }
+    if (char === ";") {
+      if (current.trim() !== "") statements.push(current.trim());
+      current = "";
+      continue;
+    }
+    current += char;
+  }
+  if (current.trim() !== "") statements.push(current.trim());
+  return statements;
+}
+
+/** The index of the quote that closes the one at `start` (a doubled quote is an escaped one). */
+function closingQuote(text: string, start: number): number {
+  const quote = text[start];
+  for (let index = start + 1; index < text.length; index += 1) {
+    if (text[index] !== quote) continue;
+    if (text[index + 1] === quote) index += 1;
+    else return index;
+  }
+  return text.length - 1;
+}

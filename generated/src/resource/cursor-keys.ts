@@ -1,0 +1,36 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { ListQuery } from "../http/list-query.js";
+import { cursorValue, fromCursorValue, type ColumnKind } from "../lib/column-codec.js";
+import { emptyFieldErrors, ValidationFailed } from "../lib/errors.js";
+import { ownValue } from "../lib/records.js";
+
+/*
+ * A cursor holds the values of a row's order keys (column-codec.ts cursorValue): sealed from the
+ * last row of a page, opened back into the columns' values where the next page starts.
+ */
+
+type Kinds = Readonly<Record<string, ColumnKind>>;
+
+/** The order keys of `row` as a cursor holds them. */
+export function cursorKeys(kinds: Kinds, orderBy: ListQuery["orderBy"], row: object): unknown[] {
+  return orderBy.flatMap((entry) =>
+    Object.keys(entry).map((column) => cursorValue(kinds[column]!, ownValue(row, column))),
+  );
+}
+
+/** A cursor's values as the order keys' column values; 422 when one is not (the spec changed since). */
+export function cursorColumns(
+  kinds: Kinds,
+  orderBy: ListQuery["orderBy"],
+  values: readonly unknown[],
+): unknown[] {
+  const columns = orderBy.flatMap((entry) => Object.keys(entry));
+  const decoded = columns.map((column, index) => {
+    const kind = kinds[column];
+    return kind === undefined ? undefined : fromCursorValue(kind, values[index]);
+  });
+  if (decoded.some((value) => value === undefined))
+    throw new ValidationFailed({ ...emptyFieldErrors(), cursor: ["The cursor is invalid."] });
+  return decoded;
+}

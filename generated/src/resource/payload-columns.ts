@@ -1,0 +1,125 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { emptyFieldErrors, ValidationFailed } from "../lib/errors.js";
+import { isRecord, ownValue } from "../lib/records.js";
+import { pivotColumns, type Link } from "../lib/relations/belongs-to-many.js";
+import { toDate } from "../lib/serialize.js";
+import type { Sql } from "../lib/sql.js";
+import {
+  columnsOf,
+  relationOfKind,
+  type AnyTable,
+  type Reach,
+  type TableSpec,
+} from "../lib/table.js";
+
+/** A belongsTo payload key whose record must also match `where` (an owned resource's parent). */
+export interface ParentRule {
+  readonly relation: string;
+  readonly where: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A valid payload as the table stores it: relation hashes resolved to the related rows' ids (each
+ * locked live inside the write's transaction when asked), dates as Dates, and each belongsToMany
+ * key's links. Every hash that names no row the caller may link is a 422 on its own key.
+ */
+export class PayloadColumns {
+  private readonly kinds: ReturnType<typeof columnsOf>;
+
+  constructor(
+    private readonly spec: TableSpec,
+    /** The table of a related resource, to find the record a payload's hash names. */
+    private readonly tableOf: (spec: TableSpec) => AnyTable,
+    /** belongsTo payload key → its "The selected … is invalid." message. */
+    private readonly missingMessages: Readonly<Record<string, string>> = {},
+  ) {
+    this.kinds = columnsOf(spec);
+  }
+
+  /** The payload's keys that link through a belongsToMany (written after the row). */
+  linking(payload: object): string[] {
+    return Object.keys(payload).filter((key) => relationOfKind(this.spec, key, "belongsToMany"));
+  }
+
+  /** Whether the payload names a belongsTo's record. */
+  references(payload: object): boolean {
+    return Object.keys(payload).some((key) => relationOfKind(this.spec, key, "belongsTo"));
+  }
+
+  /**
+   * Payload → columns: relation hashes become foreign keys (422 when unknown), dates become Dates.
+   * With `lock`, each related record found is locked live until the transaction ends.
+   */
+  async columns(
+    payload: object,
+    sql: Sql,
+    lock?: "share",
+    parent?: ParentRule,
+  ): Promise<Record<string, unknown>> {
+    const data: Record<string, unknown> = {};
+    const errors = emptyFieldErrors();
+    for (const [key, value] of Object.entries(payload)) {
+      // Links are written after the row.
+      if (relationOfKind(this.spec, key, "belongsToMany")) continue;
+      const relation = relationOfKind(this.spec, key, "belongsTo");
+      if (relation) {
+        const scope = parent?.relation === key ? { where: parent.where } : undefined;
+        const id =
+          typeof value === "string"
+            ? await this.tableOf(relation.target()).within(sql).liveId(value, lock, scope)
+            : null;
+        if (value !== null && id === null)
+          errors[key] = [this.missingMessages[key] ?? "The selected relation is invalid."];
+        data[relation.foreignKey] = id;
+      } else {
+        const kind = this.kinds[key];
+        data[key] = kind === "date" || kind === "datetime" ? toDate(value as string | null) : value;
+      }
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
+    return data;
+  }
+
+  /**
+   * The related rows each belongsToMany payload key names, locked live in the write's transaction
+   * and within the caller's reach there: 422 on `<relation>.<index>` for an unknown, deleted,
+   * unreachable or repeated hash.
+   */
+  async links(
+    payload: object,
+    names: readonly string[],
+    sql: Sql,
+    reach: Readonly<Record<string, Reach | undefined>> = {},
+  ): Promise<Map<string, Link[]>> {
+    const links = new Map<string, Link[]>();
+    const errors = emptyFieldErrors();
+    for (const name of names) {
+      const relation = relationOfKind(this.spec, name, "belongsToMany");
+      const items = ownValue(payload, name);
+      if (!relation || !Array.isArray(items)) continue;
+      const target = this.tableOf(relation.target()).within(sql);
+      const seen = new Set<string>();
+      const wanted: Link[] = [];
+      for (const [index, item] of items.entries()) {
+        const { hash, ...pivot } = isRecord(item) ? item : { hash: item };
+        const key = `${name}.${index}`;
+        if (typeof hash !== "string") {
+          errors[key] = [`The selected ${key} is invalid.`];
+          continue;
+        }
+        if (seen.has(hash)) {
+          errors[key] = [`The ${key} field has a duplicate value.`];
+          continue;
+        }
+        seen.add(hash);
+        const id = await target.liveId(hash, "share", reach[name]);
+        if (id === null) errors[key] = [`The selected ${key} is invalid.`];
+        else wanted.push({ id, pivot: pivotColumns(relation, pivot) });
+      }
+      links.set(name, wanted);
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
+    return links;
+  }
+}

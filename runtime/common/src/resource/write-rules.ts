@@ -1,0 +1,29 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { SqlRow, Sql } from "../lib/sql.js";
+import type { Reach } from "../lib/table.js";
+import type { ParentRule } from "./payload-columns.js";
+
+/**
+ * What a write must hold to, decided in its own transaction (with what it reads locked), never in
+ * a read before it: `parent` names a belongsTo payload key whose record must also match `where`
+ * (an owned resource's parent: the caller's own), else the 422 of an unknown record; `check` runs
+ * first and throws to refuse (the last user of a role, say).
+ */
+export interface WriteRules {
+  readonly parent?: ParentRule;
+  readonly check?: (sql: Sql) => Promise<void>;
+  /** Per belongsToMany payload key, the related rows the caller reaches (its scope there): no other may be linked. */
+  readonly links?: Readonly<Record<string, Reach | undefined>>;
+  /**
+   * The caller's reach on the record an update, delete or restore writes (ownership, a policy's
+   * scope): decided again under the record's lock in the write's own transaction, so a record
+   * reassigned or moved out of reach meanwhile is the 404 of a missing one and nothing is written.
+   */
+  readonly reach?: Reach;
+  /** A rule on the record as locked for that write (its stored columns): throws to refuse. */
+  readonly locked?: (row: SqlRow) => void | Promise<void>;
+}
+
+/** What decides whether a write may touch an existing record, under its lock (see WriteRules). */
+export type RecordRules = Pick<WriteRules, "check" | "reach" | "locked">;
