@@ -2,13 +2,8 @@
 
 import pg from "pg";
 import { dialect } from "./dialect.js";
-import {
-  maxPreparedStatements,
-  statementOf,
-  type Sql,
-  type SqlDialect,
-  type SqlRow,
-} from "./sql.js";
+import { propertyOf } from "./records.js";
+import { maxPreparedStatements, statementOf, type Sql, type SqlDialect } from "./sql.js";
 
 // DATE stays text (pg would make a local-time Date of it); COUNT(*) is int8, which pg leaves as text.
 const dateOid = 1082;
@@ -52,17 +47,17 @@ export function openSql(url: string, poolSize = 10, statementTimeoutMs = 0): Sql
     return on.query({
       ...(name === undefined ? {} : { name }),
       text: statement.text,
-      values: statement.values as unknown[],
+      values: [...statement.values],
       types,
     });
   };
   const on = (connection: pg.Pool | pg.PoolClient): Omit<Sql, "transaction" | "close"> => ({
     dialect,
     async all(input, values) {
-      return (await query(connection, input, values)).rows as SqlRow[];
+      return (await query(connection, input, values)).rows;
     },
     async get(input, values) {
-      return (await query(connection, input, values)).rows[0] as SqlRow | undefined;
+      return (await query(connection, input, values)).rows[0];
     },
     async run(input, values) {
       return (await query(connection, input, values)).rowCount ?? 0;
@@ -129,5 +124,5 @@ const retryableCodes = new Set(["40P01", "40001"]);
 const maxAttempts = 3;
 
 function isRetryable(error: unknown): boolean {
-  return retryableCodes.has((error as { code?: unknown } | null)?.code as string);
+  return retryableCodes.has(String(propertyOf(error, "code")));
 }

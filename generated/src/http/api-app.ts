@@ -118,7 +118,7 @@ function referencePage(openapiText: string, title: string): RequestHandler {
     const router = express.Router();
     router.use(
       swaggerUi.serve,
-      swaggerUi.setup(JSON.parse(openapiText) as object, { customSiteTitle: title }),
+      swaggerUi.setup(JSON.parse(openapiText), { customSiteTitle: title }),
     );
     return router;
   };

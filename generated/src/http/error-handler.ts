@@ -13,6 +13,7 @@ import {
 import { isSchemaBehind, isStatementTimeout } from "../lib/sql.js";
 import { sendError } from "./envelope.js";
 import { notReady } from "./health.js";
+import { propertyOf } from "../lib/records.js";
 
 /**
  * The one place where domain errors become HTTP responses. Anything unexpected is logged with the
@@ -64,7 +65,7 @@ export function errorHandler(
   }
   // The framework's own client errors (a path segment whose percent-encoding does not decode, …)
   // carry a 4xx status: they are the client's mistake, answered as such.
-  const status = (error as { status?: unknown } | null)?.status;
+  const status = propertyOf(error, "status");
   if (typeof status === "number" && status >= 400 && status < 500)
     return sendError(res, 400, "Bad request.");
   req.log.error({ err: error }, "unexpected error");

@@ -4,6 +4,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { isStorableText } from "../lib/column-codec.js";
 import { ValidationFailed } from "../lib/errors.js";
 import { sendError } from "./envelope.js";
+import { propertyOf } from "../lib/records.js";
 
 const methodsWithBody = new Set(["POST", "PUT", "PATCH"]);
 const forbiddenKeys = new Set(["__proto__", "constructor", "prototype"]);
@@ -117,8 +118,8 @@ export function jsonBody(limit: string) {
 }
 
 function answerParserError(error: unknown, res: Response, next: NextFunction): void {
-  const { type, status } = error as { type?: string; status?: number };
-  const message = type === undefined ? undefined : parserMessages[type];
+  const [type, status] = [propertyOf(error, "type"), propertyOf(error, "status")];
+  const message = typeof type === "string" ? parserMessages[type] : undefined;
   if (message !== undefined)
     return sendError(res, status === 413 || status === 415 ? status : 400, message);
   // Anything else body-parser reports as the client's fault (a corrupt gzip/deflate/br body, an

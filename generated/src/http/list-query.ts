@@ -89,7 +89,7 @@ class QueryParameters {
  * has a parser of its own below.
  */
 export function parseListQuery(req: Request, spec: ListSpec): ListQuery {
-  const parameters = new QueryParameters(req.query as Record<string, unknown>);
+  const parameters = new QueryParameters(req.query);
   const { fail } = parameters;
   const rawCursor = parameters.single("cursor");
   const page = integerParameter(parameters.single("page"), 1, 1, maxPage, "page", fail);
@@ -275,7 +275,7 @@ const unboundParameters = new Set(["cursor", "page", "per_page", "with"]);
  * come in which order (all but the page, its size and the nested relations), in a fixed order.
  */
 export function cursorBinding(req: Request): string {
-  const parameters = Object.entries(req.query as Record<string, unknown>)
+  const parameters = Object.entries(req.query)
     .filter(([key]) => !unboundParameters.has(key))
     .map(([key, value]) => [key, String(value)])
     .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
@@ -319,7 +319,7 @@ export function parseRelationsQuery(req: Request, available: readonly string[]):
   if (!req.url.includes("?")) return [];
   const errors = emptyFieldErrors();
   const fail = (key: string, message: string) => (errors[key] ??= []).push(message);
-  const query = req.query as Record<string, unknown>;
+  const query: Record<string, unknown> = req.query;
   // As on lists, a parameter the action does not read is refused, never silently ignored.
   for (const key of Object.keys(query))
     if (key !== "with") fail(key, `The ${label(key)} parameter is not supported.`);

@@ -1,5 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
+import { propertyOf } from "./records.js";
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
 
@@ -31,7 +32,7 @@ export type ListenAnswer =
   { type: "hashapi:listening"; port: number } | { type: "hashapi:listen-failed"; message: string };
 
 export function isListenRequest(message: unknown): message is ListenRequest {
-  return (message as ListenRequest | null)?.type === "hashapi:listen";
+  return propertyOf(message, "type") === "hashapi:listen";
 }
 
 /** True in a server process of `npm run dev`, whose connections the runner accepts. */
@@ -58,9 +59,10 @@ export function listenThroughRunner(server: Server, host: string, port: number):
   });
   return new Promise((resolve, reject) => {
     const answered = (message: unknown) => {
-      const answer = message as ListenAnswer | null;
-      if (answer?.type === "hashapi:listening") resolve(answer.port);
-      else if (answer?.type === "hashapi:listen-failed") reject(new Error(answer.message));
+      const type = propertyOf(message, "type");
+      if (type === "hashapi:listening") resolve(Number(propertyOf(message, "port")));
+      else if (type === "hashapi:listen-failed")
+        reject(new Error(String(propertyOf(message, "message"))));
       else return;
       process.off("message", answered);
     };

@@ -36,7 +36,7 @@ export type FieldErrors = Record<string, string[]>;
  * or `errors.constructor` on a plain object would find Object.prototype's members instead of nothing.
  */
 export function emptyFieldErrors(): FieldErrors {
-  return Object.create(null) as FieldErrors;
+  return Object.create(null);
 }
 
 /** Field errors in one line each, as a person reads them: `country: The country field must be 2 characters.` */

@@ -1,5 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
+import { listOf } from "./records.js";
 import type { FilterOperator } from "./list-operators.js";
 import type { ManyToManySpec } from "./relations/belongs-to-many.js";
 import type { SqlDialect } from "./sql.js";
@@ -106,7 +107,7 @@ export function columnComparison(
   bind: (value: unknown) => string,
 ): string {
   const { op, value } = condition;
-  const list = () => (value as readonly unknown[]).map(bind).join(", ");
+  const list = () => listOf(value).map(bind).join(", ");
   switch (op) {
     case "eq":
       return value === null ? `${column} IS NULL` : `${column} = ${bind(value)}`;
@@ -128,13 +129,13 @@ export function columnComparison(
     case "lte":
       return `${column} <= ${bind(value)}`;
     case "between": {
-      const [low, high] = value as readonly unknown[];
+      const [low, high] = listOf(value);
       return `${column} BETWEEN ${bind(low)} AND ${bind(high)}`;
     }
     case "contains":
     case "starts_with":
     case "ends_with":
-      return `${dialect.foldedText(column)} LIKE ${bind(likePattern(op, value as string))} ESCAPE '\\'`;
+      return `${dialect.foldedText(column)} LIKE ${bind(likePattern(op, String(value)))} ESCAPE '\\'`;
   }
 }
 

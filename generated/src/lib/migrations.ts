@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { projectPath } from "./project-files.js";
 import { splitStatements } from "./sql-script.js";
 import { sql, type Sql } from "./sql.js";
+import { messageOf, propertyOf } from "./records.js";
 
 export { splitStatements };
 
@@ -108,8 +109,12 @@ export async function readMigrationRecords(db: Sql): Promise<MigrationRecord[]> 
       rolledBack: row.rolled_back_at !== null,
     }));
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code !== undefined && missingTable.has(code) && /_prisma_migrations/.test(String(error)))
+    const code = propertyOf(error, "code");
+    if (
+      typeof code === "string" &&
+      missingTable.has(code) &&
+      /_prisma_migrations/.test(String(error))
+    )
       return [];
     throw error;
   }
@@ -255,7 +260,7 @@ async function applyOne(db: Sql, file: MigrationFile, statements: string[]): Pro
         try {
           await db.exec(statement);
         } catch (error) {
-          throw new MigrationFailed(file.name, statement, (error as Error).message);
+          throw new MigrationFailed(file.name, statement, messageOf(error));
         }
       }
       if (foreignKeyCheck) await assertNoOrphans(db, file.name, foreignKeyCheck);

@@ -9,3 +9,21 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function ownValue(record: object, key: string): unknown {
   return Object.getOwnPropertyDescriptor(record, key)?.value;
 }
+
+/**
+ * A property of a value from outside (an error a library threw, a worker's message), read by a name
+ * fixed in code: undefined when the value is no object or lacks it.
+ */
+export function propertyOf(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined;
+}
+
+/** An error's message, whatever was thrown. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A value that should be a list (a filter's `in` values, a payload's links): the list, else none. */
+export function listOf(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [];
+}

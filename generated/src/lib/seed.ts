@@ -17,6 +17,7 @@ import {
   type StoredRow,
   type TableSpec,
 } from "./table.js";
+import { messageOf } from "./records.js";
 
 /** A resource as the seeder needs it: its descriptor and its create rules (from its .resource.json). */
 export interface Seedable {
@@ -313,7 +314,7 @@ function seedArguments(
       strict: true,
     }));
   } catch (error) {
-    return (error as Error).message;
+    return messageOf(error);
   }
   const options = { count: Number(values.count ?? 20), seed: Number(values.seed ?? 1) };
   if (!Number.isInteger(options.count) || options.count < 1 || options.count > 10_000)

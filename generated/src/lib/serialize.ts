@@ -9,8 +9,10 @@ export { outputOf } from "./column-codec.js";
  * Payload conversions: JSON dates become Date objects for the database. The validator has already
  * refused anything these parsers do not read (dates.ts), so a miss here is a bug, not bad input.
  */
-export function toDate(value: string | null | undefined): Date | null | undefined {
+export function toDate(value: unknown): Date | null | undefined {
   if (value === null || value === undefined) return value;
+  if (typeof value !== "string")
+    throw new Error(`toDate: a ${typeof value} passed validation as a date`);
   const date = value.length === 10 ? parseDate(value) : parseDateTime(value);
   if (!date) throw new Error(`toDate: "${value}" passed validation but is not a date`);
   return date;

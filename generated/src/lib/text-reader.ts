@@ -3,6 +3,7 @@
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { openConnection } from "./connection.js";
 import type { SqlRow } from "./sql.js";
+import { propertyOf } from "./records.js";
 
 /*
  * SQLite's driver is synchronous: while a statement runs, its process answers nothing else, not even
@@ -107,12 +108,12 @@ function serve(settings: { file: string; statementTimeoutMs: number }): void {
       const { method, text, values, deadline } = request;
       reply = { id: request.id, rows: connection[method](text, values, deadline) };
     } catch (error) {
-      const { message, code } = error as { message?: unknown; code?: unknown };
+      const [message, code] = [propertyOf(error, "message"), propertyOf(error, "code")];
       reply = { id: request.id, error: { message: String(message), code } };
     }
     parentPort!.postMessage(reply);
   });
 }
 
-if (!isMainThread && (workerData as { role?: unknown } | null)?.role === role)
+if (!isMainThread && propertyOf(workerData, "role") === role)
   serve(workerData as { file: string; statementTimeoutMs: number });

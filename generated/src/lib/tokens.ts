@@ -1,5 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
+import { isRecord } from "./records.js";
 import { randomUUID, type KeyObject } from "node:crypto";
 import jwt from "jsonwebtoken";
 
@@ -98,18 +99,11 @@ function verifiedClaims(config: JwtSettings, token: string): Verified | undefine
   }
   if (Object.hasOwn(decoded.header, "crit")) return undefined;
   const claims = decoded.payload;
-  if (typeof claims !== "object" || claims === null || Array.isArray(claims)) return undefined;
-  const {
-    sub,
-    jti,
-    iat,
-    exp,
-    nbf,
-    auth_time: authTime,
-    iat_ms: issuedAtMs,
-  } = claims as Record<string, unknown>;
+  if (!isRecord(claims)) return undefined;
+  const { sub, jti, iat, exp, nbf, auth_time: authTime, iat_ms: issuedAtMs } = claims;
   // jsonwebtoken checks exp only when present: the service requires it.
   if (typeof exp !== "number" || (nbf !== undefined && typeof nbf !== "number")) return undefined;
+  const notBefore = typeof nbf === "number" ? nbf : undefined;
   if (typeof sub !== "string" || typeof jti !== "string" || typeof iat !== "number")
     return undefined;
   const verified: Verified = {
@@ -117,7 +111,7 @@ function verifiedClaims(config: JwtSettings, token: string): Verified | undefine
     jti,
     iat,
     exp,
-    nbf: nbf as number | undefined,
+    nbf: notBefore,
     auth_time: typeof authTime === "number" ? authTime : iat,
     issuedAtMs: typeof issuedAtMs === "number" ? issuedAtMs : iat * 1000,
   };

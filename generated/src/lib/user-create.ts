@@ -5,6 +5,7 @@ import { connectDatabase, explainOpenFailure, isUniqueViolation, sql } from "./d
 import { newHash } from "./hash-id.js";
 import { hashPassword } from "./passwords.js";
 import { isSchemaBehind } from "./sql.js";
+import { messageOf } from "./records.js";
 
 const usage =
   "usage: npm run user:create -- --name <name> --email <email> --password <password> [--role <role>]";
@@ -75,7 +76,7 @@ function newUserArguments(
       },
     }));
   } catch (error) {
-    return `${(error as Error).message}\n${usage}`;
+    return `${messageOf(error)}\n${usage}`;
   }
   const name = values.name?.trim().normalize("NFC");
   const email = values.email?.trim().normalize("NFC").toLowerCase();

@@ -29,6 +29,7 @@ import {
   type UserPayload,
   type UserRoles,
 } from "../auth/users.service.js";
+import { ownValue } from "../lib/records.js";
 
 type AnyController = ResourceController<object, StoredRow, object, object, AnyPolicy>;
 type AnyPolicy = Policy<StoredRow>;
@@ -254,15 +255,15 @@ function ownedPolicy(
       if (bypasses(owner, user)) return true;
       const id = user?.id ?? -1;
       if (through === undefined)
-        return records.every((record) => (record as Record<string, unknown>)[owner.column] === id);
-      const parents = records.map(
-        (record) => (record as Record<string, unknown>)[through.foreignKey],
-      );
-      if (parents.some((parent) => typeof parent !== "number")) return false;
-      const distinct = new Set(parents as number[]).size;
-      const owned = await tableOf(through.target()).countAmong(parents as number[], {
-        [owner.column]: id,
-      });
+        return records.every((record) => ownValue(record, owner.column) === id);
+      const parents: number[] = [];
+      for (const record of records) {
+        const parent = ownValue(record, through.foreignKey);
+        if (typeof parent !== "number") return false;
+        parents.push(parent);
+      }
+      const distinct = new Set(parents).size;
+      const owned = await tableOf(through.target()).countAmong(parents, { [owner.column]: id });
       return owned === distinct;
     },
   };

@@ -1,5 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
+import { ownValue } from "../lib/records.js";
 import type { AnyResource } from "./descriptor.js";
 
 type Settings = NonNullable<AnyResource["setByServer"]>;
@@ -17,10 +18,9 @@ export function serverSetValues<T extends object>(
   context: { creating: boolean; callerHash: string | undefined; now: Date },
 ): T {
   if (settings === undefined) return payload;
-  const values = payload as Record<string, unknown>;
   const filled: Record<string, unknown> = {};
   for (const [key, set] of Object.entries(settings)) {
-    if (!(context.creating || set.on === "write") || values[key] !== undefined) continue;
+    if (!(context.creating || set.on === "write") || ownValue(payload, key) !== undefined) continue;
     if (set.from === "caller") {
       if (context.callerHash !== undefined) filled[key] = context.callerHash;
     } else {

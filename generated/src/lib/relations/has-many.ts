@@ -31,6 +31,6 @@ export const hasMany: RelationKind<HasManySpec> = {
     if (page === undefined) return;
     const rows = await context.sql.all(hasManyItems(relation, page.items), page.values);
     for (const row of rows.map(page.shape.decode))
-      page.byParent.get(row[relation.foreignKey] as number)?.push(row);
+      page.byParent.get(Number(row[relation.foreignKey]))?.push(row);
   },
 };

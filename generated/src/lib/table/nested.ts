@@ -46,9 +46,9 @@ export async function withPivot(
   const relation = belongsToManyOf(context, name);
   const kinds = relation.pivotColumns ?? {};
   if (Object.keys(kinds).length === 0) return;
-  const ids = records.map((record) => record.id as number);
+  const ids = records.map((record) => Number(record.id));
   const found = await pivotRows(context.sql, relation, ownId, ids);
   const { dialect } = context.sql;
   for (const record of records)
-    record.pivot = pivotValues(kinds, found.get(record.id as number) ?? {}, "", dialect);
+    record.pivot = pivotValues(kinds, found.get(Number(record.id)) ?? {}, "", dialect);
 }

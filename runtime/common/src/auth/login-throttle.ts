@@ -16,6 +16,7 @@ const windowSeconds = 60;
 const knownGoodDays = 30;
 
 type Counter = keyof typeof loginLimits;
+const counterNames: readonly Counter[] = ["accountAtAddress", "address", "account"];
 
 interface Attempt {
   keys: Partial<Record<Counter, string>> & { accountAtAddress: string };
@@ -65,17 +66,12 @@ export class LoginThrottle {
         RETURNING "key", "attempts", "reset_at"`,
       values.list,
     );
-    const counters = Object.keys(keys) as Counter[];
     let waitMs = 0;
     for (const row of rows) {
-      const counter = counters.find((candidate) => keys[candidate] === row.key)!;
-      if (Number(row.attempts) > loginLimits[counter]) {
-        waitMs = Math.max(
-          waitMs,
-          (decodeValue("datetime", row.reset_at, this.db.dialect) as Date).getTime() -
-            now.getTime(),
-        );
-      }
+      const counter = counterNames.find((candidate) => keys[candidate] === row.key)!;
+      const until = decodeValue("datetime", row.reset_at, this.db.dialect);
+      if (Number(row.attempts) > loginLimits[counter] && until instanceof Date)
+        waitMs = Math.max(waitMs, until.getTime() - now.getTime());
     }
     if (waitMs > 0) throw new TooManyAttempts(Math.ceil(waitMs / 1000));
     return { keys, knownKey };

@@ -1,5 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
+import { propertyOf } from "../lib/records.js";
 import type { Request } from "express";
 import { Forbidden, ValidationFailed } from "../lib/errors.js";
 import { ResourceController, type ControllerContext } from "../resource/controller.js";
@@ -54,7 +55,7 @@ export class UsersController extends ResourceController<
     exceptId?: number,
     role?: string,
   ): Promise<T> {
-    const sent = (body as { role?: unknown } | null)?.role;
+    const sent = propertyOf(body, "role");
     // A new user without a role gets the default one, which must not be above the caller's either.
     const given =
       typeof sent === "string"

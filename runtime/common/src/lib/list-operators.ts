@@ -101,7 +101,9 @@ export const maxMatchText = 64;
  */
 export const maxNestedPerParent = 50;
 
+const filterOperatorSet: ReadonlySet<string> = new Set(filterOperators);
+
 /** Whether `name` is an operator at all (own names only: `?filter[x][constructor]=` is not one). */
 export function isFilterOperator(name: string): name is FilterOperator {
-  return (filterOperators as readonly string[]).includes(name);
+  return filterOperatorSet.has(name);
 }

@@ -19,6 +19,7 @@ import {
   resolveMigration,
 } from "./migrations.js";
 import type { Sql } from "./sql.js";
+import { messageOf } from "./records.js";
 
 const usage = `usage:
   npm run db:migrate                              apply the pending migrations
@@ -44,7 +45,7 @@ export async function runMigrateCommand(
       options: { "rolled-back": { type: "string" }, applied: { type: "string" } },
     });
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${usage}\n`);
+    process.stderr.write(`${messageOf(error)}\n${usage}\n`);
     return 2;
   }
   const [command = "migrate"] = parsed.positionals;
@@ -78,7 +79,7 @@ export async function runMigrateCommand(
       process.stderr.write(`${error.message}\n`);
       return 1;
     }
-    const reason = (error as Error).message?.split("\n")[0] ?? String(error);
+    const reason = messageOf(error).split("\n")[0];
     process.stderr.write(
       `Cannot migrate the database at DATABASE_URL (${printableUrl(databaseUrl)}, from ${source}): ${reason}\n`,
     );

@@ -1,5 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
+import { propertyOf } from "./records.js";
+
 /**
  * The service's one path to the database at run time: statements prepared once per connection and
  * reused for every request (see lib/driver.ts for the database this project uses).
@@ -178,7 +180,7 @@ const foreignKeyViolations = new Set([
   "23503",
 ]);
 
-const codeOf = (error: unknown) => (error as { code?: unknown } | null)?.code;
+const codeOf = (error: unknown) => propertyOf(error, "code");
 
 /**
  * A statement stopped for running past DATABASE_STATEMENT_TIMEOUT_MS: PostgreSQL's query_canceled,
@@ -199,7 +201,7 @@ export function isStatementTimeout(error: unknown): boolean {
 
 /** A UNIQUE violation, from either driver. */
 export function isUniqueViolation(error: unknown): boolean {
-  return uniqueViolations.has(codeOf(error) as string);
+  return uniqueViolations.has(String(codeOf(error)));
 }
 
 /**
@@ -209,7 +211,7 @@ export function isUniqueViolation(error: unknown): boolean {
  * (lower(email::text))=…"); undefined for several columns or another shape.
  */
 export function uniqueViolationColumn(error: unknown, table?: string): string | undefined {
-  const { message, detail } = (error ?? {}) as { message?: unknown; detail?: unknown };
+  const [message, detail] = [propertyOf(error, "message"), propertyOf(error, "detail")];
   if (typeof message === "string") {
     const sqlite = /UNIQUE constraint failed: [^.,\s]+\.([^.,\s]+)$/.exec(message);
     if (sqlite) return sqlite[1];
@@ -232,7 +234,7 @@ export function uniqueViolationColumn(error: unknown, table?: string): string | 
 export function isSchemaBehind(error: unknown): boolean {
   const code = codeOf(error);
   if (code === "42P01" || code === "42703") return true;
-  const message = (error as { message?: unknown } | null)?.message;
+  const message = propertyOf(error, "message");
   return (
     code === "SQLITE_ERROR" &&
     typeof message === "string" &&
@@ -242,5 +244,5 @@ export function isSchemaBehind(error: unknown): boolean {
 
 /** A FOREIGN KEY violation, from either driver. */
 export function isForeignKeyViolation(error: unknown): boolean {
-  return foreignKeyViolations.has(codeOf(error) as string);
+  return foreignKeyViolations.has(String(codeOf(error)));
 }

@@ -64,7 +64,9 @@ export function actionsOf(softDelete: boolean): readonly (typeof actionTable)[nu
   return actionTable.filter((action) => softDelete || !action.softDeleteOnly);
 }
 
+const actionNameSet: ReadonlySet<string> = new Set(actionNames);
+
 /** Whether a string names an action. */
 export function isActionName(name: string): name is ActionName {
-  return (actionNames as readonly string[]).includes(name);
+  return actionNameSet.has(name);
 }

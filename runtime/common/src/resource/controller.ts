@@ -1,5 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
+import { ownValue } from "../lib/records.js";
 import type { Request, Response } from "express";
 import { sendData, sendList, sendMessage } from "../http/envelope.js";
 import {
@@ -318,14 +319,13 @@ export class ResourceController<
   ): { payload: T; rules: WriteRules } {
     const owner = this.service.resource.owner;
     if (owner === undefined) return { payload, rules: {} };
-    const values = payload as Record<string, unknown>;
     const key = owner.payloadKey;
-    if (creating && key !== undefined && values[key] == null && req.user)
+    if (creating && key !== undefined && ownValue(payload, key) == null && req.user)
       return { payload: { ...payload, [key]: req.user.hash }, rules: {} };
     if (owner.through === undefined || bypasses(owner, req.user)) return { payload, rules: {} };
     // A record of no parent would be nobody's: the caller could not reach what they just made (or
     // just moved to no parent).
-    const parent = values[owner.through];
+    const parent = ownValue(payload, owner.through);
     if (parent === null || (creating && parent === undefined)) {
       const label = owner.through.replaceAll("_", " ");
       throw new ValidationFailed(

@@ -141,35 +141,27 @@ export function defineResource<Model, Row extends StoredRow, Create, Update>(
   for (const [name] of relationsOfKind(table, "belongsToMany"))
     if (!pivots || !Object.hasOwn(pivots, name))
       refuse(table, `relation ${name} has no pivot rules`);
-  for (const [field, kind] of Object.entries(list.filters)) {
-    if (!filterKindNames.has(kind)) refuse(table, `filter ${field} has an unknown kind "${kind}"`);
-    if (kind === "enum" && !Array.isArray(list.values?.[field]))
-      refuse(table, `enum filter ${field} lists no values`);
-  }
-  for (const [field, operators] of Object.entries(list.operators ?? {})) {
-    const kind = Object.hasOwn(list.filters, field) ? list.filters[field] : undefined;
-    if (kind === undefined) refuse(table, `operators of ${field}, which is no filter`);
-    for (const operator of operators)
-      if (!isFilterOperator(operator) || !operatorsOf[kind as FilterKind].includes(operator))
-        refuse(table, `filter ${field} cannot take the operator "${operator}"`);
-  }
+  const filters = filterKindsOf(table, list);
   for (const field of list.search ?? [])
     if (!Object.hasOwn(table.columns, field)) refuse(table, `search field ${field} is no column`);
-  for (const action of publicActions ?? [])
-    if (!isActionName(action)) refuse(table, `public action "${action}" is not an action`);
-  for (const [action, allowed] of Object.entries(roles ?? {}))
-    if (!isActionName(action) || !Array.isArray(allowed))
-      refuse(table, `roles of "${action}" are not a list of roles of an action`);
+  const actions = publicActions?.map((action) =>
+    isActionName(action) ? action : refuse(table, `public action "${action}" is not an action`),
+  );
+  const actionRoles =
+    roles &&
+    Object.fromEntries(
+      Object.entries(roles).map(([action, allowed]) =>
+        isActionName(action) && Array.isArray(allowed)
+          ? [action, allowed]
+          : refuse(table, `roles of "${action}" are not a list of roles of an action`),
+      ),
+    );
   return {
     table,
     ...settings,
-    list: {
-      ...list,
-      filters: list.filters as Readonly<Record<string, FilterKind>>,
-      operators: list.operators as Readonly<Record<string, readonly FilterOperator[]>> | undefined,
-    },
-    ...(publicActions ? { publicActions: publicActions as readonly ActionName[] } : {}),
-    ...(roles ? { roles: roles as Readonly<Partial<Record<ActionName, readonly string[]>>> } : {}),
+    list: { ...list, filters, operators: narrowedOperators(table, list, filters) },
+    ...(actions ? { publicActions: actions } : {}),
+    ...(actionRoles ? { roles: actionRoles } : {}),
     // Kept as data beside their validators: the generated link tests make pivot values from them.
     ...(pivots ? { pivots } : {}),
     validate,
@@ -180,6 +172,46 @@ export function defineResource<Model, Row extends StoredRow, Create, Update>(
       ]),
     ),
   };
+}
+
+/** The declaration's filters with their kinds checked (an enum's values listed). */
+function filterKindsOf(
+  table: { readonly name: string },
+  list: ResourceDeclaration["list"],
+): Readonly<Record<string, FilterKind>> {
+  return Object.fromEntries(
+    Object.entries(list.filters).map(([field, kind]) => {
+      if (!isFilterKind(kind)) refuse(table, `filter ${field} has an unknown kind "${kind}"`);
+      if (kind === "enum" && !Array.isArray(list.values?.[field]))
+        refuse(table, `enum filter ${field} lists no values`);
+      return [field, kind];
+    }),
+  );
+}
+
+/** The fields whose operators the spec narrowed, each operator one its filter's kind takes. */
+function narrowedOperators(
+  table: { readonly name: string },
+  list: ResourceDeclaration["list"],
+  filters: Readonly<Record<string, FilterKind>>,
+): Readonly<Record<string, readonly FilterOperator[]>> | undefined {
+  if (list.operators === undefined) return undefined;
+  return Object.fromEntries(
+    Object.entries(list.operators).map(([field, operators]) => {
+      const kind = Object.hasOwn(filters, field) ? filters[field] : undefined;
+      if (kind === undefined) return refuse(table, `operators of ${field}, which is no filter`);
+      const taken = operators.map((operator) =>
+        isFilterOperator(operator) && operatorsOf[kind].includes(operator)
+          ? operator
+          : refuse(table, `filter ${field} cannot take the operator "${operator}"`),
+      );
+      return [field, taken];
+    }),
+  );
+}
+
+function isFilterKind(name: string): name is FilterKind {
+  return filterKindNames.has(name);
 }
 
 function refuse(table: { readonly name: string }, problem: string): never {

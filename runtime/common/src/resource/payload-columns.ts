@@ -74,7 +74,7 @@ export class PayloadColumns {
         data[relation.foreignKey] = id;
       } else {
         const kind = this.kinds[key];
-        data[key] = kind === "date" || kind === "datetime" ? toDate(value as string | null) : value;
+        data[key] = kind === "date" || kind === "datetime" ? toDate(value) : value;
       }
     }
     if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);

@@ -1,5 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
+import { listOf } from "../records.js";
 import { encodeValue } from "../column-codec.js";
 import { toDate } from "../serialize.js";
 import { Binder, quote, type Sql } from "../sql.js";
@@ -38,9 +39,7 @@ export function pivotColumns(
       .filter(([column]) => Object.hasOwn(kinds, column))
       .map(([column, value]) => [
         column,
-        kinds[column] === "date" || kinds[column] === "datetime"
-          ? toDate(value as string | null)
-          : value,
+        kinds[column] === "date" || kinds[column] === "datetime" ? toDate(value) : value,
       ]),
   );
 }
@@ -184,9 +183,7 @@ export const belongsToMany: RelationKind<ManyToManySpec> = {
   },
   /** Rows linked to any of the related hashes, through the pivot. */
   filter(context, relation, op, value, values) {
-    const hashes = (op === "eq" ? [value] : (value as readonly unknown[])).map((hash) =>
-      values.add(hash),
-    );
+    const hashes = (op === "eq" ? [value] : listOf(value)).map((hash) => values.add(hash));
     return linkedToAny(relation, `${context.alias}."id"`, hashes);
   },
 };

@@ -52,7 +52,7 @@ export function nestedPage(
   const byParent = new Map<number, Record<string, unknown>[]>();
   for (const record of records) {
     const items: Record<string, unknown>[] = [];
-    byParent.set(record.id as number, items);
+    byParent.set(Number(record.id), items);
     record[name] = items;
   }
   if (records.length === 0) return undefined;
