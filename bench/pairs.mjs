@@ -6,6 +6,8 @@
 //
 //   node bench/service.mjs --quick   # once: builds .tmp/bench/project and the seeded database
 //   node bench/pairs.mjs A B [--endpoints show,list,create,update] [--slices 12] [--seconds 2]
+//   node bench/pairs.mjs A B --endpoints range,in,with --database .tmp/bench/lists-seeded.db
+//                        (the list queries of bench/lists.mjs, on the database it seeded)
 //
 // A and B: `reference`, `express-ceiling`, or the folder of a built generated project (e.g.
 // .tmp/bench/project, or the output of another build of hashapi to compare with).
@@ -15,6 +17,8 @@ import Database from "better-sqlite3";
 import { login } from "./lib/http-client.mjs";
 import { stopProcess } from "./lib/processes.mjs";
 import { endpoint } from "./lib/scenarios.mjs";
+import { listFigures } from "./lib/list-seed.mjs";
+import { filteredIds, listScenario } from "./lib/list-scenarios.mjs";
 import { alternate, describeRatio } from "./lib/slices.mjs";
 import { admin } from "./lib/seed.mjs";
 import { startServer } from "./lib/servers.mjs";
@@ -29,6 +33,7 @@ function parseArguments(argv) {
     if (argument === "--endpoints") options.endpoints = argv[++index].split(",");
     else if (argument === "--slices") options.slices = Number.parseInt(argv[++index], 10);
     else if (argument === "--seconds") options.seconds = Number.parseInt(argv[++index], 10);
+    else if (argument === "--database") options.database = resolve(argv[++index]);
     else options.servers.push(argument);
   }
   if (options.servers.length !== 2) throw new Error("usage: node bench/pairs.mjs A B [--endpoints show,list] [--slices 12] [--seconds 2]");
@@ -48,7 +53,8 @@ async function compare(options, id, seeded, seededPath) {
   try {
     for (const [label, server] of [["A", options.servers[0]], ["B", options.servers[1]]]) {
       const running = await start(server, label, seededPath);
-      servers.push({ running, scenario: endpoint(id, { seeded, token: await login(running.baseUrl, admin) }) });
+      const token = await login(running.baseUrl, admin);
+      servers.push({ running, scenario: scenarioOf(id, seeded, token) });
     }
     const [a, b] = servers.map(({ running, scenario }, index) => ({ label: options.servers[index], url: running.baseUrl, next: () => scenario.next() }));
     return { endpoint: id, ...(await alternate([a, b], options)) };
@@ -57,13 +63,23 @@ async function compare(options, id, seeded, seededPath) {
   }
 }
 
+/** A service endpoint of scenarios.mjs, or a list query of list-scenarios.mjs (on a database bench/lists.mjs seeded). */
+function scenarioOf(id, seeded, token) {
+  if (!filteredIds.includes(id)) return endpoint(id, { seeded, token });
+  const list = listScenario(id, { seeded, token });
+  let turn = 0;
+  return { next: () => ({ method: "GET", path: list.path(turn++), headers: list.headers }) };
+}
+
 const options = parseArguments(process.argv.slice(2));
-const seededPath = join(scratch, "main-seeded.db");
+const seededPath = options.database ?? join(scratch, "main-seeded.db");
 if (!existsSync(seededPath)) throw new Error(`${seededPath} is missing: run \`node bench/service.mjs --quick\` once first`);
 const db = new Database(seededPath, { readonly: true });
 const liveHashes = db.prepare("SELECT hash FROM patients WHERE deleted_at IS NULL").pluck().all();
+const doctorCount = db.prepare("SELECT COUNT(*) FROM doctors").pluck().get();
+const appointments = db.prepare("SELECT COUNT(*) FROM appointments").pluck().get();
 db.close();
-const seeded = { liveHashes, liveCount: liveHashes.length };
+const seeded = { liveHashes, liveCount: liveHashes.length, doctorCount, ...listFigures({ appointments, doctors: doctorCount }) };
 process.stdout.write(`A = ${options.servers[0]}, B = ${options.servers[1]}; ${options.slices} slices of ${options.seconds} s each, alternating\n`);
 for (const id of options.endpoints) {
   const result = await compare(options, id, seeded, seededPath);

@@ -72,9 +72,13 @@ export async function seedLists(templatePath, path, { patients, appointments, do
   } finally {
     db.close();
   }
+  return { ...seeded, ...listFigures({ appointments, doctors, weeks }) };
+}
+
+/** What the list scenarios need to know of a database seedLists made (bench/pairs.mjs reads one again). */
+export function listFigures({ appointments, doctors, weeks = 52 }) {
   const weekStarts = Array.from({ length: weeks }, (_, index) => new Date(firstWeek + index * weekMs).toISOString());
   return {
-    ...seeded,
     appointments,
     doctors,
     weekStarts,
