@@ -6,8 +6,9 @@ import { uuidPattern } from "./public-names.js";
  * Everything hashapi knows about a field type, in one place: what a spec may say about it, how it is
  * stored (Prisma and PostgreSQL types), validated (payload schema and messages), output (schema,
  * TypeScript type, example), filtered and sorted, and how the runtime library reads it (`kind`, one
- * of the runtime's `ColumnKind`s in runtime/common/src/lib/table.ts). Adding a type is adding an
- * entry here (and, for a new `kind`, teaching the runtime's table.ts and list-query.ts to read it).
+ * of the runtime's `ColumnKind`s in runtime/common/src/lib/column-codec.ts). Adding a type is adding
+ * an entry here (and, for a new `kind`, teaching column-codec.ts and list-operators.ts to read it:
+ * docs/architecture.md lists the files).
  */
 export interface FieldTypeDescriptor {
   /** How a value travels between JSON, the runtime and the database (the runtime's ColumnKind). */

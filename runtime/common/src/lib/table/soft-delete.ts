@@ -3,7 +3,7 @@
 import { encodeValue } from "../column-codec.js";
 import { Binder, quote, type Sql } from "../sql.js";
 import type { TableContext } from "./context.js";
-import { relationsOfKind, type TableSpec } from "./spec.js";
+import { relationsOfKind, type ForeignKeySpec, type TableSpec } from "./spec.js";
 
 /*
  * Soft deletes and restores, with what a hard delete's foreign keys would do to the rows pointing at
@@ -77,6 +77,27 @@ function inIds(values: Binder, column: string, ids: readonly number[]): string {
   return `${quote(column)} IN (${values.addAll(ids)})`;
 }
 
+/**
+ * The rows of a cascade's target that point at `parentIds`, locked for the write: live ones
+ * (`deletedAt` null), or those soft-deleted at the instant `deletedAt` (a restore's).
+ */
+async function lockedChildren(
+  sql: Sql,
+  relation: ForeignKeySpec,
+  parentIds: readonly number[],
+  deletedAt: unknown,
+): Promise<number[]> {
+  const values = new Binder(sql.dialect);
+  // Bound in the order of the text: SQLite's placeholders are positional.
+  const parents = inIds(values, relation.foreignKey, parentIds);
+  const deleted = deletedAt === null ? "IS NULL" : `= ${values.add(deletedAt)}`;
+  const children = await sql.all(
+    `SELECT "id" FROM ${quote(relation.target().name)} WHERE ${parents} AND "deleted_at" ${deleted}${sql.dialect.lockClause("update")}`,
+    values.list,
+  );
+  return children.map((child) => Number(child.id));
+}
+
 /** Whether live rows point at any of `ids` through one of the table's restrict relations. */
 export async function isReferenced(
   sql: Sql,
@@ -119,12 +140,7 @@ async function planSoftDelete(
     const target = relation.target();
     if (!target.softDelete) continue;
     for (const chunk of chunks(ids)) {
-      const values = new Binder(sql.dialect);
-      const children = await sql.all(
-        `SELECT "id" FROM ${quote(target.name)} WHERE ${inIds(values, relation.foreignKey, chunk)} AND "deleted_at" IS NULL${sql.dialect.lockClause("update")}`,
-        values.list,
-      );
-      const childIds = children.map((child) => Number(child.id));
+      const childIds = await lockedChildren(sql, relation, chunk, null);
       if (!(await planSoftDelete(sql, target, childIds, plan))) return false;
     }
   }
@@ -190,18 +206,8 @@ async function restoreRows(
     const target = relation.target();
     if (!target.softDelete) continue;
     for (const chunk of chunks(ids)) {
-      const values = new Binder(sql.dialect);
-      const children = await sql.all(
-        `SELECT "id" FROM ${quote(target.name)} WHERE ${inIds(values, relation.foreignKey, chunk)} AND "deleted_at" = ${values.add(at)}${sql.dialect.lockClause("update")}`,
-        values.list,
-      );
-      if (children.length > 0)
-        await restoreRows(
-          sql,
-          target,
-          children.map((child) => Number(child.id)),
-          at,
-        );
+      const children = await lockedChildren(sql, relation, chunk, at);
+      if (children.length > 0) await restoreRows(sql, target, children, at);
     }
   }
   const now = encodeValue("datetime", new Date(), sql.dialect);
