@@ -57,9 +57,10 @@ export class Table<Model, Row = Model> {
   constructor(
     readonly sql: Sql,
     readonly spec: TableSpec<Model, Row>,
-    cache?: TableContext["cache"],
+    /** The same table on another handle, whose columns and statement shapes this one shares. */
+    shared?: TableContext,
   ) {
-    this.context = tableContext(sql, spec as TableSpec, cache);
+    this.context = shared ? { ...shared, sql } : tableContext(sql, spec as TableSpec);
   }
 
   /**
@@ -67,7 +68,7 @@ export class Table<Model, Row = Model> {
    * write of the copy runs on `sql`.
    */
   within(sql: Sql): Table<Model, Row> {
-    return sql === this.sql ? this : new Table(sql, this.spec, this.context.cache);
+    return sql === this.sql ? this : new Table(sql, this.spec, this.context);
   }
 
   /** One row by hash or id (live only, trashed only, or either), with the relations asked for. */
