@@ -166,8 +166,15 @@ describe("Table (runtime/common/src/lib/table.ts) on SQLite", () => {
     for (let index = 0; index < maxNestedPerParent + 10; index += 1)
       await pets.insert({ hash: `PET_M${String(index).padStart(7, "0")}`, name: `Pet ${index}`, vaccinated: true, owner_id: many });
     await pets.insert({ hash: "PET_FEWPETS1", name: "Only", vaccinated: true, owner_id: few });
+    // One parent with more items than the bound: the plain statement hits its limit, the ranked one reads.
+    statements.length = 0;
     const page = await owners.findMany({ where: { name: "Many" }, relations: ["pets"] });
+    expect(statements.filter((text) => text.includes("ROW_NUMBER()"))).toHaveLength(1);
+    // Many parents, few items in all: the plain statement reads them, the bound is kept per parent.
+    statements.length = 0;
     const listed = (await owners.findMany({ relations: ["pets"], orderBy: [{ name: "asc" }] })).filter((owner) => ["Many", "Few"].includes(owner.name));
+    expect((await owners.findMany({})).length * maxNestedPerParent).toBeGreaterThan(await pets.count());
+    expect(statements.filter((text) => text.includes("ROW_NUMBER()"))).toEqual([]);
     expect(page[0]!.pets!.map((pet) => pet.name)).toEqual(Array.from({ length: maxNestedPerParent }, (_, index) => `Pet ${index}`));
     expect(listed.map((owner) => owner.pets!.length)).toEqual([1, maxNestedPerParent]);
     expect((await owners.findOne({ id: many }, ["pets"]))!.pets).toHaveLength(maxNestedPerParent);

@@ -1,7 +1,13 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { quote } from "../sql.js";
-import { firstPerParent, nestedPage, type NestedItems } from "../table/nested-items.js";
+import {
+  firstPerParent,
+  nestedPage,
+  nestedRows,
+  type NestedItems,
+  type NestedStatements,
+} from "../table/nested-items.js";
 import type { HasManySpec } from "../table/spec.js";
 import type { RelationKind } from "./kind.js";
 
@@ -12,8 +18,12 @@ import type { RelationKind } from "./kind.js";
  * Written from the other side (the items' belongsTo), and not filtered by.
  */
 
-/** The one statement that loads the items of every parent of a page (the first ones of each). */
-export function hasManyItems(relation: HasManySpec, items: NestedItems): string {
+/** The statements that load the items of every parent of a page (the first ones of each). */
+export function hasManyItems(
+  relation: HasManySpec,
+  items: NestedItems,
+  parents: number,
+): NestedStatements {
   const alias = quote(items.alias);
   const parent = `${alias}.${quote(relation.foreignKey)}`;
   return firstPerParent(
@@ -21,6 +31,7 @@ export function hasManyItems(relation: HasManySpec, items: NestedItems): string 
     `${items.from}${items.joins} WHERE ${parent} IN (${items.parents})${items.reach}`,
     parent,
     alias,
+    parents,
   );
 }
 
@@ -29,8 +40,10 @@ export const hasMany: RelationKind<HasManySpec> = {
   async loadPage(context, records, name, relation, scope) {
     const page = nestedPage(context, records, name, relation.target(), scope);
     if (page === undefined) return;
-    const rows = await context.sql.all(hasManyItems(relation, page.items), page.values);
-    for (const row of rows.map(page.shape.decode))
-      page.byParent.get(Number(row[relation.foreignKey]))?.push(row);
+    const statements = hasManyItems(relation, page.items, page.parents);
+    for (const row of await nestedRows(context, statements, page.values)) {
+      const item = page.shape.decode(row);
+      page.add(Number(item[relation.foreignKey]), item);
+    }
   },
 };

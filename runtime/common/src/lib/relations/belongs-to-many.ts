@@ -7,8 +7,10 @@ import { Binder, quote, type Sql } from "../sql.js";
 import {
   firstPerParent,
   nestedPage,
+  nestedRows,
   pivotValues,
   type NestedItems,
+  type NestedStatements,
 } from "../table/nested-items.js";
 import type { ManyToManySpec } from "../table/spec.js";
 import type { RelationKind } from "./kind.js";
@@ -58,7 +60,11 @@ export function linkedToAny(
  * The one statement that loads the linked records of every row of a page (`items.parents`), each
  * with its owner's id as "link.owner" and the pivot's columns as "link.<column>".
  */
-export function linkedItems(relation: ManyToManySpec, items: NestedItems): string {
+export function linkedItems(
+  relation: ManyToManySpec,
+  items: NestedItems,
+  parents: number,
+): NestedStatements {
   const alias = quote(items.alias);
   const pivotColumns = Object.keys(relation.pivotColumns ?? {})
     .map((column) => `, "link".${quote(column)} AS ${quote(`link.${column}`)}`)
@@ -69,6 +75,7 @@ export function linkedItems(relation: ManyToManySpec, items: NestedItems): strin
     `${quote(relation.pivot)} AS "link" JOIN ${items.from} ON ${alias}."id" = "link".${quote(relation.otherKey)}${items.joins} WHERE ${owner} IN (${items.parents})${items.reach}`,
     owner,
     alias,
+    parents,
   );
 }
 
@@ -175,10 +182,11 @@ export const belongsToMany: RelationKind<ManyToManySpec> = {
     const kinds = relation.pivotColumns ?? {};
     const hasPivot = Object.keys(kinds).length > 0;
     const { dialect } = context.sql;
-    for (const row of await context.sql.all(linkedItems(relation, page.items), page.values)) {
+    const statements = linkedItems(relation, page.items, page.parents);
+    for (const row of await nestedRows(context, statements, page.values)) {
       const record = page.shape.decode(row);
       if (hasPivot) record.pivot = pivotValues(kinds, row, "link.", dialect);
-      page.byParent.get(Number(row["link.owner"]))?.push(record);
+      page.add(Number(row["link.owner"]), record);
     }
   },
   /** Rows linked to any of the related hashes, through the pivot. */

@@ -30,11 +30,13 @@ export interface NestedItems {
 
 /** A page's nested list of one relation, ready to be loaded. */
 export interface NestedPage {
-  /** The parent's id → its list (each record's `name` set to its own empty list). */
-  readonly byParent: Map<number, Record<string, unknown>[]>;
   readonly shape: Shape;
   readonly items: NestedItems;
   readonly values: unknown[];
+  /** How many parents the page has. */
+  readonly parents: number;
+  /** Adds an item to its parent's list, up to maxNestedPerParent (items come in list order). */
+  add(parentId: number, item: Record<string, unknown>): void;
 }
 
 /**
@@ -70,23 +72,56 @@ export function nestedPage(
     parents,
     reach,
   };
-  return { byParent, shape, items, values: values.list };
+  const add = (parentId: number, item: Record<string, unknown>) => {
+    const list = byParent.get(parentId);
+    if (list !== undefined && list.length < maxNestedPerParent) list.push(item);
+  };
+  return { shape, items, values: values.list, parents: byParent.size, add };
 }
 
 /**
- * `SELECT …` of nested records, at most maxNestedPerParent per parent (`parent` names the column,
- * qualified, that tells whose each is), in list order: the window numbers them, the outer query keeps
- * the first ones. Its columns are the inner SELECT list's, so rows decode as before.
+ * The two statements that read a page's nested records in list order, at most maxNestedPerParent
+ * per parent (`parent` names the column, qualified, that tells whose each is):
+ * - `plain`: every item of the page's parents, up to one more than `parents × the bound` rows. When
+ *   it returns no more than that, it read them all, and `NestedPage.add` keeps the first ones of each
+ *   parent: the common case, ≈ 25 µs cheaper on SQLite than a window for 45 records.
+ * - `ranked`: a window numbers each parent's items and the outer query keeps the first ones; run
+ *   only when the plain one hit its limit (a parent with many items), so a page never reads more
+ *   than the bound allows. Its columns are the inner SELECT list's, so rows decode alike.
  */
 export function firstPerParent(
   select: string,
   from: string,
   parent: string,
   alias: string,
-): string {
+  parents: number,
+): NestedStatements {
   const order = `${alias}."created_at" ASC, ${alias}."id" ASC`;
   const ranked = `SELECT ${select}, ROW_NUMBER() OVER (PARTITION BY ${parent} ORDER BY ${order}) AS "nested.rank" FROM ${from}`;
-  return `SELECT * FROM (${ranked}) AS "nested" WHERE "nested.rank" <= ${maxNestedPerParent} ORDER BY "nested"."created_at" ASC, "nested"."id" ASC`;
+  const cap = parents * maxNestedPerParent;
+  return {
+    plain: `SELECT ${select} FROM ${from} ORDER BY ${order} LIMIT ${cap + 1}`,
+    ranked: `SELECT * FROM (${ranked}) AS "nested" WHERE "nested.rank" <= ${maxNestedPerParent} ORDER BY "nested"."created_at" ASC, "nested"."id" ASC`,
+    cap,
+  };
+}
+
+/** See firstPerParent. */
+export interface NestedStatements {
+  readonly plain: string;
+  readonly ranked: string;
+  /** The most rows the plain statement may return and still have read every item. */
+  readonly cap: number;
+}
+
+/** A page's nested rows: the plain statement's, or the ranked one's when a parent has too many. */
+export async function nestedRows(
+  context: TableContext,
+  statements: NestedStatements,
+  values: readonly unknown[],
+): Promise<SqlRow[]> {
+  const rows = await context.sql.all(statements.plain, values);
+  return rows.length <= statements.cap ? rows : context.sql.all(statements.ranked, values);
 }
 
 /** A link's pivot values, decoded from a row that holds them under `prefix`. */
