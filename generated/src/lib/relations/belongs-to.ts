@@ -1,9 +1,8 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { listOf } from "../records.js";
 import { quote, type SqlRow } from "../sql.js";
 import type { BelongsToSpec } from "../table/spec.js";
-import type { RelationKind } from "./kind.js";
+import { boundHashes, type RelationKind } from "./kind.js";
 
 /*
  * A belongsTo relation: a column of this table (`foreignKey`) holds the id of a row of another.
@@ -30,7 +29,7 @@ export const belongsTo: RelationKind<BelongsToSpec> = {
   filter(context, relation, op, value, values) {
     const foreignKey = `${context.alias}.${quote(relation.foreignKey)}`;
     if (op === "null") return `${foreignKey} IS ${value === true ? "" : "NOT "}NULL`;
-    const hashes = (op === "eq" ? [value] : listOf(value)).map((hash) => values.add(hash));
+    const hashes = boundHashes(op, value, values);
     return `${foreignKey} IN (SELECT "id" FROM ${quote(relation.target().name)} WHERE "hash" IN (${hashes.join(", ")}))`;
   },
 };

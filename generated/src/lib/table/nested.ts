@@ -5,6 +5,7 @@ import { kindOf } from "../relations/kinds.js";
 import { belongsToManyOf, type TableContext } from "./context.js";
 import { pivotValues } from "./nested-items.js";
 import type { FindOptions } from "./options.js";
+import { relationNamed } from "./spec.js";
 
 /*
  * The relations a read asks for that are not joined into its statement: each kind loads them for
@@ -14,9 +15,7 @@ import type { FindOptions } from "./options.js";
 /** Whether `relations` asks for a relation loaded after the page (which a write's RETURNING cannot give). */
 export function loadsNested(context: TableContext, relations: readonly string[]): boolean {
   return relations.some((name) => {
-    const relation = Object.hasOwn(context.spec.relations, name)
-      ? context.spec.relations[name]
-      : undefined;
+    const relation = relationNamed(context.spec, name);
     return relation !== undefined && !kindOf(relation).joined;
   });
 }

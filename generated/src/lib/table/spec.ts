@@ -80,13 +80,18 @@ export function relationsOfKind<Kind extends RelationKindName>(
   return found;
 }
 
-/** Relation `name` of the table when it is of `kind` (own keys only: a name from a request is never a prototype's). */
+/** Relation `name` of the table (own keys only: a name from a request is never a prototype's). */
+export function relationNamed(spec: TableSpec, name: string): RelationSpec | undefined {
+  return Object.hasOwn(spec.relations, name) ? spec.relations[name] : undefined;
+}
+
+/** Relation `name` of the table when it is of `kind`. */
 export function relationOfKind<Kind extends RelationKindName>(
   spec: TableSpec,
   name: string,
   kind: Kind,
 ): RelationOfKind<Kind> | undefined {
-  const relation = Object.hasOwn(spec.relations, name) ? spec.relations[name] : undefined;
+  const relation = relationNamed(spec, name);
   return relation !== undefined && isKind(relation, kind) ? relation : undefined;
 }
 

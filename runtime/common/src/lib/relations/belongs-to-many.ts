@@ -1,6 +1,5 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { listOf } from "../records.js";
 import { encodeValue } from "../column-codec.js";
 import { toDate } from "../serialize.js";
 import { Binder, quote, type Sql } from "../sql.js";
@@ -13,7 +12,7 @@ import {
   type NestedStatements,
 } from "../table/nested-items.js";
 import type { ManyToManySpec } from "../table/spec.js";
-import type { RelationKind } from "./kind.js";
+import { boundHashes, type RelationKind } from "./kind.js";
 
 /*
  * A belongsToMany relation: the rows of a pivot table link a row of one table (`ownKey`) to a row
@@ -191,7 +190,7 @@ export const belongsToMany: RelationKind<ManyToManySpec> = {
   },
   /** Rows linked to any of the related hashes, through the pivot. */
   filter(context, relation, op, value, values) {
-    const hashes = (op === "eq" ? [value] : listOf(value)).map((hash) => values.add(hash));
+    const hashes = boundHashes(op, value, values);
     return linkedToAny(relation, `${context.alias}."id"`, hashes);
   },
 };

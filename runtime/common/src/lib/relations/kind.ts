@@ -1,9 +1,15 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { FilterOperator } from "../list-operators.js";
+import { listOf } from "../records.js";
 import type { Binder } from "../sql.js";
 import type { TableContext } from "../table/context.js";
 import type { Reach, RelationSpec } from "../table/spec.js";
+
+/** The related hashes a relation filter names (`eq` one, `in` a list), each bound through `values`. */
+export function boundHashes(op: FilterOperator, value: unknown, values: Binder): string[] {
+  return (op === "eq" ? [value] : listOf(value)).map((hash) => values.add(hash));
+}
 
 /**
  * What each kind of relation (one module each: belongs-to.ts, has-many.ts, belongs-to-many.ts,

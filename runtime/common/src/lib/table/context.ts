@@ -5,6 +5,7 @@ import { quote, type Sql } from "../sql.js";
 import type { ReturnedRow, Shape } from "./shape.js";
 import {
   columnsOf,
+  relationNamed,
   relationOfKind,
   rootAlias,
   type BelongsToSpec,
@@ -64,9 +65,7 @@ export function encodeColumn(context: TableContext, column: string, value: unkno
 
 /** Relation `name` of the table, from code or a validated query: anything else is a programming error. */
 export function relationOf(context: TableContext, name: string): RelationSpec {
-  const relation = Object.hasOwn(context.spec.relations, name)
-    ? context.spec.relations[name]
-    : undefined;
+  const relation = relationNamed(context.spec, name);
   if (!relation) throw new Error(`${context.spec.name} has no relation ${name}`);
   return relation;
 }
