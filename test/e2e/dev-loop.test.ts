@@ -131,7 +131,7 @@ function startProbe(port: number): Probe {
   const keptOnce = () => fetch(`http://127.0.0.1:${port}/api/health`).then(async (reply) => (await reply.arrayBuffer(), reply.status));
   // A server that closes an idle kept-alive connection can cross a request the client just wrote on
   // it; HTTP lets a client send an idempotent request again when its connection closes before any
-  // answer (RFC 9110 §9.2.2), and browsers do. Node's fetch does not, so the probe does, once, for
+  // answer, and browsers do. Node's fetch does not, so the probe does, once, for
   // that case only: a refusal, a fresh connection's failure or a 5xx still count.
   const kept = () =>
     keptOnce().catch((error: unknown) => {
