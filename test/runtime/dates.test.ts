@@ -1,10 +1,55 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isoInstant, parseDate, parseDateTime } from "../../runtime/common/src/lib/dates.js";
+import { isoInstant, parseDate, parseDateTime, storedInstant } from "../../runtime/common/src/lib/dates.js";
 import { outputOf } from "../../runtime/common/src/lib/column-codec.js";
 
 const isoDateTime = outputOf("datetime")!;
 const isoDate = outputOf("date")!;
+
+describe("storedInstant (runtime/common/src/lib/dates.ts)", () => {
+  const stored = (date: Date) => date.toISOString().replace("Z", "+00:00");
+
+  it("reads the text Prisma stores on SQLite as the instant Date reads, and outputs it as toISOString", () => {
+    const from = Date.UTC(1000, 0, 1);
+    const to = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+    fc.assert(
+      fc.property(fc.integer({ min: from, max: to }), (ms) => {
+        const text = stored(new Date(ms));
+        const date = storedInstant(text);
+        expect(date).toBeInstanceOf(Date);
+        expect(date.getTime()).toBe(new Date(text).getTime());
+        expect(isoInstant(date)).toBe(new Date(ms).toISOString());
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it("parses any other text as Date does: other writers, early years, days that do not exist", () => {
+    for (const text of [
+      "2026-11-27 06:30:00",
+      "2026-11-27T06:30:00Z",
+      "2026-11-27T06:30:00.000-03:00",
+      "0099-06-15T01:02:03.004+00:00",
+      "2026-02-30T00:00:00.000+00:00",
+      "2026-13-01T00:00:00.000+00:00",
+      "2026-01-01T24:00:00.000+00:00",
+      "2026-11-27",
+      "not a date",
+    ]) {
+      const date = storedInstant(text);
+      const expected = new Date(text);
+      expect(Number.isNaN(date.getTime())).toBe(Number.isNaN(expected.getTime()));
+      if (!Number.isNaN(expected.getTime())) expect(isoInstant(date)).toBe(expected.toISOString());
+    }
+  });
+
+  it("outputs a Date changed after it was read as it now is, not as it was stored", () => {
+    const date = storedInstant("2026-11-27T06:30:00.123+00:00");
+    date.setUTCFullYear(2027);
+    expect(isoInstant(date)).toBe("2027-11-27T06:30:00.123Z");
+    expect(outputOf("date")!(date)).toBe("2027-11-27");
+  });
+});
 
 describe("isoInstant (runtime/common/src/lib/dates.ts)", () => {
   it("writes exactly what toISOString writes, for any instant of years 0000–9999", () => {

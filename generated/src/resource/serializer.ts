@@ -41,52 +41,69 @@ export function createSerializer(
     ): ((row: Record<string, unknown>, relations: readonly string[], role?: string) => unknown) => {
       if (isPublicIdKey(key)) return (row) => row.hash;
       const relation = relationOfKind(table, key, "belongsTo");
-      if (relation)
+      if (relation) {
+        const serializer = lazySerializer(() => serializerOf(relation.target()));
         return (row, relations, role) => {
           const related = row[key] as { hash: string } | null;
           if (related === null) return null;
-          return relations.includes(key)
-            ? serializerOf(relation.target())(related, [], role)
-            : related.hash;
+          return relations.includes(key) ? serializer()(related, [], role) : related.hash;
         };
+      }
       const output = outputOf(kinds[key] ?? "", scales[key] ?? 0);
       return output ? (row) => output(row[key]) : (row) => row[key];
     },
   );
-  const hasMany = relationsOfKind(table, "hasMany");
-  const belongsToMany = relationsOfKind(table, "belongsToMany").map(([name, relation]) => ({
-    name,
-    target: relation.target,
-    pivot: pivotOutput(relation),
-  }));
+  // Related serializers are looked up on first use: resources refer to each other in cycles.
+  const nestedLists = [
+    ...relationsOfKind(table, "hasMany").map(([name, relation]) => ({
+      name,
+      serializer: lazySerializer(() => serializerOf(relation.target())),
+      pivot: undefined,
+    })),
+    ...relationsOfKind(table, "belongsToMany").map(([name, relation]) => ({
+      name,
+      serializer: lazySerializer(() => serializerOf(relation.target())),
+      pivot: pivotOutput(relation),
+    })),
+  ];
   return (record, relations = [], role) => {
     const row = record as Record<string, unknown>;
     const data: Record<string, unknown> = {};
     const hidden = hiddenFrom(role);
-    output.forEach((key, index) => {
+    for (let index = 0; index < output.length; index += 1) {
+      const key = output[index]!;
       if (hidden === undefined || !hidden.has(key)) data[key] = write[index]!(row, relations, role);
-    });
+    }
     // A record read through a belongsToMany's own route carries its link's output values.
     if (row.pivot instanceof PivotOutput) data.pivot = row.pivot.values;
-    for (const [name, relation] of hasMany) {
-      const items = row[name] as object[] | undefined;
-      if (items !== undefined)
-        data[name] = items.map((item) => serializerOf(relation.target())(item, [], role));
-    }
-    for (const { name, target, pivot } of belongsToMany) {
+    for (const { name, serializer, pivot } of nestedLists) {
       const items = row[name] as Record<string, unknown>[] | undefined;
-      if (items === undefined) continue;
-      data[name] = items.map((item) => {
-        const output = serializerOf(target())(item, [], role);
-        // The link's own fields, when the relation has any.
-        const values = pivot(item.pivot as Record<string, unknown> | undefined);
-        if (values) output.pivot = values;
-        else delete output.pivot;
-        return output;
-      });
+      if (items !== undefined)
+        data[name] = items.map((item) => nestedOutput(item, serializer(), pivot, role));
     }
     return data;
   };
+}
+
+/** A serializer found by `find` on first use, then kept. */
+function lazySerializer(find: () => Serializer): () => Serializer {
+  let found: Serializer | undefined;
+  return () => (found ??= find());
+}
+
+/** One nested record as output: its own fields, and its link's values for a belongsToMany with any. */
+function nestedOutput(
+  item: Record<string, unknown>,
+  serialize: Serializer,
+  pivot: ReturnType<typeof pivotOutput> | undefined,
+  role: string | undefined,
+): Record<string, unknown> {
+  const output = serialize(item, [], role);
+  if (pivot === undefined) return output;
+  const values = pivot(item.pivot as Record<string, unknown> | undefined);
+  if (values) output.pivot = values;
+  else if ("pivot" in output) delete output.pivot;
+  return output;
 }
 
 /** A link's values ready for output (see pivotOutput), as a relation route puts them on a record. */
@@ -109,10 +126,11 @@ export function pivotOutput(
         kind === "decimal" ? exact : (outputOf(kind, 0) ?? ((value: unknown) => value)),
       ] as const,
   );
-  return (values) =>
-    columns.length === 0 || values === undefined
-      ? undefined
-      : Object.fromEntries(
-          columns.map(([column, write]) => [column, write(values[column] ?? null)]),
-        );
+  if (columns.length === 0) return () => undefined;
+  return (values) => {
+    if (values === undefined) return undefined;
+    const output: Record<string, unknown> = {};
+    for (const [column, write] of columns) output[column] = write(values[column] ?? null);
+    return output;
+  };
 }

@@ -3,7 +3,7 @@
 import { pivotRows } from "../relations/belongs-to-many.js";
 import { kindOf } from "../relations/kinds.js";
 import { belongsToManyOf, type TableContext } from "./context.js";
-import { pivotValues } from "./nested-items.js";
+import { pivotDecoder } from "./nested-items.js";
 import type { FindOptions } from "./options.js";
 import { relationNamed } from "./spec.js";
 
@@ -47,7 +47,6 @@ export async function withPivot(
   if (Object.keys(kinds).length === 0) return;
   const ids = records.map((record) => Number(record.id));
   const found = await pivotRows(context.sql, relation, ownId, ids);
-  const { dialect } = context.sql;
-  for (const record of records)
-    record.pivot = pivotValues(kinds, found.get(Number(record.id)) ?? {}, "", dialect);
+  const pivot = pivotDecoder(kinds, "", context.sql.dialect);
+  for (const record of records) record.pivot = pivot(found.get(Number(record.id)) ?? {});
 }

@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { Decimal } from "@prisma/client/runtime/client";
-import { isoInstant, parseDate, parseDateTime } from "./dates.js";
+import { isoInstant, parseDate, parseDateTime, storedInstant } from "./dates.js";
 import type { FilterKind } from "./list-operators.js";
 import { anyHashPattern, uuidPattern } from "./public-names.js";
 import type { SqlDialect } from "./sql.js";
@@ -16,24 +16,35 @@ import type { SqlDialect } from "./sql.js";
 export type ColumnKind =
   "integer" | "string" | "decimal" | "boolean" | "date" | "datetime" | "json";
 
+type Decode = (value: NonNullable<unknown>, dialect: SqlDialect) => unknown;
+
+const asIs: Decode = (value) => value;
+const decodeInstant: Decode = (value) =>
+  // SQLite holds Prisma's ISO text; PostgreSQL a Date (timestamptz) or "YYYY-MM-DD" (date, kept as text).
+  value instanceof Date ? value : storedInstant(value as string);
+
+/** Each kind's decoding of a stored value that is not null, looked up once per column by a read shape. */
+const decoders: Record<ColumnKind, Decode> = {
+  date: decodeInstant,
+  datetime: decodeInstant,
+  decimal: (value) => new Decimal(value as string | number),
+  boolean: (value) => value === true || value === 1,
+  json: (value, dialect) =>
+    dialect.jsonAsText && typeof value === "string" ? JSON.parse(value) : value,
+  integer: (value) =>
+    typeof value === "bigint" || typeof value === "string" ? Number(value) : value,
+  string: asIs,
+};
+
+/** How a stored column of `kind` is decoded: once per read shape, not a switch per value. */
+export function decoderOf(kind: ColumnKind, dialect: SqlDialect): (value: unknown) => unknown {
+  const decode = decoders[kind] ?? asIs;
+  return (value) => (value === null || value === undefined ? null : decode(value, dialect));
+}
+
 export function decodeValue(kind: ColumnKind, value: unknown, dialect: SqlDialect): unknown {
   if (value === null || value === undefined) return null;
-  switch (kind) {
-    case "date":
-    case "datetime":
-      // SQLite holds Prisma's ISO text; PostgreSQL a Date (timestamptz) or "YYYY-MM-DD" (date, kept as text).
-      return value instanceof Date ? value : new Date(value as string);
-    case "decimal":
-      return new Decimal(value as string | number);
-    case "boolean":
-      return value === true || value === 1;
-    case "json":
-      return dialect.jsonAsText && typeof value === "string" ? JSON.parse(value) : value;
-    case "integer":
-      return typeof value === "bigint" || typeof value === "string" ? Number(value) : value;
-    default:
-      return value;
-  }
+  return (decoders[kind] ?? asIs)(value, dialect);
 }
 
 export function encodeValue(kind: ColumnKind, value: unknown, dialect: SqlDialect): unknown {

@@ -73,11 +73,72 @@ export function parseDateTime(text: string): Date | undefined {
 const twoDigits = (value: number): string => (value < 10 ? `0${value}` : `${value}`);
 
 /**
+ * A Date read from the text it is stored as, that keeps that text for its output: a page of records
+ * outputs each date it read, and formatting a Date costs ≈ 0.3 µs where slicing its stored text costs
+ * ≈ 0.01 µs (a `?with=` page holds over a hundred). A Date changed since it was read (its setters)
+ * no longer matches `storedTime` and is formatted as any other.
+ */
+class StoredInstant extends Date {
+  constructor(
+    private readonly storedTime: number,
+    private readonly storedText: string,
+  ) {
+    super(storedTime);
+  }
+
+  /** isoInstant(this), when the stored text still says it. */
+  outputText(): string | undefined {
+    return this.getTime() === this.storedTime ? `${this.storedText.slice(0, 23)}Z` : undefined;
+  }
+}
+
+// How Prisma's SQLite adapter writes a DateTime: toISOString() with "+00:00" for "Z".
+const storedInstantText = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/;
+const daysInMonth = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
+
+function digitsAt(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let index = from; index < from + count; index += 1)
+    value = value * 10 + text.charCodeAt(index) - 48;
+  return value;
+}
+
+function daysIn(year: number, month: number): number {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 && leap ? 29 : daysInMonth[month - 1]!;
+}
+
+/**
+ * A stored date or date-time as a Date: the text Prisma writes on SQLite read by its digits (≈ 2×
+ * cheaper than Date's parser) and kept for output; any other text (another writer's, a year before
+ * 1000, which Date.UTC would misread) parsed by Date as before.
+ */
+export function storedInstant(text: string): Date {
+  if (text.length === 29 && storedInstantText.test(text)) {
+    const year = digitsAt(text, 0, 4);
+    const month = digitsAt(text, 5, 2);
+    const day = digitsAt(text, 8, 2);
+    const hour = digitsAt(text, 11, 2);
+    const minute = digitsAt(text, 14, 2);
+    const second = digitsAt(text, 17, 2);
+    const inRange =
+      year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month);
+    if (inRange && hour <= 23 && minute <= 59 && second <= 59) {
+      const time = Date.UTC(year, month - 1, day, hour, minute, second, digitsAt(text, 20, 3));
+      return new StoredInstant(time, text);
+    }
+  }
+  return new Date(text);
+}
+
+/**
  * `date.toISOString()`, by hand for years 0000–9999: V8's builtin takes ≈ 0.7 µs a call and this
  * ≈ 0.25 µs, which counts where a page of records writes dozens of dates. Other years (written
  * `+010000-…` by toISOString) and an invalid Date (a RangeError) go to toISOString itself.
  */
 export function isoInstant(date: Date): string {
+  const stored = date instanceof StoredInstant ? date.outputText() : undefined;
+  if (stored !== undefined) return stored;
   const year = date.getUTCFullYear();
   if (!(year >= 0 && year <= 9999)) return date.toISOString();
   const ms = date.getUTCMilliseconds();

@@ -6,8 +6,8 @@ import { Binder, quote, type Sql } from "../sql.js";
 import {
   firstPerParent,
   nestedPage,
-  nestedRows,
-  pivotValues,
+  loadNested,
+  pivotDecoder,
   type NestedItems,
   type NestedStatements,
 } from "../table/nested-items.js";
@@ -180,13 +180,13 @@ export const belongsToMany: RelationKind<ManyToManySpec> = {
     if (page === undefined) return;
     const kinds = relation.pivotColumns ?? {};
     const hasPivot = Object.keys(kinds).length > 0;
-    const { dialect } = context.sql;
+    const pivot = pivotDecoder(kinds, "link.", context.sql.dialect);
     const statements = linkedItems(relation, page.items, page.parents);
-    for (const row of await nestedRows(context, statements, page.values)) {
+    await loadNested(context, page, statements, (row) => {
       const record = page.shape.decode(row);
-      if (hasPivot) record.pivot = pivotValues(kinds, row, "link.", dialect);
-      page.add(Number(row["link.owner"]), record);
-    }
+      if (hasPivot) record.pivot = pivot(row);
+      return { parent: Number(row["link.owner"]), record };
+    });
   },
   /** Rows linked to any of the related hashes, through the pivot. */
   filter(context, relation, op, value, values) {

@@ -4,7 +4,7 @@ import { quote } from "../sql.js";
 import {
   firstPerParent,
   nestedPage,
-  nestedRows,
+  loadNested,
   type NestedItems,
   type NestedStatements,
 } from "../table/nested-items.js";
@@ -41,9 +41,9 @@ export const hasMany: RelationKind<HasManySpec> = {
     const page = nestedPage(context, records, name, relation.target(), scope);
     if (page === undefined) return;
     const statements = hasManyItems(relation, page.items, page.parents);
-    for (const row of await nestedRows(context, statements, page.values)) {
-      const item = page.shape.decode(row);
-      page.add(Number(item[relation.foreignKey]), item);
-    }
+    await loadNested(context, page, statements, (row) => {
+      const record = page.shape.decode(row);
+      return { parent: Number(record[relation.foreignKey]), record };
+    });
   },
 };

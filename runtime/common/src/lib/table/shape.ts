@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { decodeValue } from "../column-codec.js";
+import { decoderOf } from "../column-codec.js";
 import { belongsToJoin, hashOnly } from "../relations/belongs-to.js";
 import { quote, type SqlDialect, type SqlRow } from "../sql.js";
 import type { TableContext } from "./context.js";
@@ -99,7 +99,7 @@ function readShape(
   };
   const fields = Object.entries(readableColumnsOf(spec)).map(([name, kind]) => ({
     name,
-    kind,
+    decode: decoderOf(kind, dialect),
     column: select(name, alias, path),
   }));
   const relations = relationsOfKind(spec, "belongsTo").map(([name, relation]) => {
@@ -113,8 +113,7 @@ function readShape(
   });
   return (row) => {
     const record: Record<string, unknown> = {};
-    for (const field of fields)
-      record[field.name] = decodeValue(field.kind, row[field.column], dialect);
+    for (const field of fields) record[field.name] = field.decode(row[field.column]);
     for (const relation of relations)
       record[relation.name] = record[relation.foreignKey] === null ? null : relation.read(row);
     return record;
