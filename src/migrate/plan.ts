@@ -83,12 +83,12 @@ export function assessMigration(previous: string | null, schema: string, provide
 async function migrationSql(from: string | null, schema: string, provider: Provider, renames: Renames, required: RequiredColumn[]): Promise<string> {
   const parts: string[] = [];
   if (hasRenames(renames)) parts.push(`-- Renames (renamedFrom in the specs): the rows stay\n${renameStatements(renames, provider).join("\n")}\n`);
-  if (required.length === 0) parts.push(await prismaMigrateDiff(from, schema, provider));
+  if (required.length === 0) parts.push(await prismaMigrateDiff(from, schema));
   else {
     const intermediate = withOptionalColumns(schema, required);
-    parts.push(await prismaMigrateDiff(from, intermediate, provider));
+    parts.push(await prismaMigrateDiff(from, intermediate));
     parts.push(`-- Fill existing rows before the columns become required (backfill or default in the specs)\n${required.map((column) => fillStatement(column, provider)).join("\n")}\n`);
-    parts.push(await prismaMigrateDiff(intermediate, schema, provider));
+    parts.push(await prismaMigrateDiff(intermediate, schema));
   }
   parts.push(...caselessIndexChanges(from, schema, provider, parts));
   const sql = parts.filter((part) => part.trim() !== "").join("\n");

@@ -1,99 +1,18 @@
-import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
-import { HashapiError } from "../errors.js";
-
-const run = promisify(execFile);
-const require = createRequire(import.meta.url);
+import { engineDiff } from "./schema-engine.js";
 
 export type Provider = "sqlite" | "postgresql";
 
 /**
- * SQL that takes a database from `fromSchema` (or from nothing) to `toSchema`, computed by Prisma's
- * WebAssembly schema engine with no database and no download. Prisma 6.19 needs a config file with
- * `engine: "js"`, an adapter, and `schema`: without `schema` its CLI fetches a query-engine binary.
- * The in-memory SQLite adapter is never queried by `migrate diff`, for either provider.
+ * SQL that takes a database from `fromSchema` (or from nothing) to `toSchema`: what `prisma migrate
+ * diff --from-schema-datamodel … --to-schema-datamodel … --script` prints, computed by Prisma's
+ * WebAssembly schema engine in this process (schema-engine.ts), with no database and no download.
  */
-export async function prismaMigrateDiff(
-  fromSchema: string | null,
-  toSchema: string,
-  provider: Provider,
-): Promise<string> {
-  const workDir = await mkdtemp(join(tmpdir(), "hashapi-diff-"));
-  try {
-    const toPath = join(workDir, "to.prisma");
-    await writeFile(toPath, toSchema);
-    await writeFile(join(workDir, "prisma.config.mjs"), configSource());
-    const fromArgs = fromSchema === null ? ["--from-empty"] : ["--from-schema-datamodel", "from.prisma"];
-    if (fromSchema !== null) await writeFile(join(workDir, "from.prisma"), fromSchema);
-    const args = [
-      ...wasmFlags,
-      prismaCliPath(),
-      "migrate",
-      "diff",
-      "--config",
-      "prisma.config.mjs",
-      ...fromArgs,
-      "--to-schema-datamodel",
-      "to.prisma",
-      "--script",
-    ];
-    const { stdout } = await run(process.execPath, args, {
-      cwd: workDir,
-      // CHECKPOINT_DISABLE: no update check against checkpoint.prisma.io (nothing here goes online),
-      // which also kept the process alive ≈ 0.3 s after the diff was printed.
-      env: { ...process.env, DATABASE_URL: placeholderUrl[provider], PRISMA_HIDE_UPDATE_MESSAGE: "1", CHECKPOINT_DISABLE: "1" },
-      maxBuffer: 64 * 1024 * 1024,
-    }).catch((error: { stderr?: string; stdout?: string }) => {
-      const detail = `${error.stderr ?? ""}${error.stdout ?? ""}`.trim();
-      throw new HashapiError(`prisma migrate diff failed:\n${detail}`);
-    });
-    return normalizeSql(stdout);
-  } finally {
-    await rm(workDir, { recursive: true, force: true });
-  }
+export async function prismaMigrateDiff(fromSchema: string | null, toSchema: string): Promise<string> {
+  return normalizeSql(await engineDiff(fromSchema, toSchema));
 }
 
-/**
- * The schema engine is 4 MB of WebAssembly of which a diff runs little: compiled lazily, function by
- * function, and by V8's baseline compiler only, the whole `migrate diff` takes ≈ 1.2 s instead of
- * ≈ 1.45 s at 10 resources and ≈ 1.2 s instead of ≈ 1.5 s at 100 (same SQL; bench/README.md).
- */
-const wasmFlags = ["--wasm-lazy-compilation", "--liftoff-only"];
-
-const placeholderUrl: Record<Provider, string> = {
-  sqlite: "file:./unused.db",
-  postgresql: "postgresql://localhost:5432/unused",
-};
-
-function prismaCliPath(): string {
-  return join(dirname(require.resolve("prisma/package.json")), "build", "index.js");
-}
-
-function configSource(): string {
-  const config = pathToFileURL(require.resolve("prisma/config")).href;
-  const adapter = pathToFileURL(require.resolve("@prisma/adapter-better-sqlite3")).href;
-  // Prisma 6.19 builds the adapter even for `migrate diff` (it never queries it): importing it
-  // lazily would save nothing.
-  return [
-    `import { defineConfig } from ${JSON.stringify(config)};`,
-    `import { PrismaBetterSQLite3 } from ${JSON.stringify(adapter)};`,
-    "export default defineConfig({",
-    "  experimental: { adapter: true },",
-    '  engine: "js",',
-    '  schema: "to.prisma",',
-    '  async adapter() { return new PrismaBetterSQLite3({ url: ":memory:" }); },',
-    "});",
-    "",
-  ].join("\n");
-}
-
-/** Prisma prints a config banner on some versions and pads with blank lines; keep only the SQL. */
-function normalizeSql(output: string): string {
+/** The engine pads with blank lines and says when a migration is empty; keep only the SQL. */
+export function normalizeSql(output: string): string {
   const lines = output.split("\n").filter((line) => !line.startsWith("Loaded Prisma config"));
   const text = lines.join("\n").trim();
   return text === "" || /^-- This is an empty migration\.?$/.test(text) ? "" : `${text}\n`;
