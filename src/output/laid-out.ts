@@ -24,9 +24,16 @@ export function isLaidOut(path: string, content: string): boolean {
   return true;
 }
 
-/** A comment, or a string standing alone on its line (an argument): prettier keeps either as it is. */
+/**
+ * A comment, a string standing alone on its line (an argument), an import of a default export alone
+ * (a JSON declaration with its `with { type: "json" }`), or a test's opening line (`it("…", async
+ * () => {`, which prettier never breaks): prettier keeps each as it is.
+ */
 function isUnbreakable(line: string): boolean {
   const text = line.trim();
   if (text.startsWith("//") || text.startsWith("/*") || text.startsWith("* ")) return true;
-  return /^(["`]).*\1,?$/.test(text);
+  return /^(["`]).*\1,?$/.test(text) || defaultImport.test(line) || testOpening.test(text);
 }
+
+const defaultImport = /^import [A-Za-z_$][\w$]* from "[^"]*"(?: with \{ type: "json" \})?;$/;
+const testOpening = /^(?:it|test|describe)\("[^"\\]*", (?:async )?\(\) => \{$/;

@@ -1,4 +1,5 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 
 /**
@@ -11,7 +12,6 @@ export async function readTree(root: string, keep: (name: string) => boolean = (
     .filter((entry) => entry.isFile() && keep(entry.name))
     .map((entry) => join(entry.parentPath, entry.name))
     .sort();
-  return Promise.all(
-    files.map(async (file) => ({ path: relative(root, file).split(sep).join("/"), content: await readFile(file, "utf8") })),
-  );
+  // Synchronously: one read each instead of four thread-pool round trips (see format-reuse.ts).
+  return files.map((file) => ({ path: relative(root, file).split(sep).join("/"), content: readFileSync(file, "utf8") }));
 }

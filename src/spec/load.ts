@@ -1,4 +1,5 @@
-import { readFile, readdir } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { HashapiError } from "../errors.js";
 import { SpecSource } from "./source.js";
@@ -53,8 +54,8 @@ export async function loadSpecsDir(dir: string, display = dir, notice: (text: st
     throw new HashapiError(`specs folder "${display}" holds no resource spec (*.yaml); add one with \`hashapi add-resource <name> --specs ${display}\``);
   }
   const result: LoadedSpecs = { project: null, resources: [], problems: [] };
-  // Read together (the disk answers while YAML parses), parsed in name order.
-  const texts = await Promise.all(specFiles.map((name) => readFile(join(dir, name), "utf8")));
+  // Read synchronously (one read each, not four thread-pool round trips: see format-reuse.ts), parsed in name order.
+  const texts = specFiles.map((name) => readFileSync(join(dir, name), "utf8"));
   for (const [index, name] of specFiles.entries()) {
     const { loaded, problems } = parseSpecFile(`${display}/${name}`, texts[index]!);
     result.problems.push(...problems);
