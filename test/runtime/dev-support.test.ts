@@ -56,6 +56,22 @@ describe("migrateForDevelopment (what npm run dev does before each start)", () =
     await db.close();
   });
 
+  it("waits for a migration file that is still empty (being written), and applies it once written", async () => {
+    const { root, dir, url } = project({ "0001_init": users, "0002_notes": "" });
+    folders.push(root);
+    const lines: string[] = [];
+    expect(await migrateForDevelopment(url, "the default", dir, (line) => lines.push(line))).toBe("refused");
+    expect(lines).toEqual([expect.stringMatching(/^Applied 0001_init/), `${dir}/0002_notes/migration.sql is empty: it is applied once it is written.`]);
+    writeFileSync(join(dir, "0002_notes", "migration.sql"), `CREATE TABLE "notes" ("id" INTEGER);`);
+    expect(await migrateForDevelopment(url, "the default", dir, (line) => lines.push(line))).toBe("current");
+    expect(lines[2]).toMatch(/^Applied 0002_notes \(1 statements, \d+ ms\)$/);
+    // npm run db:migrate applies an empty migration as Prisma does: a no-op, recorded.
+    const empty = project({ "0001_init": users, "0002_nothing": "" });
+    folders.push(empty.root);
+    vi.spyOn(process.stdout, "write").mockReturnValue(true);
+    expect(await runMigrateCommand(["migrate"], empty.url, empty.dir)).toBe(0);
+  });
+
   it("a database it cannot open is 'unreachable', explained with where DATABASE_URL came from", async () => {
     const { root, dir } = project({});
     folders.push(root);

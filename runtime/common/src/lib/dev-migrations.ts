@@ -33,10 +33,12 @@ export async function migrateForDevelopment(
   try {
     ensureDatabaseFolder(databaseUrl);
     db = openSql(databaseUrl, 1);
-    const report = await applyMigrations(db, dir);
+    const report = await applyMigrations(db, dir, { waitForEmpty: true });
     for (const { name, statements, ms } of report.applied)
       print(`Applied ${name} (${statements} statements, ${ms} ms)`);
-    return "current";
+    if (report.waiting === undefined) return "current";
+    print(`${dir}/${report.waiting}/migration.sql is empty: it is applied once it is written.`);
+    return "refused";
   } catch (error) {
     if (error instanceof MigrationFailed || error instanceof MigrationRefused) {
       print(error.message);

@@ -187,6 +187,18 @@ export interface MigrateReport {
   applied: { name: string; statements: number; ms: number }[];
   upToDate: number;
   missing: string[];
+  /** With `waitForEmpty`: the pending migration left unapplied, with those after it, as its file is empty. */
+  waiting?: string;
+}
+
+export interface ApplyOptions {
+  /**
+   * Stop before a pending migration whose file is empty: a file being written (an editor that
+   * truncates, then writes) looks so for a moment, and applied then it would be recorded with the
+   * checksum of nothing and refused as changed once written. `npm run dev` waits for the write;
+   * `npm run db:migrate` applies an empty migration as Prisma does, as a no-op.
+   */
+  waitForEmpty?: boolean;
 }
 
 /**
@@ -199,7 +211,11 @@ export interface MigrateReport {
  * orphan before the commit. Each migration starts with BEGIN IMMEDIATE, which waits (busy_timeout)
  * while a running server writes, instead of failing.
  */
-export async function applyMigrations(db: Sql, dir = migrationsDir): Promise<MigrateReport> {
+export async function applyMigrations(
+  db: Sql,
+  dir = migrationsDir,
+  options: ApplyOptions = {},
+): Promise<MigrateReport> {
   const files = readMigrationFiles(dir);
   const { migrations } = db.dialect;
   await db.exec(migrations.recordsTable);
@@ -209,6 +225,13 @@ export async function applyMigrations(db: Sql, dir = migrationsDir): Promise<Mig
     refuseToProceed(before);
     const applied: MigrateReport["applied"] = [];
     for (const file of before.pending) {
+      if (options.waitForEmpty && file.sql.trim() === "")
+        return {
+          applied,
+          upToDate: files.length - applied.length,
+          missing: before.missing,
+          waiting: file.name,
+        };
       const started = performance.now();
       const statements = splitStatements(file.sql);
       if (await applyOne(db, file, statements))
