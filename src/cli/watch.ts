@@ -1,9 +1,14 @@
 import { watch } from "node:fs";
 import { HashapiError } from "../errors.js";
+import { warmSchemaEngine } from "../migrate/schema-engine.js";
 import type { ExitCode } from "./main.js";
 
-/** Saving a file fires several events at once: one regeneration per burst. */
-const settleMs = 150;
+/**
+ * Saving a file fires several events within a millisecond or two (an editor's truncate and write,
+ * or its write and rename): one regeneration per burst. Each millisecond here is one more between a
+ * save and the dev server serving it; a run that still read a half-saved spec is followed by another.
+ */
+const settleMs = 40;
 
 /**
  * `generate --watch`: runs once, then again after every change in the specs folder, until Ctrl-C.
@@ -20,6 +25,8 @@ export async function watchSpecs(specsDir: string, run: () => Promise<ExitCode>)
     }
   };
   await once();
+  // The first save after this one should not wait for the schema engine to compile (≈ 0.1–0.3 s).
+  void warmSchemaEngine();
   let running: Promise<void> | undefined;
   let pending = false;
   let timer: NodeJS.Timeout | undefined;

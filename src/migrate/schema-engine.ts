@@ -62,6 +62,11 @@ function engineModule(): Promise<EngineModule> {
   return loading;
 }
 
+/** Loads the engine ahead of the first diff (`generate --watch`, between saves); never throws. */
+export async function warmSchemaEngine(): Promise<void> {
+  await Promise.all([engineModule(), unusedAdapter()]).catch(() => undefined);
+}
+
 /**
  * The adapter the engine is built with, as Prisma's CLI builds it from a config with `engine: "js"`.
  * A diff between two datamodels never queries it (nor opens the in-memory database), for either
@@ -79,13 +84,13 @@ const noFilters = { externalTables: [], externalEnums: [] };
 
 /** The SQL script from `fromSchema` (or nothing) to `toSchema`, as `prisma migrate diff --script` prints it. */
 export async function engineDiff(fromSchema: string | null, toSchema: string): Promise<string> {
-  const [bindings, adapter] = await Promise.all([engineModule(), unusedAdapter()]);
   const datamodel = (content: string, path: string): DiffTarget => ({
     tag: "schemaDatamodel",
     files: [{ path, content }],
   });
   let engine: SchemaEngine | undefined;
   try {
+    const [bindings, adapter] = await Promise.all([engineModule(), unusedAdapter()]);
     const datamodels: [string, string][] = [["to.prisma", toSchema]];
     const created = await bindings.SchemaEngine.new({ datamodels }, () => {}, adapter);
     engine = created;

@@ -1,4 +1,3 @@
-import { createTwoFilesPatch } from "diff";
 import { readDiskState } from "./disk.js";
 import type { FileMap } from "./types.js";
 
@@ -17,17 +16,17 @@ export interface DriftReport {
 export async function checkOutput(outDir: string, map: FileMap, reads?: ReadonlyMap<string, string>): Promise<DriftReport> {
   const disk = await readDiskState(outDir, map, reads);
   const report: DriftReport = { missing: [], changed: [], orphaned: [], orphanedUser: [] };
+  const drifted: { path: string; current: string; content: string }[] = [];
   for (const file of map.values()) {
     const current = disk.contents.get(file.path);
     if (current === undefined) report.missing.push(file.path);
-    else if (file.ownership === "generated" && current !== file.content) {
-      report.changed.push({
-        path: file.path,
-        diff: createTwoFilesPatch(`a/${file.path}`, `b/${file.path}`, current, file.content, "on disk", "generated", {
-          context: 3,
-        }),
-      });
-    }
+    else if (file.ownership === "generated" && current !== file.content) drifted.push({ path: file.path, current, content: file.content });
+  }
+  if (drifted.length > 0) {
+    // Loaded only when there is drift to show: most checks find none.
+    const { createTwoFilesPatch } = await import("diff");
+    for (const { path, current, content } of drifted)
+      report.changed.push({ path, diff: createTwoFilesPatch(`a/${path}`, `b/${path}`, current, content, "on disk", "generated", { context: 3 }) });
   }
   for (const [path, entry] of Object.entries(disk.manifest?.files ?? {})) {
     if (map.has(path) || !disk.contents.has(path)) continue;

@@ -1,4 +1,7 @@
-import Handlebars from "handlebars";
+import { createRequire } from "node:module";
+import type Handlebars from "handlebars";
+
+const require = createRequire(import.meta.url);
 
 /** A precompiled template (handlebars does not export the name of its type). */
 export type TemplateSpecification = Parameters<typeof Handlebars.template>[0];
@@ -10,10 +13,12 @@ export type RenderFunction = (view: object) => string;
 /**
  * An isolated Handlebars instance: helpers registered here never leak into, or depend on, another
  * copy of Handlebars in the same process. Strict mode turns a misspelled model property into an
- * error instead of an empty string in the output.
+ * error instead of an empty string in the output. Without `compiler`, the runtime alone: it runs the
+ * templates `npm run build` precompiled, and loads in a third of the time of the whole of Handlebars.
  */
-export function createEngine(): typeof Handlebars {
-  const engine = Handlebars.create();
+export function createEngine({ compiler = true }: { compiler?: boolean } = {}): typeof Handlebars {
+  const handlebars = (compiler ? require("handlebars") : require("handlebars/runtime")) as typeof Handlebars;
+  const engine = handlebars.create();
   // Helpers only format model values; all decisions are made in the model.
   engine.registerHelper("tsInline", (value: unknown) => tsInline(value));
   // `{{#property "columns" "{}"}}` one entry per line `{{/property}}`: a property of a top-level

@@ -20,14 +20,19 @@ export async function loadPrecompiledTemplates(): Promise<PrecompiledTemplates> 
  * that is how a template opts out for a resource or a database it does not apply to.
  */
 export function renderArtifacts(artifacts: Artifact[], precompiled: PrecompiledTemplates = {}): OutputFile[] {
-  const engine = createEngine();
+  const specs = new Map<string, TemplateSpecification | undefined>();
+  for (const { template } of artifacts) {
+    if (specs.has(template.path)) continue;
+    const built = precompiled[template.path];
+    specs.set(template.path, built && built.sha256 === sha256(template.source) ? built.spec : undefined);
+  }
+  const engine = createEngine({ compiler: [...specs.values()].some((spec) => spec === undefined) });
   const compiled = new Map<string, RenderFunction>();
   const files: OutputFile[] = [];
   for (const artifact of artifacts) {
     let render = compiled.get(artifact.template.path);
     if (!render) {
-      const built = precompiled[artifact.template.path];
-      const spec = built && built.sha256 === sha256(artifact.template.source) ? built.spec : undefined;
+      const spec = specs.get(artifact.template.path);
       render = compileTemplate(engine, artifact.template.source, `${artifact.template.path}.hbs`, spec);
       compiled.set(artifact.template.path, render);
     }

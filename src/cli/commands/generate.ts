@@ -33,7 +33,7 @@ Examples:
   $ hashapi generate --migration-name add_phone
   $ hashapi generate --typecheck             # also report your overrides that a spec change broke
   $ hashapi generate --accept-data-loss      # after reading the list of rows a migration would lose
-  $ hashapi generate --watch                 # beside npm run dev: each saved spec is served in seconds
+  $ hashapi generate --watch                 # beside npm run dev: a saved spec is served in about a second
 
 Only files whose bytes change are written; files generated before and no longer generated are
 deleted; user-owned files (src/custom/**) are created once and never touched again (those of a
