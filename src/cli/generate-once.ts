@@ -92,10 +92,11 @@ function sayDryRun({ changes, plan, dependenciesChanged, out }: PreviewResult, f
 
 /** The real run: writes what changed and the next migration, then says what to do next. */
 async function write(specsDir: string, options: ProjectOptions & { force?: boolean; pruneCustom?: boolean }, flags: GenerateFlags): Promise<ExitCode> {
-  const { out, model, files, changes, plan, dependenciesChanged } = await writeProject(specsDir, options);
+  // A type check needs the rendered files: never the record of a clean run instead (clean-record.ts).
+  const { out, model, files, changes, plan, dependenciesChanged } = await writeProject(specsDir, { ...options, render: flags.typecheck === true });
   process.stdout.write(formatChangeSet(changes, { onlyChanges: true, paint }));
   if (plan.risky.length > 0) process.stdout.write(`The new migration changes stored rows (--accept-data-loss):\n${describeRiskyChanges(plan.risky)}\n`);
-  process.stdout.write(nextSteps(out, changes, plan, model.auth.declaresRoles ? model.auth.roles[0] : undefined));
+  process.stdout.write(nextSteps(out, changes, plan, model?.auth.declaresRoles ? model.auth.roles[0] : undefined));
   process.stdout.write(dependencyNotice(out, dependenciesChanged));
   if (flags.typecheck) {
     // Loaded only here: ts-morph alone costs every other command 0.4 s of start-up.

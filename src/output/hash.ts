@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
 
-export function sha256(content: string): string {
+export function sha256(content: string | Uint8Array): string {
   return createHash("sha256").update(content).digest("hex");
 }

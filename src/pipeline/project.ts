@@ -1,12 +1,14 @@
+import { relative } from "node:path";
 import { prismaSchemaFile } from "../emit/index.js";
 import { readMigrationHistory } from "../migrate/history.js";
 import { assertSameProvider, assessMigration, planMigration, schemaAheadOfMigrations, type MigrationPlan } from "../migrate/plan.js";
 import type { RiskyChange } from "../migrate/changes.js";
 import { writeMigrationFiles } from "../migrate/write.js";
 import type { ProjectModel } from "../model/types.js";
-import { checkOutput, createFileMap, previewOutput, writeOutput, type ChangeSet, type DriftReport, type FileMap } from "../output/index.js";
+import { checkOutput, createFileMap, isClean, previewOutput, writeOutput, type ChangeSet, type DriftReport, type FileMap } from "../output/index.js";
+import { confirmedClean, recordClean, specsFingerprint, type CleanRecord } from "./clean-record.js";
 import { dependencyChanges, packageJsonOnDisk } from "./dependencies.js";
-import { loadModel, renderModel } from "./generate.js";
+import { loadModel, portablePath, renderModel, specsLabel } from "./generate.js";
 import { outputDir } from "./output-dir.js";
 
 export { describeRiskyChanges } from "../migrate/refusals.js";
@@ -34,7 +36,15 @@ const quietly = <T>(_label: string, work: Promise<T>) => work;
 /** What every mode starts from: the model, where its project is, and the migrations written so far. */
 async function open(specsDir: string, options: ProjectOptions) {
   const progress = options.progress ?? quietly;
-  const model = await progress("reading and validating the specs", loadModel(specsDir, options.notice));
+  // Taken before the specs are read: see clean-record.ts.
+  const label = specsLabel(portablePath(specsDir));
+  const run = { specsDir, label, outFlag: options.out, specsBefore: specsFingerprint(specsDir, label) };
+  const notices: string[] = [];
+  const notice = (text: string) => {
+    notices.push(text);
+    options.notice?.(text);
+  };
+  const model = await progress("reading and validating the specs", loadModel(specsDir, notice));
   const out = outputDir(specsDir, options.out, model.out);
   const history = await readMigrationHistory(out);
   assertSameProvider(history, model.database.provider);
@@ -48,8 +58,27 @@ async function open(specsDir: string, options: ProjectOptions) {
     return plan;
   };
   const render = () => progress("rendering and formatting the project", renderModel(model, { previousOutput: out, reads }));
-  return { model, out, history, schema, reads, planNext, render };
+  const recordCleanOutput = (map: FileMap) => recordClean(run, out, map, notices);
+  return { model, out, history, schema, reads, planNext, render, recordCleanOutput };
 }
+
+/**
+ * The record of the last clean run (clean-record.ts) when it still holds for these specs: its
+ * notices said again, as the run it stands for would say them. Never under `--typecheck`, which
+ * needs the rendered files.
+ */
+async function stillClean(specsDir: string, options: ProjectOptions): Promise<(CleanRecord & { display: string }) | undefined> {
+  const progress = options.progress ?? quietly;
+  const label = specsLabel(portablePath(specsDir));
+  const confirming = Promise.resolve().then(() => confirmedClean(specsDir, label, options.out));
+  const record = await progress("comparing with the record of the last clean run", confirming);
+  if (record === undefined) return undefined;
+  for (const text of record.notices) options.notice?.(text);
+  const display = options.out !== undefined ? portablePath(options.out) : relative(process.cwd(), record.out) || ".";
+  return { ...record, display };
+}
+
+const noDrift = (): DriftReport => ({ missing: [], changed: [], orphaned: [], orphanedUser: [] });
 
 export interface CheckResult {
   out: string;
@@ -62,9 +91,13 @@ export interface CheckResult {
 
 /** `--check`: drift of the files, and whether the schema is ahead of the migrations (and how risky). */
 export async function checkProject(specsDir: string, options: ProjectOptions = {}): Promise<CheckResult> {
-  const { model, out, history, schema, reads, render } = await open(specsDir, options);
-  const report = await checkOutput(out, await render(), reads);
+  const clean = await stillClean(specsDir, options);
+  if (clean) return { out: clean.display, report: noDrift(), migrationPending: false, risky: [] };
+  const { model, out, history, schema, reads, render, recordCleanOutput } = await open(specsDir, options);
+  const map = await render();
+  const report = await checkOutput(out, map, reads);
   const migrationPending = schemaAheadOfMigrations(history, schema);
+  if (isClean(report) && !migrationPending) recordCleanOutput(map);
   const risky = migrationPending ? assessMigration(history.latestSnapshot, schema, model.database.provider, model.evolution).assessment.risky : [];
   return { out, report, migrationPending, risky };
 }
@@ -89,8 +122,9 @@ export async function previewProject(specsDir: string, options: ProjectOptions &
 
 export interface WriteResult {
   out: string;
-  model: ProjectModel;
-  /** The project's files as rendered (without the migration), for a type check. */
+  /** Absent when a clean run's record stood in for rendering (nothing was written). */
+  model?: ProjectModel;
+  /** The project's files as rendered (without the migration), for a type check; empty when a clean run's record stood in. */
   files: FileMap;
   changes: ChangeSet;
   plan: MigrationPlan;
@@ -98,8 +132,13 @@ export interface WriteResult {
 }
 
 /** The real run: writes what changed and the next migration (refused on data loss without consent). */
-export async function writeProject(specsDir: string, options: ProjectOptions & { force?: boolean; pruneCustom?: boolean } = {}): Promise<WriteResult> {
-  const { model, out, reads, planNext, render } = await open(specsDir, options);
+export async function writeProject(specsDir: string, options: ProjectOptions & { force?: boolean; pruneCustom?: boolean; render?: boolean } = {}): Promise<WriteResult> {
+  const clean = options.render ? undefined : await stillClean(specsDir, options);
+  if (clean) {
+    const changes: ChangeSet = Object.keys(clean.files).map((path) => ({ kind: "unchanged", path }));
+    return { out: clean.display, files: createFileMap([]), changes, plan: { files: [], sql: "", risky: [] }, dependenciesChanged: [] };
+  }
+  const { model, out, reads, planNext, render, recordCleanOutput } = await open(specsDir, options);
   const migration = planNext(options.acceptDataLoss === true);
   const files = await render();
   const plan = await migration;
@@ -107,6 +146,7 @@ export async function writeProject(specsDir: string, options: ProjectOptions & {
   const packageBefore = packageJsonOnDisk(out);
   const progress = options.progress ?? quietly;
   const changes = await progress("writing the files that changed", writeOutput(out, full, { force: options.force ?? false, reads, pruneCustom: options.pruneCustom ?? false }));
+  recordCleanOutput(full);
   return { out, model, files, changes, plan, dependenciesChanged: dependencyChanges(packageBefore, full.get("package.json")?.content ?? "") };
 }
 

@@ -6,7 +6,7 @@ const require = createRequire(import.meta.url);
 /** A precompiled template (handlebars does not export the name of its type). */
 export type TemplateSpecification = Parameters<typeof Handlebars.template>[0];
 import { TemplateError } from "../errors.js";
-import { alignTable, literalProperty, tsInline } from "./layout.js";
+import { alignTable, literalElement, literalProperty, tsInline } from "./layout.js";
 
 export type RenderFunction = (view: object) => string;
 
@@ -26,6 +26,11 @@ export function createEngine({ compiler = true }: { compiler?: boolean } = {}): 
   // breaks it.
   engine.registerHelper("property", function (this: unknown, name: string, brackets: string, options: Handlebars.HelperOptions) {
     return literalProperty(name, brackets, options.fn(this));
+  });
+  // `{{#element 4}}` one entry per line `{{/element}}`: an object literal in a list, on one line
+  // when it fits, else broken as prettier breaks it.
+  engine.registerHelper("element", function (this: unknown, indent: number, options: Handlebars.HelperOptions) {
+    return literalElement(indent, options.fn(this));
   });
   engine.registerHelper("alignedTable", function (this: unknown, options: Handlebars.HelperOptions) {
     return alignTable(options.fn(this));

@@ -75,3 +75,15 @@ export function literalProperty(name: string, brackets: string, entriesText: str
   if (inline.length <= printWidth && !objectList) return `${inline}\n`;
   return `  ${name}: ${open}\n${entries.map((entry) => `    ${entry},\n`).join("")}  ${close},\n`;
 }
+
+/**
+ * An object literal as an element of a list, `indent` spaces in: `{ a, b },` on one line when that
+ * fits the print width, else one entry per line, as prettier breaks it.
+ */
+export function literalElement(indent: number, entriesText: string): string {
+  const entries = entriesText.split("\n").map((entry) => entry.trim()).filter((entry) => entry !== "");
+  const margin = " ".repeat(indent);
+  const inline = `${margin}{ ${entries.join(", ")} },`;
+  if (inline.length <= printWidth) return `${inline}\n`;
+  return `${margin}{\n${entries.map((entry) => `${margin}  ${entry},\n`).join("")}${margin}},\n`;
+}
