@@ -15,8 +15,8 @@ const require = createRequire(import.meta.url);
  *
  * A record is trusted only as far as it is checked. Its fingerprint covers every input a run reads:
  * the specs folder (every name, every YAML text, its label), the migrations on disk, this build of
- * hashapi (dist/build-id.txt: its code, templates and runtime), the versions of the libraries that
- * shape the bytes, and Node's. Then every file it lists must still hash as recorded (generated) or
+ * hashapi (dist/build-id.txt: its code, templates, runtime and spec schemas), the versions of the
+ * libraries that shape the bytes, and Node's. Then every file it lists must still hash as recorded (generated) or
  * exist (yours). Anything else, and the run renders as it always did. Records live in the system's
  * temporary folder, never in the project (`--check` writes nothing there); none exists on a fresh
  * CI checkout, where every run renders.
