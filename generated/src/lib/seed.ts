@@ -2,6 +2,7 @@
 
 import { parseArgs } from "node:util";
 import type { AnyResource } from "../resource/descriptor.js";
+import { serverSetValues } from "../resource/server-set.js";
 import { ResourceService, type AnyService } from "../resource/service.js";
 import { connectDatabase, explainOpenFailure, type Database } from "./database.js";
 import { Conflict, describeFieldErrors, ValidationFailed } from "./errors.js";
@@ -97,9 +98,18 @@ async function upsertFixedRows(
       withTrashed: true,
       limit: 1,
     });
+    // What the server sets (`set:` dates) is set here as a controller would set it: a fixed row
+    // names only what its author wrote, and a required server-set date would otherwise be missing.
+    const serverSet = <T extends object>(payload: T, creating: boolean) =>
+      serverSetValues(resource.setByServer, resource.table.columns, payload, {
+        creating,
+        callerHash: undefined,
+        now: new Date(),
+      });
     try {
-      if (existing) await service.update(existing, resource.validate.update({ ...row }));
-      else await service.create(resource.validate.create({ ...row }));
+      if (existing)
+        await service.update(existing, serverSet(resource.validate.update({ ...row }), false));
+      else await service.create(serverSet(resource.validate.create({ ...row }), true));
     } catch (error) {
       if (!(error instanceof ValidationFailed)) throw error;
       const problems = describeFieldErrors(error.errors);
