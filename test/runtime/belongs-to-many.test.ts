@@ -30,11 +30,11 @@ const tagIds: number[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "hashapi-many-"));
   const real = openSql(`file:${join(dir, "test.db")}`);
-  const recorded = (method: "all" | "get" | "run") => (query: never, values?: readonly unknown[]) => {
+  const recorded = (method: "all" | "get" | "rows" | "run") => (query: never, values?: readonly unknown[]) => {
     statements.push(String(query));
     return (real[method] as (q: never, v?: readonly unknown[]) => Promise<never>)(query, values);
   };
-  db = { dialect: real.dialect, all: recorded("all"), get: recorded("get"), run: recorded("run"), exec: (script) => real.exec(script), transaction: (work) => real.transaction(work), close: () => real.close() };
+  db = { dialect: real.dialect, all: recorded("all"), get: recorded("get"), rows: recorded("rows"), run: recorded("run"), exec: (script) => real.exec(script), transaction: (work) => real.transaction(work), close: () => real.close() };
   await db.run(`CREATE TABLE "books" ("id" INTEGER PRIMARY KEY, "hash" TEXT UNIQUE NOT NULL, "title" TEXT NOT NULL, "created_at" TEXT NOT NULL, "updated_at" TEXT NOT NULL)`);
   await db.run(`CREATE TABLE "tags" ("id" INTEGER PRIMARY KEY, "hash" TEXT UNIQUE NOT NULL, "label" TEXT NOT NULL, "created_at" TEXT NOT NULL, "updated_at" TEXT NOT NULL, "deleted_at" TEXT)`);
   await db.run(`CREATE TABLE "books_tags" ("book_id" INTEGER NOT NULL REFERENCES "books"("id") ON DELETE CASCADE, "tag_id" INTEGER NOT NULL REFERENCES "tags"("id") ON DELETE CASCADE, "since" TEXT, "weight" DECIMAL, PRIMARY KEY ("book_id", "tag_id"))`);

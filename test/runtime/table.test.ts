@@ -77,11 +77,11 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "hashapi-table-"));
   const real = openSql(`file:${join(dir, "test.db")}`);
   // Sees every statement text the table runs, on a real SQLite connection.
-  const recorded = (method: "all" | "get" | "run") => (query: never, values?: readonly unknown[]) => {
+  const recorded = (method: "all" | "get" | "rows" | "run") => (query: never, values?: readonly unknown[]) => {
     statements.push(typeof query === "string" ? query : "(tagged)");
     return (real[method] as (q: never, v?: readonly unknown[]) => Promise<never>)(query, values);
   };
-  db = { dialect: real.dialect, all: recorded("all"), get: recorded("get"), run: recorded("run"), exec: (script) => real.exec(script), transaction: (work) => real.transaction(work), close: () => real.close() };
+  db = { dialect: real.dialect, all: recorded("all"), get: recorded("get"), rows: recorded("rows"), run: recorded("run"), exec: (script) => real.exec(script), transaction: (work) => real.transaction(work), close: () => real.close() };
   await db.run(
     `CREATE TABLE "owners" ("id" INTEGER PRIMARY KEY, "hash" TEXT UNIQUE NOT NULL, "name" TEXT NOT NULL, "created_at" TEXT NOT NULL, "updated_at" TEXT NOT NULL, "deleted_at" TEXT)`,
   );

@@ -2,7 +2,7 @@
 
 import { decoderOf } from "../column-codec.js";
 import { belongsToJoin, hashOnly } from "../relations/belongs-to.js";
-import { quote, type SqlDialect, type SqlRow } from "../sql.js";
+import { quote, type SqlDialect, type SqlValues } from "../sql.js";
 import type { TableContext } from "./context.js";
 import { readableColumnsOf, relationsOfKind, rootAlias, type TableSpec } from "./spec.js";
 
@@ -10,13 +10,16 @@ import { readableColumnsOf, relationsOfKind, rootAlias, type TableSpec } from ".
  * A read shape: the SELECT list, the joins and the decoder of one set of loaded relations. Built once
  * per table and shape, so a request only binds values. belongsTo relations are LEFT JOINs of the
  * record's own statement (their hash, or the whole record when loaded); aliases are the table and
- * relation names, so a statement in a log or an EXPLAIN reads like the schema.
+ * relation names, so a statement in a log or an EXPLAIN reads like the schema. Rows are read as
+ * arrays (Sql.rows): a decoder takes each value at its place in the SELECT list.
  */
 
-export type Decoder = (row: SqlRow) => Record<string, unknown>;
+export type Decoder = (row: SqlValues) => Record<string, unknown>;
 
 export interface Shape {
   readonly columns: string;
+  /** How many values the SELECT list has: a statement may add its own after them. */
+  readonly width: number;
   readonly joins: string;
   readonly decode: Decoder;
   /** findOne's statement texts in this shape, by kind of lookup (a handful at most). */
@@ -63,7 +66,13 @@ function buildShape(spec: TableSpec, loaded: readonly string[], dialect: SqlDial
   const columns: string[] = [];
   const joins: string[] = [];
   const decode = readShape(spec, rootAlias(spec), "", loaded, { columns, joins, dialect });
-  return { columns: columns.join(", "), joins: joins.join(""), decode, findOne: new Map() };
+  return {
+    columns: columns.join(", "),
+    width: columns.length,
+    joins: joins.join(""),
+    decode,
+    findOne: new Map(),
+  };
 }
 
 /** The SELECT list and joins a shape is being built into. */
@@ -76,8 +85,8 @@ interface ShapeParts {
 /**
  * Adds the columns of `spec` (joined as `alias`) to the SELECT list and returns the function that
  * turns a result row back into a record: belongsTo relations as `{ hash }`, or as whole records
- * (with their own belongsTo as hashes) when loaded. A joined column is named by its path:
- * `"patient"."name" AS "patient.name"`.
+ * (with their own belongsTo as hashes) when loaded. A joined column is named by its path, for
+ * whoever reads the statement: `"patient"."name" AS "patient.name"`.
  */
 function readShape(
   spec: TableSpec,
@@ -87,7 +96,8 @@ function readShape(
   parts: ShapeParts,
 ): Decoder {
   const { columns, joins, dialect } = parts;
-  const select = (column: string, from: string, prefix: string) => {
+  /** Adds a column to the SELECT list; returns its place there. */
+  const select = (column: string, from: string, prefix: string): number => {
     const readable = `${prefix}${column}`;
     const name = readable.length > maxAliasLength ? `c${columns.length}` : readable;
     columns.push(
@@ -95,12 +105,12 @@ function readShape(
         ? `${quote(from)}.${quote(column)}`
         : `${quote(from)}.${quote(column)} AS ${quote(name)}`,
     );
-    return name;
+    return columns.length - 1;
   };
   const fields = Object.entries(readableColumnsOf(spec)).map(([name, kind]) => ({
     name,
     decode: decoderOf(kind, dialect),
-    column: select(name, alias, path),
+    at: select(name, alias, path),
   }));
   const relations = relationsOfKind(spec, "belongsTo").map(([name, relation]) => {
     const readable = `${path}${name}`;
@@ -113,7 +123,7 @@ function readShape(
   });
   return (row) => {
     const record: Record<string, unknown> = {};
-    for (const field of fields) record[field.name] = field.decode(row[field.column]);
+    for (const field of fields) record[field.name] = field.decode(row[field.at]);
     for (const relation of relations)
       record[relation.name] = record[relation.foreignKey] === null ? null : relation.read(row);
     return record;

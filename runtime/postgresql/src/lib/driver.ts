@@ -41,11 +41,13 @@ export function openSql(url: string, poolSize = 10, statementTimeoutMs = 0): Sql
     on: pg.Pool | pg.PoolClient,
     input: Parameters<Sql["all"]>[0],
     values?: readonly unknown[],
+    arrays = false,
   ) => {
     const statement = statementOf(dialect, input, values);
     const name = nameOf(statement.text);
     return on.query({
       ...(name === undefined ? {} : { name }),
+      ...(arrays ? { rowMode: "array" } : {}),
       text: statement.text,
       values: [...statement.values],
       types,
@@ -58,6 +60,9 @@ export function openSql(url: string, poolSize = 10, statementTimeoutMs = 0): Sql
     },
     async get(input, values) {
       return (await query(connection, input, values)).rows[0];
+    },
+    async rows(input, values) {
+      return (await query(connection, input, values, true)).rows;
     },
     async run(input, values) {
       return (await query(connection, input, values)).rowCount ?? 0;

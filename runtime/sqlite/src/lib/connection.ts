@@ -3,7 +3,7 @@
 import Sqlite from "better-sqlite3";
 import { isoInstant } from "./dates.js";
 import { foldFunction, foldText } from "./list-conditions.js";
-import { maxPreparedStatements, StatementTimeout, type SqlRow } from "./sql.js";
+import { maxPreparedStatements, StatementTimeout, type SqlRow, type SqlValues } from "./sql.js";
 
 /** Prisma's SQLite adapter stores DateTime as ISO 8601 text with an explicit offset; so do we. */
 function encode(value: unknown): unknown {
@@ -33,6 +33,7 @@ export interface Connection {
   readonly db: Sqlite.Database;
   all(text: string, values: readonly unknown[], deadline?: number): SqlRow[];
   get(text: string, values: readonly unknown[], deadline?: number): SqlRow | undefined;
+  rows(text: string, values: readonly unknown[], deadline?: number): SqlValues[];
   run(text: string, values: readonly unknown[], deadline?: number): number;
 }
 
@@ -59,16 +60,19 @@ export function openConnection(file: string, statementTimeoutMs: number): Connec
     if (folds % callsPerClockLook === 0 && Date.now() > deadline) throw new StatementTimeout();
     return typeof value === "string" ? foldText(value) : value;
   });
+  // A statement answers in objects or in arrays (`raw`) for good once prepared: one cache for each.
   const statements = new Map<string, Sqlite.Statement>();
+  const rawStatements = new Map<string, Sqlite.Statement>();
   // Prepared on first use, not at start-up: a service on an unmigrated database still starts and
   // answers its health check.
-  const prepare = (text: string, until?: number): Sqlite.Statement => {
+  const prepare = (text: string, until?: number, raw = false): Sqlite.Statement => {
     // Each statement runs to its end before the next starts (synchronously): its own deadline.
     deadline = until ?? (statementTimeoutMs > 0 ? Date.now() + statementTimeoutMs : Infinity);
-    let statement = statements.get(text);
+    const cache = raw ? rawStatements : statements;
+    let statement = cache.get(text);
     if (!statement) {
-      statement = db.prepare(text);
-      if (statements.size < maxPreparedStatements) statements.set(text, statement);
+      statement = raw ? db.prepare(text).raw(true) : db.prepare(text);
+      if (cache.size < maxPreparedStatements) cache.set(text, statement);
     }
     return statement;
   };
@@ -76,6 +80,7 @@ export function openConnection(file: string, statementTimeoutMs: number): Connec
     db,
     all: (text, values, until) => prepare(text, until).all(values) as SqlRow[],
     get: (text, values, until) => prepare(text, until).get(values) as SqlRow | undefined,
+    rows: (text, values, until) => prepare(text, until, true).all(values) as SqlValues[],
     run: (text, values, until) => prepare(text, until).run(values).changes,
   };
 }

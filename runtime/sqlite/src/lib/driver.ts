@@ -3,7 +3,7 @@
 import { encodeAll, openConnection } from "./connection.js";
 import { dialect } from "./dialect.js";
 import { foldFunction } from "./list-conditions.js";
-import { statementOf, type Sql, type SqlDialect, type SqlRow } from "./sql.js";
+import { statementOf, type Sql, type SqlDialect, type SqlRow, type SqlValues } from "./sql.js";
 import { TextReader } from "./text-reader.js";
 
 /** The database this project's driver speaks. */
@@ -23,6 +23,9 @@ export const defaultStatementTimeoutMs = 2000;
 export function sqliteFile(url: string): string {
   return url.replace(/^file:/, "").replace(/\?.*$/, "");
 }
+
+/** The ways a read answers: rows as objects, the first one, rows as arrays. */
+type ReadMethod = "all" | "get" | "rows";
 
 // A statement that folds text: one of the few whose cost grows with the data a client chose to match.
 const foldsText = (text: string) => text.includes(`${foldFunction}(`);
@@ -58,6 +61,10 @@ export function openSql(url: string, poolSize?: number, statementTimeoutMs = 0):
       const statement = bound(query, values);
       return connection.get(statement.text, statement.values);
     },
+    async rows(query, values) {
+      const statement = bound(query, values);
+      return connection.rows(statement.text, statement.values);
+    },
     async run(query, values) {
       const statement = bound(query, values);
       return connection.run(statement.text, statement.values);
@@ -68,7 +75,7 @@ export function openSql(url: string, poolSize?: number, statementTimeoutMs = 0):
   };
   /** A read outside transactions: on the reader's thread when it matches text. */
   function read<T>(
-    method: "all" | "get",
+    method: ReadMethod,
     query: Parameters<Sql["all"]>[0],
     values?: readonly unknown[],
   ): Promise<T> {
@@ -88,7 +95,7 @@ export function openSql(url: string, poolSize?: number, statementTimeoutMs = 0):
 function oneTransactionAtATime(
   direct: Omit<Sql, "transaction" | "close">,
   read: <T>(
-    method: "all" | "get",
+    method: ReadMethod,
     query: Parameters<Sql["all"]>[0],
     values?: readonly unknown[],
   ) => Promise<T>,
@@ -109,6 +116,10 @@ function oneTransactionAtATime(
     async get(query, values) {
       if (open) await idle();
       return read<SqlRow | undefined>("get", query, values);
+    },
+    async rows(query, values) {
+      if (open) await idle();
+      return read<SqlValues[]>("rows", query, values);
     },
     async run(query, values) {
       if (open) await idle();

@@ -2,7 +2,7 @@
 
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { openConnection } from "./connection.js";
-import type { SqlRow } from "./sql.js";
+import type { SqlRow, SqlValues } from "./sql.js";
 import { propertyOf } from "./records.js";
 
 /*
@@ -18,7 +18,7 @@ const role = "hashapi-text-reader";
 
 interface Request {
   id: number;
-  method: "all" | "get";
+  method: "all" | "get" | "rows";
   text: string;
   values: readonly unknown[];
   /** Epoch ms: the statement's time limit counts from when it was asked for, waiting included. */
@@ -26,7 +26,7 @@ interface Request {
 }
 
 type Reply =
-  | { id: number; rows: SqlRow[] | SqlRow | undefined }
+  | { id: number; rows: SqlRow[] | SqlRow | SqlValues[] | undefined }
   | { id: number; error: { message: string; code?: unknown } };
 
 /** The main thread's side: statements sent to the reader thread, answered in order. */
@@ -53,7 +53,7 @@ export class TextReader {
     return !import.meta.url.endsWith(".ts");
   }
 
-  query<T>(method: "all" | "get", text: string, values: readonly unknown[]): Promise<T> {
+  query<T>(method: Request["method"], text: string, values: readonly unknown[]): Promise<T> {
     const worker = this.started();
     const id = this.next++;
     // Counted from now: statements queued behind a slow one (a list's page and its count) do not

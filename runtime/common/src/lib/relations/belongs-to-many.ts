@@ -2,7 +2,7 @@
 
 import { encodeValue } from "../column-codec.js";
 import { toDate } from "../serialize.js";
-import { Binder, quote, type Sql } from "../sql.js";
+import { Binder, quote, type Sql, type SqlValues } from "../sql.js";
 import {
   firstPerParent,
   nestedPage,
@@ -57,7 +57,8 @@ export function linkedToAny(
 
 /**
  * The one statement that loads the linked records of every row of a page (`items.parents`), each
- * with its owner's id as "link.owner" and the pivot's columns as "link.<column>".
+ * with its owner's id as "link.owner" and the pivot's columns as "link.<column>", after the items'
+ * own columns and in that order.
  */
 export function linkedItems(
   relation: ManyToManySpec,
@@ -83,22 +84,25 @@ export function linkedFrom(relation: ManyToManySpec, idColumn: string, ownId: st
   return `${idColumn} IN (SELECT ${quote(relation.otherKey)} FROM ${quote(relation.pivot)} WHERE ${quote(relation.ownKey)} = ${ownId})`;
 }
 
-/** The pivot values of `ownId`'s links to `otherIds`, by related id (columns decoded by the caller). */
+/**
+ * The pivot values of `ownId`'s links to `otherIds`, by related id: each row the related id, then
+ * the pivot's columns in declaration order (decoded by the caller).
+ */
 export async function pivotRows(
   sql: Sql,
   relation: ManyToManySpec,
   ownId: number,
   otherIds: readonly number[],
-): Promise<Map<number, Record<string, unknown>>> {
+): Promise<Map<number, SqlValues>> {
   const columns = Object.keys(relation.pivotColumns ?? {});
-  const found = new Map<number, Record<string, unknown>>();
+  const found = new Map<number, SqlValues>();
   if (columns.length === 0 || otherIds.length === 0) return found;
   const values = new Binder(sql.dialect);
-  const rows = await sql.all(
+  const rows = await sql.rows(
     `SELECT ${quote(relation.otherKey)} AS "other", ${columns.map(quote).join(", ")} FROM ${quote(relation.pivot)} WHERE ${quote(relation.ownKey)} = ${values.add(ownId)} AND ${quote(relation.otherKey)} IN (${values.addAll(otherIds)})`,
     values.list,
   );
-  for (const row of rows) found.set(Number(row.other), row);
+  for (const row of rows) found.set(Number(row[0]), row);
   return found;
 }
 
@@ -180,12 +184,13 @@ export const belongsToMany: RelationKind<ManyToManySpec> = {
     if (page === undefined) return;
     const kinds = relation.pivotColumns ?? {};
     const hasPivot = Object.keys(kinds).length > 0;
-    const pivot = pivotDecoder(kinds, "link.", context.sql.dialect);
+    const owner = page.shape.width;
+    const pivot = pivotDecoder(kinds, owner + 1, context.sql.dialect);
     const statements = linkedItems(relation, page.items, page.parents);
     await loadNested(context, page, statements, (row) => {
       const record = page.shape.decode(row);
       if (hasPivot) record.pivot = pivot(row);
-      return { parent: Number(row["link.owner"]), record };
+      return { parent: Number(row[owner]), record };
     });
   },
   /** Rows linked to any of the related hashes, through the pivot. */

@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { quote, type SqlRow } from "../sql.js";
+import { quote, type SqlValues } from "../sql.js";
 import type { BelongsToSpec } from "../table/spec.js";
 import { boundHashes, type RelationKind } from "./kind.js";
 
@@ -16,9 +16,9 @@ export function belongsToJoin(relation: BelongsToSpec, joined: string, alias: st
   return ` LEFT JOIN ${quote(relation.target().name)} AS ${quote(joined)} ON ${quote(joined)}."id" = ${quote(alias)}.${quote(relation.foreignKey)}`;
 }
 
-/** A relation that is not loaded: the related record as its public hash alone, read from `column`. */
-export function hashOnly(column: string): (row: SqlRow) => { hash: unknown } {
-  return (row) => ({ hash: row[column] });
+/** A relation that is not loaded: the related record as its public hash alone, read at `at`. */
+export function hashOnly(at: number): (row: SqlValues) => { hash: unknown } {
+  return (row) => ({ hash: row[at] });
 }
 
 export const belongsTo: RelationKind<BelongsToSpec> = {

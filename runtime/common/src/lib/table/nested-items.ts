@@ -2,7 +2,7 @@
 
 import { decoderOf, type ColumnKind } from "../column-codec.js";
 import { maxNestedPerParent } from "../list-operators.js";
-import { Binder, type SqlDialect, type SqlRow } from "../sql.js";
+import { Binder, type SqlDialect, type SqlValues } from "../sql.js";
 import { tableContext, type TableContext } from "./context.js";
 import { reachConditions } from "./reach.js";
 import { nestedShape, type Shape } from "./shape.js";
@@ -89,7 +89,8 @@ export function nestedPage(
  *   records: ≈ 105 µs against ≈ 68 µs without the ORDER BY, bench/README.md "Issue 32").
  * - `ranked`: a window numbers each parent's items and the outer query keeps the first ones, in
  *   list order; run only when the plain one hit its limit (a parent with many items), so a page never
- *   reads more than the bound allows. Its columns are the inner SELECT list's, so rows decode alike.
+ *   reads more than the bound allows. Its columns are the inner SELECT list's (and the rank after
+ *   them), so rows decode alike.
  */
 export function firstPerParent(
   select: string,
@@ -130,13 +131,13 @@ export async function loadNested(
   context: TableContext,
   page: NestedPage,
   statements: NestedStatements,
-  read: (row: SqlRow) => NestedItem,
+  read: (row: SqlValues) => NestedItem,
 ): Promise<void> {
-  const rows = await context.sql.all(statements.plain, page.values);
+  const rows = await context.sql.rows(statements.plain, page.values);
   const items =
     rows.length <= statements.cap
       ? rows.map(read).sort(inListOrder)
-      : (await context.sql.all(statements.ranked, page.values)).map(read);
+      : (await context.sql.rows(statements.ranked, page.values)).map(read);
   for (const { parent, record } of items) page.add(parent, record);
 }
 
@@ -152,20 +153,23 @@ function instantOf(value: unknown): number {
   return value instanceof Date ? value.getTime() : 0;
 }
 
-/** How a link's pivot values are decoded from a row that holds them under `prefix`: built once per page. */
+/**
+ * How a link's pivot values are decoded from a row that holds them from place `first` on, in the
+ * order of `kinds` (a missing value is NULL): built once per page.
+ */
 export function pivotDecoder(
   kinds: Readonly<Record<string, ColumnKind>>,
-  prefix: string,
+  first: number,
   dialect: SqlDialect,
-): (row: SqlRow) => Record<string, unknown> {
-  const columns = Object.entries(kinds).map(([column, kind]) => ({
+): (row: SqlValues) => Record<string, unknown> {
+  const columns = Object.entries(kinds).map(([column, kind], index) => ({
     column,
-    stored: `${prefix}${column}`,
+    at: first + index,
     decode: decoderOf(kind, dialect),
   }));
   return (row) => {
     const values: Record<string, unknown> = {};
-    for (const { column, stored, decode } of columns) values[column] = decode(row[stored]);
+    for (const { column, at, decode } of columns) values[column] = decode(row[at]);
     return values;
   };
 }

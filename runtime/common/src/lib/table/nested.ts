@@ -47,6 +47,6 @@ export async function withPivot(
   if (Object.keys(kinds).length === 0) return;
   const ids = records.map((record) => Number(record.id));
   const found = await pivotRows(context.sql, relation, ownId, ids);
-  const pivot = pivotDecoder(kinds, "", context.sql.dialect);
-  for (const record of records) record.pivot = pivot(found.get(Number(record.id)) ?? {});
+  const pivot = pivotDecoder(kinds, 1, context.sql.dialect);
+  for (const record of records) record.pivot = pivot(found.get(Number(record.id)) ?? []);
 }

@@ -34,7 +34,7 @@ export async function findOne(
   const scoped = reach.scope ? scopeConditions(context, reach.scope, values) : [];
   if (scoped.length > 0)
     text = `${text.slice(0, -" LIMIT 1".length)} AND ${scoped.join(" AND ")} LIMIT 1`;
-  const row = await sql.get(text, values.list);
+  const [row] = await sql.rows(text, values.list);
   if (!row) return null;
   const [record] = await withNested(context, [shape.decode(row)], relations, reach.scopeOf);
   return record ?? null;
@@ -81,7 +81,7 @@ export async function findMany(
   const order = orderClause(context, keys, options.withTrashed === true);
   const limit = options.limit === undefined ? "" : ` LIMIT ${values.add(options.limit)}`;
   const offset = options.offset === undefined ? "" : ` OFFSET ${values.add(options.offset)}`;
-  const rows = await sql.all(
+  const rows = await sql.rows(
     `SELECT ${shape.columns} FROM ${fromClause(context.spec)}${shape.joins}${conditions} ORDER BY ${order}${limit}${offset}`,
     values.list,
   );

@@ -43,7 +43,7 @@ export async function insertAndRead(
     return (await findOne(context, { id }, relations, {}))!;
   }
   const statement = insertStatement(context, values);
-  const row = await context.sql.get(`${statement.text} ${returning.text}`, statement.values);
+  const [row] = await context.sql.rows(`${statement.text} ${returning.text}`, statement.values);
   return returning.decode(row!);
 }
 
@@ -75,7 +75,7 @@ export async function updateAndRead(
       ? findOne(context, { id }, relations, {})
       : null;
   const statement = updateStatement(context, id, values, live);
-  const row = await context.sql.get(`${statement.text} ${returning.text}`, statement.values);
+  const [row] = await context.sql.rows(`${statement.text} ${returning.text}`, statement.values);
   return row ? returning.decode(row) : null;
 }
 
@@ -119,7 +119,8 @@ function updateStatement(
 
 /**
  * A write's RETURNING list and decoder when the row it returns is the whole read (a table without
- * belongsTo, whose read shape has no join, and no nested list asked for); undefined otherwise.
+ * belongsTo, whose read shape has no join, and no nested list asked for); undefined otherwise. The
+ * list is the read shape's, in its order, so the shape's decoder reads it.
  */
 function returnedRow(context: TableContext, relations: readonly string[]): ReturnedRow | undefined {
   if (relationsOfKind(context.spec, "belongsTo").length > 0 || loadsNested(context, relations))
