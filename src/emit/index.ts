@@ -2,17 +2,25 @@ import type { ProjectModel, ResourceModel } from "../model/types.js";
 import type { OutputFile } from "../output/types.js";
 import { withHeader } from "../render/header.js";
 import { layoutJson } from "./json-layout.js";
+import { buildClientModule } from "./client.js";
 import { buildOpenApi } from "./openapi.js";
 import { buildPrismaSchema } from "./prisma-schema.js";
 import { buildResourceDeclaration } from "./resource-declaration.js";
 
 /**
  * The emit stage: outputs computed from the model by code rather than laid out by a template, one
- * function per file (Prisma's schema, the OpenAPI document, each resource's declaration).
+ * function per file (Prisma's schema, the OpenAPI document, the typed client, each resource's
+ * declaration).
  */
 export function emitFiles(model: ProjectModel): OutputFile[] {
   const managedUsers = model.user.managed ? [declarationFile(model.user.managed)] : [];
-  return [prismaSchemaFile(model), openApiFile(model), ...model.resources.map(declarationFile), ...managedUsers];
+  return [prismaSchemaFile(model), openApiFile(model), clientFile(model), ...model.resources.map(declarationFile), ...managedUsers];
+}
+
+/** The typed client's module (client/src/index.ts); its runtime is copied beside it (render/runtime.ts). */
+function clientFile(model: ProjectModel): OutputFile {
+  const path = "client/src/index.ts";
+  return { path, content: withHeader(path, buildClientModule(model), "generated", model.source), ownership: "generated", source: model.source };
 }
 
 // `generate` asks for the schema before rendering (to start the migration diff) and the render asks

@@ -1,3 +1,4 @@
+import { projectClientNames, resourceClientNames } from "../model/client-names.js";
 import { fieldType } from "../model/field-types.js";
 import { defaultCollection, derivePrefix, toSnake } from "../model/naming.js";
 import { checkField, reservedFieldNames } from "./field-checks.js";
@@ -383,4 +384,29 @@ function checkPublicEagerLoad(spec: ResourceSpec, source: SpecSource, relation: 
       `"${relation}" is nested in every response of ${spec.name}, whose ${publicReads.join(" and ")} ${publicReads.length > 1 ? "are" : "is"} public, but ${target.name}'s show is not: anonymous callers would get 401. Add show to auth.public in ${target.file}, or remove "${relation}" from eagerLoad`,
     ),
   ];
+}
+
+/**
+ * The typed client declares types named after each resource (src/model/client-names.ts): a resource
+ * whose name makes one of them a second time (`PatientNested` beside `Patient`, or `CurrentUser`)
+ * would not compile. Refused here, naming both sides, rather than in the generated project's build.
+ */
+export function checkClientNames(resources: readonly CheckedResource[]): Problem[] {
+  const problems: Problem[] = [];
+  const owners = new Map<string, string>(projectClientNames.map((name) => [name, "the client's own"]));
+  const seen = new Set<string>();
+  for (const { spec, source } of resources) {
+    // Two resources of one name are checkAcrossResources' to report.
+    if (seen.has(spec.name)) continue;
+    seen.add(spec.name);
+    const many = (spec.relations ?? []).filter((relation) => relation.type === "belongsToMany").map((relation) => relation.name);
+    const names = resourceClientNames(spec.name, many);
+    const taken = names.find((name) => owners.has(name));
+    if (taken !== undefined) {
+      problems.push(source.problem(["name"], `the typed client would declare "${taken}" twice (for ${spec.name}, and as ${owners.get(taken)} type); choose another name (e.g. ${spec.name}Entry)`));
+      continue;
+    }
+    for (const name of names) owners.set(name, `${spec.name}'s`);
+  }
+  return problems;
 }

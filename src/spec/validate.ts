@@ -3,7 +3,7 @@ import { checkField } from "./field-checks.js";
 import type { LoadedSpecs } from "./load.js";
 import { normalizeProject, normalizeResource } from "./normalize.js";
 import { sortProblems } from "./problem.js";
-import { checkAcrossResources, checkDatabaseLimits, checkResource, type CheckedResource } from "./resource-checks.js";
+import { checkAcrossResources, checkClientNames, checkDatabaseLimits, checkResource, type CheckedResource } from "./resource-checks.js";
 import { checkAgainstSchema } from "./schema-check.js";
 import type { Problem, ValidSpecs } from "./types.js";
 
@@ -42,7 +42,7 @@ export function validateSpecs(loaded: LoadedSpecs): { problems: Problem[]; specs
     problems.push(...checkResource(resource), ...checkResourceRoles(resource, project), ...checkFieldRoles(resource, project), ...checkDatabaseLimits(resource, project), ...checkSetByServer(resource, project));
     resources.push(resource);
   }
-  problems.push(...checkAcrossResources(resources, invalidNames));
+  problems.push(...checkAcrossResources(resources, invalidNames), ...checkClientNames(resources));
   for (const resource of resources) problems.push(...checkOwner(resource, resources, project));
   if (loaded.project && projectData !== null) problems.push(...checkManagedUsers(project, loaded.project.source, resources));
 

@@ -28,11 +28,11 @@ describe.skipIf(!postgresBinDir() && !process.env.CI)("list plans on PostgreSQL"
     postgres = await startPostgres();
     await postgres.createDatabase("plans");
     const real = await openPostgres(postgres.url("plans"));
-    const recorded = (method: "all" | "get" | "run") => (query: never, values?: readonly unknown[]) => {
+    const recorded = (method: "all" | "get" | "rows" | "run") => (query: never, values?: readonly unknown[]) => {
       ran.push({ text: String(query), values: values ?? [] });
       return (real[method] as (q: never, v?: readonly unknown[]) => Promise<never>)(query, values);
     };
-    db = { ...real, all: recorded("all"), get: recorded("get"), run: recorded("run") };
+    db = { ...real, all: recorded("all"), get: recorded("get"), rows: recorded("rows"), run: recorded("run") };
     await real.exec(`CREATE TABLE "patients" ("id" SERIAL PRIMARY KEY, "hash" VARCHAR(20) UNIQUE NOT NULL, "name" TEXT NOT NULL, "created_at" TIMESTAMPTZ(3) NOT NULL, "updated_at" TIMESTAMPTZ(3) NOT NULL, "deleted_at" TIMESTAMPTZ(3))`);
     await real.exec(`CREATE INDEX "patients_deleted_at_created_at_id_idx" ON "patients" ("deleted_at", "created_at", "id")`);
     // 20,000 rows, one in 50 soft-deleted, then the statistics autovacuum would gather.

@@ -24,8 +24,13 @@ export type WithLoaded<T extends ResourceTypes, W> = [W] extends [never]
   ? T["Record"]
   : Omit<T["Record"], W & keyof T["Record"]> & Pick<T["Loaded"], W & keyof T["Loaded"]>;
 
-/** The relations a call's `with` names. */
-type Named<P> = P extends { readonly with?: readonly (infer W)[] } ? W : never;
+/**
+ * A call's parameters, with the relations its `with` names as `W`: inferred from the argument
+ * alone (never from where the result goes), and nothing when `with` is absent.
+ */
+type WithParams<T extends ResourceTypes, W> = Omit<T["Params"], "with"> & {
+  readonly with?: readonly W[];
+};
 
 export interface PageLinks {
   readonly first: string | null;
@@ -65,38 +70,39 @@ const segment = (hash: string) => `/${encodeURIComponent(hash)}`;
 
 /** The routes of one collection (`/api/patients`), typed by `T`. */
 export function resourceClient<T extends ResourceTypes>(transport: Transport, path: string) {
-  const list = <P extends T["Params"]>(params?: P) =>
-    transport.call<Page<WithLoaded<T, Named<P>>>>(
-      "GET",
-      `${path}${listQuery(params)}`,
-      "page",
-    ) as Promise<Result<Page<WithLoaded<T, Named<P>>>, Failure<string>>>;
+  const list = <const W extends T["Relation"] = never>(params?: WithParams<T, W>) =>
+    transport.call("GET", `${path}${listQuery(params)}`, "page") as Promise<
+      Result<Page<WithLoaded<T, NoInfer<W>>>, Failure<string>>
+    >;
   return {
     list,
     /**
      * Every record the list parameters match, walked page by page with cursors (`cursor` and `page`
      * are its own); an API error ends the walk by throwing an ApiError.
      */
-    async *all<P extends Omit<T["Params"], "cursor" | "page">>(
-      params?: P,
-    ): AsyncGenerator<WithLoaded<T, Named<P>>, void, undefined> {
+    async *all<const W extends T["Relation"] = never>(
+      params?: Omit<WithParams<T, W>, "cursor" | "page">,
+    ): AsyncGenerator<WithLoaded<T, NoInfer<W>>, void, undefined> {
       let cursor: string | null = "";
       while (cursor !== null) {
-        const result: Result<Page<WithLoaded<T, Named<P>>>, Failure> = await list({
+        const result: Result<Page<WithLoaded<T, W>>, Failure<string>> = await list<W>({
           ...params,
           cursor,
-        } as unknown as P);
+        } as WithParams<T, W>);
         if (result.error !== undefined) throw new ApiError(result.error);
         yield* result.data.data;
         cursor = (result.data.meta as CursorMeta).next_cursor ?? null;
       }
     },
-    get: <W extends T["Relation"] = never>(hash: T["Hash"], options?: { with?: readonly W[] }) =>
-      transport.call<WithLoaded<T, W>>(
+    get: <const W extends T["Relation"] = never>(
+      hash: T["Hash"],
+      options?: { readonly with?: readonly W[] },
+    ) =>
+      transport.call(
         "GET",
         `${path}${segment(hash)}${listQuery(options?.with ? { with: options.with } : {})}`,
         "data",
-      ) as Promise<Result<WithLoaded<T, W>, Failure>>,
+      ) as Promise<Result<WithLoaded<T, NoInfer<W>>, Failure>>,
     create: (payload: T["Create"]) =>
       transport.call<T["Record"]>("POST", path, "data", payload) as Promise<
         Result<T["Record"], Failure<keyof T["Create"] & string>>
@@ -130,12 +136,10 @@ export function linkedClient<Owner extends string, T extends ResourceTypes, Pivo
   return (owner: Owner) => {
     const base = `${path}${segment(owner)}/${relation}`;
     return {
-      list: <P extends T["Params"]>(params?: P) =>
-        transport.call<Page<WithLoaded<T, Named<P>> & { pivot?: Pivot }>>(
-          "GET",
-          `${base}${listQuery(params)}`,
-          "page",
-        ),
+      list: <const W extends T["Relation"] = never>(params?: WithParams<T, W>) =>
+        transport.call("GET", `${base}${listQuery(params)}`, "page") as Promise<
+          Result<Page<WithLoaded<T, NoInfer<W>> & { pivot?: Pivot }>, Failure<string>>
+        >,
       attach: (related: T["Hash"], pivot?: Pivot) =>
         transport.call<T["Record"] & { pivot?: Pivot }>(
           "PUT",

@@ -1,0 +1,112 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { failureOf, networkFailure, type ApiFailure, type Result } from "./result.js";
+
+export interface ClientOptions {
+  /** Where the API is served: `http://127.0.0.1:3000` (paths start with /api). */
+  readonly baseUrl: string;
+  /** The `fetch` to call (a test's, a framework's); the global one by default. */
+  readonly fetch?: typeof fetch;
+  /** A token to start with; `auth.login` and `auth.refresh` replace it, `setToken` too. */
+  readonly token?: string;
+  /** Headers sent with every request. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * On a 401, ask `POST /api/auth/refresh` once for a new token (a token past its expiry is still
+   * refreshable within the API's refresh window) and repeat the call with it. Off by default.
+   */
+  readonly refreshOnUnauthorized?: boolean;
+}
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** How a successful answer's envelope becomes a result's data. */
+export type Reading = "data" | "page" | "message" | "bare";
+
+/** One HTTP call of the API and its envelope read; holds the bearer token. */
+export class Transport {
+  private token: string | undefined;
+  private readonly fetch: typeof fetch;
+  private readonly base: string;
+
+  constructor(private readonly options: ClientOptions) {
+    this.token = options.token;
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.base = options.baseUrl.replace(/\/+$/, "");
+  }
+
+  setToken(token: string | undefined): void {
+    this.token = token;
+  }
+
+  getToken(): string | undefined {
+    return this.token;
+  }
+
+  async call<Data>(
+    method: Method,
+    path: string,
+    reading: Reading,
+    body?: unknown,
+  ): Promise<Result<Data, ApiFailure>> {
+    const result = await this.once<Data>(method, path, reading, body);
+    if (
+      result.error?.status !== 401 ||
+      !this.options.refreshOnUnauthorized ||
+      this.token === undefined ||
+      path === "/api/auth/refresh"
+    )
+      return result;
+    const refreshed = await this.once<{ access_token: string }>(
+      "POST",
+      "/api/auth/refresh",
+      "data",
+    );
+    if (refreshed.error !== undefined) return result;
+    this.token = refreshed.data.access_token;
+    return this.once<Data>(method, path, reading, body);
+  }
+
+  private async once<Data>(
+    method: Method,
+    path: string,
+    reading: Reading,
+    body?: unknown,
+  ): Promise<Result<Data, ApiFailure>> {
+    const headers: Record<string, string> = { Accept: "application/json", ...this.options.headers };
+    if (this.token !== undefined) headers.Authorization = `Bearer ${this.token}`;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    let response: Response;
+    let parsed: unknown;
+    try {
+      response = await this.fetch(`${this.base}${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      parsed = text === "" ? undefined : JSON.parse(text);
+    } catch (cause) {
+      return { error: networkFailure(`${method} ${path} failed`, cause) };
+    }
+    if (!response.ok)
+      return { error: failureOf(response.status, parsed, response.headers.get("Retry-After")) };
+    const envelope = parsed as {
+      data?: unknown;
+      links?: unknown;
+      meta?: unknown;
+      message?: unknown;
+    };
+    if (typeof envelope !== "object" || envelope === null)
+      return { error: networkFailure(`${method} ${path}: the answer is not JSON`) };
+    const data =
+      reading === "bare"
+        ? envelope
+        : reading === "page"
+          ? { data: envelope.data, links: envelope.links, meta: envelope.meta }
+          : reading === "message"
+            ? { message: envelope.message }
+            : envelope.data;
+    return { data: data as Data };
+  }
+}

@@ -1,0 +1,31 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+/*
+ * The client's runtime: one `fetch` per call, no dependencies, for Node ≥ 20 and browsers. The
+ * generated `client.ts` types each resource and builds its routes from these parts.
+ */
+export { authClient, type Credentials, type Session } from "./auth.js";
+export { listQuery, type FilterValue, type ListParams } from "./query.js";
+export {
+  linkedClient,
+  resourceClient,
+  restorable,
+  type CursorMeta,
+  type Page,
+  type PageLinks,
+  type PageMeta,
+  type ResourceTypes,
+  type WithLoaded,
+} from "./resources.js";
+export {
+  ApiError,
+  unwrap,
+  type ApiFailure,
+  type ErrorStatus,
+  type NetworkFailure,
+  type OtherFailure,
+  type Result,
+  type TooManyRequests,
+  type ValidationFailure,
+} from "./result.js";
+export { Transport, type ClientOptions } from "./transport.js";

@@ -1,0 +1,210 @@
+import type { FilterKind, FilterOperator } from "../model/list-operators.js";
+import type { PayloadKey } from "../model/validation.js";
+import { linkTypeName, pivotTypeName } from "../model/client-names.js";
+import { tsTypeOf } from "../model/output-schema.js";
+import type {
+  BelongsToManyModel,
+  ProjectModel,
+  RelationModel,
+  ResourceModel,
+  ResourceRef,
+} from "../model/types.js";
+
+/*
+ * The typed client's own module (client/src/index.ts): every resource's types written out
+ * concretely from the model (no inference over values, so tsc stays fast on many resources) and
+ * `createClient`, which binds each collection to the runtime's routes (runtime/client/src/core.ts).
+ * The runtime is imported as a namespace, so no name a resource gives a type can clash with it
+ * (the names this module declares are checked at validation: src/model/client-names.ts).
+ */
+
+const hashType = (target: Pick<ResourceRef, "names" | "builtIn">) => `${target.builtIn ? "User" : target.names.pascal}Hash`;
+const nestedType = (target: Pick<ResourceRef, "names">) => `${target.names.pascal}Nested`;
+const pivotType = (resource: ResourceModel, relation: BelongsToManyModel) => pivotTypeName(resource.names.pascal, relation.name);
+const linkType = (resource: ResourceModel, relation: BelongsToManyModel) => linkTypeName(resource.names.pascal, relation.name);
+const quoted = (text: string) => JSON.stringify(text);
+const union = (items: readonly string[]) => (items.length === 0 ? "never" : items.join(" | "));
+const doc = (text: string | undefined) => (text === undefined ? "" : `  /** ${text} */\n`);
+const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+const roles = (list: readonly string[]) => (list.length === 0 ? "no role" : list.join(", "));
+
+export function buildClientModule(model: ProjectModel): string {
+  const resources = [...model.resources, ...(model.user.managed ? [model.user.managed] : [])];
+  const parts = [
+    `import * as core from "./core.js";\n`,
+    `export * from "./core.js";\n`,
+    `/** A user's public id, as belongsTo relations to User and /api/auth/me give it. */\nexport type UserHash = \`USR_\${string}\`;\n`,
+    `/** The project's roles, most privileged first. */\nexport type UserRole = ${union(model.auth.roles.map(quoted))};\n`,
+    meType(model),
+    ...model.resources.map((resource) => resourceTypes(resource)),
+    ...(model.user.managed ? [resourceTypes(model.user.managed, true)] : []),
+    createClientFunction(resources),
+  ];
+  return parts.join("\n");
+}
+
+function meType(model: ProjectModel): string {
+  const extra = model.user.extraFields.map((field) => `  ${field.name}: ${tsTypeOf(field)};\n`).join("");
+  return [
+    `/** The signed-in user, as GET /api/auth/me answers. */\nexport interface CurrentUser {\n  hash: UserHash;\n  name: string;\n  email: string;\n  role: UserRole;\n${extra}}\n`,
+    `/** A user loaded through a belongsTo relation to User. */\nexport interface RelatedUser {\n  hash: UserHash;\n  name: string;\n${extra}}\n`,
+  ].join("\n");
+}
+
+function resourceTypes(resource: ResourceModel, builtInUsers = false): string {
+  const p = resource.names.pascal;
+  const visibleTo = resource.declaration.visibleTo ?? {};
+  const writableBy = resource.declaration.writableBy ?? {};
+  const out: string[] = [];
+  if (!builtInUsers) out.push(`/** The public id of ${resource.names.aLabel}. */\nexport type ${p}Hash = \`${resource.prefix}_\${string}\`;\n`);
+
+  // The record as output inside another's (its own relations as hashes), then as its own routes output it.
+  const keys = resource.serializer.flatMap((key): string[] => {
+    const seenBy = visibleTo[key.key];
+    const optional = seenBy ? "?" : "";
+    const note = seenBy ? doc(`Output only to ${roles(seenBy)}.`) : "";
+    switch (key.kind) {
+      case "publicId":
+        return [`  ${key.key}: ${hashType({ names: resource.names, ...(builtInUsers ? { builtIn: true as const } : {}) })};\n`];
+      case "field":
+        return [`${note}  ${key.key}${optional}: ${tsTypeOf(key.field)};\n`];
+      case "belongsTo":
+        return [`${note}  ${key.key}${optional}: ${hashType(key.relation.target)}${key.relation.required ? "" : " | null"};\n`];
+      case "timestamp":
+        return [`  ${key.key}: ${key.key === "deleted_at" ? "string | null" : "string"};\n`];
+      default:
+        return [];
+    }
+  });
+  out.push(`/** ${capitalized(resource.names.aLabel)} as it is nested in another record (its own relations as hashes). */\nexport interface ${p}Nested {\n${keys.join("")}}\n`);
+  for (const relation of resource.belongsToMany)
+    out.push(`/** The values of a link of ${relation.name}, on each linked record as \`pivot\`. */\nexport interface ${pivotType(resource, relation)} {\n${relation.pivotFields.map((field) => `  ${field.name}: ${tsTypeOf(field)};\n`).join("")}}\n`);
+  out.push(`/** What each relation is when \`with\` (or eager loading) loads it. */\nexport interface ${p}Loaded {\n${resource.relations.map((relation) => `  ${relation.name}: ${loadedType(resource, relation)};\n`).join("")}}\n`);
+  const eager = resource.eagerLoad;
+  out.push(
+    eager.length === 0
+      ? `/** ${capitalized(resource.names.aLabel)} as its routes output it. */\nexport type ${p} = ${p}Nested;\n`
+      : `/** ${capitalized(resource.names.aLabel)} as its routes output it (${eager.join(", ")} always loaded). */\nexport type ${p} = Omit<${p}Nested, ${union(eager.map(quoted))}> & Pick<${p}Loaded, ${union(eager.map(quoted))}>;\n`,
+  );
+
+  out.push(payloadType(`${p}Create`, `What POST /api/${resource.collection} accepts.`, resource, resource.validation.create.payload, writableBy));
+  out.push(payloadType(`${p}Update`, `What PATCH /api/${resource.collection}/{hash} accepts.`, resource, resource.validation.update.payload, writableBy));
+  for (const relation of resource.belongsToMany) {
+    const payload = resource.pivotPayloads.find((entry) => entry.name === relation.name)?.validation.payload ?? [];
+    out.push(payloadType(linkType(resource, relation), `The body of PUT /api/${resource.collection}/{hash}/${relation.name}/{related}.`, resource, payload, {}));
+  }
+
+  out.push(`export type ${p}Relation = ${union(resource.withable.map(quoted))};\n`);
+  out.push(`export type ${p}SortKey = ${union(resource.sortable.flatMap((field) => [quoted(field), quoted(`-${field}`)]))};\n`);
+  const filters = resource.filters.map((filter) => {
+    const value = filterValueType(resource, filter);
+    const operators = filter.operators.map((op) => `${op}?: ${operandType(op, value)}`).join("; ");
+    const note = filter.visibleTo ? doc(`Only ${roles(filter.visibleTo)} may filter by it.`) : "";
+    return `${note}  ${filter.name}?: { ${operators} };\n`;
+  });
+  out.push(`/** The list filters, each with its field's operators: \`filter: { name: { contains: "sil" } }\`. */\nexport type ${p}Filter = {\n${filters.join("")}};\n`);
+  const params = [
+    `  filter?: ${p}Filter;\n`,
+    ...(resource.search.length > 0 ? [`  /** Every word in some of: ${resource.search.join(", ")}. */\n  search?: string;\n`] : []),
+    `  sort?: readonly ${p}SortKey[];\n`,
+    `  with?: readonly ${p}Relation[];\n`,
+    `  page?: number;\n  perPage?: number;\n`,
+    `  /** Cursor mode: "" for the first page, then a page's \`meta.next_cursor\` or \`prev_cursor\`. */\n  cursor?: string;\n`,
+    ...(resource.softDelete ? [`  withTrashed?: boolean;\n`] : []),
+  ];
+  out.push(`export interface ${p}Params {\n${params.join("")}}\n`);
+  out.push(
+    `/** Everything the client's routes of ${resource.collection} are typed by. */\nexport interface ${p}Types extends core.ResourceTypes {\n  Record: ${p};\n  Hash: ${hashType({ names: resource.names, ...(builtInUsers ? { builtIn: true as const } : {}) })};\n  Create: ${p}Create;\n  Update: ${p}Update;\n  Params: ${p}Params;\n  Relation: ${p}Relation;\n  Loaded: ${p}Loaded;\n}\n`,
+  );
+  return out.join("\n");
+}
+
+function loadedType(resource: ResourceModel, relation: RelationModel): string {
+  switch (relation.kind) {
+    case "belongsTo":
+      return `${relation.target.builtIn ? "RelatedUser" : nestedType(relation.target)}${relation.required ? "" : " | null"}`;
+    case "hasMany":
+      return `${nestedType(relation.target)}[]`;
+    case "belongsToMany":
+      return relation.pivotFields.length > 0
+        ? `(${nestedType(relation.target)} & { pivot: ${pivotType(resource, relation)} })[]`
+        : `${nestedType(relation.target)}[]`;
+  }
+}
+
+/** A payload's keys: relations by their target's hash type, fields only some roles may send noted. */
+function payloadType(name: string, summary: string, resource: ResourceModel, payload: readonly PayloadKey[], writableBy: Record<string, string[]>): string {
+  const lines = payload.map((key) => {
+    const relation = resource.relations.find((candidate) => candidate.name === key.key);
+    const type = relation ? relationPayloadType(key.tsType, relation) : key.tsType;
+    const writers = writableBy[key.key];
+    const note = writers ? doc(`Only ${roles(writers)} may send it: the server refuses it from others.`) : "";
+    return `${note}  ${key.key}${key.optional ? "?" : ""}: ${type};\n`;
+  });
+  return `/** ${summary} */\nexport interface ${name} {\n${lines.join("")}}\n`;
+}
+
+function relationPayloadType(tsType: string, relation: RelationModel): string {
+  const hash = hashType(relation.target);
+  if (relation.kind === "belongsToMany") return tsType === "string[]" ? `${hash}[]` : tsType.replace("hash: string", `hash: ${hash}`);
+  return tsType.replace(/^string/, hash);
+}
+
+function filterValueType(resource: ResourceModel, filter: ResourceModel["filters"][number]): string {
+  const kinds: Record<Exclude<FilterKind, "enum" | "relation">, string> = {
+    string: "string",
+    uuid: "string",
+    integer: "number",
+    decimal: "number | string",
+    date: "string",
+    datetime: "string",
+    boolean: "boolean",
+  };
+  if (filter.kind === "enum") return union((filter.values ?? []).map(quoted));
+  if (filter.kind === "relation") {
+    const relation = resource.relations.find((candidate) => candidate.name === filter.name);
+    return relation ? hashType(relation.target) : "string";
+  }
+  return kinds[filter.kind];
+}
+
+function operandType(op: FilterOperator, value: string): string {
+  if (op === "null") return "boolean";
+  if (op === "in" || op === "nin") return `readonly (${value})[]`;
+  if (op === "between") return `readonly [${value}, ${value}]`;
+  if (op === "contains" || op === "starts_with" || op === "ends_with") return "string";
+  return value;
+}
+
+function createClientFunction(resources: readonly ResourceModel[]): string {
+  const members = resources.map((resource) => {
+    const p = resource.names.pascal;
+    const path = quoted(`/api/${resource.collection}`);
+    const parts = [`...core.resourceClient<${p}Types>(transport, ${path})`];
+    if (resource.softDelete) parts.push(`...core.restorable<${p}Types>(transport, ${path})`);
+    for (const relation of resource.belongsToMany)
+      parts.push(
+        `${relation.name}: core.linkedClient<${p}Types["Hash"], ${relation.target.names.pascal}Types, ${linkType(resource, relation)}>(transport, ${path}, ${quoted(relation.name)})`,
+      );
+    return `    ${resource.names.pluralCamel}: { ${parts.join(", ")} },\n`;
+  });
+  return `/**
+ * The API's client: \`auth\`, and each collection's routes, typed by this project's specs.
+ *
+ *   const api = createClient({ baseUrl: "http://127.0.0.1:3000" });
+ *   await api.auth.login({ email, password });
+ *   const page = unwrap(await api.${resources[0]?.names.pluralCamel ?? "users"}.list({ perPage: 20 }));
+ */
+export function createClient(options: core.ClientOptions) {
+  const transport = new core.Transport(options);
+  return {
+    /** Replaces the bearer token the client sends (undefined: none). */
+    setToken: (token: string | undefined) => transport.setToken(token),
+    auth: core.authClient<CurrentUser>(transport),
+${members.join("")}  };
+}
+
+export type ApiClient = ReturnType<typeof createClient>;
+`;
+}
+
