@@ -4,6 +4,7 @@ import { AppointmentPolicy } from "../src/custom/appointment/appointment.policy.
 import { appointmentResource } from "../src/resources/appointment/appointment.resource.js";
 import { exampleValue } from "../src/lib/examples.js";
 import declaration from "../src/resources/appointment/appointment.resource.json" with { type: "json" };
+import { createClient } from "../client/src/index.js";
 import { describeResource } from "./resource-suite.js";
 import { factories, payloads, requiredOf, startApi } from "./support.js";
 
@@ -28,5 +29,7 @@ describeResource({
     ),
   }),
   softDelete: false,
+  // The same routes through the project's typed client: it must answer as the API does.
+  client: (baseUrl, token) => createClient({ baseUrl, token }).appointments,
   publicActions: [],
 });

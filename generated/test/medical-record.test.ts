@@ -4,6 +4,7 @@ import { MedicalRecordPolicy } from "../src/custom/medical-record/medical-record
 import { medicalRecordResource } from "../src/resources/medical-record/medical-record.resource.js";
 import { exampleValue } from "../src/lib/examples.js";
 import declaration from "../src/resources/medical-record/medical-record.resource.json" with { type: "json" };
+import { createClient } from "../client/src/index.js";
 import { describeResource } from "./resource-suite.js";
 import { factories, payloads, requiredOf, startApi } from "./support.js";
 
@@ -28,5 +29,7 @@ describeResource({
     ),
   }),
   softDelete: false,
+  // The same routes through the project's typed client: it must answer as the API does.
+  client: (baseUrl, token) => createClient({ baseUrl, token }).medicalRecords,
   publicActions: [],
 });

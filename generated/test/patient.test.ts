@@ -4,6 +4,7 @@ import { PatientPolicy } from "../src/custom/patient/patient.policy.js";
 import { patientResource } from "../src/resources/patient/patient.resource.js";
 import { exampleValue } from "../src/lib/examples.js";
 import declaration from "../src/resources/patient/patient.resource.json" with { type: "json" };
+import { createClient } from "../client/src/index.js";
 import { describeResource } from "./resource-suite.js";
 import { factories, payloads, requiredOf, startApi } from "./support.js";
 
@@ -23,5 +24,7 @@ describeResource({
     name: exampleValue(declaration.validation.update.schema.properties.name, "name", n, false),
   }),
   softDelete: true,
+  // The same routes through the project's typed client: it must answer as the API does.
+  client: (baseUrl, token) => createClient({ baseUrl, token }).patients,
   publicActions: [],
 });

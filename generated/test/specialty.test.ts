@@ -6,6 +6,7 @@ import { DoctorPolicy } from "../src/custom/doctor/doctor.policy.js";
 import { doctorResource } from "../src/resources/doctor/doctor.resource.js";
 import { exampleValue } from "../src/lib/examples.js";
 import declaration from "../src/resources/specialty/specialty.resource.json" with { type: "json" };
+import { createClient } from "../client/src/index.js";
 import { describeResource } from "./resource-suite.js";
 import { factories, payloads, requiredOf, startApi } from "./support.js";
 
@@ -25,6 +26,8 @@ describeResource({
     name: exampleValue(declaration.validation.update.schema.properties.name, "name", n, true),
   }),
   softDelete: false,
+  // The same routes through the project's typed client: it must answer as the API does.
+  client: (baseUrl, token) => createClient({ baseUrl, token }).specialties,
   publicActions: ["index", "show"],
   links: {
     doctors: { resource: doctorResource, policy: new DoctorPolicy(), factory: factories.doctor },

@@ -9,6 +9,7 @@ import { sql } from "../src/lib/database.js";
 import { payloadWriters } from "../src/resource/field-access.js";
 import { bothScopes, ownerScope } from "../src/resource/ownership.js";
 import { explain, hashPattern, nextNumber, type Reply, type TestApi } from "./harness.js";
+import { describeClient, type ClientRoutes } from "./client-suite.js";
 import { describeLinks, type LinkedResource } from "./link-suite.js";
 import { describeListQueries } from "./list-suite.js";
 
@@ -34,6 +35,8 @@ export interface ResourceUnderTest {
   publicActions: string[];
   /** Each belongsToMany by name: the related resource, its policy and its factory. */
   links?: Readonly<Record<string, LinkedResource>>;
+  /** The collection's routes through the project's typed client (client/src/index.ts). */
+  client?: (baseUrl: string, token: string) => ClientRoutes;
 }
 
 type Action = "index" | "store" | "show" | "update" | "destroy" | "restore";
@@ -473,6 +476,19 @@ export function describeResource(resource: ResourceUnderTest): void {
           : undefined,
       links: resource.links ?? {},
     });
+
+    if (resource.client)
+      describeClient({
+        api: () => api,
+        collection,
+        idKey,
+        routes: resource.client,
+        tokenFor: (action) => actor(action).token,
+        payload: async (n) => writable("store", await resource.payload(api, n)),
+        ...(resource.update ? { update: resource.update } : {}),
+        factory: (n) => resource.factory(api, n),
+        softDelete: resource.softDelete,
+      });
 
     it("answers 401 with WWW-Authenticate on protected actions without a token", async () => {
       const hash = await resource.factory(api, nextNumber());
