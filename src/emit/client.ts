@@ -177,6 +177,14 @@ function operandType(op: FilterOperator, value: string): string {
 }
 
 function createClientFunction(resources: readonly ResourceModel[]): string {
+  const shapes = resources.map((resource) => {
+    const p = resource.names.pascal;
+    const parts = [`core.ResourceRoutes<${p}Types>`];
+    if (resource.softDelete) parts.push(`core.RestoreRoute<${p}Types>`);
+    if (resource.belongsToMany.length > 0)
+      parts.push(`{ ${resource.belongsToMany.map((relation) => `${relation.name}: core.LinkedRoutes<${p}Types["Hash"], ${relation.target.names.pascal}Types, ${linkType(resource, relation)}>`).join("; ")} }`);
+    return `  ${resource.names.pluralCamel}: ${parts.join(" & ")};\n`;
+  });
   const members = resources.map((resource) => {
     const p = resource.names.pascal;
     const path = quoted(`/api/${resource.collection}`);
@@ -188,23 +196,27 @@ function createClientFunction(resources: readonly ResourceModel[]): string {
       );
     return `    ${resource.names.pluralCamel}: { ${parts.join(", ")} },\n`;
   });
-  return `/**
- * The API's client: \`auth\`, and each collection's routes, typed by this project's specs.
+  return `/** The API's client: \`auth\`, and each collection's routes, typed by this project's specs. */
+export interface ApiClient {
+  /** Replaces the bearer token the client sends (undefined: none). */
+  setToken(token: string | undefined): void;
+  auth: core.AuthRoutes<CurrentUser>;
+${shapes.join("")}}
+
+/**
+ * The API's client. Declared as ApiClient rather than inferred, so its declaration file names each
+ * resource's types instead of spelling every route out again.
  *
  *   const api = createClient({ baseUrl: "http://127.0.0.1:3000" });
  *   await api.auth.login({ email, password });
  *   const page = unwrap(await api.${resources[0]?.names.pluralCamel ?? "users"}.list({ perPage: 20 }));
  */
-export function createClient(options: core.ClientOptions) {
+export function createClient(options: core.ClientOptions): ApiClient {
   const transport = new core.Transport(options);
   return {
-    /** Replaces the bearer token the client sends (undefined: none). */
-    setToken: (token: string | undefined) => transport.setToken(token),
+    setToken: (token) => transport.setToken(token),
     auth: core.authClient<CurrentUser>(transport),
 ${members.join("")}  };
 }
-
-export type ApiClient = ReturnType<typeof createClient>;
 `;
 }
-

@@ -43,3 +43,6 @@ export function authClient<Me>(transport: Transport) {
     },
   };
 }
+
+/** The `/api/auth` routes, `me` typed by `Me`. */
+export type AuthRoutes<Me> = ReturnType<typeof authClient<Me>>;

@@ -4,17 +4,20 @@
  * The client's runtime: one `fetch` per call, no dependencies, for Node ≥ 20 and browsers. The
  * generated `client.ts` types each resource and builds its routes from these parts.
  */
-export { authClient, type Credentials, type Session } from "./auth.js";
+export { authClient, type AuthRoutes, type Credentials, type Session } from "./auth.js";
 export { listQuery, type FilterValue, type ListParams } from "./query.js";
 export {
   linkedClient,
   resourceClient,
   restorable,
   type CursorMeta,
+  type LinkedRoutes,
   type Page,
   type PageLinks,
   type PageMeta,
+  type ResourceRoutes,
   type ResourceTypes,
+  type RestoreRoute,
   type WithLoaded,
 } from "./resources.js";
 export {

@@ -152,3 +152,16 @@ export function linkedClient<Owner extends string, T extends ResourceTypes, Pivo
     };
   };
 }
+
+/** A collection's routes, typed by `T`: what `resourceClient` returns. */
+export type ResourceRoutes<T extends ResourceTypes> = ReturnType<typeof resourceClient<T>>;
+
+/** The restore route of a resource with soft delete. */
+export type RestoreRoute<T extends ResourceTypes> = ReturnType<typeof restorable<T>>;
+
+/** A belongsToMany's own routes, given the owner's hash. */
+export type LinkedRoutes<
+  Owner extends string,
+  T extends ResourceTypes,
+  Pivot extends object,
+> = ReturnType<typeof linkedClient<Owner, T, Pivot>>;
