@@ -79,7 +79,9 @@ function resourceTypes(resource: ResourceModel, builtInUsers = false): string {
   out.push(`/** ${capitalized(resource.names.aLabel)} as it is nested in another record (its own relations as hashes). */\nexport interface ${p}Nested {\n${keys.join("")}}\n`);
   for (const relation of resource.belongsToMany)
     out.push(`/** The values of a link of ${relation.name}, on each linked record as \`pivot\`. */\nexport interface ${pivotType(resource, relation)} {\n${relation.pivotFields.map((field) => `  ${field.name}: ${tsTypeOf(field)};\n`).join("")}}\n`);
-  out.push(`/** What each relation is when \`with\` (or eager loading) loads it. */\nexport interface ${p}Loaded {\n${resource.relations.map((relation) => `  ${relation.name}: ${loadedType(resource, relation)};\n`).join("")}}\n`);
+  // The relations a caller can see loaded: those `with` may name, and the eager ones.
+  const loadable = resource.relations.filter((relation) => resource.withable.includes(relation.name) || resource.eagerLoad.includes(relation.name));
+  out.push(`/** What each relation is when \`with\` (or eager loading) loads it. */\nexport interface ${p}Loaded {\n${loadable.map((relation) => `  ${relation.name}: ${loadedType(resource, relation)};\n`).join("")}}\n`);
   const eager = resource.eagerLoad;
   out.push(
     eager.length === 0

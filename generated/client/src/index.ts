@@ -160,7 +160,6 @@ export interface DoctorSpecialtiesPivot {
 
 /** What each relation is when `with` (or eager loading) loads it. */
 export interface DoctorLoaded {
-  user: RelatedUser | null;
   appointments: AppointmentNested[];
   specialties: (SpecialtyNested & { pivot: DoctorSpecialtiesPivot })[];
 }
