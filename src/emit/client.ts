@@ -1,4 +1,4 @@
-import type { FilterKind, FilterOperator } from "../model/list-operators.js";
+import { operatorsOf, type FilterKind, type FilterOperator } from "../model/list-operators.js";
 import type { PayloadKey } from "../model/validation.js";
 import { linkTypeName, pivotTypeName } from "../model/client-names.js";
 import { tsTypeOf } from "../model/output-schema.js";
@@ -23,6 +23,18 @@ const nestedType = (target: Pick<ResourceRef, "names">) => `${target.names.pasca
 const pivotType = (resource: ResourceModel, relation: BelongsToManyModel) => pivotTypeName(resource.names.pascal, relation.name);
 const linkType = (resource: ResourceModel, relation: BelongsToManyModel) => linkTypeName(resource.names.pascal, relation.name);
 const quoted = (text: string) => JSON.stringify(text);
+
+/**
+ * Filters whose operators are a kind's whole set are written once per project as a generic type
+ * (a text field's, a range's); a field whose spec narrowed them gets its own literal type.
+ */
+const sharedFilters = [
+  { name: "TextFilter", about: "a text field's (string, enum, uuid)", operators: operatorsOf.string },
+  { name: "RangeFilter", about: "an ordered field's (number, decimal, date, datetime)", operators: operatorsOf.integer },
+] as const;
+
+const sameOperators = (left: readonly FilterOperator[], right: readonly FilterOperator[]) =>
+  left.length === right.length && left.every((op) => right.includes(op));
 const union = (items: readonly string[]) => (items.length === 0 ? "never" : items.join(" | "));
 const doc = (text: string | undefined) => (text === undefined ? "" : `  /** ${text} */\n`);
 const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
@@ -36,6 +48,10 @@ export function buildClientModule(model: ProjectModel): string {
     `/** A user's public id, as belongsTo relations to User and /api/auth/me give it. */\nexport type UserHash = \`USR_\${string}\`;\n`,
     `/** The project's roles, most privileged first. */\nexport type UserRole = ${union(model.auth.roles.map(quoted))};\n`,
     meType(model),
+    ...sharedFilters.map(
+      (shared) =>
+        `/** ${capitalized(shared.about)} list filter: each operator with its operand (\`V\`, the field's value). */\nexport type ${shared.name}<V> = {\n${shared.operators.map((op) => `  ${op}?: ${operandType(op, "V")};\n`).join("")}};\n`,
+    ),
     ...model.resources.map((resource) => resourceTypes(resource)),
     ...(model.user.managed ? [resourceTypes(model.user.managed, true)] : []),
     createClientFunction(resources),
@@ -100,9 +116,11 @@ function resourceTypes(resource: ResourceModel, builtInUsers = false): string {
   out.push(`export type ${p}SortKey = ${union(resource.sortable.flatMap((field) => [quoted(field), quoted(`-${field}`)]))};\n`);
   const filters = resource.filters.map((filter) => {
     const value = filterValueType(resource, filter);
+    const shared = sharedFilters.find((candidate) => sameOperators(candidate.operators, filter.operators));
     const operators = filter.operators.map((op) => `${op}?: ${operandType(op, value)}`).join("; ");
+    const type = shared ? `${shared.name}<${value}>` : `{ ${operators} }`;
     const note = filter.visibleTo ? doc(`Only ${roles(filter.visibleTo)} may filter by it.`) : "";
-    return `${note}  ${filter.name}?: { ${operators} };\n`;
+    return `${note}  ${filter.name}?: ${type};\n`;
   });
   out.push(`/** The list filters, each with its field's operators: \`filter: { name: { contains: "sil" } }\`. */\nexport type ${p}Filter = {\n${filters.join("")}};\n`);
   const params = [

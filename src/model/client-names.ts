@@ -6,7 +6,7 @@ import { toPascal } from "./naming.js";
  */
 
 /** Names the client's module declares once for the whole project. */
-export const projectClientNames = ["UserHash", "UserRole", "CurrentUser", "RelatedUser", "ApiClient"] as const;
+export const projectClientNames = ["UserHash", "UserRole", "CurrentUser", "RelatedUser", "ApiClient", "TextFilter", "RangeFilter"] as const;
 
 /** The suffixes of the types each resource's name starts: `Patient`, `PatientHash`, … */
 export const resourceTypeSuffixes = ["", "Hash", "Nested", "Loaded", "Create", "Update", "Relation", "SortKey", "Filter", "Params", "Types"] as const;

@@ -24,6 +24,32 @@ export interface RelatedUser {
   name: string;
 }
 
+/** A text field's (string, enum, uuid) list filter: each operator with its operand (`V`, the field's value). */
+export type TextFilter<V> = {
+  eq?: V;
+  ne?: V;
+  in?: readonly V[];
+  nin?: readonly V[];
+  contains?: string;
+  starts_with?: string;
+  ends_with?: string;
+  null?: boolean;
+};
+
+/** An ordered field's (number, decimal, date, datetime) list filter: each operator with its operand (`V`, the field's value). */
+export type RangeFilter<V> = {
+  eq?: V;
+  ne?: V;
+  gt?: V;
+  gte?: V;
+  lt?: V;
+  lte?: V;
+  between?: readonly [V, V];
+  in?: readonly V[];
+  nin?: readonly V[];
+  null?: boolean;
+};
+
 /** The public id of an appointment. */
 export type AppointmentHash = `APT_${string}`;
 
@@ -86,18 +112,7 @@ export type AppointmentSortKey =
 
 /** The list filters, each with its field's operators: `filter: { name: { contains: "sil" } }`. */
 export type AppointmentFilter = {
-  scheduled_at?: {
-    eq?: string;
-    ne?: string;
-    gt?: string;
-    gte?: string;
-    lt?: string;
-    lte?: string;
-    between?: readonly [string, string];
-    in?: readonly string[];
-    nin?: readonly string[];
-    null?: boolean;
-  };
+  scheduled_at?: RangeFilter<string>;
   status?: {
     eq?: "scheduled" | "completed" | "cancelled";
     ne?: "scheduled" | "completed" | "cancelled";
@@ -105,16 +120,7 @@ export type AppointmentFilter = {
     nin?: readonly ("scheduled" | "completed" | "cancelled")[];
   };
   /** Only admin, doctor may filter by it. */
-  notes?: {
-    eq?: string;
-    ne?: string;
-    in?: readonly string[];
-    nin?: readonly string[];
-    contains?: string;
-    starts_with?: string;
-    ends_with?: string;
-    null?: boolean;
-  };
+  notes?: TextFilter<string>;
   patient?: { eq?: PatientHash; in?: readonly PatientHash[]; null?: boolean };
   doctor?: { eq?: DoctorHash; in?: readonly DoctorHash[]; null?: boolean };
 };
@@ -206,36 +212,9 @@ export type DoctorSortKey =
 
 /** The list filters, each with its field's operators: `filter: { name: { contains: "sil" } }`. */
 export type DoctorFilter = {
-  name?: {
-    eq?: string;
-    ne?: string;
-    in?: readonly string[];
-    nin?: readonly string[];
-    contains?: string;
-    starts_with?: string;
-    ends_with?: string;
-    null?: boolean;
-  };
-  crm?: {
-    eq?: string;
-    ne?: string;
-    in?: readonly string[];
-    nin?: readonly string[];
-    contains?: string;
-    starts_with?: string;
-    ends_with?: string;
-    null?: boolean;
-  };
-  specialty?: {
-    eq?: "general" | "cardiology" | "pediatrics" | "dermatology";
-    ne?: "general" | "cardiology" | "pediatrics" | "dermatology";
-    in?: readonly ("general" | "cardiology" | "pediatrics" | "dermatology")[];
-    nin?: readonly ("general" | "cardiology" | "pediatrics" | "dermatology")[];
-    contains?: string;
-    starts_with?: string;
-    ends_with?: string;
-    null?: boolean;
-  };
+  name?: TextFilter<string>;
+  crm?: TextFilter<string>;
+  specialty?: TextFilter<"general" | "cardiology" | "pediatrics" | "dermatology">;
   specialties?: { eq?: SpecialtyHash; in?: readonly SpecialtyHash[] };
 };
 
@@ -326,51 +305,11 @@ export type MedicalRecordSortKey =
 
 /** The list filters, each with its field's operators: `filter: { name: { contains: "sil" } }`. */
 export type MedicalRecordFilter = {
-  summary?: {
-    eq?: string;
-    ne?: string;
-    in?: readonly string[];
-    nin?: readonly string[];
-    contains?: string;
-    starts_with?: string;
-    ends_with?: string;
-    null?: boolean;
-  };
-  recorded_on?: {
-    eq?: string;
-    ne?: string;
-    gt?: string;
-    gte?: string;
-    lt?: string;
-    lte?: string;
-    between?: readonly [string, string];
-    in?: readonly string[];
-    nin?: readonly string[];
-    null?: boolean;
-  };
-  weight_kg?: {
-    eq?: number | string;
-    ne?: number | string;
-    gt?: number | string;
-    gte?: number | string;
-    lt?: number | string;
-    lte?: number | string;
-    between?: readonly [number | string, number | string];
-    in?: readonly (number | string)[];
-    nin?: readonly (number | string)[];
-    null?: boolean;
-  };
+  summary?: TextFilter<string>;
+  recorded_on?: RangeFilter<string>;
+  weight_kg?: RangeFilter<number | string>;
   /** Only admin, doctor may filter by it. */
-  diagnosis?: {
-    eq?: string;
-    ne?: string;
-    in?: readonly string[];
-    nin?: readonly string[];
-    contains?: string;
-    starts_with?: string;
-    ends_with?: string;
-    null?: boolean;
-  };
+  diagnosis?: TextFilter<string>;
   patient?: { eq?: PatientHash; in?: readonly PatientHash[]; null?: boolean };
   doctor?: { eq?: DoctorHash; in?: readonly DoctorHash[]; null?: boolean };
 };
@@ -449,36 +388,9 @@ export type PatientSortKey =
 
 /** The list filters, each with its field's operators: `filter: { name: { contains: "sil" } }`. */
 export type PatientFilter = {
-  name?: {
-    eq?: string;
-    ne?: string;
-    in?: readonly string[];
-    nin?: readonly string[];
-    contains?: string;
-    starts_with?: string;
-    ends_with?: string;
-    null?: boolean;
-  };
-  cpf?: {
-    eq?: string;
-    ne?: string;
-    in?: readonly string[];
-    nin?: readonly string[];
-    contains?: string;
-    starts_with?: string;
-    ends_with?: string;
-    null?: boolean;
-  };
-  phone?: {
-    eq?: string;
-    ne?: string;
-    in?: readonly string[];
-    nin?: readonly string[];
-    contains?: string;
-    starts_with?: string;
-    ends_with?: string;
-    null?: boolean;
-  };
+  name?: TextFilter<string>;
+  cpf?: TextFilter<string>;
+  phone?: TextFilter<string>;
 };
 
 export interface PatientParams {
@@ -553,16 +465,7 @@ export type SpecialtySortKey =
 
 /** The list filters, each with its field's operators: `filter: { name: { contains: "sil" } }`. */
 export type SpecialtyFilter = {
-  name?: {
-    eq?: string;
-    ne?: string;
-    in?: readonly string[];
-    nin?: readonly string[];
-    contains?: string;
-    starts_with?: string;
-    ends_with?: string;
-    null?: boolean;
-  };
+  name?: TextFilter<string>;
   doctors?: { eq?: DoctorHash; in?: readonly DoctorHash[] };
 };
 
@@ -625,36 +528,9 @@ export type UserSortKey = "name" | "-name" | "email" | "-email" | "role" | "-rol
 
 /** The list filters, each with its field's operators: `filter: { name: { contains: "sil" } }`. */
 export type UserFilter = {
-  name?: {
-    eq?: string;
-    ne?: string;
-    in?: readonly string[];
-    nin?: readonly string[];
-    contains?: string;
-    starts_with?: string;
-    ends_with?: string;
-    null?: boolean;
-  };
-  email?: {
-    eq?: string;
-    ne?: string;
-    in?: readonly string[];
-    nin?: readonly string[];
-    contains?: string;
-    starts_with?: string;
-    ends_with?: string;
-    null?: boolean;
-  };
-  role?: {
-    eq?: "admin" | "doctor" | "receptionist";
-    ne?: "admin" | "doctor" | "receptionist";
-    in?: readonly ("admin" | "doctor" | "receptionist")[];
-    nin?: readonly ("admin" | "doctor" | "receptionist")[];
-    contains?: string;
-    starts_with?: string;
-    ends_with?: string;
-    null?: boolean;
-  };
+  name?: TextFilter<string>;
+  email?: TextFilter<string>;
+  role?: TextFilter<"admin" | "doctor" | "receptionist">;
 };
 
 export interface UserParams {
