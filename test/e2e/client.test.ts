@@ -95,11 +95,21 @@ describe("the generated client against the example service", () => {
     // An expired token within the refresh window, made as the service makes them (contract.test.ts).
     const claims = decodeClaims(session.access_token);
     const now = Math.floor(Date.now() / 1000);
-    const expired = craftToken({ alg: "HS256", typ: "JWT" }, { ...claims, iat: now - 7200, jti: "client-expired", exp: now - 3600 });
-    expect((await createClient({ baseUrl, token: expired }).patients.list()).error?.status).toBe(401);
-    const refreshing = createClient({ baseUrl, token: expired, refreshOnUnauthorized: true });
+    const expired = (jti: string) => craftToken({ alg: "HS256", typ: "JWT" }, { ...claims, iat: now - 7200, jti, exp: now - 3600 });
+    expect((await createClient({ baseUrl, token: expired("client-1") }).patients.list()).error?.status).toBe(401);
+    const refreshing = createClient({ baseUrl, token: expired("client-2"), refreshOnUnauthorized: true });
     expect(unwrap(await refreshing.patients.list()).data.length).toBeGreaterThan(0);
     expect(unwrap(await refreshing.auth.me()).email).toBe(admin.email);
+    // Five calls failed by one expired token share one refresh (a second would present a revoked token).
+    const refreshes: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      if (String(input).endsWith("/api/auth/refresh")) refreshes.push(String(input));
+      return fetch(input, init);
+    };
+    const together = createClient({ baseUrl, token: expired("client-3"), refreshOnUnauthorized: true, fetch: counting });
+    const results = await Promise.all([1, 2, 3, 4, 5].map(() => together.patients.list({ perPage: 1 })));
+    expect(results.map((result) => result.error?.status ?? 200)).toEqual([200, 200, 200, 200, 200]);
+    expect(refreshes).toHaveLength(1);
     expect(unwrap(await api.auth.logout()).message).toBe("Successfully logged out.");
     expect((await api.patients.list()).error?.status).toBe(401);
   });

@@ -13,7 +13,8 @@ export interface ClientOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /**
    * On a 401, ask `POST /api/auth/refresh` once for a new token (a token past its expiry is still
-   * refreshable within the API's refresh window) and repeat the call with it. Off by default.
+   * refreshable within the API's refresh window) and repeat the call with it; calls failed by the
+   * same token share that one refresh. Off by default.
    */
   readonly refreshOnUnauthorized?: boolean;
 }
@@ -23,9 +24,13 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 /** How a successful answer's envelope becomes a result's data. */
 export type Reading = "data" | "page" | "message" | "bare";
 
+const refreshPath = "/api/auth/refresh";
+
 /** One HTTP call of the API and its envelope read; holds the bearer token. */
 export class Transport {
   private token: string | undefined;
+  /** The refresh in flight, which calls failed by the same token wait for. */
+  private refreshing: Promise<void> | undefined;
   private readonly fetch: typeof fetch;
   private readonly base: string;
 
@@ -49,32 +54,47 @@ export class Transport {
     reading: Reading,
     body?: unknown,
   ): Promise<Result<Data, ApiFailure>> {
-    const result = await this.once<Data>(method, path, reading, body);
+    const sent = this.token;
+    const result = await this.once<Data>(method, path, reading, body, sent);
     if (
       result.error?.status !== 401 ||
       !this.options.refreshOnUnauthorized ||
-      this.token === undefined ||
-      path === "/api/auth/refresh"
+      sent === undefined ||
+      path === refreshPath
     )
       return result;
+    // One refresh serves every call that the same token failed: the API revokes the token a
+    // refresh presents, so a second refresh with it would fail.
+    if (this.token === sent) {
+      this.refreshing ??= this.renew(sent).finally(() => (this.refreshing = undefined));
+      await this.refreshing;
+    }
+    if (this.token === sent || this.token === undefined) return result;
+    return this.once<Data>(method, path, reading, body, this.token);
+  }
+
+  /** Replaces `token` by a refreshed one, unless the caller set another meanwhile. */
+  private async renew(token: string): Promise<void> {
     const refreshed = await this.once<{ access_token: string }>(
       "POST",
-      "/api/auth/refresh",
+      refreshPath,
       "data",
+      undefined,
+      token,
     );
-    if (refreshed.error !== undefined) return result;
-    this.token = refreshed.data.access_token;
-    return this.once<Data>(method, path, reading, body);
+    if (refreshed.error === undefined && this.token === token)
+      this.token = refreshed.data.access_token;
   }
 
   private async once<Data>(
     method: Method,
     path: string,
     reading: Reading,
-    body?: unknown,
+    body: unknown,
+    token: string | undefined,
   ): Promise<Result<Data, ApiFailure>> {
     const headers: Record<string, string> = { Accept: "application/json", ...this.options.headers };
-    if (this.token !== undefined) headers.Authorization = `Bearer ${this.token}`;
+    if (token !== undefined) headers.Authorization = `Bearer ${token}`;
     if (body !== undefined) headers["Content-Type"] = "application/json";
     let response: Response;
     let parsed: unknown;

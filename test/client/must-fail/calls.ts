@@ -20,6 +20,7 @@ export async function calls(patient: PatientHash, doctor: DoctorHash) {
   if (created.error?.status === 422) created.error.errors.nope; // error: nope
   if (created.error?.status === 404) created.error.errors; // error: errors
   await api.specialties.restore("SPC_AAAAAAAA"); // error: restore
+  await api.patients.list({ filter: { created_at: { gte: "2026-01-01T00:00:00Z" } } }); // error: created_at
   void notes;
   void patient;
 }

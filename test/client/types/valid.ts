@@ -8,6 +8,7 @@ import {
   type DoctorNested,
   type MedicalRecord,
   type MedicalRecordNested,
+  type Patient,
   type PatientHash,
   type SpecialtyNested,
 } from "../../../generated/client/src/index.js";
@@ -52,4 +53,31 @@ export async function calls(patient: PatientHash, doctor: DoctorHash) {
   await api.appointments.list({ filter: { scheduled_at: { between: ["2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z"] }, doctor: { eq: doctor }, notes: { null: true } } });
   await api.patients.list({ search: "maria", withTrashed: true, cursor: "" });
   for await (const item of api.patients.all({ filter: { name: { contains: "sil" } } })) holds<Equal<typeof item.hash, PatientHash>>(true);
+}
+
+/** The brief's example (client.md), on the example's specs: what a first user writes compiles. */
+export async function brief(hash: PatientHash, doctorHash: DoctorHash) {
+  const api = createClient({ baseUrl: "http://127.0.0.1:3000", headers: { "X-Request-Id": "brief" } });
+  unwrap(await api.auth.login({ email: "ada@example.com", password: "a long password" }));
+  const me = unwrap(await api.auth.me());
+  holds<Equal<typeof me.role, "admin" | "doctor" | "receptionist">>(true);
+  await api.auth.refresh();
+  const created = await api.patients.create({ name: "Maria Silva", cpf: "12345678901" });
+  if (created.error?.status === 422) {
+    const cpf = created.error.errors.cpf;
+    holds<Equal<typeof cpf, string[] | undefined>>(true);
+  }
+  const patient: Patient = unwrap(created);
+  const page = unwrap(await api.patients.list({ filter: { name: { contains: "sil" } }, search: "maria", sort: ["-name"], perPage: 20, page: 2 }));
+  holds<Equal<(typeof page.data)[number], Patient>>(true);
+  for await (const each of api.patients.all({ filter: { name: { contains: "sil" } } })) void each;
+  await api.patients.update(hash, { phone: null });
+  await api.patients.delete(hash);
+  await api.patients.restore(hash);
+  await api.doctors.specialties(doctorHash).list({ sort: ["name"] });
+  await api.doctors.specialties(doctorHash).attach("SPC_AAAAAAAA", { since: "2024-01-31" });
+  await api.doctors.specialties(doctorHash).detach("SPC_AAAAAAAA");
+  api.setToken(undefined);
+  await api.auth.logout();
+  return patient;
 }
