@@ -15,6 +15,8 @@ const chromiumPath = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((pa
 describe("the generated client against the example service", () => {
   let clinic: ClinicSession;
   let baseUrl: string;
+  /** An appointment of another doctor than owner@example.com's (made by the ownership test). */
+  let theirs: string | undefined;
 
   beforeAll(async () => {
     clinic = await startClinic("client", "sqlite");
@@ -79,9 +81,10 @@ describe("the generated client against the example service", () => {
     const own = unwrap(await admins.doctors.create({ name: "Dr. Owner", crm: "CRM-OWN-1", user: unwrap(await doctors.auth.me()).hash }));
     const other: DoctorHash = unwrap(await admins.doctors.create({ name: "Dr. Other", crm: "CRM-OTHER-1" })).hash;
     const patient = unwrap(await admins.patients.create({ name: "Owned Patient", cpf: "31313131313" })).hash;
-    const theirs = unwrap(await admins.appointments.create({ scheduled_at: "2026-12-02T10:00:00Z", patient, doctor: other }));
+    const another = unwrap(await admins.appointments.create({ scheduled_at: "2026-12-02T10:00:00Z", patient, doctor: other }));
+    theirs = another.hash;
     const mine = unwrap(await admins.appointments.create({ scheduled_at: "2026-12-02T11:00:00Z", patient, doctor: own.hash }));
-    const missing = await doctors.appointments.get(theirs.hash);
+    const missing = await doctors.appointments.get(another.hash);
     expect(missing.error).toEqual({ status: 404, message: "Resource not found." });
     await expect(async () => unwrap(missing)).rejects.toBeInstanceOf(ApiError);
     expect(unwrap(await doctors.appointments.get(mine.hash)).notes).toBeNull();
@@ -126,7 +129,7 @@ describe("the generated client against the example service", () => {
       await browser?.close();
     });
 
-    it("logs in, gets a 422 then a 201, walks a filtered list by cursor, loads `with`, logs out", async () => {
+    it("logs in, gets a 422 then a 201, walks a filtered list by cursor, loads `with`, an ownership 404, logs out", async () => {
       const bundled = await build({
         entryPoints: [new URL("./client/browser-scenario.ts", import.meta.url).pathname],
         bundle: true,
@@ -140,9 +143,12 @@ describe("the generated client against the example service", () => {
       // The page's own origin is the service's: the client's calls are same-origin, as behind one host.
       await page.goto(`${baseUrl}/api/health`);
       await page.addScriptTag({ content: bundled.outputFiles[0]!.text });
+      expect(theirs, "the ownership test made another doctor's appointment").toBeDefined();
+      const owner = { email: "owner@example.com", password: "a long password", theirs: theirs! };
       const steps = await page.evaluate(
-        ([url, email, password]) => (globalThis as unknown as { runClientScenario(...args: string[]): Promise<unknown[]> }).runClientScenario(url!, email!, password!),
-        [baseUrl, admin.email, admin.password],
+        ({ url, email, password, owner }) =>
+          (globalThis as unknown as { runClientScenario(...args: unknown[]): Promise<unknown[]> }).runClientScenario(url, email, password, owner),
+        { url: baseUrl, email: admin.email, password: admin.password, owner },
       );
       expect(errors).toEqual([]);
       expect(steps).toEqual([
@@ -152,6 +158,7 @@ describe("the generated client against the example service", () => {
         ["walk", ["Browser Maria"]],
         ["with", true],
         ["404", 404],
+        ["ownership 404", 404],
         ["logout", 200],
         ["after logout", 401],
       ]);

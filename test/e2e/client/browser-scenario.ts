@@ -2,7 +2,14 @@
 // example's generated client, as a front end would use it, from the page's own origin.
 import { createClient, unwrap } from "../../../generated/client/src/index.js";
 
-async function scenario(baseUrl: string, email: string, password: string): Promise<unknown[]> {
+interface Owner {
+  email: string;
+  password: string;
+  /** An appointment of another doctor than this user's. */
+  theirs: string;
+}
+
+async function scenario(baseUrl: string, email: string, password: string, owner: Owner): Promise<unknown[]> {
   const steps: unknown[] = [];
   const api = createClient({ baseUrl });
   steps.push(["login", (await api.auth.login({ email, password })).error?.status ?? 200]);
@@ -17,6 +24,10 @@ async function scenario(baseUrl: string, email: string, password: string): Promi
   const doctors = unwrap(await api.doctors.list({ with: ["specialties"], perPage: 1 }));
   steps.push(["with", Array.isArray(doctors.data[0]?.specialties)]);
   steps.push(["404", (await api.patients.get("PAT_AAAAAAAA")).error?.status]);
+  // A doctor's own records only: another doctor's appointment is the 404 of a missing one.
+  const doctor = createClient({ baseUrl });
+  unwrap(await doctor.auth.login({ email: owner.email, password: owner.password }));
+  steps.push(["ownership 404", (await doctor.appointments.get(owner.theirs as `APT_${string}`)).error?.status]);
   steps.push(["logout", (await api.auth.logout()).error?.status ?? 200]);
   steps.push(["after logout", (await api.patients.list()).error?.status]);
   return steps;
