@@ -3,7 +3,7 @@
 // synthetic resources, and what a `get` through it costs against a bare `fetch` of the same route
 // (alternating slices against one running example service, the ratio of each pair, the median).
 //
-//   node bench/client.mjs [--sizes 10,100] [--slices 10] [--requests 400] [--skip-get]
+//   node bench/client.mjs [--sizes 10,100] [--slices 10] [--requests 400] [--skip-get] [--json]
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -100,13 +100,19 @@ async function getFigures() {
 }
 
 mkdirSync(scratch, { recursive: true });
-const size = await runtimeSize();
-console.log(`client runtime: ${size.minified} B minified, ${size.gzipped} B min+gzip`);
+const json = args.includes("--json");
+const say = (line) => {
+  if (!json) console.log(line);
+};
+const figures = { runtime: await runtimeSize(), types: [], get: undefined };
+say(`client runtime: ${figures.runtime.minified} B minified, ${figures.runtime.gzipped} B min+gzip`);
 for (const count of sizes) {
-  const figures = typesFigures(count);
-  console.log(`${count} resources: client/src/index.ts ${(figures.source / 1024).toFixed(1)} kB, dist/index.d.ts ${(figures.declarations / 1024).toFixed(1)} kB, tsc -p client ${figures.tsc.toFixed(2)} s (median of 3)`);
+  const types = typesFigures(count);
+  figures.types.push(types);
+  say(`${count} resources: client/src/index.ts ${(types.source / 1024).toFixed(1)} kB, dist/index.d.ts ${(types.declarations / 1024).toFixed(1)} kB, tsc -p client ${types.tsc.toFixed(2)} s (median of 3)`);
 }
 if (!args.includes("--skip-get")) {
-  const get = await getFigures();
-  console.log(`GET /api/patients/:hash, ${requests} sequential requests a slice, ${slices} slices: bare fetch ${get.bare.toFixed(0)} µs, through the client ${get.typed.toFixed(0)} µs, client / bare ${get.ratio.toFixed(3)}× (${get.low.toFixed(3)}–${get.high.toFixed(3)})`);
+  const get = (figures.get = await getFigures());
+  say(`GET /api/patients/:hash, ${requests} sequential requests a slice, ${slices} slices: bare fetch ${get.bare.toFixed(0)} µs, through the client ${get.typed.toFixed(0)} µs, client / bare ${get.ratio.toFixed(3)}× (${get.low.toFixed(3)}–${get.high.toFixed(3)})`);
 }
+if (json) process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);

@@ -2,11 +2,12 @@
 // `npm run bench`: the service benchmark (bench/service.mjs), the list queries against the Express
 // ceiling (bench/lists.mjs), the service on PostgreSQL against its peer and a raw `pg` reference
 // (bench/postgresql.mjs), text matching's bounded cost on both databases (bench/text-match.mjs), then
-// the generator benchmark (bench/generator.mjs) and the dev loop's saved → served (bench/dev-loop.mjs),
-// each in its own process. Tables go to stderr; with --json one document { service, lists,
-// postgresql, textMatch, generator, devLoop } goes to stdout.
+// the generator benchmark (bench/generator.mjs), the dev loop's saved → served (bench/dev-loop.mjs)
+// and the typed client's sizes and cost (bench/client.mjs), each in its own process. Tables go to
+// stderr; with --json one document { service, lists, postgresql, textMatch, generator, devLoop,
+// client } goes to stdout.
 //
-//   npm run bench [-- --json] [-- --quick] [-- --skip-service | --skip-lists | --skip-postgresql | --skip-text-match | --skip-generator | --skip-dev-loop] [service options]
+//   npm run bench [-- --json] [-- --quick] [-- --skip-service | --skip-lists | --skip-postgresql | --skip-text-match | --skip-generator | --skip-dev-loop | --skip-client] [service options]
 //
 // --quick: 3 s runs, one round, generator at 10 and 100 resources, short slices (about 8 minutes in all).
 // Other options go to bench/service.mjs (see `node bench/service.mjs --help`).
@@ -23,6 +24,7 @@ const skipGenerator = argv.includes("--skip-generator");
 const skipLists = argv.includes("--skip-lists");
 const skipTextMatch = argv.includes("--skip-text-match");
 const skipDevLoop = argv.includes("--skip-dev-loop");
+const skipClient = argv.includes("--skip-client");
 // PostgreSQL needs its server binaries (apt-get install postgresql): skipped with a note without them.
 const skipPostgresql = argv.includes("--skip-postgresql") || !existsSync("/usr/lib/postgresql");
 const serviceArgs = argv.filter((argument) => !argument.startsWith("--skip-"));
@@ -73,6 +75,12 @@ if (!skipDevLoop) {
   const devLoopArgs = [...(json ? ["--json"] : []), ...(quick ? ["--saves", "3"] : []), ...(skipPostgresql ? ["--skip-postgresql"] : [])];
   const { code, figures } = await run("./dev-loop.mjs", devLoopArgs);
   results.devLoop = figures;
+  exitCode ||= code;
+}
+if (!skipClient) {
+  const clientArgs = [...(json ? ["--json"] : []), ...(quick ? ["--sizes", "10", "--slices", "6"] : [])];
+  const { code, figures } = await run("./client.mjs", clientArgs);
+  results.client = figures;
   exitCode ||= code;
 }
 if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
