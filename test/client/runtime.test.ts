@@ -1,8 +1,12 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listQuery } from "../../runtime/client/src/query.js";
+import { resourceClient } from "../../runtime/client/src/resources.js";
 import { failureOf, unwrap, ApiError } from "../../runtime/client/src/result.js";
+import { Transport } from "../../runtime/client/src/transport.js";
 
 /** The client's runtime (runtime/client) without a server: how it spells queries and reads failures. */
 describe("listQuery", () => {
@@ -71,6 +75,37 @@ describe("failureOf", () => {
     expect(() => unwrap({ error })).toThrow(ApiError);
     expect(() => unwrap({ error })).toThrow("404 Resource not found.");
     expect(unwrap({ data: 5 })).toBe(5);
+  });
+});
+
+describe("a call that does not answer", () => {
+  // A real server on the loopback that reads each request and never answers it.
+  let server: Server;
+  let baseUrl: string;
+  beforeAll(async () => {
+    server = createServer(() => undefined);
+    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((closed) => server.close(closed));
+  });
+  const list = (transport: Transport) => resourceClient(transport, "/api/patients").list();
+
+  it("ends at the client's time limit as a network failure", async () => {
+    // Without the limit this call would wait for ever (and the test fail at Vitest's own limit).
+    const result = await list(new Transport({ baseUrl, timeoutMs: 100 }));
+    expect(result.error).toMatchObject({ status: 0, kind: "network" });
+  });
+
+  it("ends when the client's signal aborts, and so does every later call of that client", async () => {
+    const controller = new AbortController();
+    const transport = new Transport({ baseUrl, signal: controller.signal, timeoutMs: 60_000 });
+    const pending = list(transport);
+    setTimeout(() => controller.abort(), 50);
+    expect((await pending).error).toMatchObject({ status: 0, kind: "network" });
+    expect((await list(transport)).error).toMatchObject({ status: 0, kind: "network" });
   });
 });
 

@@ -17,6 +17,13 @@ export interface ClientOptions {
    * same token share that one refresh. Off by default.
    */
   readonly refreshOnUnauthorized?: boolean;
+  /**
+   * Ends every call of this client that has not answered when the signal aborts (a front end's
+   * unmounted view: make a client per view, it costs nothing); such a call is a network failure.
+   */
+  readonly signal?: AbortSignal;
+  /** Ends a call that has not answered within this many milliseconds, as a network failure. */
+  readonly timeoutMs?: number;
 }
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -86,6 +93,14 @@ export class Transport {
       this.token = refreshed.data.access_token;
   }
 
+  /** What ends a call: the client's signal, its time limit, both, or nothing. */
+  private signal(): AbortSignal | undefined {
+    const { signal, timeoutMs } = this.options;
+    if (timeoutMs === undefined) return signal;
+    const limit = AbortSignal.timeout(timeoutMs);
+    return signal === undefined ? limit : AbortSignal.any([signal, limit]);
+  }
+
   private async once<Data>(
     method: Method,
     path: string,
@@ -99,10 +114,12 @@ export class Transport {
     let response: Response;
     let parsed: unknown;
     try {
+      const signal = this.signal();
       response = await this.fetch(`${this.base}${path}`, {
         method,
         headers,
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(signal === undefined ? {} : { signal }),
       });
       const text = await response.text();
       parsed = text === "" ? undefined : JSON.parse(text);
