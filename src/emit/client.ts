@@ -71,6 +71,7 @@ function resourceTypes(resource: ResourceModel, builtInUsers = false): string {
   const p = resource.names.pascal;
   const visibleTo = resource.declaration.visibleTo ?? {};
   const writableBy = resource.declaration.writableBy ?? {};
+  const ownHash = hashType({ names: resource.names, ...(builtInUsers ? { builtIn: true as const } : {}) });
   const out: string[] = [];
   if (!builtInUsers) out.push(`/** The public id of ${resource.names.aLabel}. */\nexport type ${p}Hash = \`${resource.prefix}_\${string}\`;\n`);
 
@@ -81,7 +82,7 @@ function resourceTypes(resource: ResourceModel, builtInUsers = false): string {
     const note = seenBy ? doc(`Output only to ${roles(seenBy)}.`) : "";
     switch (key.kind) {
       case "publicId":
-        return [`  ${key.key}: ${hashType({ names: resource.names, ...(builtInUsers ? { builtIn: true as const } : {}) })};\n`];
+        return [`  ${key.key}: ${ownHash};\n`];
       case "field":
         return [`${note}  ${key.key}${optional}: ${tsTypeOf(key.field)};\n`];
       case "belongsTo":
@@ -134,7 +135,7 @@ function resourceTypes(resource: ResourceModel, builtInUsers = false): string {
   ];
   out.push(`export interface ${p}Params {\n${params.join("")}}\n`);
   out.push(
-    `/** Everything the client's routes of ${resource.collection} are typed by. */\nexport interface ${p}Types extends core.ResourceTypes {\n  Record: ${p};\n  Hash: ${hashType({ names: resource.names, ...(builtInUsers ? { builtIn: true as const } : {}) })};\n  Create: ${p}Create;\n  Update: ${p}Update;\n  Params: ${p}Params;\n  Relation: ${p}Relation;\n  Loaded: ${p}Loaded;\n}\n`,
+    `/** Everything the client's routes of ${resource.collection} are typed by. */\nexport interface ${p}Types extends core.ResourceTypes {\n  Record: ${p};\n  Hash: ${ownHash};\n  Create: ${p}Create;\n  Update: ${p}Update;\n  Params: ${p}Params;\n  Relation: ${p}Relation;\n  Loaded: ${p}Loaded;\n}\n`,
   );
   return out.join("\n");
 }

@@ -388,12 +388,14 @@ function checkPublicEagerLoad(spec: ResourceSpec, source: SpecSource, relation: 
 
 /**
  * The typed client declares types named after each resource (src/model/client-names.ts): a resource
- * whose name makes one of them a second time (`PatientNested` beside `Patient`, or `CurrentUser`)
- * would not compile. Refused here, naming both sides, rather than in the generated project's build.
+ * whose name makes one of them a second time (`PatientNested` beside `Patient`, or `CurrentUser`, or
+ * with `auth.users.manage` one of /api/users' `UserNested`, `UserCreate`…) would not compile.
+ * Refused here, naming both sides, rather than in the generated project's build.
  */
-export function checkClientNames(resources: readonly CheckedResource[]): Problem[] {
+export function checkClientNames(resources: readonly CheckedResource[], managesUsers: boolean): Problem[] {
   const problems: Problem[] = [];
   const owners = new Map<string, string>(projectClientNames.map((name) => [name, "the client's own"]));
+  if (managesUsers) for (const name of resourceClientNames("User", [], true)) owners.set(name, "/api/users'");
   const seen = new Set<string>();
   for (const { spec, source } of resources) {
     // Two resources of one name are checkAcrossResources' to report.

@@ -42,7 +42,7 @@ export function validateSpecs(loaded: LoadedSpecs): { problems: Problem[]; specs
     problems.push(...checkResource(resource), ...checkResourceRoles(resource, project), ...checkFieldRoles(resource, project), ...checkDatabaseLimits(resource, project), ...checkSetByServer(resource, project));
     resources.push(resource);
   }
-  problems.push(...checkAcrossResources(resources, invalidNames), ...checkClientNames(resources));
+  problems.push(...checkAcrossResources(resources, invalidNames), ...checkClientNames(resources, project.auth.manageUsers !== undefined));
   for (const resource of resources) problems.push(...checkOwner(resource, resources, project));
   if (loaded.project && projectData !== null) problems.push(...checkManagedUsers(project, loaded.project.source, resources));
 

@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { openConnection } from "./connection.js";
+import { openConnection, type ReadMethod } from "./connection.js";
 import type { SqlRow, SqlValues } from "./sql.js";
 import { propertyOf } from "./records.js";
 
@@ -18,7 +18,7 @@ const role = "hashapi-text-reader";
 
 interface Request {
   id: number;
-  method: "all" | "get" | "rows";
+  method: ReadMethod;
   text: string;
   values: readonly unknown[];
   /** Epoch ms: the statement's time limit counts from when it was asked for, waiting included. */
@@ -53,7 +53,7 @@ export class TextReader {
     return !import.meta.url.endsWith(".ts");
   }
 
-  query<T>(method: Request["method"], text: string, values: readonly unknown[]): Promise<T> {
+  query<T>(method: ReadMethod, text: string, values: readonly unknown[]): Promise<T> {
     const worker = this.started();
     const id = this.next++;
     // Counted from now: statements queued behind a slow one (a list's page and its count) do not

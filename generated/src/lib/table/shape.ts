@@ -32,7 +32,8 @@ export interface ReturnedRow {
   readonly decode: Decoder;
 }
 
-// PostgreSQL cuts identifiers at 63 bytes: a longer alias would silently read as another (or none).
+// PostgreSQL cuts identifiers at 63 bytes (with a notice): a longer alias gets a short name instead.
+// Rows are read by position, so an alias only serves whoever reads the statement.
 const maxAliasLength = 63;
 
 /** The read shape of a table's rows with the belongsTo relations among `relations` loaded. */

@@ -24,6 +24,9 @@ export function encodeAll(values: readonly unknown[]): readonly unknown[] {
 // within a few milliseconds.
 const callsPerClockLook = 4;
 
+/** The ways a connection reads: rows as objects, the first one, rows as arrays. */
+export type ReadMethod = "all" | "get" | "rows";
+
 /**
  * One SQLite connection as the service uses it, on the main thread or on the text reader's. Each
  * method runs one statement text (prepared once) with values already in SQLite's forms, until

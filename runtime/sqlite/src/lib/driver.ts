@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { encodeAll, openConnection } from "./connection.js";
+import { encodeAll, openConnection, type ReadMethod } from "./connection.js";
 import { dialect } from "./dialect.js";
 import { foldFunction } from "./list-conditions.js";
 import { statementOf, type Sql, type SqlDialect, type SqlRow, type SqlValues } from "./sql.js";
@@ -23,9 +23,6 @@ export const defaultStatementTimeoutMs = 2000;
 export function sqliteFile(url: string): string {
   return url.replace(/^file:/, "").replace(/\?.*$/, "");
 }
-
-/** The ways a read answers: rows as objects, the first one, rows as arrays. */
-type ReadMethod = "all" | "get" | "rows";
 
 // A statement that folds text: one of the few whose cost grows with the data a client chose to match.
 const foldsText = (text: string) => text.includes(`${foldFunction}(`);
