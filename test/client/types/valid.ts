@@ -55,7 +55,7 @@ export async function calls(patient: PatientHash, doctor: DoctorHash) {
   for await (const item of api.patients.all({ filter: { name: { contains: "sil" } } })) holds<Equal<typeof item.hash, PatientHash>>(true);
 }
 
-/** The brief's example (client.md), on the example's specs: what a first user writes compiles. */
+/** A first user's typical session, on the example's specs: every call of it compiles. */
 export async function brief(hash: PatientHash, doctorHash: DoctorHash) {
   const api = createClient({ baseUrl: "http://127.0.0.1:3000", headers: { "X-Request-Id": "brief" } });
   unwrap(await api.auth.login({ email: "ada@example.com", password: "a long password" }));
