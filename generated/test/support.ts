@@ -31,31 +31,68 @@ export function startApi(): Promise<TestApi> {
  * Creates a valid record of each resource and returns its public identifier. Through the resource's
  * service, not the API: a policy that refuses `store` to the tester must not stop the tests of the
  * other actions from having records to work on. With `owner` (a user's public id), every user the
- * record points at, directly or through its parents, is that user: the record is theirs.
+ * record points at, directly or through its parents, is that user: the record is theirs. `making`
+ * lists the resources whose records are being made further up, which ends an ownership cycle.
  */
 export const factories = {
   /** A user to point a belongsTo to User at: `owner`, else the tester. */
-  async user(api: TestApi, _n: number, owner?: string): Promise<string> {
+  async user(
+    api: TestApi,
+    _n: number,
+    owner?: string,
+    _making?: readonly string[],
+  ): Promise<string> {
     return owner ?? api.user.hash;
   },
-  async appointment(api: TestApi, n: number, owner?: string): Promise<string> {
-    const payload = acceptedPayload(appointmentResource, await made.appointment(api, n, owner));
+  async appointment(
+    api: TestApi,
+    n: number,
+    owner?: string,
+    making: readonly string[] = [],
+  ): Promise<string> {
+    const payload = acceptedPayload(
+      appointmentResource,
+      await made.appointment(api, n, owner, making),
+    );
     return (await api.service(appointmentResource).create(payload)).hash as string;
   },
-  async doctor(api: TestApi, n: number, owner?: string): Promise<string> {
-    const payload = acceptedPayload(doctorResource, await made.doctor(api, n, owner));
+  async doctor(
+    api: TestApi,
+    n: number,
+    owner?: string,
+    making: readonly string[] = [],
+  ): Promise<string> {
+    const payload = acceptedPayload(doctorResource, await made.doctor(api, n, owner, making));
     return (await api.service(doctorResource).create(payload)).hash as string;
   },
-  async medicalRecord(api: TestApi, n: number, owner?: string): Promise<string> {
-    const payload = acceptedPayload(medicalRecordResource, await made.medicalRecord(api, n, owner));
+  async medicalRecord(
+    api: TestApi,
+    n: number,
+    owner?: string,
+    making: readonly string[] = [],
+  ): Promise<string> {
+    const payload = acceptedPayload(
+      medicalRecordResource,
+      await made.medicalRecord(api, n, owner, making),
+    );
     return (await api.service(medicalRecordResource).create(payload)).hash as string;
   },
-  async patient(api: TestApi, n: number, owner?: string): Promise<string> {
-    const payload = acceptedPayload(patientResource, await made.patient(api, n, owner));
+  async patient(
+    api: TestApi,
+    n: number,
+    owner?: string,
+    making: readonly string[] = [],
+  ): Promise<string> {
+    const payload = acceptedPayload(patientResource, await made.patient(api, n, owner, making));
     return (await api.service(patientResource).create(payload)).hash as string;
   },
-  async specialty(api: TestApi, n: number, owner?: string): Promise<string> {
-    const payload = acceptedPayload(specialtyResource, await made.specialty(api, n, owner));
+  async specialty(
+    api: TestApi,
+    n: number,
+    owner?: string,
+    making: readonly string[] = [],
+  ): Promise<string> {
+    const payload = acceptedPayload(specialtyResource, await made.specialty(api, n, owner, making));
     return (await api.service(specialtyResource).create(payload)).hash as string;
   },
 };
@@ -66,41 +103,71 @@ export const factories = {
  * resource's factory. Records the factories make through the service get all of it.
  */
 const made = {
-  async appointment(api: TestApi, n: number, owner?: string): Promise<Record<string, unknown>> {
+  async appointment(
+    api: TestApi,
+    n: number,
+    owner?: string,
+    making: readonly string[] = [],
+  ): Promise<Record<string, unknown>> {
+    const within = [...making, "appointment"];
     return {
       ...examplePayload(appointmentDeclaration.validation.create, n, {}),
       // A number of its own: two relations to one resource must not make the same unique values.
-      patient: await factories.patient(api, nextNumber(), owner),
+      patient: await factories.patient(api, nextNumber(), owner, within),
       // A number of its own: two relations to one resource must not make the same unique values.
-      doctor: await factories.doctor(api, nextNumber(), owner),
+      doctor: await factories.doctor(api, nextNumber(), owner, within),
     };
   },
-  async doctor(api: TestApi, n: number, owner?: string): Promise<Record<string, unknown>> {
+  async doctor(
+    api: TestApi,
+    n: number,
+    owner?: string,
+    making: readonly string[] = [],
+  ): Promise<Record<string, unknown>> {
+    const within = [...making, "doctor"];
     return {
       ...examplePayload(doctorDeclaration.validation.create, n, doctorDeclaration.unique),
       // A number of its own: two relations to one resource must not make the same unique values.
-      user: await factories.user(api, nextNumber(), owner),
+      user: await factories.user(api, nextNumber(), owner, within),
     };
   },
-  async medicalRecord(api: TestApi, n: number, owner?: string): Promise<Record<string, unknown>> {
+  async medicalRecord(
+    api: TestApi,
+    n: number,
+    owner?: string,
+    making: readonly string[] = [],
+  ): Promise<Record<string, unknown>> {
+    const within = [...making, "medicalRecord"];
     return {
       ...examplePayload(medicalRecordDeclaration.validation.create, n, {}),
       // A number of its own: two relations to one resource must not make the same unique values.
-      patient: await factories.patient(api, nextNumber(), owner),
+      patient: await factories.patient(api, nextNumber(), owner, within),
       // A number of its own: two relations to one resource must not make the same unique values.
-      doctor: await factories.doctor(api, nextNumber(), owner),
+      doctor: await factories.doctor(api, nextNumber(), owner, within),
     };
   },
-  async patient(api: TestApi, n: number, owner?: string): Promise<Record<string, unknown>> {
+  async patient(
+    api: TestApi,
+    n: number,
+    owner?: string,
+    making: readonly string[] = [],
+  ): Promise<Record<string, unknown>> {
     void api;
     void owner;
+    void making;
     return {
       ...examplePayload(patientDeclaration.validation.create, n, patientDeclaration.unique),
     };
   },
-  async specialty(api: TestApi, n: number, owner?: string): Promise<Record<string, unknown>> {
+  async specialty(
+    api: TestApi,
+    n: number,
+    owner?: string,
+    making: readonly string[] = [],
+  ): Promise<Record<string, unknown>> {
     void api;
     void owner;
+    void making;
     return {
       ...examplePayload(specialtyDeclaration.validation.create, n, specialtyDeclaration.unique),
     };

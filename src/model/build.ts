@@ -471,7 +471,8 @@ function relatedOf(resource: ResourceCore, read: ResourceRef[], restricting: Res
  * What the generated tests' factories make: every payload value, and a record for each belongsTo of
  * the create payload, made by the target's factory. An optional relation that could lead back here
  * (a comment's optional ticket whose ticket needs a comment) is left out: factories calling each
- * other would never end (required cycles are refused by validate).
+ * other would never end (required cycles are refused by validate). One the ownership runs through is
+ * kept but marked `unlessMaking`: the factory leaves it out while its target is already being made.
  */
 function examplesOf(resource: ResourceCore, specs: ReadonlyMap<string, ResourceSpec>): ResourceModel["examples"] {
   const relations = resource.validation.create.keys.flatMap((key) => {
@@ -479,8 +480,11 @@ function examplesOf(resource: ResourceCore, specs: ReadonlyMap<string, ResourceS
     if (!relation) return [];
     // The parent an ownership runs through is needed on every create, required or not.
     const ownedThrough = resource.owner?.through === relation.name;
-    if (!relation.required && !ownedThrough && reachesByBelongsTo(relation.target.name, resource.name, specs)) return [];
-    return [{ key, target: relation.target }];
+    const leadsBack = !relation.required && reachesByBelongsTo(relation.target.name, resource.name, specs);
+    if (leadsBack && !ownedThrough) return [];
+    // An ownership parent that leads back (a ticket owned through a comment that needs a ticket) is
+    // made for the record under test and left out of records made for one of its own parents.
+    return [{ key, target: relation.target, unlessMaking: leadsBack }];
   });
   // The field the update test changes: one the rules can make values for, not a relation, and not
   // unique where another will do.

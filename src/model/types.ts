@@ -253,7 +253,11 @@ export interface ResourceModel {
    * the relations a create fills with the related resource's factory, and the field an update changes.
    */
   examples: {
-    relations: { key: string; target: ResourceRef }[];
+    /**
+     * `unlessMaking`: an optional relation the ownership runs through that leads back here; left out
+     * when a record of its target is already being made (the factories' `making` list).
+     */
+    relations: { key: string; target: ResourceRef; unlessMaking: boolean }[];
     update: { key: string; unique: boolean } | null;
     /** Each belongsToMany the link tests exercise, and the related resources to import (this one aside). */
     links: { name: string; target: ResourceRef }[];

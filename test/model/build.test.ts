@@ -59,4 +59,14 @@ describe("model", () => {
       await rm(record, { recursive: true, force: true });
     }
   });
+
+  it("marks an ownership parent that leads back as left out while its target is being made", async () => {
+    const built = await loadModel(join(import.meta.dirname, "../fixtures/ownership-cycles"));
+    const relationsOf = (name: string) => built.resources.find((resource) => resource.name === name)!.examples.relations.map(({ key, unlessMaking }) => ({ key, unlessMaking }));
+    // The ticket's first reply needs a ticket; the task's parent is a task: both would never end.
+    expect(relationsOf("Ticket")).toEqual([{ key: "first_reply", unlessMaking: true }]);
+    expect(relationsOf("Task")).toEqual([{ key: "parent", unlessMaking: true }, { key: "assignee", unlessMaking: false }]);
+    // A required parent is always made: validate refuses required cycles.
+    expect(relationsOf("Reply")).toEqual([{ key: "author", unlessMaking: false }, { key: "ticket", unlessMaking: false }]);
+  });
 });
