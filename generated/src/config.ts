@@ -29,6 +29,8 @@ export interface Config {
   jwt: JwtSettings;
   bodyLimit: string;
   pagination: { defaultPerPage: number; maxPerPage: number };
+  /** EVENTS_RETAIN_DAYS: how long events of resources without `audit` are kept, in days (default 30). */
+  eventsRetainDays: number;
 }
 
 export class ConfigError extends Error {
@@ -97,6 +99,13 @@ export function loadConfig(
     );
   }
 
+  const eventsRetainDays = Number(environment.EVENTS_RETAIN_DAYS || 30);
+  if (!Number.isInteger(eventsRetainDays) || eventsRetainDays < 1 || eventsRetainDays > 36500) {
+    problems.push(
+      `EVENTS_RETAIN_DAYS must be a whole number of days from 1 to 36500, got "${environment.EVENTS_RETAIN_DAYS}"`,
+    );
+  }
+
   const logLevel = environment.LOG_LEVEL ?? (env === "test" ? "silent" : "info");
   if (!logLevels.includes(logLevel))
     problems.push(`LOG_LEVEL must be one of ${logLevels.join(", ")}, got "${logLevel}"`);
@@ -130,6 +139,7 @@ export function loadConfig(
     },
     bodyLimit: "100kb",
     pagination: { defaultPerPage: 15, maxPerPage: 100 },
+    eventsRetainDays,
   };
 }
 

@@ -202,6 +202,7 @@ function createClientFunction(resources: readonly ResourceModel[]): string {
     const p = resource.names.pascal;
     const parts = [`core.ResourceRoutes<${p}Types>`];
     if (resource.softDelete) parts.push(`core.RestoreRoute<${p}Types>`);
+    if (resource.audit) parts.push(`core.HistoryRoute<${p}Types>`);
     if (resource.belongsToMany.length > 0)
       parts.push(`{ ${resource.belongsToMany.map((relation) => `${relation.name}: core.LinkedRoutes<${p}Types["Hash"], ${relation.target.names.pascal}Types, ${linkType(resource, relation)}>`).join("; ")} }`);
     return `  ${resource.names.pluralCamel}: ${parts.join(" & ")};\n`;
@@ -211,6 +212,7 @@ function createClientFunction(resources: readonly ResourceModel[]): string {
     const path = quoted(`/api/${resource.collection}`);
     const parts = [`...core.resourceClient<${p}Types>(transport, ${path})`];
     if (resource.softDelete) parts.push(`...core.restorable<${p}Types>(transport, ${path})`);
+    if (resource.audit) parts.push(`...core.audited<${p}Types>(transport, ${path})`);
     for (const relation of resource.belongsToMany)
       parts.push(
         `${relation.name}: core.linkedClient<${p}Types["Hash"], ${relation.target.names.pascal}Types, ${linkType(resource, relation)}>(transport, ${path}, ${quoted(relation.name)})`,

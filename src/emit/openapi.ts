@@ -107,6 +107,8 @@ export function buildOpenApi(project: ProjectModel): object {
       },
       additionalProperties: false,
     };
+  // Only when a resource keeps a history: an unused component would be noise.
+  if (project.resources.some((resource) => resource.audit)) schemas.HistoryEntry = historyEntrySchema();
   const paths: Record<string, object> = { ...authPaths() };
   for (const resource of project.resources) {
     schemas[resource.names.pascal] = recordSchema(resource, project.resources, true);
@@ -302,6 +304,13 @@ function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<s
       post: { operationId: `restore${name}`, tags, summary: `Restore a soft-deleted ${resource.names.label}`, ...security("restore"), responses: { "200": { description: "restored", content: successRecord(ref(name), 200, example) }, ...auth, "403": responseRef("Forbidden"), "404": responseRef("NotFound"), "409": responseRef("Conflict"), ...postBodyErrors, "500": responseRef("ServerError") } },
     };
   }
+  if (resource.audit) {
+    const kept = resource.audit.retainDays === null ? "" : ` Events older than ${resource.audit.retainDays} days are deleted.`;
+    paths[`/api/${resource.collection}/{hash}/history`] = {
+      parameters: [hashParameter],
+      get: { operationId: `history${name}`, tags, summary: `The history of ${resource.names.aLabel}: its events, newest first`, ...security("show"), description: `Readable by whoever may show the record (soft-deleted or not); changes to fields the caller may not see are left out.${kept}`, parameters: listParametersOf(resource, project).filter((parameter) => ["page", "per_page", "cursor"].includes((parameter as { name: string }).name)), responses: { "200": { description: "a page of events", content: json(listResponseSchema(ref("HistoryEntry"))) }, ...auth, "403": responseRef("Forbidden"), "404": responseRef("NotFound"), "422": responseRef("ValidationFailed"), "500": responseRef("ServerError") } },
+    };
+  }
   return paths;
 
   function updateOperation(method: "put" | "patch") {
@@ -384,6 +393,21 @@ function recordSchema(resource: ResourceModel, resources: ResourceModel[], nest:
 /** `?with=`: the relations a client may nest. */
 function withParameterOf(resource: ResourceModel): object {
   return { name: "with", in: "query", description: `comma-separated relations to nest: ${resource.withable.join(", ") || "(none)"}`, schema: { type: "string" } };
+}
+
+/** One event of a record's history (runtime resource/history.ts). */
+function historyEntrySchema(): JsonSchema {
+  return {
+    type: "object",
+    required: ["event", "at", "actor", "changes"],
+    properties: {
+      event: { type: "string", description: "<resource>.created, .updated, .deleted, .restored, or <resource>.<relation>.attached / .detached", examples: ["medical_record.updated"] },
+      at: { type: "string", format: "date-time" },
+      actor: { anyOf: [{ type: "object", required: ["hash", "name"], properties: { hash: { type: "string", pattern: hashPattern("USR") }, name: { type: ["string", "null"] } }, additionalProperties: false }, { type: "null" }], description: "who wrote, as they were named then; null for seeds and scripts" },
+      changes: { type: "object", description: "per output key, [before, after] as records output them (a belongsTo as its hash)", additionalProperties: { type: "array", minItems: 2, maxItems: 2 } },
+    },
+    additionalProperties: false,
+  };
 }
 
 /** A page of records: the envelope, and the links and meta of either pagination mode. */

@@ -29,6 +29,7 @@ export function buildPrismaSchema(project: ProjectModel): string {
     ...resources.map((resource) => resourceModel(database, resource, resources, resource.fields.map(inputOf))),
     ...resources.flatMap((resource) => resource.belongsToMany.filter((relation) => relation.owning).map((relation) => pivotModel(database, resource, relation))),
     ...authModels(database, user, user.extraFields.map(inputOf), resources),
+    eventsModel(database),
   ];
   return `${blocks.join("\n\n")}\n`;
 }
@@ -241,6 +242,28 @@ function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFiel
     ["@@index([reset_at])", '@@map("login_throttles")'],
   );
   return [userModel, revokedTokens, loginThrottles];
+}
+
+/**
+ * The outbox (runtime lib/events/outbox.ts): each committed write's event, appended in the write's
+ * own transaction. No foreign keys: an event outlives its record (a hard delete keeps its history)
+ * and its actor. Read by record (the history route) and by age (retention).
+ */
+function eventsModel(database: DatabaseModel): string {
+  const timestamp = pg(database, "@db.Timestamptz(3)");
+  return modelBlock(
+    "HashapiEvent",
+    [
+      ["id", "Int", "@id @default(autoincrement())"],
+      ["type", "String", pg(database, "@db.VarChar(200)").trim()],
+      ["record_hash", "String", pg(database, "@db.VarChar(20)").trim()],
+      ["actor_hash", "String?", pg(database, "@db.VarChar(20)").trim()],
+      ["actor_name", "String?", pg(database, "@db.VarChar(255)").trim()],
+      ["changes", "String", pg(database, "@db.Text").trim()],
+      ["created_at", "DateTime", timestamp.trim()],
+    ],
+    ["@@index([record_hash, id])", "@@index([created_at])", '@@map("hashapi_events")'],
+  );
 }
 
 function pg(database: DatabaseModel, attribute: string): string {

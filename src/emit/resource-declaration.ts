@@ -24,6 +24,7 @@ export function buildResourceDeclaration(resource: ResourceModel): object {
       relations: resource.withable,
     },
     ...(resource.eagerLoad.length > 0 ? { eagerLoad: resource.eagerLoad } : {}),
+    ...(resource.audit ? { audit: resource.audit.retainDays === null ? {} : { retainDays: resource.audit.retainDays } } : {}),
     output: declaration.output.keys,
     ...(declaration.output.scales ? { scales: declaration.output.scales } : {}),
     ...(declaration.publicActions.length > 0 ? { publicActions: declaration.publicActions } : {}),

@@ -1,6 +1,6 @@
 import { filterOperators, operatorsOf, type FilterOperator } from "./list-operators.js";
 import { evolutionOf } from "./evolution.js";
-import { manyToManyRoutes, routesOf } from "./routes.js";
+import { historyRoute, manyToManyRoutes, routesOf } from "./routes.js";
 import { actionTable } from "./actions.js";
 import { blindDeletes, destroyRoles } from "./blind-deletes.js";
 import { setByServer } from "../spec/access-checks.js";
@@ -71,6 +71,7 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
     extraFields: specs.project.auth.user.fields.map(fieldModel),
     caseless: ["email", ...specs.project.auth.user.fields.filter((field) => field.unique && fieldType(field.type).uniqueIgnoresCase).map((field) => field.name)],
     defaultRole: specs.project.auth.defaultRole,
+    ...usersPointedAt(specs.resources, refs),
     ...(managers ? { managed: managedUsers(specs.project, managers, context) } : {}),
   };
   const model: ProjectModel = {
@@ -242,6 +243,33 @@ interface BuildContext {
   actions: Map<string, Record<ActionName, ActionModel>>;
 }
 
+/** What a user's delete does to the records pointing at them (recorded as their events), and their resources. */
+function usersPointedAt(specs: readonly ResourceSpec[], refs: Map<string, ResourceRef>): Pick<UserModel, "cascadeTo" | "nullOnDelete" | "pointing"> {
+  const cascadeTo = pointingAtUsers(specs, refs, "cascade");
+  const nullOnDelete = pointingAtUsers(specs, refs, "setNull");
+  const pointing = [...cascadeTo, ...nullOnDelete].map((entry) => entry.target);
+  return { cascadeTo, nullOnDelete, pointing: pointing.filter((target, index) => pointing.findIndex((other) => other.name === target.name) === index) };
+}
+
+/** The belongsTo relations to the built-in users whose onDelete is `onDelete`. */
+function pointingAtUsers(
+  specs: readonly ResourceSpec[],
+  refs: Map<string, ResourceRef>,
+  onDelete: "cascade" | "setNull",
+): { target: ResourceRef; foreignKey: string }[] {
+  return specs.flatMap((source) =>
+    (source.relations ?? [])
+      .filter((relation) => relation.type === "belongsTo" && relation.resource === "User" && relation.onDelete === onDelete)
+      .map((relation) => ({ target: refs.get(source.name)!, foreignKey: `${relation.name}_id` })),
+  );
+}
+
+/** `audit: true` or `{ retainDays: N }`: the history route and how long events are kept. */
+function auditOf(audit: ResourceSpec["audit"]): ResourceModel["audit"] {
+  if (audit === undefined || audit === false) return null;
+  return { retainDays: audit === true ? null : audit.retainDays };
+}
+
 /** Every resource's belongsTo, as the target sees it: in spec order, sources in order. */
 function referencesOf(specs: readonly ResourceSpec[], refs: Map<string, ResourceRef>): Map<string, ReferenceModel[]> {
   const references = new Map<string, ReferenceModel[]>(specs.map((spec) => [spec.name, []]));
@@ -348,6 +376,7 @@ function buildResource(spec: ResourceSpec, context: BuildContext, writeOnly: rea
     belongsToMany,
     referencedBy: context.references.get(spec.name) ?? [],
     eagerLoad,
+    audit: auditOf(spec.audit),
     withable: relationModels.map((relation) => relation.name).filter((name) => !unseen.has(name)),
     sortable: [...fields.filter((field) => field.sortable).map((field) => field.name), "created_at", "updated_at"].filter((name) => !unseen.has(name)),
     filters: [
@@ -364,6 +393,7 @@ function buildResource(spec: ResourceSpec, context: BuildContext, writeOnly: rea
     actions,
     routes: [
       ...routesOf(ref.collection, actions, spec.owner),
+      ...(spec.audit ? [historyRoute(ref.collection, actions, spec.owner)] : []),
       // A belongsToMany's routes are open to whom the related resource's list is.
       ...belongsToMany.flatMap((relation) => manyToManyRoutes(ref.collection, relation.name, actions, context.actions.get(relation.target.name)!.index)),
     ],
@@ -401,9 +431,10 @@ function declarationOf(resource: ResourceCore & Pick<ResourceModel, "serializer"
       .filter((reference) => reference.onDelete === onDelete)
       .map((reference) => ({ target: reference.resource, foreignKey: reference.foreignKey }));
   const restrictedBy = referencing("restrict");
-  // A hard delete leaves cascade and setNull to the database; a soft delete applies them itself.
-  const cascadeTo = resource.softDelete ? referencing("cascade") : [];
-  const nullOnDelete = resource.softDelete ? referencing("setNull") : [];
+  // A soft delete applies cascade and setNull itself; a hard delete leaves them to the database's
+  // foreign keys and records their events from these (runtime lib/events/cascade-events.ts).
+  const cascadeTo = referencing("cascade");
+  const nullOnDelete = referencing("setNull");
   const read = resource.relations.map((relation) => relation.target);
   const pointing = [...restrictedBy, ...cascadeTo, ...nullOnDelete].map((entry) => entry.target);
   return {

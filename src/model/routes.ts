@@ -12,8 +12,8 @@ export interface RouteModel {
 }
 
 /** The README's routes, from the action table the router uses too. */
-export function routesOf(collection: string, actions: Record<ActionName, ActionModel>, owner?: { relation: string; bypass?: string[] }): RouteModel[] {
-  const reach = owner ? `; own records only (${owner.relation}${owner.bypass?.length ? `; all for ${owner.bypass.join(", ")}` : ""})` : "";
+export function routesOf(collection: string, actions: Record<ActionName, ActionModel>, owner?: Owner): RouteModel[] {
+  const reach = reachOf(owner);
   return actionTable
     .filter(({ name }) => actions[name].enabled)
     .map(({ name, methods, path }) => ({
@@ -22,6 +22,17 @@ export function routesOf(collection: string, actions: Record<ActionName, ActionM
       action: name,
       access: `${accessOf(actions[name])}${actions[name].public ? "" : reach}`,
     }));
+}
+
+/** The history route of a resource with `audit`: open to whom its show is, on the records they reach. */
+export function historyRoute(collection: string, actions: Record<ActionName, ActionModel>, owner?: Owner): RouteModel {
+  return { method: "GET", path: `/api/${collection}/{hash}/history`, action: "history", access: `${accessOf(actions.show)}${actions.show.public ? "" : reachOf(owner)}` };
+}
+
+type Owner = { relation: string; bypass?: string[] };
+
+function reachOf(owner: Owner | undefined): string {
+  return owner ? `; own records only (${owner.relation}${owner.bypass?.length ? `; all for ${owner.bypass.join(", ")}` : ""})` : "";
 }
 
 function accessOf(action: ActionModel): string {

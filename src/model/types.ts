@@ -218,6 +218,8 @@ export interface ResourceModel {
   belongsToMany: BelongsToManyModel[];
   referencedBy: ReferenceModel[];
   eagerLoad: string[];
+  /** `audit:` its history route, and the days its events are kept (null: for ever); null without. */
+  audit: { retainDays: number | null } | null;
   /** Relations a client may ask for with `?with=` (all declared relations). */
   withable: string[];
   sortable: string[];
@@ -281,6 +283,11 @@ export interface UserModel {
   caseless: string[];
   /** The role column's default: what a user created without a role gets, and existing users on the migration that adds it. */
   defaultRole: string;
+  /** What deleting a user does to the records pointing at them (onDelete cascade, setNull): their events. */
+  cascadeTo: { target: ResourceRef; foreignKey: string }[];
+  nullOnDelete: { target: ResourceRef; foreignKey: string }[];
+  /** The resources of cascadeTo and nullOnDelete, once each (user.repository.ts imports their tables). */
+  pointing: ResourceRef[];
   /**
    * `auth.users.manage`: /api/users, the users as a resource for the managing roles (every action's
    * roles); built like a resource, but not one of `resources` (its table, schema and migrations
@@ -296,8 +303,8 @@ export interface DeclarationModel {
   /** Tables whose live rows refuse this one's deletion (their belongsTo here is onDelete: restrict). */
   restrictedBy: { target: ResourceRef; foreignKey: string }[];
   /**
-   * Soft-delete tables only: what a soft delete does to the tables pointing here, as the database's
-   * foreign keys do on a hard delete (onDelete: cascade, setNull).
+   * What a delete does to the tables pointing here (onDelete: cascade, setNull): a soft delete does
+   * it itself, a hard delete leaves it to the database's foreign keys and records its events.
    */
   cascadeTo: { target: ResourceRef; foreignKey: string }[];
   nullOnDelete: { target: ResourceRef; foreignKey: string }[];

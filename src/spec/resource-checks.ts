@@ -23,6 +23,7 @@ const builtInResources = new Map([
   ["User", "the built-in user of /api/auth (table users): give it fields under auth.user.fields in hashapi.yaml, or choose another name"],
   ["RevokedToken", "a table of the built-in authentication (revoked_tokens); choose another name"],
   ["LoginThrottle", "a table of the built-in authentication (login_throttles); choose another name"],
+  ["HashapiEvent", "the table of every write's events (hashapi_events); choose another name"],
 ]);
 
 /**

@@ -67,6 +67,8 @@ export interface ResourceSpec {
   /** The resource's previous name: the migration renames its table. */
   renamedFrom?: string;
   softDelete?: boolean;
+  /** The history route, and how long the resource's events are kept (spec-format "Events, audit trail, webhooks"). */
+  audit?: boolean | { retainDays: number };
   fields: FieldSpec[];
   rules?: { create?: Record<string, string[]>; update?: Record<string, string[]> };
   relations?: RelationSpec[];

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventsTableStatement } from "../support/events-table.js";
 import { openSql as openSqlite } from "../../runtime/sqlite/src/lib/driver.js";
 import { isForeignKeyViolation, type Sql } from "../../runtime/common/src/lib/sql.js";
 import { defineTable, Table, type TableSpec } from "../../runtime/common/src/lib/table.js";
@@ -63,6 +64,7 @@ function schema(dialect: "sqlite" | "postgresql"): string[] {
   const child = (name: string, parent: string, column: string, onDelete: string, soft: boolean) =>
     `CREATE TABLE "${name}" (${common}, "${column}" INTEGER ${onDelete === "SET NULL" ? "" : "NOT NULL "}REFERENCES "${parent}"("id") ON DELETE ${onDelete}${soft ? `, "deleted_at" ${time}` : ""})`;
   return [
+    eventsTableStatement(dialect),
     `CREATE TABLE "owners" (${common}, "name" TEXT NOT NULL, "deleted_at" ${time})`,
     child("visits", "owners", "owner_id", "CASCADE", true),
     child("stamps", "visits", "visit_id", "RESTRICT", true),
@@ -154,6 +156,49 @@ describe.each(targets)("soft-delete integrity on $label", ({ dialect }) => {
     const back = await db.all(`SELECT "id" FROM "visits" WHERE "owner_id" = ${p(1)} AND "deleted_at" IS NULL ORDER BY "id"`, [owner]);
     expect(back.map((row) => Number(row.id))).toEqual(visitIds);
     expect(await live("visits", `"id" = ${p(1)} AND "deleted_at" IS NULL`, [earlier])).toBe(0);
+  });
+
+  it("records an event for every row a cascade touches, in the write's transaction, and none for a refused one", async () => {
+    const owner = await newOwner();
+    const hashOf = async (name: string, id: number) => (await db.get(`SELECT "hash" FROM "${name}" WHERE "id" = ${p(1)}`, [id]))!.hash as string;
+    const visit = await table(visits).insert({ hash: nextHash("VIS"), owner_id: owner });
+    const tag = await table(tags).insert({ hash: nextHash("TAG"), owner_id: owner });
+    const note = await table(notes).insert({ hash: nextHash("NOT"), owner_id: owner });
+    const ownerHash = await hashOf("owners", owner);
+    const [visitHash, tagHash, noteHash] = [await hashOf("visits", visit), await hashOf("tags", tag), await hashOf("notes", note)];
+    const eventsOf = async (hashes: string[]) =>
+      (await db.all(`SELECT "type", "record_hash", "actor_hash", "changes" FROM "hashapi_events" WHERE "record_hash" IN (${hashes.map((_, index) => p(index + 1)).join(", ")}) ORDER BY "id"`, hashes)).map((row) => ({
+        type: row.type,
+        hash: row.record_hash,
+        actor: row.actor_hash,
+        changes: JSON.parse(String(row.changes)) as unknown,
+      }));
+    const actor = { hash: "USR_AAAAAAAA", name: "Ada" };
+    const hashes = [ownerHash, visitHash, tagHash, noteHash];
+    expect(await db.transaction((tx) => table(owners).within(tx).softDelete(owner, actor))).toBe("deleted");
+    expect(await eventsOf(hashes)).toEqual([
+      { type: "owners.deleted", hash: ownerHash, actor: actor.hash, changes: {} },
+      { type: "notes.updated", hash: noteHash, actor: actor.hash, changes: { owner: [ownerHash, null] } },
+      { type: "tags.deleted", hash: tagHash, actor: actor.hash, changes: {} },
+      { type: "visits.deleted", hash: visitHash, actor: actor.hash, changes: {} },
+    ]);
+    expect(await restore(owners, owner)).toEqual({ outcome: "restored" });
+    expect((await eventsOf(hashes)).slice(4)).toEqual([
+      { type: "visits.restored", hash: visitHash, actor: null, changes: {} },
+      { type: "owners.restored", hash: ownerHash, actor: null, changes: {} },
+    ]);
+    // Refused below the cascade (a live stamp restricts its visit): rolled back, events included.
+    await table(stamps).insert({ hash: nextHash("STA"), visit_id: visit });
+    expect(await softDelete(owners, owner)).toBe("referenced");
+    expect(await eventsOf(hashes)).toHaveLength(6);
+    // A write that fails after its events were appended leaves none either.
+    await expect(
+      db.transaction(async (tx) => {
+        await table(owners).within(tx).softDelete(owner, actor);
+        throw new Error("after the events");
+      }),
+    ).rejects.toThrow("after the events");
+    expect(await eventsOf(hashes)).toHaveLength(6);
   });
 
   it("lets a restrict below a cascade refuse the whole delete, changing nothing", async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSql } from "../../runtime/sqlite/src/lib/driver.js";
 import type { Sql } from "../../runtime/common/src/lib/sql.js";
 import { defineTable, Table, type TableSpec } from "../../runtime/common/src/lib/table.js";
+import { eventsTableStatement } from "../support/events-table.js";
 
 /**
  * belongsToMany in the runtime's data layer (lib/relations/belongs-to-many.ts through table.ts),
@@ -35,6 +36,7 @@ beforeAll(async () => {
     return (real[method] as (q: never, v?: readonly unknown[]) => Promise<never>)(query, values);
   };
   db = { dialect: real.dialect, all: recorded("all"), get: recorded("get"), rows: recorded("rows"), run: recorded("run"), exec: (script) => real.exec(script), transaction: (work) => real.transaction(work), close: () => real.close() };
+  await db.run(eventsTableStatement("sqlite"));
   await db.run(`CREATE TABLE "books" ("id" INTEGER PRIMARY KEY, "hash" TEXT UNIQUE NOT NULL, "title" TEXT NOT NULL, "created_at" TEXT NOT NULL, "updated_at" TEXT NOT NULL)`);
   await db.run(`CREATE TABLE "tags" ("id" INTEGER PRIMARY KEY, "hash" TEXT UNIQUE NOT NULL, "label" TEXT NOT NULL, "created_at" TEXT NOT NULL, "updated_at" TEXT NOT NULL, "deleted_at" TEXT)`);
   await db.run(`CREATE TABLE "books_tags" ("book_id" INTEGER NOT NULL REFERENCES "books"("id") ON DELETE CASCADE, "tag_id" INTEGER NOT NULL REFERENCES "tags"("id") ON DELETE CASCADE, "since" TEXT, "weight" DECIMAL, PRIMARY KEY ("book_id", "tag_id"))`);
@@ -44,16 +46,19 @@ beforeAll(async () => {
   for (let n = 0; n < 5; n += 1) tagIds.push(await tags.insert({ hash: `TAG_${String(n).padStart(8, "A")}`, label: `tag ${n}` }));
   // Book n is linked to tags n % 5 and (n + 1) % 5.
   for (const [index, id] of bookIds.entries())
-    await books.syncLinks(id, "tags", [
+    await books.syncLinks(bookOf(id), "tags", [
       { id: tagIds[index % 5]!, pivot: { since: new Date("2024-01-31T00:00:00Z"), weight: "1.50" } },
       { id: tagIds[(index + 1) % 5]! },
-    ]);
+    ], undefined, null);
 });
 
 afterAll(async () => {
   await db.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** Book `id` as a link write names its owner (the hash its events are about). */
+const bookOf = (id: number) => ({ id, hash: `BOK_${String(bookIds.indexOf(id)).padStart(8, "A")}` });
 
 const labels = (row: { tags: { label: string }[] }) => row.tags.map((tag) => tag.label).sort();
 
@@ -77,7 +82,7 @@ describe("belongsToMany in the data layer", () => {
     const [book] = (await books.findMany({ where: { id: bookIds[0] } as never, relations: ["tags"] })) as { tags: { label: string }[] }[];
     expect(labels(book! as never)).toEqual(["tag 0"]);
     // Replacing book 0's visible links with tag 2 keeps its link to the deleted tag 1.
-    await books.syncLinks(bookIds[0]!, "tags", [{ id: tagIds[2]! }]);
+    await books.syncLinks(bookOf(bookIds[0]!), "tags", [{ id: tagIds[2]! }], undefined, null);
     const links = await db.all(`SELECT "tag_id" FROM "books_tags" WHERE "book_id" = ? ORDER BY "tag_id"`, [bookIds[0]]);
     expect(links.map((link) => Number(link.tag_id))).toEqual([tagIds[1], tagIds[2]]);
     await tags.restore(tagIds[1]!);
@@ -90,12 +95,12 @@ describe("belongsToMany in the data layer", () => {
     const before = await linkedTo(["TAG_AAAAAAA4"]);
     expect(before).toBe(bookIds.filter((_, index) => index % 5 === 4 || (index + 1) % 5 === 4).length);
     expect(await books.count({ conditions: [{ relation: "tags", op: "in", value: ["TAG_AAAAAAA4"] }] })).toBe(before);
-    await books.attach(bookIds[0]!, "tags", { id: tagIds[4]! });
-    await books.attach(bookIds[0]!, "tags", { id: tagIds[4]!, pivot: { weight: "2.25" } });
+    await books.attach(bookOf(bookIds[0]!), "tags", { id: tagIds[4]! }, null);
+    await books.attach(bookOf(bookIds[0]!), "tags", { id: tagIds[4]!, pivot: { weight: "2.25" } }, null);
     expect(await linkedTo(["TAG_AAAAAAA4"])).toBe(before + 1);
     const pivot = await db.get(`SELECT "weight" FROM "books_tags" WHERE "book_id" = ? AND "tag_id" = ?`, [bookIds[0], tagIds[4]]);
     expect(Number(pivot!.weight)).toBe(2.25);
-    expect(await books.detach(bookIds[0]!, "tags", tagIds[4]!)).toBe(true);
-    expect(await books.detach(bookIds[0]!, "tags", tagIds[4]!)).toBe(false);
+    expect(await books.detach(bookOf(bookIds[0]!), "tags", tagIds[4]!, null)).toBe(true);
+    expect(await books.detach(bookOf(bookIds[0]!), "tags", tagIds[4]!, null)).toBe(false);
   });
 });

@@ -48,9 +48,10 @@ function failure(run: () => unknown): Record<string, string[]> {
 }
 
 describe("defineTable (runtime/common/src/lib/table.ts)", () => {
-  it("makes what a declaration leaves out explicit: no soft delete, no relations", () => {
+  it("makes what a declaration leaves out explicit: no soft delete, no relations, events named after the table", () => {
     const table = defineTable<{ id: number; hash: string; name: string }>({ name: "rooms", columns: { name: "string" } });
-    expect(table).toEqual({ name: "rooms", columns: { name: "string" }, softDelete: false, relations: {}, restrictedBy: [], cascadeTo: [], nullOnDelete: [] });
+    expect(table).toEqual({ name: "rooms", event: "rooms", columns: { name: "string" }, softDelete: false, relations: {}, restrictedBy: [], cascadeTo: [], nullOnDelete: [] });
+    expect(defineTable({ name: "rooms", event: "room", columns: {} }).event).toBe("room");
     expect(defineTable({ name: "notes", columns: {}, softDelete: true }).softDelete).toBe(true);
   });
 });

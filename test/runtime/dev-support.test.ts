@@ -10,6 +10,7 @@ import { readSetting } from "../../runtime/common/src/lib/project-files.js";
 import { afterWorkerExit, maxFailedStarts, workerCount, type StartRecord } from "../../runtime/common/src/lib/supervisor.js";
 import { runUserCreateCommand } from "../../runtime/common/src/lib/user-create.js";
 import { openSql } from "../../runtime/sqlite/src/lib/driver.js";
+import { eventsTableStatement } from "../support/events-table.js";
 
 /** A project folder of its own: prisma/migrations with the given migrations, and a module URL inside src/. */
 function project(migrations: Record<string, string>) {
@@ -194,7 +195,7 @@ describe("npm run user:create", () => {
   };
 
   it("stores the user as the API would (trimmed, NFC, e-mail lower-cased) and prints its public id", async () => {
-    const { root, dir, url } = project({ "0001_init": users });
+    const { root, dir, url } = project({ "0001_init": `${users}\n${eventsTableStatement("sqlite")};` });
     folders.push(root);
     const { out, err } = quiet();
     await runMigrateCommand(["migrate"], url, dir);
@@ -206,6 +207,11 @@ describe("npm run user:create", () => {
     const [row] = await db.all(`SELECT "hash", "name", "email", "password", "role" FROM "users"`);
     await db.close();
     expect(row).toMatchObject({ hash: out.join("").trim(), name: "José", email: "jose@example.com", role: "clerk" });
+    // Its event, written with it (no actor: a script), holds no password.
+    const check = openSql(url);
+    const events = await check.all(`SELECT "type", "record_hash", "actor_hash", "changes" FROM "hashapi_events"`);
+    await check.close();
+    expect(events).toEqual([{ type: "user.created", record_hash: row!.hash, actor_hash: null, changes: JSON.stringify({ name: [null, "José"], email: [null, "jose@example.com"], role: [null, "clerk"] }) }]);
     expect(await runUserCreateCommand(args, url, "the default", access)).toBe(1);
     expect(err.join("")).toContain("a user with e-mail jose@example.com already exists");
     const admin = ["--name", "Ann", "--email", "ann@example.com", "--password", "a long password", "--role", "admin"];

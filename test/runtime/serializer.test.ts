@@ -6,10 +6,11 @@ import { messageTable } from "../../runtime/common/src/lib/validation.js";
 import type { ResourceDescriptor } from "../../runtime/common/src/resource/descriptor.js";
 import { createSerializer, type Serializer } from "../../runtime/common/src/resource/serializer.js";
 
-const doctors: TableSpec = { name: "doctors", softDelete: false, columns: { name: "string" }, relations: {},
+const doctors: TableSpec = { name: "doctors", event: "doctor", softDelete: false, columns: { name: "string" }, relations: {},
  restrictedBy: [], cascadeTo: [], nullOnDelete: [] };
 const visits: TableSpec = {
   name: "visits",
+  event: "visit",
   softDelete: false,
   columns: { on: "date", fee: "decimal", secret: "string", doctor_id: "integer" },
   relations: { doctor: { kind: "belongsTo", foreignKey: "doctor_id", target: () => doctors } },

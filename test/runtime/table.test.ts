@@ -6,6 +6,7 @@ import { openSql } from "../../runtime/sqlite/src/lib/driver.js";
 import { sql, type Sql } from "../../runtime/common/src/lib/sql.js";
 import { maxNestedPerParent } from "../../runtime/common/src/lib/list-operators.js";
 import { Table, type TableSpec } from "../../runtime/common/src/lib/table.js";
+import { eventsTableStatement } from "../support/events-table.js";
 
 // Row types as Prisma would generate them for two related tables.
 interface Owner {
@@ -32,6 +33,7 @@ type OwnerRow = Owner & { pets?: PetRow[] };
 
 const ownerTable: TableSpec<Owner, OwnerRow> = {
   name: "owners",
+  event: "owner",
   softDelete: true,
   columns: { name: "string" },
   relations: { pets: { kind: "hasMany", foreignKey: "owner_id", target: () => petTable } },
@@ -41,6 +43,7 @@ const ownerTable: TableSpec<Owner, OwnerRow> = {
 };
 const petTable: TableSpec<Pet, PetRow> = {
   name: "pets",
+  event: "pet",
   softDelete: false,
   columns: { name: "string", born_on: "date", weight: "decimal", vaccinated: "boolean", owner_id: "integer" },
   relations: { owner: { kind: "belongsTo", foreignKey: "owner_id", target: () => ownerTable } },
@@ -82,6 +85,7 @@ beforeAll(async () => {
     return (real[method] as (q: never, v?: readonly unknown[]) => Promise<never>)(query, values);
   };
   db = { dialect: real.dialect, all: recorded("all"), get: recorded("get"), rows: recorded("rows"), run: recorded("run"), exec: (script) => real.exec(script), transaction: (work) => real.transaction(work), close: () => real.close() };
+  await db.run(eventsTableStatement("sqlite"));
   await db.run(
     `CREATE TABLE "owners" ("id" INTEGER PRIMARY KEY, "hash" TEXT UNIQUE NOT NULL, "name" TEXT NOT NULL, "created_at" TEXT NOT NULL, "updated_at" TEXT NOT NULL, "deleted_at" TEXT)`,
   );
@@ -240,6 +244,7 @@ describe("Table (runtime/common/src/lib/table.ts) on SQLite", () => {
     }
     const nodeTable: TableSpec<Node, Node & { nodes: unknown }> = {
       name: "nodes",
+      event: "node",
       softDelete: false,
       columns: { a_column_name_long_enough_to_pass_the_postgresql_limit_60_ch: "string", nodes_id: "integer" },
       relations: { nodes: { kind: "belongsTo", foreignKey: "nodes_id", target: () => nodeTable } },

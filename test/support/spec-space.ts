@@ -207,9 +207,12 @@ export const specSet: fc.Arbitrary<SpecSet> = fc
       const publicRead = draft.publicRead && !owned;
       const publicActions = publicRead ? publicActionsOf(draft.publicWrites, relations) : [];
       const roleLists = draft.roles && roles ? Object.fromEntries(Object.entries(draft.roles).filter(([action]) => !publicActions.includes(action))) : undefined;
+      // `audit` from a value already drawn, so that every seed keeps drawing the sets it drew before.
+      const audit = draft.hide % 2 === 1 ? { audit: draft.hide > 6 ? { retainDays: draft.hide * 30 } : true } : {};
       return {
         name,
         ...(draft.softDelete ? { softDelete: true } : {}),
+        ...audit,
         fields,
         ...(Object.keys(relations).length > 0 ? { relations } : {}),
         // A public resource may only nest public ones: eager loads are drawn for the others.

@@ -563,8 +563,10 @@ export interface ApiClient {
   doctors: core.ResourceRoutes<DoctorTypes> & {
     specialties: core.LinkedRoutes<DoctorTypes["Hash"], SpecialtyTypes, DoctorSpecialtiesLink>;
   };
-  medicalRecords: core.ResourceRoutes<MedicalRecordTypes>;
-  patients: core.ResourceRoutes<PatientTypes> & core.RestoreRoute<PatientTypes>;
+  medicalRecords: core.ResourceRoutes<MedicalRecordTypes> & core.HistoryRoute<MedicalRecordTypes>;
+  patients: core.ResourceRoutes<PatientTypes> &
+    core.RestoreRoute<PatientTypes> &
+    core.HistoryRoute<PatientTypes>;
   specialties: core.ResourceRoutes<SpecialtyTypes> & {
     doctors: core.LinkedRoutes<SpecialtyTypes["Hash"], DoctorTypes, SpecialtyDoctorsLink>;
   };
@@ -595,10 +597,12 @@ export function createClient(options: core.ClientOptions): ApiClient {
     },
     medicalRecords: {
       ...core.resourceClient<MedicalRecordTypes>(transport, "/api/medical-records"),
+      ...core.audited<MedicalRecordTypes>(transport, "/api/medical-records"),
     },
     patients: {
       ...core.resourceClient<PatientTypes>(transport, "/api/patients"),
       ...core.restorable<PatientTypes>(transport, "/api/patients"),
+      ...core.audited<PatientTypes>(transport, "/api/patients"),
     },
     specialties: {
       ...core.resourceClient<SpecialtyTypes>(transport, "/api/specialties"),

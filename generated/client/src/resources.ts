@@ -125,6 +125,31 @@ export function restorable<T extends ResourceTypes>(transport: Transport, path: 
 }
 
 /**
+ * One event of a record's history (a resource with `audit`): what changed, as `[before, after]` per
+ * output key (a belongsTo as its hash) or relation (a link), and who wrote it (null: a script).
+ */
+export interface HistoryEntry<T extends ResourceTypes> {
+  readonly event: string;
+  readonly at: string;
+  readonly actor: { readonly hash: `USR_${string}`; readonly name: string | null } | null;
+  readonly changes: {
+    readonly [Key in (keyof T["Record"] | T["Relation"]) & string]?: readonly [unknown, unknown];
+  };
+}
+
+/** `history`, on a resource with `audit`: the record's events, newest first, paged as lists are. */
+export function audited<T extends ResourceTypes>(transport: Transport, path: string) {
+  return {
+    history: (hash: T["Hash"], params?: Pick<ListParams, "page" | "perPage" | "cursor">) =>
+      transport.call(
+        "GET",
+        `${path}${segment(hash)}/history${listQuery(params)}`,
+        "page",
+      ) as Promise<Result<Page<HistoryEntry<T>>, Failure<string>>>,
+  };
+}
+
+/**
  * A belongsToMany's own routes (`/api/doctors/{hash}/specialties`): the linked records, with their
  * link's `pivot` values; linking one (with pivot values) and unlinking it.
  */
@@ -158,6 +183,9 @@ export type ResourceRoutes<T extends ResourceTypes> = ReturnType<typeof resource
 
 /** The restore route of a resource with soft delete. */
 export type RestoreRoute<T extends ResourceTypes> = ReturnType<typeof restorable<T>>;
+
+/** The history route of a resource with `audit`. */
+export type HistoryRoute<T extends ResourceTypes> = ReturnType<typeof audited<T>>;
 
 /** A belongsToMany's own routes, given the owner's hash. */
 export type LinkedRoutes<

@@ -5,6 +5,7 @@ import type { RequestListener } from "node:http";
 import { createApiServer } from "../http/client-errors.js";
 import { connectDatabase, explainOpenFailure, type Database } from "./database.js";
 import { closeHandedOff, handedOff, listenThroughRunner } from "./dev-handoff.js";
+import { keepEventsPruned, type RetentionRule } from "./events/retention.js";
 import { createLogger, type Logger } from "./logger.js";
 import { migrationsPath, pendingMigrations } from "./migrations.js";
 import { loadEnvironment, settingSource } from "./project-files.js";
@@ -105,7 +106,11 @@ function serve<Config extends ServiceSettings>(
   const logger = createLogger(config.logLevel);
   // Not Express's app.listen: since Express 5 its callback also runs on a failed listen, which
   // logged "listening" right before "address already in use".
-  const server = createApiServer(parts.createApp({ config, db, logger }));
+  const app = parts.createApp({ config, db, logger });
+  const server = createApiServer(app);
+  // Old events leave the outbox in the background (the rules the app read from the specs).
+  const rules = (app as { locals?: { eventRetention?: RetentionRule[] } }).locals?.eventRetention;
+  const retention = rules ? keepEventsPruned(db, rules, logger) : undefined;
   const cannotListen = (error: Error) => {
     process.stderr.write(`Cannot listen on ${config.host}:${config.port}: ${error.message}\n`);
     process.exit(1);
@@ -133,6 +138,7 @@ function serve<Config extends ServiceSettings>(
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down");
+    retention?.stop();
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     const closed = async () => {

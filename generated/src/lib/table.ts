@@ -1,6 +1,8 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { decodeValue, encodeValue, type ColumnKind } from "./column-codec.js";
+import type { Actor } from "./events/outbox.js";
+import type { LinkOwner } from "./events/link-events.js";
 import { attachLink, detachLink, syncLinks, type Link } from "./relations/belongs-to-many.js";
 import type { Sql, SqlRow } from "./sql.js";
 import { belongsToManyOf, tableContext, type TableContext } from "./table/context.js";
@@ -149,8 +151,9 @@ export class Table<Model, Row = Model> {
     return (await writes.updateAndRead(this.context, id, values, relations, live)) as Row | null;
   }
 
-  delete(id: number): Promise<void> {
-    return writes.deleteRow(this.context, id);
+  /** Deletes one row with its event and those of what the database's foreign keys do (writes.ts); false when gone. */
+  delete(id: number, actor: Actor | null = null): Promise<boolean> {
+    return writes.deleteRow(this.context, id, actor);
   }
 
   /** Whether live rows elsewhere point at this one through a restrict relation (a delete would be refused). */
@@ -158,14 +161,14 @@ export class Table<Model, Row = Model> {
     return isReferenced(this.sql, this.context.spec, [id]);
   }
 
-  /** Soft-deletes a live row with its relations' onDelete, all or nothing (soft-delete.ts). */
-  softDelete(id: number): Promise<"deleted" | "referenced" | "gone"> {
-    return softDelete(this.context, id);
+  /** Soft-deletes a live row with its relations' onDelete, all or nothing, with their events (soft-delete.ts). */
+  softDelete(id: number, actor: Actor | null = null): Promise<"deleted" | "referenced" | "gone"> {
+    return softDelete(this.context, id, actor);
   }
 
-  /** Restores a soft-deleted row with what its delete cascaded to (soft-delete.ts). */
-  restore(id: number): Promise<Restored> {
-    return restore(this.context, id);
+  /** Restores a soft-deleted row with what its delete cascaded to, with their events (soft-delete.ts). */
+  restore(id: number, actor: Actor | null = null): Promise<Restored> {
+    return restore(this.context, id, actor);
   }
 
   /** The pivot values of row `ownId`'s links to `records` (set as their `pivot`), for a relation's own list. */
@@ -174,27 +177,45 @@ export class Table<Model, Row = Model> {
   }
 
   /**
-   * Links row `ownId` to exactly `links` through relation `name`, among the related rows the
-   * caller reaches (`scope`, live ones): see relations/belongs-to-many.ts syncLinks.
+   * Links `owner` to exactly `links` through relation `name`, among the related rows the caller
+   * reaches (`scope`, live ones), with an event per link added or removed: see
+   * relations/belongs-to-many.ts syncLinks.
    */
-  syncLinks(ownId: number, name: string, links: readonly Link[], scope?: Reach): Promise<void> {
+  syncLinks(
+    owner: StoredRow,
+    name: string,
+    links: readonly Link[],
+    scope: Reach | undefined,
+    actor: Actor | null,
+  ): Promise<void> {
     const relation = belongsToManyOf(this.context, name);
     const target = tableContext(this.sql, relation.target());
     // The related rows the caller reaches, read under the alias their conditions name.
-    return syncLinks(this.sql, relation, ownId, links, (values) => ({
+    return syncLinks(this.sql, relation, name, this.linkOwner(owner, actor), links, (values) => ({
       from: fromClause(target.spec),
       conditions: reachConditions(target, scope, values),
     }));
   }
 
-  /** Links row `ownId` to one related row (idempotent; pivot values given are written). */
-  attach(ownId: number, name: string, link: Link): Promise<void> {
-    return attachLink(this.sql, belongsToManyOf(this.context, name), ownId, link);
+  /** Links `owner` to one related row (idempotent; pivot values given are written), with its event. */
+  attach(owner: StoredRow, name: string, link: Link, actor: Actor | null): Promise<void> {
+    const relation = belongsToManyOf(this.context, name);
+    return attachLink(this.sql, relation, name, this.linkOwner(owner, actor), link);
   }
 
-  /** Unlinks row `ownId` from one related row; false when they were not linked. */
-  detach(ownId: number, name: string, otherId: number): Promise<boolean> {
-    return detachLink(this.sql, belongsToManyOf(this.context, name), ownId, otherId);
+  /** Unlinks `owner` from one related row, with its event; false when they were not linked. */
+  detach(owner: StoredRow, name: string, otherId: number, actor: Actor | null): Promise<boolean> {
+    const relation = belongsToManyOf(this.context, name);
+    return detachLink(this.sql, relation, name, this.linkOwner(owner, actor), otherId);
+  }
+
+  private linkOwner(owner: StoredRow, actor: Actor | null): LinkOwner {
+    return {
+      id: owner.id,
+      hash: owner.hash,
+      event: this.context.spec.event,
+      actor,
+    };
   }
 }
 

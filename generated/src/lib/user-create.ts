@@ -3,6 +3,7 @@
 import { parseArgs } from "node:util";
 import { connectDatabase, explainOpenFailure, isUniqueViolation, sql } from "./database.js";
 import { newHash } from "./hash-id.js";
+import { appendEvents } from "./events/outbox.js";
 import { hashPassword } from "./passwords.js";
 import { isSchemaBehind } from "./sql.js";
 import { messageOf } from "./records.js";
@@ -39,10 +40,16 @@ export async function runUserCreateCommand(
     const hash = newHash("USR");
     const now = new Date();
     const { name, email, password, role } = user;
-    await db.run(
-      sql`INSERT INTO "users" ("hash", "name", "email", "password", "role", "created_at", "updated_at")
-        VALUES (${hash}, ${name}, ${email}, ${await hashPassword(password)}, ${role}, ${now}, ${now})`,
-    );
+    const passwordHash = await hashPassword(password);
+    // With its event, as every write the service makes (no actor: a script).
+    await db.transaction(async (tx) => {
+      await tx.run(
+        sql`INSERT INTO "users" ("hash", "name", "email", "password", "role", "created_at", "updated_at")
+          VALUES (${hash}, ${name}, ${email}, ${passwordHash}, ${role}, ${now}, ${now})`,
+      );
+      const changes = { name: [null, name], email: [null, email], role: [null, role] } as const;
+      await appendEvents(tx, null, [{ type: "user.created", hash, changes }]);
+    });
     process.stdout.write(`${hash}\n`);
     return 0;
   } catch (error) {

@@ -16,10 +16,12 @@ import {
   type NestedReaders,
 } from "../http/nested-access.js";
 import { cursorPaginate, paginate } from "../http/pagination.js";
-import { emptyFieldErrors, Forbidden, ValidationFailed } from "../lib/errors.js";
+import { emptyFieldErrors, Forbidden, NotFound, ValidationFailed } from "../lib/errors.js";
 import type { LinkedCondition } from "../lib/list-conditions.js";
 import { relationOfKind } from "../lib/table.js";
 import { fieldAccess, payloadWriters, type FieldAccess } from "./field-access.js";
+import { actorOf } from "./actor.js";
+import { sendHistory } from "./history.js";
 import { serverSetValues } from "./server-set.js";
 import { bothScopes, bypasses, ownerScope } from "./ownership.js";
 import type { Policy } from "./policy.js";
@@ -114,7 +116,11 @@ export class ResourceController<
   private recordRules(req: Request): RecordRules {
     const { scope } = this.reach(req);
     const locked = this.lockedRule(req);
-    return { ...(scope ? { reach: scope } : {}), ...(locked ? { locked } : {}) };
+    return {
+      ...(scope ? { reach: scope } : {}),
+      ...(locked ? { locked } : {}),
+      actor: actorOf(req),
+    };
   }
 
   /**
@@ -148,7 +154,11 @@ export class ResourceController<
     await this.authorize(this.policy.index(req.user, parsed));
     const relations = this.relations(req, parsed.relations);
     const query = linked
-      ? { ...parsed, relations, where: [...parsed.where, { linkedFrom: linked.from }] }
+      ? {
+          ...parsed,
+          relations,
+          where: [...parsed.where, { linkedFrom: linked.from }],
+        }
       : { ...parsed, relations };
     if (query.cursor)
       return this.cursorIndex(req, res, { ...query, cursor: query.cursor }, linked?.decorate);
@@ -207,7 +217,11 @@ export class ResourceController<
       req.user?.role,
     );
     const owned = this.owned(req, this.setFromCaller(req, payload, true), true);
-    const rules = { ...owned.rules, ...this.linking(req, owned.payload) };
+    const rules = {
+      ...owned.rules,
+      ...this.linking(req, owned.payload),
+      actor: actorOf(req),
+    };
     const created = await this.service.create(owned.payload, relations, rules);
     await assertMayRead(this.nested, [created], relations, req.user);
     sendData(res, this.serialize(created, relations, req.user?.role), 201);
@@ -233,7 +247,11 @@ export class ResourceController<
       req.user?.role,
     );
     const owned = this.owned(req, this.setFromCaller(req, payload, false), false);
-    const rules = { ...owned.rules, ...this.linking(req, owned.payload), ...this.recordRules(req) };
+    const rules = {
+      ...owned.rules,
+      ...this.linking(req, owned.payload),
+      ...this.recordRules(req),
+    };
     const updated = await this.service.update(row, owned.payload, relations, rules);
     await assertMayRead(this.nested, [updated], relations, req.user);
     sendData(res, this.serialize(updated, relations, req.user?.role));
@@ -254,6 +272,27 @@ export class ResourceController<
     const restored = await this.service.restore(row, relations, this.recordRules(req));
     await assertMayRead(this.nested, [restored], relations, req.user);
     sendData(res, this.serialize(restored, relations, req.user?.role));
+  }
+
+  /** The record's events (resources with `audit`): readable by whoever may show it, trashed or not (history.ts). */
+  async history(req: Request, res: Response): Promise<void> {
+    await sendHistory(req, res, {
+      sql: this.service.table.sql,
+      fields: this.fields,
+      record: async (request) => {
+        const hash = String(request.params.hash);
+        const reach = this.reach(request);
+        const row = await this.service
+          .find(hash, [], reach)
+          .catch((error: unknown) =>
+            error instanceof NotFound
+              ? this.service.findTrashed(hash, [], reach)
+              : Promise.reject(error),
+          );
+        await this.authorize(this.policy.show(request.user, row));
+        return row;
+      },
+    });
   }
 
   /**
@@ -329,11 +368,16 @@ export class ResourceController<
     if (parent === null || (creating && parent === undefined)) {
       const label = owner.through.replaceAll("_", " ");
       throw new ValidationFailed(
-        Object.assign(emptyFieldErrors(), { [owner.through]: [`The ${label} field is required.`] }),
+        Object.assign(emptyFieldErrors(), {
+          [owner.through]: [`The ${label} field is required.`],
+        }),
       );
     }
     const mine = { [owner.column]: req.user?.id ?? -1 };
-    return { payload, rules: { parent: { relation: owner.through, where: mine } } };
+    return {
+      payload,
+      rules: { parent: { relation: owner.through, where: mine } },
+    };
   }
 
   /**

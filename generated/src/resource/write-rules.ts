@@ -1,5 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
+import type { Actor } from "../lib/events/outbox.js";
 import type { SqlRow, Sql } from "../lib/sql.js";
 import type { Reach } from "../lib/table.js";
 import type { ParentRule } from "./payload-columns.js";
@@ -23,7 +24,9 @@ export interface WriteRules {
   readonly reach?: Reach;
   /** A rule on the record as locked for that write (its stored columns): throws to refuse. */
   readonly locked?: (row: SqlRow) => void | Promise<void>;
+  /** Who writes, recorded with the write's events (lib/events/outbox.ts): none for seeds and scripts. */
+  readonly actor?: Actor | null;
 }
 
 /** What decides whether a write may touch an existing record, under its lock (see WriteRules). */
-export type RecordRules = Pick<WriteRules, "check" | "reach" | "locked">;
+export type RecordRules = Pick<WriteRules, "check" | "reach" | "locked" | "actor">;

@@ -7,10 +7,13 @@
 export { authClient, type AuthRoutes, type Credentials, type Session } from "./auth.js";
 export { listQuery, type FilterValue, type ListParams } from "./query.js";
 export {
+  audited,
   linkedClient,
   resourceClient,
   restorable,
   type CursorMeta,
+  type HistoryEntry,
+  type HistoryRoute,
   type LinkedRoutes,
   type Page,
   type PageLinks,

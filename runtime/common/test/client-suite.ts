@@ -14,6 +14,7 @@ export interface ClientRoutes {
   update(hash: never, payload: never): Promise<ClientResult>;
   delete(hash: never): Promise<ClientResult>;
   restore?(hash: never): Promise<ClientResult>;
+  history?(hash: never, params?: object): Promise<ClientResult>;
 }
 
 type ClientResult =
@@ -33,6 +34,8 @@ export interface ClientUnderTest {
   update?: (n: number) => Record<string, unknown>;
   factory(n: number): Promise<string>;
   softDelete: boolean;
+  /** `audit`: the record's history route. */
+  audit: boolean;
 }
 
 /** The client gives the API's status: no error for a success, that status as the error's otherwise. */
@@ -87,6 +90,14 @@ export function describeClient(suite: ClientUnderTest): void {
     expectStatus(cursor, cursorReply, "a cursor page");
     if (cursor.error === undefined)
       expect((cursor.data as { data: unknown }).data).toEqual(cursorReply.body.data);
+    if (suite.audit) {
+      const history = `${path}/history?per_page=1`;
+      expectSame(
+        await routes("show").history!(hash, { perPage: 1 }),
+        await byHand("show", "GET", history),
+        "history",
+      );
+    }
   });
 
   it("writes through the typed client as the API answers: create, 422, update, delete", async () => {

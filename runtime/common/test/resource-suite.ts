@@ -10,6 +10,7 @@ import { payloadWriters } from "../src/resource/field-access.js";
 import { bothScopes, ownerScope } from "../src/resource/ownership.js";
 import { explain, hashPattern, nextNumber, type Reply, type TestApi } from "./harness.js";
 import { describeClient, type ClientRoutes } from "./client-suite.js";
+import { describeHistory } from "./history-suite.js";
 import { describeLinks, type LinkedResource } from "./link-suite.js";
 import { describeListQueries } from "./list-suite.js";
 
@@ -477,6 +478,31 @@ export function describeResource(resource: ResourceUnderTest): void {
       links: resource.links ?? {},
     });
 
+    describeHistory({
+      api: () => api,
+      resource: resource.resource,
+      collection,
+      factory: (testApi, n) => resource.factory(testApi, n),
+      ...(resource.update
+        ? { update: (n: number) => writable("update", resource.update!(n)) }
+        : {}),
+      shower: async (hash) => {
+        const status = (await outOfReach("show", hash))
+          ? 404
+          : (await allows("show", hash))
+            ? 200
+            : 403;
+        return { ...actor("show"), status };
+      },
+      writer: async (action, hash) => {
+        const trashed = action === "restore";
+        return !(await outOfReach(action, hash, trashed)) &&
+          (await allows(action, hash, { trashed }))
+          ? actor(action)
+          : undefined;
+      },
+    });
+
     if (resource.client)
       describeClient({
         api: () => api,
@@ -488,6 +514,7 @@ export function describeResource(resource: ResourceUnderTest): void {
         ...(resource.update ? { update: resource.update } : {}),
         factory: (n) => resource.factory(api, n),
         softDelete: resource.softDelete,
+        audit: resource.resource.audit !== undefined,
       });
 
     it("answers 401 with WWW-Authenticate on protected actions without a token", async () => {

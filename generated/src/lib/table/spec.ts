@@ -109,8 +109,12 @@ function isKind<Kind extends RelationKindName>(
  */
 export interface TableSpec<Model = object, Row = StoredRow> {
   readonly name: string;
+  /** What its records' events are named after: `medical_record` (`medical_record.updated`). */
+  readonly event: string;
   readonly softDelete: boolean;
-  readonly columns: { readonly [Column in Exclude<ColumnOf<Model>, StandardColumn>]-?: ColumnKind };
+  readonly columns: {
+    readonly [Column in Exclude<ColumnOf<Model>, StandardColumn>]-?: ColumnKind;
+  };
   /** Columns that writes set and no read ever selects (a user's password hash). */
   readonly writeOnly?: readonly string[];
   /** Unique text columns whose uniqueness ignores case (e-mails): `exists` compares them lower-cased, as their index does. */
@@ -120,10 +124,10 @@ export interface TableSpec<Model = object, Row = StoredRow> {
   /** Other tables whose live rows keep a row of this one from being deleted (onDelete: restrict). */
   readonly restrictedBy: readonly ForeignKeySpec[];
   /**
-   * What a soft delete of a row does to the rows pointing at it, as a hard delete's foreign keys
-   * would: `cascadeTo` tables' rows are deleted with it (soft-deleted when they have soft delete,
-   * and restored with it), `nullOnDelete` tables' links are cleared. Hard deletes leave this to
-   * the database's own foreign keys.
+   * What a delete of a row does to the rows pointing at it: `cascadeTo` tables' rows are deleted
+   * with it, `nullOnDelete` tables' links are cleared. A soft delete does it itself (soft-deleting
+   * the cascade's rows that have soft delete, and restoring them with it); a hard delete leaves it
+   * to the database's own foreign keys and records its events (events/cascade-events.ts).
    */
   readonly cascadeTo: readonly ForeignKeySpec[];
   readonly nullOnDelete: readonly ForeignKeySpec[];
@@ -136,6 +140,7 @@ export type TableDeclaration<Model, Row> = Pick<TableSpec<Model, Row>, "name" | 
   Partial<
     Pick<
       TableSpec<Model, Row>,
+      | "event"
       | "softDelete"
       | "writeOnly"
       | "caseless"
@@ -146,11 +151,12 @@ export type TableDeclaration<Model, Row> = Pick<TableSpec<Model, Row>, "name" | 
     >
   >;
 
-/** A table's full spec, with what its declaration left out made explicit (false, none). */
+/** A table's full spec, with what its declaration left out made explicit (false, none; events named after the table). */
 export function defineTable<Model, Row = Model>(
   declaration: TableDeclaration<Model, Row>,
 ): TableSpec<Model, Row> {
   return {
+    event: declaration.name,
     softDelete: false,
     relations: {},
     restrictedBy: [],
@@ -216,7 +222,11 @@ export function fromClause(spec: TableSpec): string {
 /** Every column of a table: the standard ones it has and those it declares. */
 export function columnsOf(spec: TableSpec): Readonly<Record<string, ColumnKind>> {
   const { deleted_at, ...always } = standardColumns;
-  return { ...always, ...(spec.softDelete ? { deleted_at } : {}), ...spec.columns };
+  return {
+    ...always,
+    ...(spec.softDelete ? { deleted_at } : {}),
+    ...spec.columns,
+  };
 }
 
 /** The columns reads select: every column but the write-only ones. */

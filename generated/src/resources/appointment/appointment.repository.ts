@@ -14,6 +14,7 @@ export type AppointmentRow = Appointment & {
 /** The appointments table: its columns beyond id, hash and timestamps, typed by Prisma's row type. */
 export const appointmentTable: TableSpec<Appointment, AppointmentRow> = defineTable({
   name: "appointments",
+  event: "appointment",
   columns: {
     scheduled_at: "datetime",
     status: "string",

@@ -17,6 +17,7 @@ export type DoctorRow = Doctor & {
 /** The doctors table: its columns beyond id, hash and timestamps, typed by Prisma's row type. */
 export const doctorTable: TableSpec<Doctor, DoctorRow> = defineTable({
   name: "doctors",
+  event: "doctor",
   columns: { name: "string", crm: "string", specialty: "string", user_id: "integer" },
   relations: {
     user: { kind: "belongsTo", foreignKey: "user_id", target: () => userTable },

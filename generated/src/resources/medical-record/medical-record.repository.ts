@@ -14,6 +14,7 @@ export type MedicalRecordRow = MedicalRecord & {
 /** The medical_records table: its columns beyond id, hash and timestamps, typed by Prisma's row type. */
 export const medicalRecordTable: TableSpec<MedicalRecord, MedicalRecordRow> = defineTable({
   name: "medical_records",
+  event: "medical_record",
   columns: {
     summary: "string",
     recorded_on: "date",

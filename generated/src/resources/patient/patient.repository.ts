@@ -17,6 +17,7 @@ export type PatientRow = Patient & {
 /** The patients table: its columns beyond id, hash and timestamps, typed by Prisma's row type. */
 export const patientTable: TableSpec<Patient, PatientRow> = defineTable({
   name: "patients",
+  event: "patient",
   softDelete: true,
   columns: { name: "string", cpf: "string", phone: "string" },
   relations: {

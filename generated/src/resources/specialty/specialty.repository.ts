@@ -12,6 +12,7 @@ export type SpecialtyRow = Specialty & {
 /** The specialties table: its columns beyond id, hash and timestamps, typed by Prisma's row type. */
 export const specialtyTable: TableSpec<Specialty, SpecialtyRow> = defineTable({
   name: "specialties",
+  event: "specialty",
   columns: { name: "string" },
   relations: {
     doctors: {

@@ -13,6 +13,7 @@ export type UserRow = Omit<User, "password" | "sessions_from">;
 
 export const userTable: TableSpec<User, UserRow> = defineTable({
   name: "users",
+  event: "user",
   columns: {
     name: "string",
     email: "string",

@@ -30,6 +30,8 @@ export interface ApiSettings {
   jwt: JwtSettings;
   bodyLimit: string;
   pagination: { defaultPerPage: number; maxPerPage: number };
+  /** EVENTS_RETAIN_DAYS: how long events of resources without `audit` are kept (lib/events/retention.ts). */
+  eventsRetainDays: number;
 }
 
 export interface ApiParts {
@@ -90,6 +92,8 @@ export function createApiApp(parts: ApiParts): Express {
   parts.resources(registry);
   if (parts.users) registry.manageUsers(...parts.users);
   registry.addRoutes(routes, "/api");
+  // What the running service prunes from the outbox (lib/service.ts starts it; tests do not).
+  app.locals.eventRetention = registry.retentionRules(settings.eventsRetainDays);
 
   const readBody = jsonBody(settings.bodyLimit);
   const corsOrigins = new Set(settings.corsOrigins);

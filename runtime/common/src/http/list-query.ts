@@ -60,7 +60,7 @@ const reserved = new Set<string>(reservedQueryParameters);
 export const maxPage = 2_147_483_647;
 
 /** A query's parameters as given, and the errors found in them. */
-class QueryParameters {
+export class QueryParameters {
   readonly errors = emptyFieldErrors();
   constructor(readonly query: Record<string, unknown>) {}
 
@@ -354,7 +354,7 @@ function relationsParameter(
   return relations;
 }
 
-function integerParameter(
+export function integerParameter(
   raw: string | undefined,
   fallback: number,
   min: number,

@@ -48,6 +48,8 @@ interface ResourceSettings<Filter extends string, Action extends string, Operato
   };
   /** Relations every response nests. */
   readonly eagerLoad?: readonly string[];
+  /** `audit:` in the spec: the history route, and how long its events are kept (days; none: for ever). */
+  readonly audit?: { readonly retainDays?: number };
   /**
    * The output allow-list, in order; nothing else of a record is ever output. `hash` or
    * `public_id` (no field may have either name) is the record's public id.

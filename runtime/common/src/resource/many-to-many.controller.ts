@@ -8,6 +8,7 @@ import { Forbidden, NotFound } from "../lib/errors.js";
 import { pivotColumns, type ManyToManySpec } from "../lib/relations/belongs-to-many.js";
 import type { Sql } from "../lib/sql.js";
 import type { Table } from "../lib/table.js";
+import { actorOf } from "./actor.js";
 import type { PayloadValidator } from "../lib/validation.js";
 import type { ResourceController } from "./controller.js";
 import { PivotOutput, pivotOutput } from "./serializer.js";
@@ -71,12 +72,17 @@ export class ManyToManyController {
     const body: unknown = req.body === undefined ? {} : req.body;
     const pivot = pivotColumns(this.parts.relation, this.parts.validateLink(body));
     await this.underLock(req, owner, related, (tx, ownerId, relatedId) =>
-      parentTable.within(tx).attach(ownerId, name, { id: relatedId, pivot }),
+      parentTable
+        .within(tx)
+        .attach({ id: ownerId, hash: owner.hash }, name, { id: relatedId, pivot }, actorOf(req)),
     ).catch((error: unknown) => {
       if (isForeignKeyViolation(error)) throw new NotFound();
       throw error;
     });
-    const record = await targetTable.findOne({ id: related.id, deleted: false });
+    const record = await targetTable.findOne({
+      id: related.id,
+      deleted: false,
+    });
     if (!record) throw new NotFound();
     await this.withLinkValues(owner.id, [record]);
     sendData(res, target.output(req, record));
@@ -86,7 +92,9 @@ export class ManyToManyController {
     const { parentTable, name } = this.parts;
     const [owner, related] = await this.pair(req);
     const detached = await this.underLock(req, owner, related, (tx, ownerId, relatedId) =>
-      parentTable.within(tx).detach(ownerId, name, relatedId),
+      parentTable
+        .within(tx)
+        .detach({ id: ownerId, hash: owner.hash }, name, relatedId, actorOf(req)),
     );
     if (!detached) throw new NotFound();
     sendMessage(res, "Resource detached.");

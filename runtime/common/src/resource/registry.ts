@@ -29,6 +29,7 @@ import {
   type UserPayload,
   type UserRoles,
 } from "../auth/users.service.js";
+import type { RetentionRule } from "../lib/events/retention.js";
 import { ownValue } from "../lib/records.js";
 
 type AnyController = ResourceController<object, StoredRow, object, object, AnyPolicy>;
@@ -117,6 +118,19 @@ export class ResourceRegistry {
     return this;
   }
 
+  /**
+   * How long the outbox keeps each resource's events (events/retention.ts): `audit.retainDays`, for
+   * ever with `audit: true`, else `days` (EVENTS_RETAIN_DAYS), as the users' events.
+   */
+  retentionRules(days: number): RetentionRule[] {
+    const rules: RetentionRule[] = [{ event: "user", days }];
+    for (const { resource } of this.entries) {
+      const kept = resource.audit ? resource.audit.retainDays : days;
+      if (kept !== undefined) rules.push({ event: resource.table.event, days: kept });
+    }
+    return rules;
+  }
+
   /** Adds each resource's routes at `<base>/<collection>` (base: /api). */
   addRoutes(routes: RouteTable, base: string): void {
     const readers = new Map<TableSpec, NestedReader>(
@@ -150,6 +164,7 @@ export class ResourceRegistry {
         publicActions: resource.publicActions ?? [],
         roles: resource.roles ?? {},
         softDelete: resource.table.softDelete,
+        ...(resource.audit ? { history: (req, res) => controller.history(req, res) } : {}),
       });
       controllers.set(resource.table, controller);
     }

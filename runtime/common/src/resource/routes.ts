@@ -12,6 +12,8 @@ export interface RouteOptions {
   /** auth.roles: per action, the roles that may perform it. */
   roles: Readonly<Partial<Record<ActionName, readonly string[]>>>;
   softDelete: boolean;
+  /** `audit`: the record's history at `<base>/:hash/history`, with show's access. */
+  history?: Action;
 }
 
 /**
@@ -39,6 +41,14 @@ export function addResourceRoutes(
     paths.set(shape.path, actions);
   }
   for (const [path, actions] of paths) routes.add(`${base}${path}`, actions);
+  const history = options.history;
+  if (history) {
+    const run = withRoles(options.roles.show, history);
+    const read = options.publicActions.includes("show")
+      ? optionalAuth(auth, run)
+      : requireAuth(auth, run);
+    routes.add(`${base}/:hash/history`, { get: read });
+  }
 }
 
 /**

@@ -2,6 +2,7 @@
 
 import type { ListQuery } from "../http/list-query.js";
 import { isForeignKeyViolation, isUniqueViolation } from "../lib/database.js";
+import { appendEvents, type Actor } from "../lib/events/outbox.js";
 import { Conflict, NotFound, ValidationFailed } from "../lib/errors.js";
 import { hashMatcher, newHash } from "../lib/hash-id.js";
 import { uniqueViolationColumn, type Sql } from "../lib/sql.js";
@@ -18,6 +19,7 @@ import {
 } from "../lib/table.js";
 import type { ResourceDescriptor } from "./descriptor.js";
 import { cursorColumns, cursorKeys } from "./cursor-keys.js";
+import { changesBetween, recordValues, type RecordValues } from "./event-changes.js";
 import { PayloadColumns } from "./payload-columns.js";
 import { takenFields, withTakenFields } from "./unique-fields.js";
 import type { RecordRules, WriteRules } from "./write-rules.js";
@@ -48,6 +50,8 @@ export class ResourceService<
   private readonly kinds: ReturnType<typeof columnsOf>;
   /** The same table, read by code that names columns at run time (unique fields, hashes). */
   private readonly anyTable: AnyTable;
+  /** A record's values as its events record them. */
+  private readonly values: (row: object) => RecordValues;
 
   constructor(
     readonly resource: ResourceDescriptor<Model, Row, Create, Update>,
@@ -59,6 +63,7 @@ export class ResourceService<
     this.payloads = new PayloadColumns(resource.table, tableOf, resource.exists);
     this.anyTable = table;
     this.kinds = columnsOf(resource.table);
+    this.values = recordValues(resource);
   }
 
   /** Payload → columns (payload-columns.ts), typed as this table's writable columns. */
@@ -207,19 +212,14 @@ export class ResourceService<
   ): Promise<Row> {
     let updated: Row | null;
     try {
+      // A record read live must still be live when written (the seed updates trashed fixed rows).
+      const live = (row as { deleted_at?: unknown }).deleted_at == null;
       updated = await this.writing(
         payload,
-        // A record read live must still be live when written (the seed updates trashed fixed rows).
-        (table, data) =>
-          table.updateAndRead(
-            row.id,
-            data,
-            relations,
-            (row as { deleted_at?: unknown }).deleted_at == null,
-          ),
+        (table, data) => table.updateAndRead(row.id, data, relations, live),
         rules,
         relations,
-        row.id,
+        { id: row.id, live },
       );
     } catch (error) {
       throw await this.explainWriteError(error, payload, row.id);
@@ -236,33 +236,32 @@ export class ResourceService<
    * delete's transaction, first (see WriteRules).
    */
   async destroy(row: Row, rules: RecordRules = {}): Promise<void> {
-    const guarded = guards(rules);
-    const transaction = guarded || rules.check !== undefined || this.resource.table.softDelete;
-    const outcome = await (
-      transaction
-        ? this.table.sql.transaction(async (tx) => {
-            if (guarded && !(await this.lockedInReach(tx, row.id, "live", rules)))
-              return "gone" as const;
-            await rules.check?.(tx);
-            return this.destroyWithin(row, tx);
-          })
-        : this.destroyWithin(row, this.table.sql)
-    ).catch((error: unknown) => {
-      // A row its cascade removes, or the row itself, is still referenced (the database refused).
-      if (isForeignKeyViolation(error)) return "referenced" as const;
-      throw error;
-    });
+    const outcome = await this.table.sql
+      .transaction(async (tx) => {
+        // Locked first (and the caller's reach decided again): its events are of the row deleted.
+        if (!(await this.lockedInReach(tx, row.id, "live", rules))) return "gone" as const;
+        await rules.check?.(tx);
+        return this.destroyWithin(row, tx, rules.actor ?? null);
+      })
+      .catch((error: unknown) => {
+        // A row its cascade removes, or the row itself, is still referenced (the database refused).
+        if (isForeignKeyViolation(error)) return "referenced" as const;
+        throw error;
+      });
     if (outcome === "referenced") throw new Conflict();
     if (outcome === "gone") throw new NotFound();
   }
 
-  /** A delete inside a transaction (see destroy). */
-  private async destroyWithin(row: Row, tx: Sql): Promise<"deleted" | "referenced" | "gone"> {
+  /** A delete inside a transaction, with its events and its cascade's (see destroy). */
+  private async destroyWithin(
+    row: Row,
+    tx: Sql,
+    actor: Actor | null,
+  ): Promise<"deleted" | "referenced" | "gone"> {
     const table = this.table.within(tx);
-    if (this.resource.table.softDelete) return table.softDelete(row.id);
+    if (this.resource.table.softDelete) return table.softDelete(row.id, actor);
     if (await table.isReferenced(row.id)) return "referenced";
-    await table.delete(row.id);
-    return "deleted";
+    return (await table.delete(row.id, actor)) ? "deleted" : "gone";
   }
 
   /** Restores a soft-deleted record (and what its delete cascaded to): 409 while a record it points at is deleted. */
@@ -274,7 +273,7 @@ export class ResourceService<
     const restored = await this.table.sql.transaction(async (tx) =>
       guards(rules) && !(await this.lockedInReach(tx, row.id, "trashed", rules))
         ? { outcome: "gone" as const }
-        : this.table.within(tx).restore(row.id),
+        : this.table.within(tx).restore(row.id, rules.actor ?? null),
     );
     if (restored.outcome === "gone") throw new NotFound();
     if (restored.outcome === "parent") {
@@ -292,33 +291,46 @@ export class ResourceService<
   }
 
   /**
-   * Runs a write with the payload's columns on a table: in a transaction that locks the related
-   * records the payload names when it names any, and the record written (`existing`) when the
-   * caller's reach must be decided on it (see WriteRules.reach), else as one statement.
+   * Runs a write with the payload's columns on a table, in one transaction with its events: the
+   * related records the payload names locked (share), and the record written (`existing`) locked
+   * first, where the caller's reach is decided again (see WriteRules.reach) and its values before
+   * the write are read for the event's changes.
    */
   private writing<T extends Row | null>(
     payload: Create | Update,
     write: (table: Table<Model, Row>, data: Writable<Model>) => Promise<T>,
     rules: WriteRules = {},
     relations: readonly string[] = [],
-    existing?: number,
+    existing?: { id: number; live: boolean },
   ): Promise<T> {
-    const references = this.payloads.references(payload);
     const linking = this.payloads.linking(payload);
-    const guarded = existing !== undefined && guards(rules);
-    if (!references && !rules.check && linking.length === 0 && !guarded)
-      return this.toData(payload, this.table.sql).then((data) => write(this.table, data));
     return this.table.sql.transaction(async (tx) => {
-      // Out of reach now: the 404 of a missing record, and the transaction writes nothing.
-      if (guarded && !(await this.lockedInReach(tx, existing, "live", rules))) throw new NotFound();
-      await rules.check?.(tx);
       const table = this.table.within(tx);
+      let before: RecordValues | undefined;
+      if (existing !== undefined) {
+        // Out of reach now, or gone: the 404 of a missing record, and the transaction writes nothing.
+        const state = existing.live ? "live" : "trashed";
+        if (!(await this.lockedInReach(tx, existing.id, state, rules))) throw new NotFound();
+        const stored = await table.findOne({ id: existing.id }, [], {});
+        if (stored) before = this.values(stored);
+      }
+      await rules.check?.(tx);
       const data = await this.toData(payload, tx, "share", rules.parent);
       const links = await this.payloads.links(payload, linking, tx, rules.links);
       const written = await write(table, data);
-      if (written === null || linking.length === 0) return written;
+      if (written === null) return written;
+      const actor = rules.actor ?? null;
+      const event = `${this.resource.table.event}.${existing === undefined ? "created" : "updated"}`;
+      await appendEvents(tx, actor, [
+        {
+          type: event,
+          hash: written.hash,
+          changes: changesBetween(before, this.values(written)),
+        },
+      ]);
+      if (linking.length === 0) return written;
       for (const [name, wanted] of links)
-        await table.syncLinks(written.id, name, wanted, rules.links?.[name]);
+        await table.syncLinks(written, name, wanted, rules.links?.[name], actor);
       // The row was read before its links were written: read again only when it nests them.
       const nestsLinks = relations.some((name) => this.relation(name, "belongsToMany"));
       return nestsLinks ? ((await table.findOne({ id: written.id }, relations)) as T) : written;

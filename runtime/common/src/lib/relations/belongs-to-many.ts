@@ -12,6 +12,7 @@ import {
   type NestedStatements,
 } from "../table/nested-items.js";
 import type { ManyToManySpec } from "../table/spec.js";
+import { recordAttached, recordDetached, type LinkOwner } from "../events/link-events.js";
 import { boundHashes, type RelationKind } from "./kind.js";
 
 /*
@@ -107,31 +108,59 @@ export async function pivotRows(
 }
 
 /**
- * Links `ownId` to exactly `links` among the related rows the caller reaches (`reach`: the related
+ * Links `owner` to exactly `links` among the related rows the caller reaches (`reach`: the related
  * table as read, and its conditions, binding their values through `values`; live rows at least):
  * links to rows outside it (soft-deleted, or another owner's) are kept, as the caller can neither
- * see nor name them. Pivot values given are written; the others keep their stored value.
+ * see nor name them. Pivot values given are written; the others keep their stored value. Each link
+ * added or removed is an event (events/link-events.ts).
  */
 export async function syncLinks(
   sql: Sql,
   relation: ManyToManySpec,
-  ownId: number,
+  name: string,
+  owner: LinkOwner,
   links: readonly Link[],
   reach: (values: Binder) => { from: string; conditions: string[] },
 ): Promise<void> {
+  // The links to remove: not kept, and to a related row the caller reaches.
+  const removed = (values: Binder) => {
+    const kept = links.map((link) => values.add(link.id));
+    const reachable = reach(values);
+    const where =
+      reachable.conditions.length > 0 ? ` WHERE ${reachable.conditions.join(" AND ")}` : "";
+    return `${kept.length > 0 ? `${quote(relation.otherKey)} NOT IN (${kept.join(", ")}) AND ` : ""}${quote(relation.otherKey)} IN (SELECT "id" FROM ${reachable.from}${where})`;
+  };
+  await recordDetached(sql, relation, name, owner, removed);
   const binder = new Binder(sql.dialect);
-  const owner = binder.add(ownId);
-  const kept = links.map((link) => binder.add(link.id));
-  const reachable = reach(binder);
+  const mine = `${quote(relation.ownKey)} = ${binder.add(owner.id)}`;
   await sql.run(
-    `DELETE FROM ${quote(relation.pivot)} WHERE ${quote(relation.ownKey)} = ${owner}${kept.length > 0 ? ` AND ${quote(relation.otherKey)} NOT IN (${kept.join(", ")})` : ""} AND ${quote(relation.otherKey)} IN (SELECT "id" FROM ${reachable.from}${reachable.conditions.length > 0 ? ` WHERE ${reachable.conditions.join(" AND ")}` : ""})`,
+    `DELETE FROM ${quote(relation.pivot)} WHERE ${mine} AND ${removed(binder)}`,
     binder.list,
   );
-  for (const link of links) await attachLink(sql, relation, ownId, link);
+  await recordAttached(
+    sql,
+    relation,
+    name,
+    owner,
+    links.map((link) => link.id),
+  );
+  for (const link of links) await writeLink(sql, relation, owner.id, link);
 }
 
-/** Links `ownId` to `link.id` (once: linking again only updates the pivot values given). */
+/** Links `owner` to `link.id` (once: linking again only updates the pivot values given), with its event. */
 export async function attachLink(
+  sql: Sql,
+  relation: ManyToManySpec,
+  name: string,
+  owner: LinkOwner,
+  link: Link,
+): Promise<void> {
+  await recordAttached(sql, relation, name, owner, [link.id]);
+  await writeLink(sql, relation, owner.id, link);
+}
+
+/** Writes one pivot row (or its values, when the link exists). */
+async function writeLink(
   sql: Sql,
   relation: ManyToManySpec,
   ownId: number,
@@ -158,16 +187,24 @@ export async function attachLink(
   );
 }
 
-/** Removes one link; false when there was none. */
+/** Removes one link, with its event; false when there was none. */
 export async function detachLink(
   sql: Sql,
   relation: ManyToManySpec,
-  ownId: number,
+  name: string,
+  owner: LinkOwner,
   otherId: number,
 ): Promise<boolean> {
+  await recordDetached(
+    sql,
+    relation,
+    name,
+    owner,
+    (values) => `${quote(relation.otherKey)} = ${values.add(otherId)}`,
+  );
   const values = new Binder(sql.dialect);
   const changed = await sql.run(
-    `DELETE FROM ${quote(relation.pivot)} WHERE ${quote(relation.ownKey)} = ${values.add(ownId)} AND ${quote(relation.otherKey)} = ${values.add(otherId)}`,
+    `DELETE FROM ${quote(relation.pivot)} WHERE ${quote(relation.ownKey)} = ${values.add(owner.id)} AND ${quote(relation.otherKey)} = ${values.add(otherId)}`,
     values.list,
   );
   return changed > 0;

@@ -1,6 +1,13 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { encodeValue } from "../column-codec.js";
+import {
+  recordCleared,
+  recordForeignKeyEffects,
+  recordRows,
+  type RowIds,
+} from "../events/cascade-events.js";
+import type { Actor } from "../events/outbox.js";
 import { Binder, quote, type Sql } from "../sql.js";
 import type { TableContext } from "./context.js";
 import { relationsOfKind, type ForeignKeySpec, type TableSpec } from "./spec.js";
@@ -19,6 +26,7 @@ import { relationsOfKind, type ForeignKeySpec, type TableSpec } from "./spec.js"
 export async function softDelete(
   context: TableContext,
   id: number,
+  actor: Actor | null,
 ): Promise<"deleted" | "referenced" | "gone"> {
   const { sql, table } = context;
   const values = new Binder(sql.dialect);
@@ -27,7 +35,8 @@ export async function softDelete(
     values.list,
   );
   if (!locked) return "gone";
-  return (await softDeleteRows(sql, context.spec, [id], new Date())) ? "deleted" : "referenced";
+  const deleted = await softDeleteRows(sql, context.spec, [id], new Date(), actor);
+  return deleted ? "deleted" : "referenced";
 }
 
 /** A restore's outcome: done, no such trashed row, or the name of a parent that is deleted. */
@@ -38,7 +47,11 @@ export type Restored = { outcome: "restored" | "gone" } | { outcome: "parent"; r
  * instant). Run inside a transaction: the parents it points at are locked live, or the name of
  * the first deleted one comes back ("parent"), as a new record pointing at it would be refused.
  */
-export async function restore(context: TableContext, id: number): Promise<Restored> {
+export async function restore(
+  context: TableContext,
+  id: number,
+  actor: Actor | null,
+): Promise<Restored> {
   const { sql, table } = context;
   const values = new Binder(sql.dialect);
   const row = await sql.get(
@@ -58,7 +71,7 @@ export async function restore(context: TableContext, id: number): Promise<Restor
     );
     if (!live) return { outcome: "parent", relation: name };
   }
-  await restoreRows(sql, context.spec, [id], row.deleted_at);
+  await restoreRows(sql, context.spec, [id], row.deleted_at, actor);
   return { outcome: "restored" };
 }
 
@@ -158,23 +171,32 @@ async function softDeleteRows(
   spec: TableSpec,
   ids: number[],
   at: Date,
+  actor: Actor | null,
 ): Promise<boolean> {
   const plan: SoftDeletion = [];
   if (!(await planSoftDelete(sql, spec, ids, plan))) return false;
   const stamp = encodeValue("datetime", at, sql.dialect);
   for (const step of plan)
-    for (const chunk of chunks(step.ids)) await softDeleteChunk(sql, step.spec, chunk, stamp);
+    for (const chunk of chunks(step.ids))
+      await softDeleteChunk(sql, step.spec, chunk, stamp, actor);
   return true;
 }
 
-/** One chunk of a soft delete's rows: links cleared, hard cascades deleted, the rows stamped. */
+/**
+ * One chunk of a soft delete's rows: links cleared, hard cascades deleted, the rows stamped, each
+ * with its events (the rows' own first).
+ */
 async function softDeleteChunk(
   sql: Sql,
   spec: TableSpec,
   chunk: readonly number[],
   stamp: unknown,
+  actor: Actor | null,
 ): Promise<void> {
+  const rows: RowIds = (values) => values.addAll(chunk);
+  await recordRows(sql, actor, spec, "deleted", rows);
   for (const relation of spec.nullOnDelete) {
+    await recordCleared(sql, actor, spec, relation, rows);
     const values = new Binder(sql.dialect);
     await sql.run(
       `UPDATE ${quote(relation.target().name)} SET ${quote(relation.foreignKey)} = NULL, "updated_at" = ${values.add(stamp)} WHERE ${inIds(values, relation.foreignKey, chunk)}`,
@@ -182,6 +204,11 @@ async function softDeleteChunk(
     );
   }
   for (const relation of spec.cascadeTo.filter((entry) => !entry.target().softDelete)) {
+    const target = relation.target();
+    const children: RowIds = (values) =>
+      `SELECT "id" FROM ${quote(target.name)} WHERE ${inIds(values, relation.foreignKey, chunk)}`;
+    await recordRows(sql, actor, target, "deleted", children);
+    await recordForeignKeyEffects(sql, actor, target, children);
     const values = new Binder(sql.dialect);
     await sql.run(
       `DELETE FROM ${quote(relation.target().name)} WHERE ${inIds(values, relation.foreignKey, chunk)}`,
@@ -201,17 +228,19 @@ async function restoreRows(
   spec: TableSpec,
   ids: readonly number[],
   at: unknown,
+  actor: Actor | null,
 ): Promise<void> {
   for (const relation of spec.cascadeTo) {
     const target = relation.target();
     if (!target.softDelete) continue;
     for (const chunk of chunks(ids)) {
       const children = await lockedChildren(sql, relation, chunk, at);
-      if (children.length > 0) await restoreRows(sql, target, children, at);
+      if (children.length > 0) await restoreRows(sql, target, children, at, actor);
     }
   }
   const now = encodeValue("datetime", new Date(), sql.dialect);
   for (const chunk of chunks(ids)) {
+    await recordRows(sql, actor, spec, "restored", (values) => values.addAll(chunk));
     const values = new Binder(sql.dialect);
     await sql.run(
       `UPDATE ${quote(spec.name)} SET "deleted_at" = NULL, "updated_at" = ${values.add(now)} WHERE ${inIds(values, "id", chunk)}`,

@@ -1,5 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
+import { recordForeignKeyEffects, recordRows, type RowIds } from "../events/cascade-events.js";
+import type { Actor } from "../events/outbox.js";
 import { Binder, quote } from "../sql.js";
 import { columnName, encodeColumn, type TableContext } from "./context.js";
 import { loadsNested } from "./nested.js";
@@ -79,16 +81,34 @@ export async function updateAndRead(
   return row ? returning.decode(row) : null;
 }
 
-/** Deletes one row; the database's own foreign keys apply (see soft-delete.ts for soft deletes). */
-export async function deleteRow(context: TableContext, id: number): Promise<void> {
-  const values = new Binder(context.sql.dialect);
-  await context.sql.run(`DELETE FROM ${context.table} WHERE "id" = ${values.add(id)}`, values.list);
+/**
+ * Deletes one row, locked by the caller's transaction, with its event and those of what the
+ * database's own foreign keys do to the rows pointing at it (see soft-delete.ts for soft deletes);
+ * false when there was no such row.
+ */
+export async function deleteRow(
+  context: TableContext,
+  id: number,
+  actor: Actor | null,
+): Promise<boolean> {
+  const { sql, spec } = context;
+  const own: RowIds = (values) => values.add(id);
+  await recordRows(sql, actor, spec, "deleted", own);
+  await recordForeignKeyEffects(sql, actor, spec, own);
+  const values = new Binder(sql.dialect);
+  return (
+    (await sql.run(`DELETE FROM ${context.table} WHERE "id" = ${values.add(id)}`, values.list)) > 0
+  );
 }
 
 /** The INSERT of a row (timestamps included) and its values. */
 function insertStatement(context: TableContext, values: WriteValues): Statement {
   const now = new Date();
-  const row: Record<string, unknown> = { created_at: now, updated_at: now, ...defined(values) };
+  const row: Record<string, unknown> = {
+    created_at: now,
+    updated_at: now,
+    ...defined(values),
+  };
   const bound = new Binder(context.sql.dialect);
   const columns = Object.keys(row);
   const list = columns.map((column) => bound.add(encodeColumn(context, column, row[column])));
@@ -106,7 +126,10 @@ function updateStatement(
   values: WriteValues,
   live: boolean,
 ): Statement {
-  const row: Record<string, unknown> = { ...defined(values), updated_at: new Date() };
+  const row: Record<string, unknown> = {
+    ...defined(values),
+    updated_at: new Date(),
+  };
   const bound = new Binder(context.sql.dialect);
   const assignments = Object.keys(row).map(
     (column) =>

@@ -12,6 +12,7 @@ export type BookRow = Book & {
 /** The books table: its columns beyond id, hash and timestamps, typed by Prisma's row type. */
 export const bookTable: TableSpec<Book, BookRow> = defineTable({
   name: "books",
+  event: "book",
   columns: { title: "string" },
   relations: {
     tags: {

@@ -12,6 +12,7 @@ export type TagRow = Tag & {
 /** The tags table: its columns beyond id, hash and timestamps, typed by Prisma's row type. */
 export const tagTable: TableSpec<Tag, TagRow> = defineTable({
   name: "tags",
+  event: "tag",
   columns: { label: "string" },
   relations: {
     books: {

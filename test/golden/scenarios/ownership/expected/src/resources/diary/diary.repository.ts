@@ -12,6 +12,7 @@ export type DiaryRow = Diary & {
 /** The diaries table: its columns beyond id, hash and timestamps, typed by Prisma's row type. */
 export const diaryTable: TableSpec<Diary, DiaryRow> = defineTable({
   name: "diaries",
+  event: "diary",
   columns: { body: "string", author_id: "integer" },
   relations: { author: { kind: "belongsTo", foreignKey: "author_id", target: () => userTable } },
 });

@@ -9,6 +9,7 @@ export type NoteRow = Note;
 /** The notes table: its columns beyond id, hash and timestamps, typed by Prisma's row type. */
 export const noteTable: TableSpec<Note, NoteRow> = defineTable({
   name: "notes",
+  event: "note",
   softDelete: true,
   columns: { title: "string" },
 });

@@ -1,0 +1,91 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { Request, Response } from "express";
+import { isoInstant } from "../lib/dates.js";
+import { sendList } from "../http/envelope.js";
+import { parseHistoryQuery, type HistoryQuery } from "../http/history-query.js";
+import { cursorPaginate, paginate } from "../http/pagination.js";
+import { historyCount, historyPage, type HistoryEntry } from "../lib/events/history.js";
+import type { Sql } from "../lib/sql.js";
+import type { FieldAccess } from "./field-access.js";
+
+/** What answering a record's history takes: the record (404 out of reach, 403 refused) and its reader's view. */
+export interface HistorySource {
+  readonly sql: Sql;
+  readonly fields: FieldAccess;
+  /** The record as `show` finds and authorizes it: the history is readable by whoever may show it. */
+  record(req: Request): Promise<{ readonly hash: string }>;
+}
+
+/**
+ * `GET /api/<c>/{hash}/history` (resources with `audit`): the record's events newest first, as a list
+ * (envelope, page numbers or cursors); changes to fields the caller may not see are left out.
+ */
+export async function sendHistory(
+  req: Request,
+  res: Response,
+  source: HistorySource,
+): Promise<void> {
+  const role = req.user?.role;
+  const listSpec = source.fields.listSpecFor(role);
+  const record = await source.record(req);
+  const query = parseHistoryQuery(req, listSpec);
+  const hidden = source.fields.hiddenFrom(role);
+  const output = (entry: HistoryEntry) => ({
+    event: entry.event,
+    at: isoInstant(entry.at),
+    actor: entry.actor,
+    changes: Object.fromEntries(Object.entries(entry.changes).filter(([key]) => !hidden?.has(key))),
+  });
+  if (query.cursor) {
+    const cursors = listSpec.cursors;
+    const { entries, next, prev } = await cursorWindow(
+      source.sql,
+      record.hash,
+      query,
+      query.cursor,
+    );
+    const seal = (direction: "next" | "prev", entry: HistoryEntry | undefined) =>
+      entry === undefined || cursors === undefined
+        ? null
+        : cursors.seal({ direction, values: [entry.id] }, query.cursor!.binding);
+    const { links, meta } = cursorPaginate(req, query.perPage, {
+      next: next ? seal("next", entries.at(-1)) : null,
+      prev: prev ? seal("prev", entries[0]) : null,
+    });
+    sendList(res, entries.map(output), links, meta);
+    return;
+  }
+  const [entries, total] = await Promise.all([
+    historyPage(
+      source.sql,
+      record.hash,
+      { offset: (query.page - 1) * query.perPage },
+      query.perPage,
+    ),
+    historyCount(source.sql, record.hash),
+  ]);
+  const { links, meta } = paginate(req, query.page, query.perPage, total, entries.length);
+  sendList(res, entries.map(output), links, meta);
+}
+
+/** A cursor page: the entries, and whether older (next) and newer (prev) entries lie beside it. */
+async function cursorWindow(
+  sql: Sql,
+  hash: string,
+  query: HistoryQuery,
+  cursor: NonNullable<HistoryQuery["cursor"]>,
+): Promise<{ entries: HistoryEntry[]; next: boolean; prev: boolean }> {
+  const { position } = cursor;
+  const from = position?.values[0] as number | undefined;
+  if (position?.direction === "prev") {
+    // Newest first, one more than a page: the extra one, if any, is the newest and is left out.
+    const read = await historyPage(sql, hash, { newerThan: from! }, query.perPage + 1);
+    const more = read.length > query.perPage;
+    return { entries: more ? read.slice(1) : read, next: true, prev: more };
+  }
+  const window = from === undefined ? { offset: 0 } : { olderThan: from };
+  const read = await historyPage(sql, hash, window, query.perPage + 1);
+  const more = read.length > query.perPage;
+  return { entries: read.slice(0, query.perPage), next: more, prev: position !== null };
+}

@@ -1,0 +1,94 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { encodeValue } from "../column-codec.js";
+import { Binder, quote, type Sql } from "../sql.js";
+
+/*
+ * The outbox: every write the service commits appends its event to the table hashapi_events in the
+ * write's own transaction, so a rolled-back write has none and a committed one always has one,
+ * whatever crashes afterwards. The audit trail (GET /api/<c>/{hash}/history) reads it; deliveries
+ * read it after commit.
+ */
+
+/** The outbox's table (Prisma model HashapiEvent). */
+export const eventsTable = quote("hashapi_events");
+
+/** Who made a write: a signed-in user, or null for seeds and scripts. */
+export interface Actor {
+  readonly hash: string;
+  readonly name: string;
+}
+
+/** What changed, by output key: `[before, after]` as the record is output (belongsTo as hashes). */
+export type Changes = Readonly<Record<string, readonly [unknown, unknown]>>;
+
+/** One event: `<resource>.<what>` (`medical_record.updated`), the record's hash, what changed. */
+export interface WriteEvent {
+  readonly type: string;
+  readonly hash: string;
+  readonly changes: Changes;
+}
+
+const columns = ["type", "record_hash", "actor_hash", "actor_name", "changes", "created_at"]
+  .map(quote)
+  .join(", ");
+
+/** Appends events, in order, in the transaction `sql` belongs to. */
+export async function appendEvents(
+  sql: Sql,
+  actor: Actor | null,
+  events: readonly WriteEvent[],
+): Promise<void> {
+  const at = encodeValue("datetime", new Date(), sql.dialect);
+  for (const event of events) {
+    const values = new Binder(sql.dialect);
+    const row = [
+      values.add(event.type),
+      values.add(event.hash),
+      values.add(actor?.hash ?? null),
+      values.add(actor?.name ?? null),
+      values.add(JSON.stringify(event.changes)),
+      values.add(at),
+    ];
+    await sql.run(
+      `INSERT INTO ${eventsTable} (${columns}) VALUES (${row.join(", ")})`,
+      values.list,
+    );
+  }
+}
+
+/**
+ * Appends one event per row a bulk write touches (a cascade, a link set), selected by the same
+ * conditions as its statement: `rows(values)` is a SELECT of `"hash"` (the record the event is
+ * about) and `"changes"` (each row's changes as JSON text), binding through `values`.
+ */
+export async function appendEventsOfRows(
+  sql: Sql,
+  actor: Actor | null,
+  type: string,
+  rows: (values: Binder) => string,
+): Promise<void> {
+  const values = new Binder(sql.dialect);
+  // Bound in the order of the text: SQLite's placeholders are positional.
+  const head = [
+    values.add(type),
+    values.add(actor?.hash ?? null),
+    values.add(actor?.name ?? null),
+    values.add(encodeValue("datetime", new Date(), sql.dialect)),
+  ];
+  const selected = rows(values);
+  await sql.run(
+    `INSERT INTO ${eventsTable} (${columns}) SELECT ${head[0]}, "selected"."hash", ${head[1]}, ${head[2]}, "selected"."changes", ${head[3]} FROM (${selected}) AS "selected"`,
+    values.list,
+  );
+}
+
+/**
+ * A SQL text expression of `{ "<key>": [<before>, <after>] }` as JSON, where each side is `null` or
+ * a text expression (a related row's hash: letters, digits and `_`, nothing to escape).
+ */
+export function changeOfHashes(key: string, before: string | null, after: string | null): string {
+  const side = (expression: string | null) =>
+    expression === null ? "'null'" : `'"' || ${expression} || '"'`;
+  return `'{${JSON.stringify(key).replaceAll("'", "''")}:[' || ${side(before)} || ',' || ${side(after)} || ']}'`;
+}
