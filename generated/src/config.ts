@@ -7,6 +7,7 @@ import {
   defaultDatabaseUrl,
   defaultStatementTimeoutMs,
 } from "./lib/database.js";
+import { readWebhooks, type DeclaredWebhook, type Webhook } from "./lib/events/webhooks.js";
 import { settingSource } from "./lib/project-files.js";
 import type { JwtSettings } from "./lib/tokens.js";
 
@@ -31,7 +32,18 @@ export interface Config {
   pagination: { defaultPerPage: number; maxPerPage: number };
   /** EVENTS_RETAIN_DAYS: how long events of resources without `audit` are kept, in days (default 30). */
   eventsRetainDays: number;
+  /** hashapi.yaml's webhooks, their URLs and secrets read from the environment (lib/events/webhooks.ts). */
+  webhooks: {
+    receivers: Webhook[];
+    role: string;
+    timeoutMs: number;
+    retryBaseMs: number;
+    warnPlainHttp: boolean;
+  };
 }
+
+/** hashapi.yaml's webhooks: the environment variables their values are read from. */
+const declaredWebhooks: DeclaredWebhook[] = [];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -106,6 +118,24 @@ export function loadConfig(
     );
   }
 
+  const webhookTimeoutMs = Number(environment.WEBHOOK_TIMEOUT_MS || 5000);
+  if (!Number.isInteger(webhookTimeoutMs) || webhookTimeoutMs < 100 || webhookTimeoutMs > 9000) {
+    problems.push(
+      `WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 9000, got "${environment.WEBHOOK_TIMEOUT_MS}"`,
+    );
+  }
+  const webhookRetryBaseMs = Number(environment.WEBHOOK_RETRY_BASE_MS || 5000);
+  if (
+    !Number.isInteger(webhookRetryBaseMs) ||
+    webhookRetryBaseMs < 10 ||
+    webhookRetryBaseMs > 5000
+  ) {
+    problems.push(
+      `WEBHOOK_RETRY_BASE_MS must be a whole number of milliseconds from 10 to 5000, got "${environment.WEBHOOK_RETRY_BASE_MS}"`,
+    );
+  }
+  const receivers = readWebhooks(declaredWebhooks, environment, problems);
+
   const logLevel = environment.LOG_LEVEL ?? (env === "test" ? "silent" : "info");
   if (!logLevels.includes(logLevel))
     problems.push(`LOG_LEVEL must be one of ${logLevels.join(", ")}, got "${logLevel}"`);
@@ -140,6 +170,13 @@ export function loadConfig(
     bodyLimit: "100kb",
     pagination: { defaultPerPage: 15, maxPerPage: 100 },
     eventsRetainDays,
+    webhooks: {
+      receivers,
+      role: "admin",
+      timeoutMs: webhookTimeoutMs,
+      retryBaseMs: webhookRetryBaseMs,
+      warnPlainHttp: env === "production",
+    },
   };
 }
 

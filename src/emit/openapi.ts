@@ -123,6 +123,10 @@ export function buildOpenApi(project: ProjectModel): object {
     schemas.UserUpdatePayload = managed.validation.update.schema;
     Object.assign(paths, managedUserPaths(managed, project));
   }
+  if (project.webhooks.length > 0) {
+    schemas.Delivery = deliverySchema(project);
+    Object.assign(paths, deliveryPaths(project));
+  }
   withConnectionErrors(paths);
   return {
     openapi: "3.1.0",
@@ -393,6 +397,64 @@ function recordSchema(resource: ResourceModel, resources: ResourceModel[], nest:
 /** `?with=`: the relations a client may nest. */
 function withParameterOf(resource: ResourceModel): object {
   return { name: "with", in: "query", description: `comma-separated relations to nest: ${resource.withable.join(", ") || "(none)"}`, schema: { type: "string" } };
+}
+
+/** One event's delivery to one webhook (runtime lib/events/deliveries.ts). */
+function deliverySchema(project: ProjectModel): JsonSchema {
+  const time = { type: ["string", "null"], format: "date-time" };
+  return {
+    type: "object",
+    required: ["id", "webhook", "event", "record", "status", "attempts", "last_status", "last_error", "next_attempt_at", "delivered_at", "created_at"],
+    properties: {
+      id: { type: "string", pattern: hashPattern("DLV"), examples: [exampleHash("DLV")] },
+      webhook: { enum: project.webhooks.map((webhook) => webhook.name) },
+      event: { type: "string", examples: ["patient.updated"] },
+      record: { type: "string", description: "the hash of the record the event is about" },
+      status: { enum: ["pending", "delivered", "failed"] },
+      attempts: { type: "integer", minimum: 0 },
+      last_status: { type: ["integer", "null"], description: "the receiver's answer to the last attempt; null when none came" },
+      last_error: { type: ["string", "null"] },
+      next_attempt_at: { ...time, description: "when a pending delivery is attempted next" },
+      delivered_at: time,
+      created_at: { type: "string", format: "date-time" },
+    },
+    additionalProperties: false,
+  };
+}
+
+/** The deliveries of hashapi.yaml's webhooks: their list and a retry, for the most privileged role. */
+function deliveryPaths(project: ProjectModel): Record<string, object> {
+  const role = project.auth.roles[0]!;
+  const access = { "x-roles": [role], description: `Only for the role ${role}; 403 for the others.` };
+  const tags = ["webhooks"];
+  const common = { "401": responseRef("Unauthenticated"), "403": responseRef("Forbidden"), "500": responseRef("ServerError") };
+  return {
+    "/api/webhooks/deliveries": {
+      get: {
+        operationId: "listDeliveries",
+        tags,
+        summary: "The deliveries of the webhooks, newest first",
+        ...access,
+        parameters: [
+          { name: "page", in: "query", schema: { type: "integer", minimum: 1, maximum: 2_147_483_647, default: 1 } },
+          { name: "per_page", in: "query", schema: { type: "integer", minimum: 1, maximum: project.pagination.maxPerPage, default: project.pagination.defaultPerPage } },
+          { name: "status", in: "query", schema: { enum: ["pending", "delivered", "failed"] } },
+          { name: "webhook", in: "query", schema: { enum: project.webhooks.map((webhook) => webhook.name) } },
+        ],
+        responses: { "200": { description: "a page of deliveries", content: json(listResponseSchema(ref("Delivery"))) }, ...badRequest, ...common, "422": responseRef("ValidationFailed") },
+      },
+    },
+    "/api/webhooks/deliveries/{id}/retry": {
+      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", examples: [exampleHash("DLV")] } }],
+      post: {
+        operationId: "retryDelivery",
+        tags,
+        summary: "Attempt a delivery again now (its attempts so far kept)",
+        ...access,
+        responses: { "200": { description: "the delivery, due now", content: successRecord(ref("Delivery"), 200) }, ...postBodyErrors, ...common, "404": responseRef("NotFound") },
+      },
+    },
+  };
 }
 
 /** One event of a record's history (runtime resource/history.ts). */

@@ -30,6 +30,7 @@ export function buildPrismaSchema(project: ProjectModel): string {
     ...resources.flatMap((resource) => resource.belongsToMany.filter((relation) => relation.owning).map((relation) => pivotModel(database, resource, relation))),
     ...authModels(database, user, user.extraFields.map(inputOf), resources),
     eventsModel(database),
+    deliveriesModel(database),
   ];
   return `${blocks.join("\n\n")}\n`;
 }
@@ -260,9 +261,40 @@ function eventsModel(database: DatabaseModel): string {
       ["actor_hash", "String?", pg(database, "@db.VarChar(20)").trim()],
       ["actor_name", "String?", pg(database, "@db.VarChar(255)").trim()],
       ["changes", "String", pg(database, "@db.Text").trim()],
+      // Set once its deliveries exist (lib/events/deliveries.ts): a flag, not a position, because
+      // transactions commit out of id order.
+      ["fanned_out", "Boolean", "@default(false)"],
       ["created_at", "DateTime", timestamp.trim()],
     ],
-    ["@@index([record_hash, id])", "@@index([created_at])", '@@map("hashapi_events")'],
+    ["@@index([record_hash, id])", "@@index([fanned_out, id])", "@@index([created_at])", '@@map("hashapi_events")'],
+  );
+}
+
+/**
+ * One event's delivery to one receiver (a webhook of hashapi.yaml): its state, attempts and lease
+ * (lib/events/deliveries.ts). `hash` is its public id on the deliveries routes.
+ */
+function deliveriesModel(database: DatabaseModel): string {
+  const timestamp = pg(database, "@db.Timestamptz(3)");
+  return modelBlock(
+    "HashapiDelivery",
+    [
+      ["id", "Int", "@id @default(autoincrement())"],
+      ["hash", "String", `@unique${pg(database, "@db.VarChar(20)")}`],
+      ["event_id", "Int", ""],
+      ["receiver", "String", pg(database, "@db.VarChar(40)").trim()],
+      ["record_hash", "String", pg(database, "@db.VarChar(20)").trim()],
+      ["status", "String", pg(database, "@db.VarChar(10)").trim()],
+      ["attempts", "Int", "@default(0)"],
+      ["next_attempt_at", "DateTime", timestamp.trim()],
+      ["locked_until", "DateTime?", timestamp.trim()],
+      ["last_status", "Int?", ""],
+      ["last_error", "String?", pg(database, "@db.VarChar(500)").trim()],
+      ["delivered_at", "DateTime?", timestamp.trim()],
+      ["created_at", "DateTime", timestamp.trim()],
+      ["updated_at", "DateTime", timestamp.trim()],
+    ],
+    ["@@unique([event_id, receiver])", "@@index([status, next_attempt_at])", "@@index([receiver, record_hash, event_id])", '@@map("hashapi_deliveries")'],
   );
 }
 

@@ -4,7 +4,7 @@ import { historyRoute, manyToManyRoutes, routesOf } from "./routes.js";
 import { actionTable } from "./actions.js";
 import { blindDeletes, destroyRoles } from "./blind-deletes.js";
 import { setByServer } from "../spec/access-checks.js";
-import type { FieldSpec, ProjectSpec, RelationSpec, ResourceSpec, ValidSpecs } from "../spec/types.js";
+import type { FieldSpec, ProjectSpec, RelationSpec, ResourceSpec, ValidSpecs, WebhookSpec } from "../spec/types.js";
 import { parseRule } from "../spec/rules.js";
 import { defaultCollection, derivePrefix, withArticle, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
 import { exampleHash } from "./hash-format.js";
@@ -39,6 +39,7 @@ import type {
   ResourceRef,
   SerializedKey,
   UserModel,
+  WebhookModel,
   ValueKind,
 } from "./types.js";
 
@@ -84,6 +85,7 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
     user,
     evolution: evolutionOf(specs),
     out: specs.project.out,
+    webhooks: specs.project.webhooks.map((webhook) => webhookModel(webhook, specs.project.auth.roles[0]!)),
   };
   return model;
 }
@@ -262,6 +264,20 @@ function pointingAtUsers(
       .filter((relation) => relation.type === "belongsTo" && relation.resource === "User" && relation.onDelete === onDelete)
       .map((relation) => ({ target: refs.get(source.name)!, foreignKey: `${relation.name}_id` })),
   );
+}
+
+/** A webhook as config.ts reads it: `${NAME}` values by their variable's name. */
+function webhookModel(webhook: WebhookSpec, firstRole: string): WebhookModel {
+  const variable = (value: string) => /^\$\{([A-Z][A-Z0-9_]*)\}$/.exec(value)?.[1];
+  const urlVariable = variable(webhook.url);
+  return {
+    name: webhook.name,
+    url: urlVariable === undefined ? { literal: webhook.url } : { env: urlVariable },
+    secretEnv: variable(webhook.secret)!,
+    events: webhook.events,
+    as: webhook.as ?? firstRole,
+    retryHours: webhook.retryHours ?? 24,
+  };
 }
 
 /** `audit: true` or `{ retainDays: N }`: the history route and how long events are kept. */

@@ -23,6 +23,21 @@ export interface ProjectModel {
   evolution: SchemaEvolution;
   /** hashapi.yaml's `out:`, relative to the folder that holds the specs folder (src/pipeline/output-dir.ts). */
   out: string;
+  /** hashapi.yaml's `webhooks`, as `src/config.ts` reads them from the environment at start-up. */
+  webhooks: WebhookModel[];
+}
+
+/** One webhook receiver: where it is and how it signs, read from the environment at start-up. */
+export interface WebhookModel {
+  name: string;
+  /** The environment variable holding the URL, or the URL itself. */
+  url: { env: string } | { literal: string };
+  /** The environment variable holding the signing secret. */
+  secretEnv: string;
+  events: string[];
+  /** The role whose view of the record is sent. */
+  as: string;
+  retryHours: number;
 }
 
 export interface DatabaseModel {

@@ -35,6 +35,7 @@ type RawProject = {
   out?: string;
   auth?: { roles?: string[]; defaultRole?: string; users?: { manage: string[] }; ttl?: number; refreshTtl?: number; user?: { fields?: Record<string, Omit<FieldSpec, "name">> } };
   pagination?: Partial<ProjectSpec["pagination"]>;
+  webhooks?: ProjectSpec["webhooks"];
 };
 
 /** The role of every user of a project whose hashapi.yaml lists no `auth.roles`. */
@@ -60,5 +61,6 @@ export function normalizeProject(data: RawProject | null): ProjectSpec {
       defaultPerPage: data?.pagination?.defaultPerPage ?? 15,
       maxPerPage: data?.pagination?.maxPerPage ?? 100,
     },
+    webhooks: data?.webhooks ?? [],
   };
 }

@@ -24,6 +24,7 @@ const builtInResources = new Map([
   ["RevokedToken", "a table of the built-in authentication (revoked_tokens); choose another name"],
   ["LoginThrottle", "a table of the built-in authentication (login_throttles); choose another name"],
   ["HashapiEvent", "the table of every write's events (hashapi_events); choose another name"],
+  ["HashapiDelivery", "the table of the webhooks' deliveries (hashapi_deliveries); choose another name"],
 ]);
 
 /**

@@ -99,6 +99,20 @@ export interface ProjectSpec {
     user: { fields: FieldSpec[] };
   };
   pagination: { defaultPerPage: number; maxPerPage: number };
+  /** Receivers of the events of committed writes (spec-format "Events, audit trail, webhooks"). */
+  webhooks: WebhookSpec[];
+}
+
+/** One webhook of hashapi.yaml: `${NAME}` values are read from the environment at start-up. */
+export interface WebhookSpec {
+  name: string;
+  url: string;
+  secret: string;
+  /** Event types or patterns: `ticket.created`, `comment.*`, `*`. */
+  events: string[];
+  /** The role whose view of the record is sent; the first role when absent. */
+  as?: string;
+  retryHours?: number;
 }
 
 export interface ValidSpecs {

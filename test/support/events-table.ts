@@ -5,5 +5,5 @@
 export function eventsTableStatement(dialect: "sqlite" | "postgresql"): string {
   const id = dialect === "sqlite" ? `"id" INTEGER PRIMARY KEY AUTOINCREMENT` : `"id" SERIAL PRIMARY KEY`;
   const time = dialect === "sqlite" ? "DATETIME" : "TIMESTAMPTZ(3)";
-  return `CREATE TABLE "hashapi_events" (${id}, "type" TEXT NOT NULL, "record_hash" TEXT NOT NULL, "actor_hash" TEXT, "actor_name" TEXT, "changes" TEXT NOT NULL, "created_at" ${time} NOT NULL)`;
+  return `CREATE TABLE "hashapi_events" (${id}, "type" TEXT NOT NULL, "record_hash" TEXT NOT NULL, "actor_hash" TEXT, "actor_name" TEXT, "changes" TEXT NOT NULL, "fanned_out" BOOLEAN NOT NULL DEFAULT false, "created_at" ${time} NOT NULL)`;
 }

@@ -9,7 +9,14 @@ const migrationLockKey = 72707369;
 export const dialect: SqlDialect = {
   name: "postgresql",
   placeholder: (position) => `$${position}`,
-  lockClause: (lock) => (lock === undefined ? "" : lock === "share" ? " FOR SHARE" : " FOR UPDATE"),
+  lockClause: (lock) =>
+    lock === undefined
+      ? ""
+      : lock === "share"
+        ? " FOR SHARE"
+        : lock === "claim"
+          ? " FOR UPDATE SKIP LOCKED"
+          : " FOR UPDATE",
   // NULL already orders as the largest value here.
   nullsLargest: () => "",
   // lower() follows the column's collation, which may be "C" (ASCII only): ICU's root collation,

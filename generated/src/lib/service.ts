@@ -5,7 +5,8 @@ import type { RequestListener } from "node:http";
 import { createApiServer } from "../http/client-errors.js";
 import { connectDatabase, explainOpenFailure, type Database } from "./database.js";
 import { closeHandedOff, handedOff, listenThroughRunner } from "./dev-handoff.js";
-import { keepEventsPruned, type RetentionRule } from "./events/retention.js";
+import type { BackgroundWork } from "../http/api-app.js";
+import { keepEventsPruned } from "./events/retention.js";
 import { createLogger, type Logger } from "./logger.js";
 import { migrationsPath, pendingMigrations } from "./migrations.js";
 import { loadEnvironment, settingSource } from "./project-files.js";
@@ -108,9 +109,12 @@ function serve<Config extends ServiceSettings>(
   // logged "listening" right before "address already in use".
   const app = parts.createApp({ config, db, logger });
   const server = createApiServer(app);
-  // Old events leave the outbox in the background (the rules the app read from the specs).
-  const rules = (app as { locals?: { eventRetention?: RetentionRule[] } }).locals?.eventRetention;
-  const retention = rules ? keepEventsPruned(db, rules, logger) : undefined;
+  // Beside the requests: old events leave the outbox, new ones are delivered (lib/events/).
+  const background = (app as { locals?: { background?: BackgroundWork } }).locals?.background;
+  const retention = background
+    ? keepEventsPruned(db, background.eventRetention, logger)
+    : undefined;
+  const dispatcher = background?.startDispatcher(logger);
   const cannotListen = (error: Error) => {
     process.stderr.write(`Cannot listen on ${config.host}:${config.port}: ${error.message}\n`);
     process.exit(1);
@@ -139,9 +143,12 @@ function serve<Config extends ServiceSettings>(
     stopping = true;
     logger.info({ signal }, "shutting down");
     retention?.stop();
+    const delivering = dispatcher?.stop();
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     const closed = async () => {
+      // Attempts under way finish (each bounded by WEBHOOK_TIMEOUT_MS) before the database closes.
+      await delivering;
       await db.close();
       process.exit(0);
     };

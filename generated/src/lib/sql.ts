@@ -29,9 +29,10 @@ export interface SqlDialect {
   /**
    * The row lock a read inside a transaction takes: `share` keeps a row from being changed until the
    * transaction ends (a parent a new child points at), `update` keeps others from sharing or changing
-   * it (a row about to be deleted). Empty where the transaction already holds the one write lock.
+   * it (a row about to be deleted), `claim` locks rows no other transaction holds and skips the
+   * others (a worker taking deliveries). Empty where the transaction already holds the one write lock.
    */
-  lockClause(lock: "share" | "update" | undefined): string;
+  lockClause(lock: "share" | "update" | "claim" | undefined): string;
   /** What follows a nullable ORDER BY key so that NULL orders as the largest value on both databases. */
   nullsLargest(direction: "asc" | "desc"): string;
   /** A column's text in lower case, correctly for every alphabet (see list-conditions.ts). */

@@ -8,13 +8,49 @@ CREATE TABLE "hashapi_events" (
     "actor_hash" VARCHAR(20),
     "actor_name" VARCHAR(255),
     "changes" TEXT NOT NULL,
+    "fanned_out" BOOLEAN NOT NULL DEFAULT false,
     "created_at" TIMESTAMPTZ(3) NOT NULL,
 
     CONSTRAINT "hashapi_events_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "hashapi_deliveries" (
+    "id" SERIAL NOT NULL,
+    "hash" VARCHAR(20) NOT NULL,
+    "event_id" INTEGER NOT NULL,
+    "receiver" VARCHAR(40) NOT NULL,
+    "record_hash" VARCHAR(20) NOT NULL,
+    "status" VARCHAR(10) NOT NULL,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "next_attempt_at" TIMESTAMPTZ(3) NOT NULL,
+    "locked_until" TIMESTAMPTZ(3),
+    "last_status" INTEGER,
+    "last_error" VARCHAR(500),
+    "delivered_at" TIMESTAMPTZ(3),
+    "created_at" TIMESTAMPTZ(3) NOT NULL,
+    "updated_at" TIMESTAMPTZ(3) NOT NULL,
+
+    CONSTRAINT "hashapi_deliveries_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateIndex
 CREATE INDEX "hashapi_events_record_hash_id_idx" ON "hashapi_events"("record_hash", "id");
 
 -- CreateIndex
+CREATE INDEX "hashapi_events_fanned_out_id_idx" ON "hashapi_events"("fanned_out", "id");
+
+-- CreateIndex
 CREATE INDEX "hashapi_events_created_at_idx" ON "hashapi_events"("created_at");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "hashapi_deliveries_hash_key" ON "hashapi_deliveries"("hash");
+
+-- CreateIndex
+CREATE INDEX "hashapi_deliveries_status_next_attempt_at_idx" ON "hashapi_deliveries"("status", "next_attempt_at");
+
+-- CreateIndex
+CREATE INDEX "hashapi_deliveries_receiver_record_hash_event_id_idx" ON "hashapi_deliveries"("receiver", "record_hash", "event_id");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "hashapi_deliveries_event_id_receiver_key" ON "hashapi_deliveries"("event_id", "receiver");

@@ -8,11 +8,45 @@ CREATE TABLE "hashapi_events" (
     "actor_hash" TEXT,
     "actor_name" TEXT,
     "changes" TEXT NOT NULL,
+    "fanned_out" BOOLEAN NOT NULL DEFAULT false,
     "created_at" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "hashapi_deliveries" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "hash" TEXT NOT NULL,
+    "event_id" INTEGER NOT NULL,
+    "receiver" TEXT NOT NULL,
+    "record_hash" TEXT NOT NULL,
+    "status" TEXT NOT NULL,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "next_attempt_at" DATETIME NOT NULL,
+    "locked_until" DATETIME,
+    "last_status" INTEGER,
+    "last_error" TEXT,
+    "delivered_at" DATETIME,
+    "created_at" DATETIME NOT NULL,
+    "updated_at" DATETIME NOT NULL
 );
 
 -- CreateIndex
 CREATE INDEX "hashapi_events_record_hash_id_idx" ON "hashapi_events"("record_hash", "id");
 
 -- CreateIndex
+CREATE INDEX "hashapi_events_fanned_out_id_idx" ON "hashapi_events"("fanned_out", "id");
+
+-- CreateIndex
 CREATE INDEX "hashapi_events_created_at_idx" ON "hashapi_events"("created_at");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "hashapi_deliveries_hash_key" ON "hashapi_deliveries"("hash");
+
+-- CreateIndex
+CREATE INDEX "hashapi_deliveries_status_next_attempt_at_idx" ON "hashapi_deliveries"("status", "next_attempt_at");
+
+-- CreateIndex
+CREATE INDEX "hashapi_deliveries_receiver_record_hash_event_id_idx" ON "hashapi_deliveries"("receiver", "record_hash", "event_id");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "hashapi_deliveries_event_id_receiver_key" ON "hashapi_deliveries"("event_id", "receiver");

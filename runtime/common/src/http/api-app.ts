@@ -1,5 +1,9 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
+import { startDispatcher, type Dispatcher } from "../lib/events/dispatcher.js";
+import type { RetentionRule } from "../lib/events/retention.js";
+import type { Webhook } from "../lib/events/webhooks.js";
+import { addDeliveryRoutes } from "../resource/deliveries.js";
 import express, { type Express, type RequestHandler } from "express";
 import { AuthController } from "../auth/auth.controller.js";
 import { addAuthRoutes } from "../auth/auth.routes.js";
@@ -32,6 +36,21 @@ export interface ApiSettings {
   pagination: { defaultPerPage: number; maxPerPage: number };
   /** EVENTS_RETAIN_DAYS: how long events of resources without `audit` are kept (lib/events/retention.ts). */
   eventsRetainDays: number;
+  /** hashapi.yaml's webhooks, read from the environment; `role` reads and retries their deliveries. */
+  webhooks: {
+    receivers: readonly Webhook[];
+    role: string;
+    timeoutMs: number;
+    retryBaseMs: number;
+    /** In production, a receiver on plain http is said at start-up (its events travel unencrypted). */
+    warnPlainHttp: boolean;
+  };
+}
+
+/** What the running service does beside the requests (lib/service.ts starts it; tests do not). */
+export interface BackgroundWork {
+  readonly eventRetention: RetentionRule[];
+  startDispatcher(logger: Logger): Dispatcher;
 }
 
 export interface ApiParts {
@@ -92,8 +111,34 @@ export function createApiApp(parts: ApiParts): Express {
   parts.resources(registry);
   if (parts.users) registry.manageUsers(...parts.users);
   registry.addRoutes(routes, "/api");
-  // What the running service prunes from the outbox (lib/service.ts starts it; tests do not).
-  app.locals.eventRetention = registry.retentionRules(settings.eventsRetainDays);
+  const { receivers, role, timeoutMs, retryBaseMs } = settings.webhooks;
+  if (receivers.length > 0)
+    addDeliveryRoutes(routes, "/api", auth, {
+      role,
+      sql: db,
+      pagination: settings.pagination,
+      webhooks: receivers.map((receiver) => receiver.name),
+    });
+  const background: BackgroundWork = {
+    eventRetention: registry.retentionRules(settings.eventsRetainDays),
+    startDispatcher: (log) => {
+      for (const receiver of receivers)
+        if (settings.webhooks.warnPlainHttp && receiver.url.protocol === "http:")
+          log.warn(
+            { webhook: receiver.name },
+            "this webhook's URL is plain http: its events travel unencrypted",
+          );
+      return startDispatcher({
+        sql: db,
+        webhooks: receivers,
+        logger: log,
+        timeoutMs,
+        retryBaseMs,
+        view: (event, as) => registry.viewEvent(event, as),
+      });
+    },
+  };
+  app.locals.background = background;
 
   const readBody = jsonBody(settings.bodyLimit);
   const corsOrigins = new Set(settings.corsOrigins);

@@ -29,6 +29,7 @@ import {
   type UserPayload,
   type UserRoles,
 } from "../auth/users.service.js";
+import type { EventView } from "../lib/events/dispatcher.js";
 import type { RetentionRule } from "../lib/events/retention.js";
 import { ownValue } from "../lib/records.js";
 
@@ -116,6 +117,32 @@ export class ResourceRegistry {
     const users = resource as ResourceDescriptor<object, ManagedUser, UserPayload, UserPayload>;
     this.managedUsers = { resource: users, access };
     return this;
+  }
+
+  /**
+   * An event's record and changes as a role sees them (what a webhook with `as: role` is sent): the
+   * record now, through its resource's serializer for that role (fields by `visibleTo`; a webhook
+   * is the service's own integration, so no owner or scope narrows it), null once it is gone.
+   */
+  async viewEvent(
+    event: { type: string; hash: string; changes: Record<string, unknown> },
+    role: string,
+  ): Promise<EventView> {
+    const name = event.type.slice(0, event.type.indexOf("."));
+    const entry = this.entries.find(({ resource }) => resource.table.event === name);
+    const table = entry?.resource.table ?? (name === "user" ? this.users : undefined);
+    if (!table) return { record: null, changes: event.changes };
+    const visibleTo = entry?.resource.visibleTo ?? {};
+    const hidden = (key: string) =>
+      Object.hasOwn(visibleTo, key) && !visibleTo[key]!.includes(role);
+    const changes = Object.fromEntries(
+      Object.entries(event.changes).filter(([key]) => !hidden(key)),
+    );
+    const row = await this.tableOf(table).findOne({
+      hash: event.hash,
+      ...(table.softDelete ? { deleted: false } : {}),
+    } as never);
+    return { record: row ? this.serializerOf(table)(row, [], role) : null, changes };
   }
 
   /**

@@ -1,0 +1,136 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { decodeValue } from "../column-codec.js";
+import { isoInstant } from "../dates.js";
+import type { Logger } from "../logger.js";
+import type { Sql } from "../sql.js";
+import { claimDeliveries, fanOut, settleDelivery, type ClaimedDelivery } from "./deliveries.js";
+import { nextAttempt, postMessage, type Webhook } from "./webhooks.js";
+
+/*
+ * The worker that delivers events, one in every process of the service: it fans new events out
+ * into deliveries, claims due ones (a lease each: one worker or instance at a time per delivery),
+ * POSTs them, and settles each. It runs beside the requests and never in them: a slow receiver
+ * holds only this loop's few connections, never a request.
+ */
+
+/** What a delivery sends of its record, as the webhook's role (`as`) reads it. */
+export interface EventView {
+  /** The record now, as that role reads it; null once it is gone or out of that role's reach. */
+  readonly record: object | null;
+  /** The event's changes without the fields that role may not see. */
+  readonly changes: Record<string, unknown>;
+}
+
+export interface DispatcherOptions {
+  readonly sql: Sql;
+  readonly webhooks: readonly Webhook[];
+  readonly logger: Logger;
+  /** The record and changes of an event as `role` may see them (the app's serializers and field access). */
+  view(event: ClaimedDelivery["event"], role: string): Promise<EventView>;
+  /** How long one attempt may take (WEBHOOK_TIMEOUT_MS). */
+  readonly timeoutMs: number;
+  /** The first retry's delay; later ones grow from it (WEBHOOK_RETRY_BASE_MS, webhooks.ts). */
+  readonly retryBaseMs: number;
+  /** How often it looks for new events and due retries. */
+  readonly pollMs?: number;
+  /** Deliveries attempted at once by this process. */
+  readonly batch?: number;
+}
+
+export interface Dispatcher {
+  /** Stops looking for more, and waits for the attempts under way. */
+  stop(): Promise<void>;
+}
+
+/** Starts delivering; a failure of the loop itself is logged and the loop goes on. */
+export function startDispatcher(options: DispatcherOptions): Dispatcher {
+  const { sql, logger } = options;
+  const byName = new Map(options.webhooks.map((webhook) => [webhook.name, webhook]));
+  const batch = options.batch ?? 8;
+  // A lease outlives the attempt it covers, so only a worker that died lets another retry it.
+  const leaseMs = options.timeoutMs + 10_000;
+  let stopped = false;
+  let running: Promise<void> | undefined;
+
+  async function deliver(delivery: ClaimedDelivery): Promise<void> {
+    const webhook = byName.get(delivery.receiver);
+    const eventAt = decodeValue("datetime", delivery.event.at, sql.dialect) as Date;
+    if (!webhook) {
+      const error = `no webhook named ${delivery.receiver} in this service's configuration`;
+      await settleDelivery(sql, delivery, { delivered: false, status: null, error, retryAt: null });
+      return;
+    }
+    const view = await options.view(delivery.event, webhook.as);
+    const body = JSON.stringify({
+      type: delivery.event.type,
+      timestamp: isoInstant(eventAt),
+      data: {
+        hash: delivery.event.hash,
+        actor: delivery.event.actor,
+        changes: view.changes,
+        record: view.record,
+      },
+    });
+    const outcome = await postMessage(webhook, { id: delivery.hash, body }, options.timeoutMs);
+    const delivered = outcome.error === null;
+    const retryAt = delivered
+      ? null
+      : nextAttempt(delivery.attempts, eventAt, webhook.retryHours, options.retryBaseMs);
+    if (!delivered)
+      logger.warn(
+        {
+          webhook: webhook.name,
+          delivery: delivery.hash,
+          event: delivery.event.type,
+          attempts: delivery.attempts,
+          status: outcome.status,
+          error: outcome.error,
+          retry: retryAt !== null,
+        },
+        retryAt === null
+          ? "webhook delivery failed for good"
+          : "webhook delivery failed; it will be retried",
+      );
+    await settleDelivery(sql, delivery, { ...outcome, delivered, retryAt });
+  }
+
+  async function round(): Promise<void> {
+    while (!stopped && (await fanOut(sql, options.webhooks)) > 0);
+    for (;;) {
+      if (stopped) return;
+      const claimed = await claimDeliveries(sql, batch, leaseMs);
+      await Promise.all(
+        claimed.map((delivery) =>
+          deliver(delivery).catch((error: unknown) =>
+            logger.warn(
+              { err: error, delivery: delivery.hash },
+              "webhook delivery could not be attempted",
+            ),
+          ),
+        ),
+      );
+      if (claimed.length < batch) return;
+    }
+  }
+
+  const timer = setInterval(() => {
+    if (running || stopped) return;
+    running = round()
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, "delivering events failed; retried shortly"),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+  }, options.pollMs ?? 1_000);
+  timer.unref();
+
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

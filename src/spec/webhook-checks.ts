@@ -1,0 +1,59 @@
+import { toSnake } from "../model/naming.js";
+import { didYouMean } from "./problem.js";
+import type { CheckedResource } from "./resource-checks.js";
+import type { SpecSource } from "./source.js";
+import type { Problem, ProjectSpec } from "./types.js";
+
+/** What each resource's events are called: `<resource>.<what>`, and a belongsToMany's `<resource>.<relation>.<what>`. */
+function eventNames(resources: readonly CheckedResource[]): Map<string, { soft: boolean; links: string[] }> {
+  const names = new Map<string, { soft: boolean; links: string[] }>([["user", { soft: false, links: [] }]]);
+  for (const { spec } of resources)
+    names.set(toSnake(spec.name), {
+      soft: spec.softDelete === true,
+      links: (spec.relations ?? []).filter((relation) => relation.type === "belongsToMany").map((relation) => relation.name),
+    });
+  return names;
+}
+
+/**
+ * hashapi.yaml `webhooks`: names used once, `as` one of the roles, and every event a pattern names
+ * one a resource of these specs has (a typo would make a receiver that never hears anything).
+ */
+export function checkWebhooks(project: ProjectSpec, source: SpecSource, resources: readonly CheckedResource[]): Problem[] {
+  const problems: Problem[] = [];
+  const names = eventNames(resources);
+  const seen = new Set<string>();
+  project.webhooks.forEach((webhook, index) => {
+    if (seen.has(webhook.name)) problems.push(source.problem(["webhooks", index, "name"], `a second webhook named "${webhook.name}": each needs a name of its own`));
+    seen.add(webhook.name);
+    if (webhook.as !== undefined && !project.auth.roles.includes(webhook.as))
+      problems.push(source.problem(["webhooks", index, "as"], `unknown role "${webhook.as}": it must be one of auth.roles (${project.auth.roles.join(", ")})${didYouMean(webhook.as, project.auth.roles)}`));
+    if (!/^(\$\{[A-Z][A-Z0-9_]*\}|https?:\/\/\S+)$/.test(webhook.url))
+      problems.push(source.problem(["webhooks", index, "url"], `"${webhook.url}" is neither \${NAME} (an environment variable, read at start-up) nor an http:// or https:// URL`));
+    if (!environmentVariable.test(webhook.secret))
+      problems.push(source.problem(["webhooks", index, "secret"], "the secret must be ${NAME}: an environment variable holding it, read at start-up (a secret written in the specs would be in every copy of them)"));
+    webhook.events.forEach((pattern, position) => {
+      const problem = patternProblem(pattern, names);
+      if (problem) problems.push(source.problem(["webhooks", index, "events", position], problem));
+    });
+  });
+  return problems;
+}
+
+const environmentVariable = /^\$\{[A-Z][A-Z0-9_]*\}$/;
+const patternShape = /^[a-z][a-z0-9_]*\.(\*|created|updated|deleted|restored|[a-z][a-z0-9_]*\.(attached|detached))$/;
+
+function patternProblem(pattern: string, names: ReadonlyMap<string, { soft: boolean; links: string[] }>): string | undefined {
+  if (pattern === "*") return undefined;
+  if (!patternShape.test(pattern))
+    return `"${pattern}" is not an event type: <resource>.created, .updated, .deleted, .restored, <resource>.<relation>.attached or .detached, <resource>.* (all of a resource) or * (all)`;
+  const [resource, ...rest] = pattern.split(".");
+  const known = names.get(resource!);
+  if (known === undefined) return `no resource has events named "${resource}.…"${didYouMean(resource!, [...names.keys()])}: events are named after a resource in snake_case (${[...names.keys()].join(", ")})`;
+  if (rest.length === 2) {
+    if (!known.links.includes(rest[0]!)) return `${resource} has no belongsToMany named "${rest[0]}"${didYouMean(rest[0]!, known.links)}: links' events are <resource>.<relation>.attached or .detached`;
+    return undefined;
+  }
+  if (rest[0] === "restored" && !known.soft) return `${resource} has no soft delete: it is never restored`;
+  return undefined;
+}
