@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import type { Express } from "express";
 import { userFields } from "./auth/user-fields.js";
 import type { Config } from "./config.js";
+import { handlers } from "./custom/events.js";
 import { createApiApp } from "./http/api-app.js";
 import type { Database } from "./lib/database.js";
 import type { Logger } from "./lib/logger.js";
@@ -49,6 +50,8 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
     userFields,
     // hashapi.yaml auth.users.manage: /api/users.
     users: [userResource, { roles, defaultRole }],
+    // src/custom/events.ts (yours): code run after commit, durable and retried.
+    handlers,
     resources(registry) {
       registry.add(appointmentResource, new AppointmentPolicy(), AppointmentController);
       registry.add(doctorResource, new DoctorPolicy(), DoctorController);

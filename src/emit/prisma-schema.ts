@@ -282,7 +282,7 @@ function deliveriesModel(database: DatabaseModel): string {
       ["id", "Int", "@id @default(autoincrement())"],
       ["hash", "String", `@unique${pg(database, "@db.VarChar(20)")}`],
       ["event_id", "Int", ""],
-      ["receiver", "String", pg(database, "@db.VarChar(40)").trim()],
+      ["receiver", "String", pg(database, "@db.VarChar(200)").trim()],
       ["record_hash", "String", pg(database, "@db.VarChar(20)").trim()],
       ["status", "String", pg(database, "@db.VarChar(10)").trim()],
       ["attempts", "Int", "@default(0)"],

@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -64,7 +66,40 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60
   }
 }
 
+/** A handler that records what it got, and fails the first run for records named "Handler flaky". */
+const handlersSource = `import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+import type { EventHandlers } from "../lib/events/handlers.js";
+
+export const handlers: EventHandlers = {
+  "patient.created": async (event) => {
+    const log = process.env.HANDLER_LOG!;
+    const tried = \`\${log}.\${event.hash}\`;
+    if (event.record?.name === "Handler flaky" && !existsSync(tried)) {
+      writeFileSync(tried, "");
+      throw new Error("the first run fails");
+    }
+    appendFileSync(log, JSON.stringify({ type: event.type, hash: event.hash, actor: event.actor, name: event.record?.name }) + "\\n");
+  },
+};
+`;
+
+/** An afterCreate hook that records the record, and throws for one name: the answer must not change. */
+const hookedController = `import { appendFileSync } from "node:fs";
+import type { Request } from "express";
+import { PatientControllerBase } from "../../resources/patient/patient.controller.base.js";
+import type { PatientRow } from "../../resources/patient/patient.repository.js";
+
+export class PatientController extends PatientControllerBase {
+  protected override afterCreate(_req: Request, record: PatientRow): void {
+    appendFileSync(process.env.HOOK_LOG!, record.hash + "\\n");
+    if (record.name === "Hook throws") throw new Error("after the answer");
+  }
+}
+`;
+
 describe.each(databaseTargets)("webhooks on $label", ({ database }) => {
+  const handlerLog = join(repo, ".tmp", `handlers-${database}-${process.pid}.log`);
+  const hookLog = join(repo, ".tmp", `hooks-${database}-${process.pid}.log`);
   let project: Project;
   let postgres: PostgresServer | undefined;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -81,7 +116,11 @@ describe.each(databaseTargets)("webhooks on $label", ({ database }) => {
     }
     receiver = await startReceiver();
     project = await prepareProject({ name: `e2e-webhooks-${database}`, database, databaseUrl, extraSpecs: join(repo, "test/fixtures/webhooks") });
-    const env = { ...project.env, WEB_CONCURRENCY: "2", CRM_WEBHOOK_URL: receiver.url, CRM_WEBHOOK_SECRET: secret, WEBHOOK_TIMEOUT_MS: "500", WEBHOOK_RETRY_BASE_MS: "100" };
+    // The project's own code: a handler of src/custom/events.ts and an afterCreate hook, built in.
+    await writeFile(join(project.dir, "src/custom/events.ts"), handlersSource);
+    await writeFile(join(project.dir, "src/custom/patient/patient.controller.ts"), hookedController);
+    await execa("npm", ["run", "build", "--silent"], { cwd: project.dir });
+    const env = { ...project.env, WEB_CONCURRENCY: "2", CRM_WEBHOOK_URL: receiver.url, CRM_WEBHOOK_SECRET: secret, WEBHOOK_TIMEOUT_MS: "500", WEBHOOK_RETRY_BASE_MS: "100", HANDLER_LOG: handlerLog, HOOK_LOG: hookLog };
     services.push(await startService({ cwd: project.dir, env }));
     // Two instances on one PostgreSQL: each delivery still goes out once (SKIP LOCKED leases).
     if (database === "postgresql") services.push(await startService({ cwd: project.dir, env }));
@@ -101,9 +140,9 @@ describe.each(databaseTargets)("webhooks on $label", ({ database }) => {
   const p = (position: number) => (database === "sqlite" ? "?" : `$${position}`);
   const cpf = (n: number) => String(10_000_000_000 + n * 7_919 + (database === "sqlite" ? 0 : 1)).slice(0, 11);
   const pending = async () => (await asAdmin("GET", "/api/webhooks/deliveries?status=pending&per_page=1")).body.meta.total as number;
-  /** The delivery of each event of the patients' records, by event id, read past the service. */
-  const deliveries = () =>
-    queryDatabase(project.databaseUrl, project.dir, `SELECT "d"."hash", "d"."event_id", "d"."record_hash", "d"."status", "d"."attempts", "d"."last_status" FROM "hashapi_deliveries" AS "d" ORDER BY "d"."event_id"`);
+  /** The deliveries to one receiver (the webhook, or a handler: `on <pattern>`), by event, read past the service. */
+  const deliveries = (to = "crm") =>
+    queryDatabase(project.databaseUrl, project.dir, `SELECT "d"."hash", "d"."event_id", "d"."record_hash", "d"."status", "d"."attempts", "d"."last_status" FROM "hashapi_deliveries" AS "d" WHERE "d"."receiver" = ${p(1)} ORDER BY "d"."event_id"`, [to]);
 
   it(`delivers every committed write's event, signed, in order per record, and none of a refused write: ${writes} writes`, async () => {
     receiver.behave.current = () => 204;
@@ -185,6 +224,32 @@ describe.each(databaseTargets)("webhooks on $label", ({ database }) => {
     receiver.behave.current = () => 204;
     receiver.release();
     await until("the held deliveries", async () => (await pending()) === 0);
+  }, 120_000);
+
+  it("runs src/custom/events.ts handlers after commit, retried when they throw, and after* hooks after the answer", async () => {
+    receiver.behave.current = () => 204;
+    const made = [
+      await asAdmin("POST", "/api/patients", { name: "Handled", cpf: cpf(3_000) }),
+      await asAdmin("POST", "/api/patients", { name: "Handler flaky", cpf: cpf(3_001) }),
+      await asAdmin("POST", "/api/patients", { name: "Hook throws", cpf: cpf(3_002) }),
+    ];
+    // A hook that throws does not change the answer: it came before the hook ran.
+    expect(made.map((reply) => reply.status)).toEqual([201, 201, 201]);
+    const refused = await asAdmin("POST", "/api/patients", { name: "Refused write", cpf: cpf(3_000) });
+    expect(refused.status).toBe(422);
+    const hashes = made.map((reply) => reply.body.data.hash as string);
+    const handled = async () => (existsSync(handlerLog) ? (await readFile(handlerLog, "utf8")).split("\n").filter(Boolean).map((line) => JSON.parse(line) as { hash: string; name: string; actor: unknown }) : []);
+    await until("the handlers", async () => (await handled()).filter((entry) => hashes.includes(entry.hash)).length === 3);
+    const entries = (await handled()).filter((entry) => hashes.includes(entry.hash));
+    expect(entries.map((entry) => entry.name).sort()).toEqual(["Handled", "Handler flaky", "Hook throws"]);
+    expect(entries[0]!.actor).toEqual({ hash: project.adminHash, name: admin.name });
+    // The flaky one ran twice: failed (retried), then done; the refused write ran nothing.
+    const flaky = (await deliveries("on patient.created")).find((row) => row.record_hash === hashes[1]);
+    expect(flaky).toMatchObject({ status: "delivered", attempts: 2 });
+    expect((await handled()).some((entry) => entry.name === "Refused write")).toBe(false);
+    // Hooks ran once per answered create, in the process that answered it; never for the refused one.
+    const hooked = (await readFile(hookLog, "utf8")).split("\n").filter(Boolean);
+    for (const hash of hashes) expect(hooked.filter((line) => line === hash)).toHaveLength(1);
   }, 120_000);
 
   it("delivers again what a worker killed mid-delivery was delivering (at least once)", async () => {

@@ -16,6 +16,9 @@ export const repo = new URL("../..", import.meta.url).pathname;
 export const jwtSecret = "e2e-secret-0123456789-abcdefghijklmnopqrstuvwxyz";
 export const admin = { name: "Ada Admin", email: "ada@example.com", password: "correct horse battery" };
 
+/** The signing secret of the test fixtures' webhooks (`${FUZZ_WEBHOOK_SECRET}`): whsec_ and base64 of 32 bytes. */
+export const fuzzWebhookSecret = `whsec_${Buffer.alloc(32, 1).toString("base64")}`;
+
 /** An existing project directory to test instead of generating one (e.g. the hand-written reference). */
 export const externalProject = process.env.HASHAPI_E2E_PROJECT ? resolve(repo, process.env.HASHAPI_E2E_PROJECT) : undefined;
 

@@ -153,10 +153,13 @@ export const specSet: fc.Arbitrary<SpecSet> = fc
       ...(roles ? { roles, ...(top.manageUsers ? { users: { manage: ["admin"] } } : {}) } : {}),
       ...(Object.keys(userFields).length > 0 ? { user: { fields: userFields } } : {}),
     };
+    // A webhook of every event (nothing listens there) from values already drawn, so every seed keeps its sets.
+    const webhooks = top.roles && top.manageUsers ? [{ name: "sink", url: "http://127.0.0.1:9/", secret: "${FUZZ_WEBHOOK_SECRET}", events: ["*"], retryHours: 0.001 }] : [];
     const project: Record<string, unknown> = {
       name: "spec-space",
       database: top.database,
       ...(Object.keys(auth).length > 0 ? { auth } : {}),
+      ...(webhooks.length > 0 ? { webhooks } : {}),
     };
     const resources = drafts.map((draft, index) => {
       const name = resourceNames[index]!;

@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { startDispatcher, type Dispatcher } from "../lib/events/dispatcher.js";
+import { handlerReceivers, type EventHandlers } from "../lib/events/handlers.js";
 import type { RetentionRule } from "../lib/events/retention.js";
 import type { Webhook } from "../lib/events/webhooks.js";
 import { addDeliveryRoutes } from "../resource/deliveries.js";
@@ -71,6 +72,8 @@ export interface ApiParts {
   users?: Parameters<ResourceRegistry["manageUsers"]>;
   /** Adds the project's resources. */
   resources: (registry: ResourceRegistry) => void;
+  /** src/custom/events.ts: code run after commit for the events it names (lib/events/handlers.ts). */
+  handlers?: EventHandlers;
 }
 
 /**
@@ -119,6 +122,7 @@ export function createApiApp(parts: ApiParts): Express {
       pagination: settings.pagination,
       webhooks: receivers.map((receiver) => receiver.name),
     });
+  const handlers = handlerReceivers(parts.handlers ?? {});
   const background: BackgroundWork = {
     eventRetention: registry.retentionRules(settings.eventsRetainDays),
     startDispatcher: (log) => {
@@ -131,6 +135,8 @@ export function createApiApp(parts: ApiParts): Express {
       return startDispatcher({
         sql: db,
         webhooks: receivers,
+        handlers,
+        handlerRole: role,
         logger: log,
         timeoutMs,
         retryBaseMs,

@@ -1,6 +1,5 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { ownValue } from "../lib/records.js";
 import type { Request, Response } from "express";
 import { sendData, sendList, sendMessage } from "../http/envelope.js";
 import {
@@ -16,14 +15,15 @@ import {
   type NestedReaders,
 } from "../http/nested-access.js";
 import { cursorPaginate, paginate } from "../http/pagination.js";
-import { emptyFieldErrors, Forbidden, NotFound, ValidationFailed } from "../lib/errors.js";
+import { Forbidden, NotFound, ValidationFailed } from "../lib/errors.js";
 import type { LinkedCondition } from "../lib/list-conditions.js";
 import { relationOfKind } from "../lib/table.js";
 import { fieldAccess, payloadWriters, type FieldAccess } from "./field-access.js";
 import { actorOf } from "./actor.js";
+import { afterAnswer } from "./after-answer.js";
 import { sendHistory } from "./history.js";
 import { serverSetValues } from "./server-set.js";
-import { bothScopes, bypasses, ownerScope } from "./ownership.js";
+import { bothScopes, ownedPayload, ownerScope } from "./ownership.js";
 import type { Policy } from "./policy.js";
 import type { Serializer } from "./serializer.js";
 import type { Reach, RecordRules, ResourceService, StoredRow, WriteRules } from "./service.js";
@@ -93,6 +93,17 @@ export class ResourceController<
 
   /** Before a record is deleted, after the policy allowed it: throw to refuse. */
   protected beforeDestroy(_req: Request, _record: Row): void | Promise<void> {}
+
+  /**
+   * After a create, update, delete or restore committed and was answered (never after a rollback):
+   * cannot change the answer; what it throws is logged. Work that must not be lost belongs in
+   * src/custom/events.ts (durable, retried); these run once, in this process.
+   */
+  protected afterCreate(_req: Request, _record: Row): void | Promise<void> {}
+  protected afterUpdate(_req: Request, _record: Row): void | Promise<void> {}
+  /** `record` as it was read before the delete. */
+  protected afterDestroy(_req: Request, _record: Row): void | Promise<void> {}
+  protected afterRestore(_req: Request, _record: Row): void | Promise<void> {}
 
   /** 403 "This action is unauthorized." unless `allowed`. */
   protected async authorize(allowed: boolean | Promise<boolean>): Promise<void> {
@@ -216,7 +227,12 @@ export class ResourceController<
       undefined,
       req.user?.role,
     );
-    const owned = this.owned(req, this.setFromCaller(req, payload, true), true);
+    const owned = ownedPayload(
+      this.service.resource.owner,
+      req.user,
+      this.setFromCaller(req, payload, true),
+      true,
+    );
     const rules = {
       ...owned.rules,
       ...this.linking(req, owned.payload),
@@ -225,6 +241,7 @@ export class ResourceController<
     const created = await this.service.create(owned.payload, relations, rules);
     await assertMayRead(this.nested, [created], relations, req.user);
     sendData(res, this.serialize(created, relations, req.user?.role), 201);
+    afterAnswer(req, () => this.afterCreate(req, created));
   }
 
   async show(req: Request, res: Response): Promise<void> {
@@ -246,7 +263,12 @@ export class ResourceController<
       row.id,
       req.user?.role,
     );
-    const owned = this.owned(req, this.setFromCaller(req, payload, false), false);
+    const owned = ownedPayload(
+      this.service.resource.owner,
+      req.user,
+      this.setFromCaller(req, payload, false),
+      false,
+    );
     const rules = {
       ...owned.rules,
       ...this.linking(req, owned.payload),
@@ -255,6 +277,7 @@ export class ResourceController<
     const updated = await this.service.update(row, owned.payload, relations, rules);
     await assertMayRead(this.nested, [updated], relations, req.user);
     sendData(res, this.serialize(updated, relations, req.user?.role));
+    afterAnswer(req, () => this.afterUpdate(req, updated));
   }
 
   async destroy(req: Request, res: Response): Promise<void> {
@@ -263,6 +286,7 @@ export class ResourceController<
     await this.beforeDestroy(req, row);
     await this.service.destroy(row, this.recordRules(req));
     sendMessage(res, "Resource deleted.");
+    afterAnswer(req, () => this.afterDestroy(req, row));
   }
 
   async restore(req: Request, res: Response): Promise<void> {
@@ -272,6 +296,7 @@ export class ResourceController<
     const restored = await this.service.restore(row, relations, this.recordRules(req));
     await assertMayRead(this.nested, [restored], relations, req.user);
     sendData(res, this.serialize(restored, relations, req.user?.role));
+    afterAnswer(req, () => this.afterRestore(req, restored));
   }
 
   /** The record's events (resources with `audit`): readable by whoever may show it, trashed or not (history.ts). */
@@ -344,40 +369,6 @@ export class ResourceController<
         now: new Date(),
       },
     );
-  }
-
-  /**
-   * An owned resource's payload, made the caller's: a direct owner left out is the caller; a parent
-   * the ownership runs through must be one the caller owns, which the write checks with the parent
-   * locked (else the 422 of an unknown record). Bypass roles may name any.
-   */
-  protected owned<T extends object>(
-    req: Request,
-    payload: T,
-    creating: boolean,
-  ): { payload: T; rules: WriteRules } {
-    const owner = this.service.resource.owner;
-    if (owner === undefined) return { payload, rules: {} };
-    const key = owner.payloadKey;
-    if (creating && key !== undefined && ownValue(payload, key) == null && req.user)
-      return { payload: { ...payload, [key]: req.user.hash }, rules: {} };
-    if (owner.through === undefined || bypasses(owner, req.user)) return { payload, rules: {} };
-    // A record of no parent would be nobody's: the caller could not reach what they just made (or
-    // just moved to no parent).
-    const parent = ownValue(payload, owner.through);
-    if (parent === null || (creating && parent === undefined)) {
-      const label = owner.through.replaceAll("_", " ");
-      throw new ValidationFailed(
-        Object.assign(emptyFieldErrors(), {
-          [owner.through]: [`The ${label} field is required.`],
-        }),
-      );
-    }
-    const mine = { [owner.column]: req.user?.id ?? -1 };
-    return {
-      payload,
-      rules: { parent: { relation: owner.through, where: mine } },
-    };
   }
 
   /**

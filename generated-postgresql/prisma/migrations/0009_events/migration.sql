@@ -19,7 +19,7 @@ CREATE TABLE "hashapi_deliveries" (
     "id" SERIAL NOT NULL,
     "hash" VARCHAR(20) NOT NULL,
     "event_id" INTEGER NOT NULL,
-    "receiver" VARCHAR(40) NOT NULL,
+    "receiver" VARCHAR(200) NOT NULL,
     "record_hash" VARCHAR(20) NOT NULL,
     "status" VARCHAR(10) NOT NULL,
     "attempts" INTEGER NOT NULL DEFAULT 0,

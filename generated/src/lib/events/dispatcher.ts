@@ -5,11 +5,12 @@ import { isoInstant } from "../dates.js";
 import type { Logger } from "../logger.js";
 import type { Sql } from "../sql.js";
 import { claimDeliveries, fanOut, settleDelivery, type ClaimedDelivery } from "./deliveries.js";
+import { handlerRetryHours, handlerTimeoutMs, type HandlerReceiver } from "./handlers.js";
 import { nextAttempt, postMessage, type Webhook } from "./webhooks.js";
 
 /*
- * The worker that delivers events, one in every process of the service: it fans new events out
- * into deliveries, claims due ones (a lease each: one worker or instance at a time per delivery),
+ * The worker that delivers events to webhooks and to src/custom/events.ts's handlers, one in every
+ * process of the service: it fans new events out into deliveries, claims due ones (a lease each: one worker or instance at a time per delivery),
  * POSTs them, and settles each. It runs beside the requests and never in them: a slow receiver
  * holds only this loop's few connections, never a request.
  */
@@ -25,6 +26,10 @@ export interface EventView {
 export interface DispatcherOptions {
   readonly sql: Sql;
   readonly webhooks: readonly Webhook[];
+  /** src/custom/events.ts's handlers. */
+  readonly handlers: readonly HandlerReceiver[];
+  /** The role whose view of the record handlers get (the most privileged). */
+  readonly handlerRole: string;
   readonly logger: Logger;
   /** The record and changes of an event as `role` may see them (the app's serializers and field access). */
   view(event: ClaimedDelivery["event"], role: string): Promise<EventView>;
@@ -47,15 +52,79 @@ export interface Dispatcher {
 export function startDispatcher(options: DispatcherOptions): Dispatcher {
   const { sql, logger } = options;
   const byName = new Map(options.webhooks.map((webhook) => [webhook.name, webhook]));
+  const handlers = new Map(options.handlers.map((handler) => [handler.name, handler]));
+  const receivers = [...options.webhooks, ...options.handlers];
   const batch = options.batch ?? 8;
   // A lease outlives the attempt it covers, so only a worker that died lets another retry it.
-  const leaseMs = options.timeoutMs + 10_000;
+  const leaseMs = { webhooks: options.timeoutMs + 10_000, handlers: handlerTimeoutMs + 10_000 };
+
+  /** Runs a handler within its time; what it throws (or a timeout) is the attempt's error. */
+  async function run(
+    handler: HandlerReceiver,
+    delivery: ClaimedDelivery,
+    eventAt: Date,
+  ): Promise<string | null> {
+    const view = await options.view(delivery.event, options.handlerRole);
+    const event = {
+      type: delivery.event.type,
+      timestamp: isoInstant(eventAt),
+      hash: delivery.event.hash,
+      actor: delivery.event.actor,
+      changes: view.changes,
+      record: view.record as Record<string, unknown> | null,
+    };
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<string>((resolve) => {
+      timer = setTimeout(
+        () => resolve(`the handler took more than ${handlerTimeoutMs} ms`),
+        handlerTimeoutMs,
+      );
+    });
+    const ran = Promise.resolve()
+      .then(() => handler.handle(event))
+      .then(
+        () => null,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+    try {
+      return await Promise.race([ran, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
   let stopped = false;
   let running: Promise<void> | undefined;
 
   async function deliver(delivery: ClaimedDelivery): Promise<void> {
     const webhook = byName.get(delivery.receiver);
     const eventAt = decodeValue("datetime", delivery.event.at, sql.dialect) as Date;
+    const handler = handlers.get(delivery.receiver);
+    if (handler) {
+      const error = await run(handler, delivery, eventAt);
+      const retryAt =
+        error === null
+          ? null
+          : nextAttempt(delivery.attempts, eventAt, handlerRetryHours, options.retryBaseMs);
+      if (error !== null)
+        logger.warn(
+          {
+            handler: handler.name,
+            delivery: delivery.hash,
+            event: delivery.event.type,
+            attempts: delivery.attempts,
+            error,
+            retry: retryAt !== null,
+          },
+          "an event handler failed",
+        );
+      await settleDelivery(sql, delivery, {
+        delivered: error === null,
+        status: null,
+        error,
+        retryAt,
+      });
+      return;
+    }
     if (!webhook) {
       const error = `no webhook named ${delivery.receiver} in this service's configuration`;
       await settleDelivery(sql, delivery, { delivered: false, status: null, error, retryAt: null });
@@ -96,10 +165,15 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   async function round(): Promise<void> {
-    while (!stopped && (await fanOut(sql, options.webhooks)) > 0);
+    while (!stopped && (await fanOut(sql, receivers)) > 0);
     for (;;) {
       if (stopped) return;
-      const claimed = await claimDeliveries(sql, batch, leaseMs);
+      const claimed = [
+        ...(handlers.size > 0
+          ? await claimDeliveries(sql, "handlers", batch, leaseMs.handlers)
+          : []),
+        ...(byName.size > 0 ? await claimDeliveries(sql, "webhooks", batch, leaseMs.webhooks) : []),
+      ];
       await Promise.all(
         claimed.map((delivery) =>
           deliver(delivery).catch((error: unknown) =>

@@ -1,7 +1,10 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { CurrentUser } from "../auth/auth.service.js";
+import { emptyFieldErrors, ValidationFailed } from "../lib/errors.js";
+import { ownValue } from "../lib/records.js";
 import type { RowScope } from "../lib/table.js";
+import type { WriteRules } from "./write-rules.js";
 
 /**
  * A resource's `owner:` as the specs decided it: the owning user's id is in `column`, on this table,
@@ -44,4 +47,33 @@ export function bothScopes(
   if (first === undefined) return second;
   if (second === undefined) return first;
   return [first, second];
+}
+
+/**
+ * An owned resource's payload, made the caller's: a direct owner left out is the caller; a parent
+ * the ownership runs through must be one the caller owns, which the write checks with the parent
+ * locked (else the 422 of an unknown record). Bypass roles may name any.
+ */
+export function ownedPayload<T extends object>(
+  owner: OwnerSettings | undefined,
+  user: CurrentUser | undefined,
+  payload: T,
+  creating: boolean,
+): { payload: T; rules: WriteRules } {
+  if (owner === undefined) return { payload, rules: {} };
+  const key = owner.payloadKey;
+  if (creating && key !== undefined && ownValue(payload, key) == null && user)
+    return { payload: { ...payload, [key]: user.hash }, rules: {} };
+  if (owner.through === undefined || bypasses(owner, user)) return { payload, rules: {} };
+  // A record of no parent would be nobody's: the caller could not reach what they just made (or
+  // just moved to no parent).
+  const parent = ownValue(payload, owner.through);
+  if (parent === null || (creating && parent === undefined)) {
+    const label = owner.through.replaceAll("_", " ");
+    throw new ValidationFailed(
+      Object.assign(emptyFieldErrors(), { [owner.through]: [`The ${label} field is required.`] }),
+    );
+  }
+  const mine = { [owner.column]: user?.id ?? -1 };
+  return { payload, rules: { parent: { relation: owner.through, where: mine } } };
 }

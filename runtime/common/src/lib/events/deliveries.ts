@@ -3,7 +3,7 @@
 import { decodeValue, encodeValue } from "../column-codec.js";
 import { newHash } from "../hash-id.js";
 import { Binder, quote, type Sql, type SqlRow } from "../sql.js";
-import { eventsTable } from "./outbox.js";
+import { eventsTable, storedActor } from "./outbox.js";
 import type { Receiver } from "./receivers.js";
 
 /*
@@ -29,6 +29,13 @@ export async function fanOut(
   receivers: readonly Receiver[],
   limit = 200,
 ): Promise<number> {
+  // Looked for first without a transaction: an idle service takes no write lock for nothing.
+  const probe = new Binder(sql.dialect);
+  const any = await sql.get(
+    `SELECT 1 AS "found" FROM ${eventsTable} WHERE "fanned_out" = ${probe.add(false)} LIMIT 1`,
+    probe.list,
+  );
+  if (any === undefined) return 0;
   return sql.transaction(async (tx) => {
     const values = new Binder(tx.dialect);
     const events = await tx.all(
@@ -86,29 +93,39 @@ export interface ClaimedDelivery {
 /**
  * Takes up to `limit` deliveries due now that no worker holds, each the oldest pending one of its
  * record for its receiver (none of whose earlier events is still to be fanned out), under a lease
- * of `leaseMs`: other workers skip them until it runs out.
+ * of `leaseMs`: other workers skip them until it runs out. Handlers' deliveries (receivers named
+ * `on …`) and webhooks' are taken apart (`kind`), each kind's lease covering its longest attempt.
  */
 export async function claimDeliveries(
   sql: Sql,
+  kind: "handlers" | "webhooks",
   limit: number,
   leaseMs: number,
 ): Promise<ClaimedDelivery[]> {
   const now = new Date();
+  const probe = new Binder(sql.dialect);
+  const due = await sql.get(
+    `SELECT 1 AS "found" FROM ${deliveriesTable} WHERE "status" = ${probe.add("pending")} AND "next_attempt_at" <= ${probe.add(at(sql, now))} LIMIT 1`,
+    probe.list,
+  );
+  if (due === undefined) return [];
   return sql.transaction(async (tx) => {
     const values = new Binder(tx.dialect);
     const lease = values.add(at(tx, new Date(now.getTime() + leaseMs)));
     const updated = values.add(at(tx, now));
     const pending = values.add("pending");
-    const due = values.add(at(tx, now));
+    const dueBy = values.add(at(tx, now));
     const free = values.add(at(tx, now));
     const earlierPending = values.add("pending");
     const unfanned = values.add(false);
+    const handlerPrefix = values.add("on ");
     const count = values.add(limit);
     const rows = await tx.all(
       `UPDATE ${deliveriesTable} SET "locked_until" = ${lease}, "attempts" = "attempts" + 1, "updated_at" = ${updated} WHERE "id" IN (` +
-        `SELECT "d"."id" FROM ${deliveriesTable} AS "d" WHERE "d"."status" = ${pending} AND "d"."next_attempt_at" <= ${due} AND ("d"."locked_until" IS NULL OR "d"."locked_until" < ${free})` +
+        `SELECT "d"."id" FROM ${deliveriesTable} AS "d" WHERE "d"."status" = ${pending} AND "d"."next_attempt_at" <= ${dueBy} AND ("d"."locked_until" IS NULL OR "d"."locked_until" < ${free})` +
         ` AND NOT EXISTS (SELECT 1 FROM ${deliveriesTable} AS "o" WHERE "o"."receiver" = "d"."receiver" AND "o"."record_hash" = "d"."record_hash" AND "o"."event_id" < "d"."event_id" AND "o"."status" = ${earlierPending})` +
         ` AND NOT EXISTS (SELECT 1 FROM ${eventsTable} AS "e" WHERE "e"."record_hash" = "d"."record_hash" AND "e"."id" < "d"."event_id" AND "e"."fanned_out" = ${unfanned})` +
+        ` AND substr("d"."receiver", 1, 3) ${kind === "handlers" ? "=" : "<>"} ${handlerPrefix}` +
         ` ORDER BY "d"."event_id" LIMIT ${count}${tx.dialect.lockClause("claim")}) RETURNING "id", "hash", "receiver", "attempts", "event_id"`,
       values.list,
     );
@@ -135,13 +152,7 @@ function claimed(row: SqlRow, event: SqlRow): ClaimedDelivery {
       id: Number(event.id),
       type: String(event.type),
       hash: String(event.record_hash),
-      actor:
-        event.actor_hash === null
-          ? null
-          : {
-              hash: String(event.actor_hash),
-              name: event.actor_name === null ? null : String(event.actor_name),
-            },
+      actor: storedActor(event),
       changes: JSON.parse(String(event.changes)) as Record<string, unknown>,
       at: event.created_at,
     },

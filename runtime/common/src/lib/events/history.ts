@@ -2,7 +2,7 @@
 
 import { decodeValue } from "../column-codec.js";
 import { Binder, type Sql } from "../sql.js";
-import { eventsTable } from "./outbox.js";
+import { eventsTable, storedActor } from "./outbox.js";
 
 /*
  * A record's audit trail, read from the outbox (outbox.ts): its events newest first, by the index
@@ -44,13 +44,7 @@ export async function historyPage(
     id: Number(row.id),
     event: String(row.type),
     at: decodeValue("datetime", row.created_at, sql.dialect) as Date,
-    actor:
-      row.actor_hash === null
-        ? null
-        : {
-            hash: String(row.actor_hash),
-            name: row.actor_name === null ? null : String(row.actor_name),
-          },
+    actor: storedActor(row),
     changes: JSON.parse(String(row.changes)) as Record<string, unknown>,
   }));
   return newer ? entries.reverse() : entries;

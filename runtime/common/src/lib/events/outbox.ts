@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { encodeValue } from "../column-codec.js";
-import { Binder, quote, type Sql } from "../sql.js";
+import { Binder, quote, type Sql, type SqlRow } from "../sql.js";
 
 /*
  * The outbox: every write the service commits appends its event to the table hashapi_events in the
@@ -91,4 +91,13 @@ export function changeOfHashes(key: string, before: string | null, after: string
   const side = (expression: string | null) =>
     expression === null ? "'null'" : `'"' || ${expression} || '"'`;
   return `'{${JSON.stringify(key).replaceAll("'", "''")}:[' || ${side(before)} || ',' || ${side(after)} || ']}'`;
+}
+
+/** An event's actor as stored (`actor_hash`, `actor_name`): as named at the write, or null. */
+export function storedActor(row: SqlRow): { hash: string; name: string | null } | null {
+  if (row.actor_hash === null || row.actor_hash === undefined) return null;
+  return {
+    hash: String(row.actor_hash),
+    name: row.actor_name == null ? null : String(row.actor_name),
+  };
 }
