@@ -113,6 +113,24 @@ describe.each(databaseTargets)("the outbox on $label", ({ database }) => {
     expect(history.body.meta.total).toBe(4);
   });
 
+  it("records a belongsTo changed as [the old hash, the new hash] and dates as they are output", async () => {
+    const patient = await created("/api/patients", { name: "Bea Before", cpf: database === "sqlite" ? "77788899901" : "77788899912" });
+    const [first, second] = [
+      await created("/api/doctors", { name: "Dr. First", crm: `CRM-B1-${database}` }),
+      await created("/api/doctors", { name: "Dr. Second", crm: `CRM-B2-${database}` }),
+    ];
+    const appointment = await created("/api/appointments", { patient, doctor: first, scheduled_at: "2031-02-03T10:00:00Z" });
+    const moved = await asAdmin("PATCH", `/api/appointments/${appointment}`, { doctor: second, scheduled_at: "2031-02-04T11:30:00.000Z" });
+    expect(moved.status).toBe(200);
+    const [, updated] = await eventsOf(appointment);
+    expect(updated).toEqual({
+      type: "appointment.updated",
+      hash: appointment,
+      actor: adminHash,
+      changes: { doctor: [first, second], scheduled_at: ["2031-02-03T10:00:00.000Z", "2031-02-04T11:30:00.000Z"] },
+    });
+  });
+
   it("leaves no event for a write refused inside its transaction", async () => {
     const patient = await created("/api/patients", { name: "Rita Refused", cpf: database === "sqlite" ? "33366699957" : "44477700068" });
     const doctor = await created("/api/doctors", { name: "Dr. Refused", crm: `CRM-RF-${database}` });

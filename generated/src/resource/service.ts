@@ -5,10 +5,12 @@ import { isForeignKeyViolation, isUniqueViolation } from "../lib/database.js";
 import { appendEvents, type Actor } from "../lib/events/outbox.js";
 import { Conflict, NotFound, ValidationFailed } from "../lib/errors.js";
 import { hashMatcher, newHash } from "../lib/hash-id.js";
-import { uniqueViolationColumn, type Sql } from "../lib/sql.js";
+import { uniqueViolationColumn, type Sql, type SqlRow } from "../lib/sql.js";
 import {
   columnsOf,
+  decodeValue,
   relationOfKind,
+  relationsOfKind,
   type FindOptions,
   type RelationKindName,
   type AnyTable,
@@ -57,7 +59,7 @@ export class ResourceService<
     readonly resource: ResourceDescriptor<Model, Row, Create, Update>,
     readonly table: Table<Model, Row>,
     /** The table of a related resource, to find the record a payload's hash names. */
-    tableOf: (spec: TableSpec) => AnyTable,
+    private readonly tableOf: (spec: TableSpec) => AnyTable,
   ) {
     this.ownHash = hashMatcher(resource.prefix);
     this.payloads = new PayloadColumns(resource.table, tableOf, resource.exists);
@@ -306,13 +308,13 @@ export class ResourceService<
     const linking = this.payloads.linking(payload);
     return this.table.sql.transaction(async (tx) => {
       const table = this.table.within(tx);
-      let before: RecordValues | undefined;
+      // The record as stored, locked: what an update's event's changes start from.
+      let stored: SqlRow | null = null;
       if (existing !== undefined) {
         // Out of reach now, or gone: the 404 of a missing record, and the transaction writes nothing.
         const state = existing.live ? "live" : "trashed";
-        if (!(await this.lockedInReach(tx, existing.id, state, rules))) throw new NotFound();
-        const stored = await table.findOne({ id: existing.id }, [], {});
-        if (stored) before = this.values(stored);
+        stored = await this.lockedInReach(tx, existing.id, state, rules);
+        if (!stored) throw new NotFound();
       }
       await rules.check?.(tx);
       const data = await this.toData(payload, tx, "share", rules.parent);
@@ -321,13 +323,9 @@ export class ResourceService<
       if (written === null) return written;
       const actor = rules.actor ?? null;
       const event = `${this.resource.table.event}.${existing === undefined ? "created" : "updated"}`;
-      await appendEvents(tx, actor, [
-        {
-          type: event,
-          hash: written.hash,
-          changes: changesBetween(before, this.values(written)),
-        },
-      ]);
+      const before = stored ? await this.before(tx, stored, written) : undefined;
+      const changes = changesBetween(before, this.values(written));
+      await appendEvents(tx, actor, [{ type: event, hash: written.hash, changes }]);
       if (linking.length === 0) return written;
       for (const [name, wanted] of links)
         await table.syncLinks(written, name, wanted, rules.links?.[name], actor);
@@ -343,11 +341,32 @@ export class ResourceService<
     id: number,
     state: "live" | "trashed",
     rules: RecordRules,
-  ): Promise<boolean> {
+  ): Promise<SqlRow | null> {
     const row = await this.table.within(tx).lockReached(id, state, rules.reach);
-    if (!row) return false;
+    if (!row) return null;
     await rules.locked?.(row);
-    return true;
+    return row;
+  }
+
+  /**
+   * A record's values before a write, from its row as the lock read it (stored columns): a belongsTo
+   * the write kept is the related record the written row holds; one it changed is looked up.
+   */
+  private async before(tx: Sql, stored: SqlRow, written: Row): Promise<RecordValues> {
+    const row: Record<string, unknown> = {};
+    for (const [column, kind] of Object.entries(this.kinds))
+      row[column] = decodeValue(kind, stored[column], tx.dialect);
+    const now = written as Record<string, unknown>;
+    for (const [name, relation] of relationsOfKind(this.resource.table, "belongsTo")) {
+      const id = stored[relation.foreignKey];
+      if (id === null || id === undefined) row[name] = null;
+      else if (Number(now[relation.foreignKey]) === Number(id)) row[name] = now[name];
+      else
+        row[name] = await this.tableOf(relation.target())
+          .within(tx)
+          .findOne({ id: Number(id) });
+    }
+    return this.values(row);
   }
 
   private hashTaken(hash: string): Promise<boolean> {

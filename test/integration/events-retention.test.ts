@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { encodeValue } from "../../runtime/common/src/lib/column-codec.js";
+import { fanOut } from "../../runtime/common/src/lib/events/deliveries.js";
+import { eventMatcher } from "../../runtime/common/src/lib/events/receivers.js";
+import { pruneEvents } from "../../runtime/common/src/lib/events/retention.js";
+import { Binder, type Sql } from "../../runtime/common/src/lib/sql.js";
+import { openSql as openSqlite } from "../../runtime/sqlite/src/lib/driver.js";
+import { eventsTableStatement } from "../support/events-table.js";
+import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
+
+/**
+ * The outbox's retention and fan-out on a real database each (issue 35): old events of each rule
+ * go, in batches, and nothing else; an audited resource without retainDays keeps all; `_` in a
+ * resource's name is no wildcard; fan-out makes one delivery per receiver an event is for and
+ * marks every event, once, whatever runs it.
+ */
+const targets = [
+  { label: "SQLite", dialect: "sqlite" as const },
+  ...(postgresBinDir() || process.env.CI ? [{ label: "PostgreSQL", dialect: "postgresql" as const }] : []),
+];
+
+async function openPostgres(url: string): Promise<Sql> {
+  const driver = "../../runtime/postgresql/src/lib/driver.js";
+  return ((await import(driver)) as { openSql: (url: string, poolSize: number) => Sql }).openSql(url, 4);
+}
+
+const deliveriesTable = (dialect: "sqlite" | "postgresql") => {
+  const id = dialect === "sqlite" ? `"id" INTEGER PRIMARY KEY AUTOINCREMENT` : `"id" SERIAL PRIMARY KEY`;
+  const time = dialect === "sqlite" ? "DATETIME" : "TIMESTAMPTZ(3)";
+  return `CREATE TABLE "hashapi_deliveries" (${id}, "hash" TEXT NOT NULL UNIQUE, "event_id" INTEGER NOT NULL, "receiver" TEXT NOT NULL, "record_hash" TEXT NOT NULL, "status" TEXT NOT NULL, "attempts" INTEGER NOT NULL DEFAULT 0, "next_attempt_at" ${time} NOT NULL, "locked_until" ${time}, "last_status" INTEGER, "last_error" TEXT, "delivered_at" ${time}, "created_at" ${time} NOT NULL, "updated_at" ${time} NOT NULL, UNIQUE ("event_id", "receiver"))`;
+};
+
+describe.each(targets)("the outbox's retention and fan-out on $label", ({ dialect }) => {
+  let db: Sql;
+  let dir: string | undefined;
+  let postgres: PostgresServer | undefined;
+
+  beforeAll(async () => {
+    if (dialect === "sqlite") {
+      dir = mkdtempSync(join(tmpdir(), "hashapi-retention-"));
+      db = openSqlite(`file:${join(dir, "test.db")}`);
+    } else {
+      postgres = await startPostgres();
+      await postgres.createDatabase("retention");
+      db = await openPostgres(postgres.url("retention"));
+    }
+    await db.exec(eventsTableStatement(dialect));
+    await db.exec(deliveriesTable(dialect));
+  }, 120_000);
+
+  afterAll(async () => {
+    await db?.close();
+    await postgres?.destroy();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const day = 86_400_000;
+  async function addEvent(type: string, ageDays: number, hash = "PAT_AAAAAAAA"): Promise<void> {
+    const values = new Binder(db.dialect);
+    const at = encodeValue("datetime", new Date(Date.now() - ageDays * day), db.dialect);
+    await db.run(`INSERT INTO "hashapi_events" ("type", "record_hash", "changes", "created_at") VALUES (${values.add(type)}, ${values.add(hash)}, ${values.add("{}")}, ${values.add(at)})`, values.list);
+  }
+  const types = async () => (await db.all(`SELECT "type" FROM "hashapi_events" ORDER BY "id"`)).map((row) => String(row.type));
+
+  it("deletes each rule's events older than its days, in batches, and nothing else", async () => {
+    for (let n = 0; n < 1_203; n += 1) await addEvent("patient.updated", 40);
+    await addEvent("patient.created", 10);
+    await addEvent("medical_record.created", 4_000);
+    await addEvent("medicalxrecord.created", 40);
+    await addEvent("user.created", 31);
+    const deleted = await pruneEvents(db, [
+      { event: "patient", days: 30 },
+      { event: "medical_record", days: 3_650 },
+      { event: "medicalxrecord", days: 100 },
+      { event: "user", days: 30 },
+    ]);
+    expect(deleted).toBe(1_203 + 1 + 1);
+    // The patient's recent event stays; `_` matched no other character; no rule, no deletion.
+    expect(await types()).toEqual(["patient.created", "medicalxrecord.created"]);
+    await db.run(`DELETE FROM "hashapi_events"`);
+  });
+
+  it("fans each event out once, to the receivers it is for, and marks the others too", async () => {
+    await addEvent("patient.created", 0, "PAT_BBBBBBBB");
+    await addEvent("doctor.specialties.attached", 0, "DOC_BBBBBBBB");
+    await addEvent("user.updated", 0, "USR_BBBBBBBB");
+    const receivers = [
+      { name: "crm", matches: eventMatcher(["patient.*", "doctor.specialties.attached"]) },
+      { name: "on *", matches: eventMatcher(["*"]) },
+    ];
+    // Two workers at once: each event is taken by one of them.
+    const taken = await Promise.all([fanOut(db, receivers, 2), fanOut(db, receivers, 2)]);
+    expect(taken.reduce((sum, count) => sum + count, 0) + (await fanOut(db, receivers))).toBe(3);
+    expect(await fanOut(db, receivers)).toBe(0);
+    const made = await db.all(`SELECT "receiver", "record_hash", "status" FROM "hashapi_deliveries" ORDER BY "receiver", "record_hash"`);
+    expect(made.map((row) => `${String(row.receiver)} ${String(row.record_hash)} ${String(row.status)}`)).toEqual([
+      "crm DOC_BBBBBBBB pending",
+      "crm PAT_BBBBBBBB pending",
+      "on * DOC_BBBBBBBB pending",
+      "on * PAT_BBBBBBBB pending",
+      "on * USR_BBBBBBBB pending",
+    ]);
+  });
+});
