@@ -185,7 +185,10 @@ describe.each(databaseTargets)("webhooks on $label", ({ database }) => {
     expect((sample.data.record as Record<string, unknown>).hash).toBe(sample.data.hash);
     const duplicates = [...new Set(receiver.received.map((entry) => entry.id))].filter((id) => receiver.received.filter((entry) => entry.id === id && entry.answered === 204).length > 1);
     console.log(`webhooks on ${database}: ${events.length} events, ${receiver.received.length} requests, ${duplicates.length} delivered twice`);
-    expect(duplicates).toEqual([]);
+    // At least once: a message is received twice only when an attempt was retried (its answer came
+    // after WEBHOOK_TIMEOUT_MS, 500 ms here, on a loaded machine), never otherwise.
+    const attemptsOf = new Map(rows.map((row) => [String(row.hash), Number(row.attempts)]));
+    for (const id of duplicates) expect(attemptsOf.get(id), `${id} received twice`).toBeGreaterThan(1);
   }, 180_000);
 
   it("retries with growing delays through failures and a timeout, fails for good after retryHours, and retries on request", async () => {

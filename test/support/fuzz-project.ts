@@ -4,7 +4,7 @@ import { execa } from "execa";
 import { loadModel } from "../../src/index.js";
 import { readDocument } from "./fuzz-document.js";
 import { FuzzSession, type SignedIn } from "./fuzz-session.js";
-import { client, fuzzWebhookSecret, startService } from "./service.js";
+import { client, startService } from "./service.js";
 
 export interface ProjectFuzz {
   /** What went wrong: 5xx, answers outside the document or the access rules, a worker that died, a record lost. */
@@ -18,7 +18,7 @@ export interface ProjectFuzz {
  * as targets, then `runs` requests of FuzzSession.
  */
 export async function fuzzProject(dir: string, env: Record<string, string>, options: { seed: number; runs: number; name: string; specs: string }): Promise<ProjectFuzz> {
-  const service = await startService({ cwd: dir, env: { ...env, WEB_CONCURRENCY: "1", FUZZ_WEBHOOK_SECRET: fuzzWebhookSecret } });
+  const service = await startService({ cwd: dir, env: { ...env, WEB_CONCURRENCY: "1" } });
   const problems: string[] = [];
   try {
     const send = client(service.baseUrl);

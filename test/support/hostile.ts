@@ -2,7 +2,7 @@ import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { execa } from "execa";
 import { postgresBinDir, startPostgres, type PostgresServer } from "./postgres.js";
-import { fuzzWebhookSecret, prepareProject, repo, startService, type Project, type Reply, type RunningService } from "./service.js";
+import { prepareProject, repo, startService, type Project, type Reply, type RunningService } from "./service.js";
 
 /** The hostile-client fixtures: the example clinic plus a resource with a field of every type. */
 export const hostileSpecs = join(repo, "test/fixtures/hostile-specs");
@@ -30,7 +30,7 @@ export async function startHostileService(name: string, database: "sqlite" | "po
     databaseUrl = postgres.url(name);
   }
   const project = await prepareProject({ name: `${name}-${database}`, database, databaseUrl, extraSpecs: hostileSpecs });
-  const service = await startService({ cwd: project.dir, env: { ...project.env, WEB_CONCURRENCY: "2", FUZZ_WEBHOOK_SECRET: fuzzWebhookSecret } });
+  const service = await startService({ cwd: project.dir, env: { ...project.env, WEB_CONCURRENCY: "2" } });
   return {
     project,
     service,

@@ -206,7 +206,8 @@ export async function startService(options: StartOptions | string, legacyEnv: Re
   const child = execa(process.execPath, ["dist/server.js"], {
     cwd,
     reject: false,
-    env: { NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), APP_URL: `http://127.0.0.1:${port}`, JWT_SECRET: jwtSecret, LOG_LEVEL: "warn", ...env },
+    // FUZZ_WEBHOOK_SECRET: the secret of the fixtures that declare a webhook (others ignore it).
+    env: { NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), APP_URL: `http://127.0.0.1:${port}`, JWT_SECRET: jwtSecret, LOG_LEVEL: "warn", FUZZ_WEBHOOK_SECRET: fuzzWebhookSecret, ...env },
   });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
