@@ -65,7 +65,7 @@ describe.each(targets)("the outbox's retention and fan-out on $label", ({ dialec
   }
   const types = async () => (await db.all(`SELECT "type" FROM "hashapi_events" ORDER BY "id"`)).map((row) => String(row.type));
 
-  it("deletes each rule's events older than its days, in batches, and nothing else", async () => {
+  it("deletes each rule's events older than its days, in batches, with their deliveries, and nothing else", async () => {
     for (let n = 0; n < 1_203; n += 1) await addEvent("patient.updated", 40);
     await addEvent("patient.created", 10);
     await addEvent("medical_record.created", 4_000);
@@ -80,6 +80,16 @@ describe.each(targets)("the outbox's retention and fan-out on $label", ({ dialec
     expect(deleted).toBe(1_203 + 1 + 1);
     // The patient's recent event stays; `_` matched no other character; no rule, no deletion.
     expect(await types()).toEqual(["patient.created", "medicalxrecord.created"]);
+    // The deliveries of pruned events go with them; those of kept events stay.
+    const kept = await db.all(`SELECT "id" FROM "hashapi_events" ORDER BY "id"`);
+    const now = encodeValue("datetime", new Date(), db.dialect);
+    for (const [index, eventId] of [Number(kept[0]!.id), 999_999].entries()) {
+      const values = new Binder(db.dialect);
+      await db.run(`INSERT INTO "hashapi_deliveries" ("hash", "event_id", "receiver", "record_hash", "status", "next_attempt_at", "created_at", "updated_at") VALUES (${values.add(`DLV_AAAAAAA${index + 2}`)}, ${values.add(eventId)}, ${values.add("crm")}, ${values.add("PAT_AAAAAAAA")}, ${values.add("failed")}, ${values.add(now)}, ${values.add(now)}, ${values.add(now)})`, values.list);
+    }
+    await pruneEvents(db, []);
+    expect((await db.all(`SELECT "hash" FROM "hashapi_deliveries"`)).map((row) => row.hash)).toEqual(["DLV_AAAAAAA2"]);
+    await db.run(`DELETE FROM "hashapi_deliveries"`);
     await db.run(`DELETE FROM "hashapi_events"`);
   });
 

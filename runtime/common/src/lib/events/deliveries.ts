@@ -136,7 +136,10 @@ export async function claimDeliveries(
       ids.list,
     );
     const byId = new Map(events.map((event) => [Number(event.id), event]));
+    // An event pruned since its delivery was made (retention): nothing left to send; the
+    // retention deletes that delivery too.
     return rows
+      .filter((row) => byId.has(Number(row.event_id)))
       .map((row) => claimed(row, byId.get(Number(row.event_id))!))
       .sort((a, b) => a.event.id - b.event.id);
   });

@@ -3,13 +3,14 @@
 import { encodeValue } from "../column-codec.js";
 import type { Logger } from "../logger.js";
 import { Binder, type Sql } from "../sql.js";
+import { deliveriesTable } from "./deliveries.js";
 import { eventsTable } from "./outbox.js";
 
 /*
  * How long the outbox keeps events: a resource with `audit: { retainDays: N }` keeps its events N
  * days, one with `audit: true` for ever, every other resource (and the users) EVENTS_RETAIN_DAYS
  * (default 30). Older ones are deleted by the running service in small batches, each its own short
- * statement, so a write never waits long behind them.
+ * statement, so a write never waits long behind them; their deliveries go with them.
  */
 
 /** The events named `<event>.…` are deleted once older than `days`. */
@@ -45,7 +46,21 @@ export async function pruneEvents(
       if (count < batch) break;
     }
   }
+  await pruneDeliveries(sql);
   return deleted;
+}
+
+/** The deliveries of events that are gone (no foreign key ties them: an event may be pruned first). */
+async function pruneDeliveries(sql: Sql): Promise<void> {
+  for (;;) {
+    const values = new Binder(sql.dialect);
+    const orphans = `SELECT "d"."id" FROM ${deliveriesTable} AS "d" LEFT JOIN ${eventsTable} AS "e" ON "e"."id" = "d"."event_id" WHERE "e"."id" IS NULL LIMIT ${values.add(batch)}`;
+    const count = await sql.run(
+      `DELETE FROM ${deliveriesTable} WHERE "id" IN (${orphans})`,
+      values.list,
+    );
+    if (count < batch) return;
+  }
 }
 
 // Hourly, the first run a minute or so after start-up (spread, so workers do not all run at once).
