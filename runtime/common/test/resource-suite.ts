@@ -123,6 +123,12 @@ export function describeResource(resource: ResourceUnderTest): void {
         Object.entries(payload).filter(([key]) => limits[key]?.includes(role) ?? true),
       );
     };
+    /**
+     * A create payload its tester may send: the records it points at are the tester's own (a
+     * parent the resource is owned through must be theirs), without the fields they may not write.
+     */
+    const storePayload = async (n: number) =>
+      writable("store", await resource.payload(api, n, actor("store").user.hash));
     const send = (action: Action, method: string, path: string, body?: unknown) =>
       api.request(method, path, body, { token: actor(action).token });
 
@@ -167,7 +173,7 @@ export function describeResource(resource: ResourceUnderTest): void {
         "store",
         "POST",
         collection,
-        writable("store", await resource.payload(api, nextNumber())),
+        await storePayload(nextNumber()),
       );
       if (!(await allows("store"))) return expectForbidden(reply, "POST");
       expect(reply.status, explain(reply)).toBe(201);
@@ -252,7 +258,7 @@ export function describeResource(resource: ResourceUnderTest): void {
     });
 
     it("rejects a client-supplied hash or id, and unknown keys", async () => {
-      const payload = writable("store", await resource.payload(api, nextNumber()));
+      const payload = await storePayload(nextNumber());
       const reply = await send("store", "POST", collection, {
         ...payload,
         hash: `${resource.prefix}_AAAAAAAA`,
@@ -510,7 +516,7 @@ export function describeResource(resource: ResourceUnderTest): void {
         idKey,
         routes: resource.client,
         tokenFor: (action) => actor(action).token,
-        payload: async (n) => writable("store", await resource.payload(api, n)),
+        payload: storePayload,
         ...(resource.update ? { update: resource.update } : {}),
         factory: (n) => resource.factory(api, n),
         softDelete: resource.softDelete,
