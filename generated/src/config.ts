@@ -8,6 +8,7 @@ import {
   defaultStatementTimeoutMs,
 } from "./lib/database.js";
 import { readWebhooks, type DeclaredWebhook, type Webhook } from "./lib/events/webhooks.js";
+import { readProductionSettings, type ProductionSettings } from "./lib/production-settings.js";
 import { settingSource } from "./lib/project-files.js";
 import type { JwtSettings } from "./lib/tokens.js";
 
@@ -27,6 +28,10 @@ export interface Config {
   /** DATABASE_STATEMENT_TIMEOUT_MS: a statement of a request running longer is stopped (503); 0: no limit. */
   databaseStatementTimeoutMs: number;
   logLevel: string;
+  /** SHUTDOWN_GRACE_MS: a stop signal has the service gone within this (lib/service.ts). */
+  shutdownGraceMs: number;
+  /** METRICS_PORT or METRICS_TOKEN: where GET /metrics answers, if anywhere (lib/metrics.ts). */
+  metrics: ProductionSettings["metrics"];
   jwt: JwtSettings;
   bodyLimit: string;
   pagination: { defaultPerPage: number; maxPerPage: number };
@@ -135,6 +140,7 @@ export function loadConfig(
     );
   }
   const receivers = readWebhooks(declaredWebhooks, environment, problems);
+  const production = readProductionSettings(environment, problems, fromEnvFile);
 
   const logLevel = environment.LOG_LEVEL ?? (env === "test" ? "silent" : "info");
   if (!logLevels.includes(logLevel))
@@ -159,6 +165,7 @@ export function loadConfig(
     databasePoolSize,
     databaseStatementTimeoutMs,
     logLevel,
+    ...production,
     jwt: {
       // Built once: every request verifies its token with this key (src/lib/tokens.ts).
       key: createSecretKey(Buffer.from(secret === "" ? developmentSecret : secret)),

@@ -197,6 +197,7 @@ function errorResponses(project: ProjectModel): Record<string, object> {
     TooManyAttempts: error("429 too many login attempts", "Too many attempts.", { "Retry-After": { schema: { type: "integer" } } }),
     MethodNotAllowed: error("405 known path, other method (see the Allow header)", "Method not allowed.", { Allow: { schema: { type: "string" } } }),
     ServerError: error("500 unexpected error", "Server Error"),
+    NotReady: error("503 the database does not answer, a migration is pending, or (readiness) the process is draining for a shutdown", "The service is not ready.", { "Retry-After": { schema: { type: "integer" } } }),
     ClientError: {
       description:
         "Any other client error, answered by the HTTP server before a route is chosen: 408 request timeout, 417 an Expect other than 100-continue, 431 header fields too large, 400 for CONNECT or a missing or repeated Host",
@@ -217,11 +218,19 @@ function successRecord(schema: object, status: number, example?: unknown) {
   );
 }
 
+/** A health probe: public, 200 with its status word, 503 when it can be not ready. */
+function probe(operationId: string, summary: string, status: string, canBeUnready: boolean): object {
+  const up = { description: status, content: successRecord({ type: "object", properties: { status: { const: status } }, required: ["status"] }, 200) };
+  return { get: { operationId, tags: ["auth"], summary, security: [], responses: { "200": up, ...(canBeUnready ? { "503": responseRef("NotReady") } : {}), ...badRequest, "405": responseRef("MethodNotAllowed"), "500": responseRef("ServerError") } } };
+}
+
 function authPaths(): Record<string, object> {
   const noStore = { "Cache-Control": { schema: { type: "string", const: "no-store" } } };
   const tokenResponse = { description: "a token", headers: noStore, content: successRecord(ref("Token"), 200) };
   return {
-    "/api/health": { get: { operationId: "health", tags: ["auth"], summary: "Health check", security: [], responses: { "200": { description: "up", content: successRecord({ type: "object", properties: { status: { const: "ok" } }, required: ["status"] }, 200) }, ...badRequest, "405": responseRef("MethodNotAllowed"), "500": responseRef("ServerError") } } },
+    "/api/health": probe("health", "Health check: the database answers and every migration is applied", "ok", true),
+    "/api/health/live": probe("liveness", "Liveness: the process answers (never asks the database)", "live", false),
+    "/api/health/ready": probe("readiness", "Readiness: as /api/health, and 503 while the process drains for a shutdown", "ready", true),
     "/api/openapi.json": { get: { operationId: "openapi", tags: ["auth"], summary: "This document", security: [], responses: { "200": { description: "the OpenAPI document", content: { "application/json": { schema: { type: "object" } } } }, ...badRequest, "405": responseRef("MethodNotAllowed") } } },
     "/api/auth/login": {
       post: {

@@ -23,6 +23,7 @@ import {
   type RunningService,
 } from "../support/service.js";
 import { dropTables } from "../support/databases.js";
+import { hasPgBouncer, startPgBouncer, type PgBouncer } from "../support/pgbouncer.js";
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
 /**
@@ -41,11 +42,14 @@ const targets = [
   { label: "SQLite", id: "sqlite", database: "sqlite", proxied: false },
   // PostgreSQL needs a project generated for it: not with HASHAPI_E2E_PROJECT.
   ...(!externalProject && (postgresBinDir() || process.env.CI) ? [{ label: "PostgreSQL", id: "postgresql", database: "postgresql", proxied: false }] : []),
+  // Once more through PgBouncer in transaction mode (issue 36): DATABASE_URL the pooler, DIRECT_DATABASE_URL the server.
+  ...(!externalProject && ((postgresBinDir() && hasPgBouncer()) || process.env.CI) ? [{ label: "PostgreSQL through PgBouncer (transaction mode)", id: "pgbouncer", database: "postgresql", proxied: false }] : []),
   // Once more through Stoplight Prism: every real response is checked against the project's openapi.json.
   ...(!externalProject || existsSync(join(externalProject, "openapi.json"))
     ? [{ label: "SQLite through the Prism contract proxy", id: "prism", database: "sqlite", proxied: true }]
     : []),
 ].filter((target) => !wanted || wanted.includes(target.id)) as { label: string; id: string; database: "sqlite" | "postgresql"; proxied: boolean }[];
+const pooledTarget = "pgbouncer";
 
 /** Output keys per resource: the spec's fields and relations, the identifier, timestamps; nothing else. */
 const OUTPUT = {
@@ -81,9 +85,10 @@ describe("the harness's own checks", () => {
   });
 });
 
-describe.each(targets)("api-contract.md on $label", ({ database, proxied }) => {
+describe.each(targets)("api-contract.md on $label", ({ id, database, proxied }) => {
   let proxy: Proxy | undefined;
   let postgres: PostgresServer | undefined;
+  let bouncer: PgBouncer | undefined;
   let project: Project;
   let serviceEnv: Record<string, string> = {};
   let unmigratedUrl = `file:./data/not-migrated-${process.pid}.db`;
@@ -144,11 +149,15 @@ describe.each(targets)("api-contract.md on $label", ({ database, proxied }) => {
       await postgres.createDatabase("clinic");
       await postgres.createDatabase("unmigrated");
       unmigratedUrl = postgres.url("unmigrated");
-      project = await prepareProject({ name: "e2e-postgresql", database: "postgresql", databaseUrl: postgres.url("clinic") });
+      project = await prepareProject({ name: `e2e-${id}`, database: "postgresql", databaseUrl: postgres.url("clinic") });
     } else {
       project = await prepareProject({ name: proxied ? "e2e-prism" : "e2e-sqlite" });
     }
     serviceEnv = project.env;
+    if (id === pooledTarget) {
+      bouncer = await startPgBouncer(postgres!);
+      serviceEnv = { ...project.env, DATABASE_URL: bouncer.url("clinic"), DIRECT_DATABASE_URL: postgres!.url("clinic") };
+    }
     await connect();
     const reply = await login();
     expect(reply.status, reply.text).toBe(200);
@@ -166,6 +175,7 @@ describe.each(targets)("api-contract.md on $label", ({ database, proxied }) => {
   afterAll(async () => {
     await proxy?.stop();
     await service?.stop();
+    await bouncer?.stop();
     await postgres?.destroy();
     if (project) {
       if (database === "sqlite") await rm(join(project.dir, unmigratedUrl.replace(/^file:/, "")), { force: true });
@@ -435,7 +445,7 @@ describe.each(targets)("api-contract.md on $label", ({ database, proxied }) => {
 
     it("refuses to start on an unreachable database with a one-line message, not a stack trace", async () => {
       const unreachable = database === "postgresql" ? "postgresql://hashapi@127.0.0.1:1/none" : "file:./package.json/none.db" /* under a file: not creatable, even by root */;
-      const failure = await startService({ cwd: project.dir, env: { ...serviceEnv, DATABASE_URL: unreachable, WEB_CONCURRENCY: "1" } }).then(
+      const failure = await startService({ cwd: project.dir, env: { ...serviceEnv, DATABASE_URL: unreachable, DIRECT_DATABASE_URL: "", WEB_CONCURRENCY: "1" } }).then(
         async (started) => {
           await started.stop();
           return new Error(`started and answered /api/health on ${unreachable}`);
@@ -962,7 +972,7 @@ describe.each(targets)("api-contract.md on $label", ({ database, proxied }) => {
     });
 
     it("refuses to start on a database that lacks its migrations: exit 1, one line naming them and the command", async () => {
-      const refused = await startService({ cwd: project.dir, env: { ...serviceEnv, DATABASE_URL: unmigratedUrl } }).then(
+      const refused = await startService({ cwd: project.dir, env: { ...serviceEnv, DATABASE_URL: unmigratedUrl, DIRECT_DATABASE_URL: "" } }).then(
         () => new Error("started on an unmigrated database"),
         (error: Error) => error,
       );
@@ -972,9 +982,9 @@ describe.each(targets)("api-contract.md on $label", ({ database, proxied }) => {
     });
 
     it("answers 503 'not ready', never a 500, when the database lacks tables this build reads, logged with a request id (a second instance on a database whose tables went missing)", async () => {
-      await migrate(project.dir, { ...serviceEnv, DATABASE_URL: unmigratedUrl });
+      await migrate(project.dir, { ...serviceEnv, DATABASE_URL: unmigratedUrl, DIRECT_DATABASE_URL: "" });
       await dropTables(unmigratedUrl, project.dir, ["revoked_tokens", "doctors"]);
-      const broken = await startService({ cwd: project.dir, env: { ...serviceEnv, DATABASE_URL: unmigratedUrl, LOG_LEVEL: "error" } });
+      const broken = await startService({ cwd: project.dir, env: { ...serviceEnv, DATABASE_URL: unmigratedUrl, DIRECT_DATABASE_URL: "", LOG_LEVEL: "error" } });
       try {
         const brokenToken = craftToken({ alg: "HS256", typ: "JWT" }, { ...decodeClaims(token), jti: `broken-db-${base}` });
         for (const [method, path] of [["GET", "/api/auth/me"], ["GET", "/api/doctors"]] as const) {

@@ -29,7 +29,7 @@ describe("errorHandler (runtime/common/src/http/error-handler.ts) over real HTTP
     const logger = pino({ level: "info", base: undefined }, { write: (line: string) => void logged.push(line) });
     provideRequestLog(app, logger);
     app.use((req, res, next) => {
-      startRequest(logger, req, res);
+      startRequest(logger, req, res, false);
       next();
     });
     app.get("/:case", (req, _res) => thrown[String(req.params.case)]!());

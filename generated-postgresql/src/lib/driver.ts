@@ -26,16 +26,29 @@ export const defaultStatementTimeoutMs = 2000;
 /**
  * A pool of `poolSize` connections per process; each prepares a statement once and reuses it, and
  * the server stops any of its statements after `statementTimeoutMs` (0: no limit; scripts).
+ *
+ * `pooled`: DATABASE_URL is a pooler in transaction mode (PgBouncer), where consecutive statements
+ * of one connection may run on different server connections. Named prepared statements would then
+ * meet another client's statement of the same name (or none), and a startup parameter such as
+ * statement_timeout is refused; so statements go unnamed (parsed on each run) and the timeout is
+ * set inside each transaction (`SET LOCAL`), for statements outside one see docs (role settings).
  */
-export function openSql(url: string, poolSize = 10, statementTimeoutMs = 0): Sql {
+export function openSql(url: string, poolSize = 10, statementTimeoutMs = 0, pooled = false): Sql {
   // pg's pool replaces broken connections by itself: after a database restart the next queries reconnect.
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: withoutPoolerFlag(url),
     max: poolSize,
-    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+    ...(statementTimeoutMs > 0 && !pooled ? { statement_timeout: statementTimeoutMs } : {}),
+    // Behind a pooler the bound is kept here: a pooler whose server is away holds a query in its
+    // queue (PgBouncer: 120 s), and the request with it. A second past the statement's own bound.
+    ...(statementTimeoutMs > 0 && pooled ? { query_timeout: statementTimeoutMs + 1000 } : {}),
   });
   pool.on("error", () => undefined); // an idle connection lost to a restart is simply replaced
-  const nameOf = statementNames();
+  const nameOf = pooled ? () => undefined : statementNames();
+  const begin =
+    pooled && statementTimeoutMs > 0
+      ? `BEGIN; SET LOCAL statement_timeout = ${Math.floor(statementTimeoutMs)}`
+      : "BEGIN";
   /** Runs one statement on the pool (any free connection) or on a transaction's own connection. */
   const query = (
     on: pg.Pool | pg.PoolClient,
@@ -45,13 +58,14 @@ export function openSql(url: string, poolSize = 10, statementTimeoutMs = 0): Sql
   ) => {
     const statement = statementOf(dialect, input, values);
     const name = nameOf(statement.text);
-    return on.query({
+    const running = on.query({
       ...(name === undefined ? {} : { name }),
       ...(arrays ? { rowMode: "array" } : {}),
       text: statement.text,
       values: [...statement.values],
       types,
     });
+    return pooled ? running.catch(asStatementTimeout) : running;
   };
   const on = (connection: pg.Pool | pg.PoolClient): Omit<Sql, "transaction" | "close"> => ({
     dialect,
@@ -73,11 +87,35 @@ export function openSql(url: string, poolSize = 10, statementTimeoutMs = 0): Sql
   });
   return {
     ...on(pool),
-    transaction: (work) => inTransaction(pool, on, work),
+    transaction: (work) => inTransaction(pool, on, work, begin),
     async close() {
       await pool.end();
     },
+    async connectionLimit() {
+      const row = (await pool.query("SHOW max_connections")).rows[0] as { max_connections: string };
+      return Number(row.max_connections);
+    },
+    poolUse: () => ({
+      size: poolSize,
+      open: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
   };
+}
+
+/** pg's own timer (query_timeout) answered for the server: the 503 of a statement timeout. */
+function asStatementTimeout(error: unknown): never {
+  if (error instanceof Error && error.message === "Query read timeout")
+    Object.assign(error, { code: "HASHAPI_STATEMENT_TIMEOUT" });
+  throw error;
+}
+
+/** `pgbouncer=true` in the URL (Prisma's spelling) says "a pooler"; pg must not see it. */
+function withoutPoolerFlag(url: string): string {
+  return url.replace(/([?&])pgbouncer=[^&]*(&|$)/, (_match, before: string, after: string) =>
+    after === "&" ? before : "",
+  );
 }
 
 /** A name makes pg prepare the statement once per connection and reuse it: one per text, up to a bound. */
@@ -98,17 +136,22 @@ async function inTransaction<T>(
   pool: pg.Pool,
   on: (connection: pg.PoolClient) => Omit<Sql, "transaction" | "close">,
   work: (tx: Sql) => Promise<T>,
+  begin: string,
 ): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
+    let broken: Error | undefined;
     const client = await pool.connect();
+    // A connection that breaks between two statements (a pooler or the server gone) says so
+    // with an 'error' event, which would end the process unheard: the next statement fails instead.
+    const onError = (error: Error) => (broken = error);
+    client.on("error", onError);
     const inside: Sql = {
       ...on(client),
       transaction: (nested) => nested(inside),
       close: async () => {},
     };
-    let broken: Error | undefined;
     try {
-      await client.query("BEGIN");
+      await client.query(begin);
       const result = await work(inside);
       await client.query("COMMIT");
       return result;
@@ -119,6 +162,7 @@ async function inTransaction<T>(
       if (isRetryable(error) && attempt < maxAttempts) continue;
       throw error;
     } finally {
+      client.off("error", onError);
       client.release(broken);
     }
   }

@@ -19,8 +19,9 @@ import { applyCors } from "./cors.js";
 import { CursorCodec } from "./cursor.js";
 import type { TrustProxy } from "./deployment.js";
 import { errorHandler } from "./error-handler.js";
-import { health } from "./health.js";
+import { health, liveness, readiness } from "./health.js";
 import { jsonBody } from "./json-body.js";
+import { metricsRoute } from "./metrics-route.js";
 import { setPublicOrigin } from "./public-origin.js";
 import { provideParsedQuery, provideRequestLog, startRequest } from "./request-context.js";
 import { notFound, RouteTable } from "./route-table.js";
@@ -35,6 +36,8 @@ export interface ApiSettings {
   jwt: JwtSettings;
   bodyLimit: string;
   pagination: { defaultPerPage: number; maxPerPage: number };
+  /** METRICS_PORT or METRICS_TOKEN (lib/production-settings.ts); unset: nothing is measured. */
+  metrics: { port: number } | { token: string } | undefined;
   /** EVENTS_RETAIN_DAYS: how long events of resources without `audit` are kept (lib/events/retention.ts). */
   eventsRetainDays: number;
   /** hashapi.yaml's webhooks, read from the environment; `role` reads and retries their deliveries. */
@@ -103,9 +106,13 @@ export function createApiApp(parts: ApiParts): Express {
   );
   const routes = new RouteTable()
     .add("/api/health", { get: health(db, parts.migrationsDir) })
+    .add("/api/health/live", { get: liveness })
+    .add("/api/health/ready", { get: readiness(db, parts.migrationsDir) })
     .add("/api/openapi.json", {
       get: (_req, res) => void res.type("application/json").send(parts.openapiText),
     });
+  const { metrics } = settings;
+  if (metrics && "token" in metrics) routes.add("/metrics", { get: metricsRoute(metrics.token) });
   addAuthRoutes(routes, "/api/auth", new AuthController(auth), auth);
   const registry = new ResourceRegistry(tables, auth, {
     ...settings.pagination,
@@ -148,8 +155,9 @@ export function createApiApp(parts: ApiParts): Express {
 
   const readBody = jsonBody(settings.bodyLimit);
   const corsOrigins = new Set(settings.corsOrigins);
+  const measured = metrics !== undefined;
   app.use((req, res, next) => {
-    startRequest(logger, req, res);
+    startRequest(logger, req, res, measured);
     // CORS first: a browser app on a listed origin can read the errors below too.
     if (applyCors(corsOrigins, req, res)) return;
     if (setPublicOrigin(settings.appUrl, req, res)) readBody(req, res, next);

@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import type { Express, Request, Response } from "express";
 import type { Logger } from "../lib/logger.js";
+import { observeRequest } from "../lib/metrics.js";
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -61,22 +62,30 @@ export function provideParsedQuery(app: Express): void {
 
 /**
  * A request id (the caller's X-Request-Id when sane) on every log line and response, and one
- * "request" line per response when the level is `info` or lower (no timer otherwise).
+ * "request" line per response when the level is `info` or lower, with the signed-in user's public
+ * id when there is one; with `measured`, the request's figures for /metrics (lib/metrics.ts). Neither:
+ * no timer at all.
  */
-export function startRequest(logger: Logger, req: Request, res: Response): void {
+export function startRequest(logger: Logger, req: Request, res: Response, measured: boolean): void {
   const incoming = req.headers["x-request-id"];
   req.id = typeof incoming === "string" && acceptableId.test(incoming) ? incoming : randomUUID();
   res.setHeader("X-Request-Id", req.id);
-  if (!logger.isLevelEnabled("info")) return;
+  const logged = logger.isLevelEnabled("info");
+  if (!logged && !measured) return;
   const started = process.hrtime.bigint();
   res.on("finish", () => {
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    if (measured)
+      observeRequest(req.routeTemplate ?? "unmatched", req.method, res.statusCode, seconds);
+    if (!logged) return;
     req.log.info(
       {
         method: req.method,
         path: req.originalUrl.split("?")[0],
         status: res.statusCode,
-        ms: Math.round(ms * 10) / 10,
+        ms: Math.round(seconds * 10_000) / 10,
+        // Who asked (a public id, never an email): a user's requests can be followed in the log.
+        ...(req.user ? { user: req.user.hash } : {}),
       },
       "request",
     );

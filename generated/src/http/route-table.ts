@@ -11,6 +11,15 @@ export type Actions = Partial<Record<Method, Action>>;
 interface Endpoint {
   readonly actions: Actions;
   readonly allow: string;
+  /** The path as added ("/api/patients/:hash"): what metrics and limits name a route by. */
+  readonly template: string;
+}
+
+declare module "express-serve-static-core" {
+  interface Request {
+    /** The template of the route that answers this request, once the route table matched it. */
+    routeTemplate?: string;
+  }
 }
 
 /** One level of the path tree: literal segments (lower-cased) first, then one parameter. */
@@ -63,7 +72,7 @@ export class RouteTable {
       }
     }
     if (node.endpoint) throw new Error(`${path} is routed twice`);
-    node.endpoint = { actions, allow: allowHeader(actions) };
+    node.endpoint = { actions, allow: allowHeader(actions), template: path };
     return this;
   }
 
@@ -98,6 +107,7 @@ export class RouteTable {
         return next(error);
       }
       if (!found) return next();
+      req.routeTemplate = found.endpoint.template;
       const method = req.method === "HEAD" ? "get" : (req.method.toLowerCase() as Method);
       const action = Object.hasOwn(found.endpoint.actions, method)
         ? found.endpoint.actions[method]

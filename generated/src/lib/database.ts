@@ -69,6 +69,15 @@ export function ensureDatabaseFolder(url: string): void {
     mkdirSync(dirname(resolve(url.slice("file:".length).split("?")[0]!)), { recursive: true });
 }
 
+/**
+ * Whether DATABASE_URL is a pooler in transaction mode (PgBouncer): `pgbouncer=true` in it, or a
+ * DIRECT_DATABASE_URL beside it (docs: migrations and advisory locks use that one, so DATABASE_URL
+ * is the pooled one). The driver then uses only what such a pooler passes through.
+ */
+export function behindPooler(url: string, environment: NodeJS.ProcessEnv = process.env): boolean {
+  return /[?&]pgbouncer=true(&|$)/.test(url) || Boolean(environment.DIRECT_DATABASE_URL);
+}
+
 /** What the tables and the auth service read and write through (see sql.ts for why not Prisma Client). */
 export type Database = Sql;
 
@@ -82,7 +91,7 @@ export async function connectDatabase(
   poolSize = 10,
   statementTimeoutMs = 0,
 ): Promise<Database> {
-  const db = openSql(url, poolSize, statementTimeoutMs);
+  const db = openSql(url, poolSize, statementTimeoutMs, behindPooler(url));
   try {
     await db.get("SELECT 1");
   } catch (error) {

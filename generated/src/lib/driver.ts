@@ -33,8 +33,15 @@ const foldsText = (text: string) => text.includes(`${foldFunction}(`);
  * second connection on a thread of its own (text-reader.ts). `statementTimeoutMs` (0: no limit)
  * bounds the statements that match text (connection.ts).
  */
-export function openSql(url: string, poolSize?: number, statementTimeoutMs = 0): Sql {
+export function openSql(
+  url: string,
+  poolSize?: number,
+  statementTimeoutMs = 0,
+  pooled?: boolean,
+): Sql {
+  // One connection, no server: neither a pool size nor a pooler in front means anything here.
   void poolSize;
+  void pooled;
   const file = sqliteFile(url);
   const connection = openConnection(file, statementTimeoutMs);
   const { db } = connection;

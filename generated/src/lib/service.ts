@@ -2,12 +2,16 @@
 
 import cluster from "node:cluster";
 import type { RequestListener } from "node:http";
+import { register } from "prom-client";
 import { createApiServer } from "../http/client-errors.js";
 import { connectDatabase, explainOpenFailure, type Database } from "./database.js";
 import { closeHandedOff, handedOff, listenThroughRunner } from "./dev-handoff.js";
 import type { BackgroundWork } from "../http/api-app.js";
 import { keepEventsPruned } from "./events/retention.js";
+import { startDraining } from "./draining.js";
 import { createLogger, type Logger } from "./logger.js";
+import { clusterMetrics, enableMetrics } from "./metrics.js";
+import { listenForMetrics } from "./metrics-server.js";
 import { migrationsPath, pendingMigrations } from "./migrations.js";
 import { loadEnvironment, settingSource } from "./project-files.js";
 import { supervise, workerCount } from "./supervisor.js";
@@ -22,6 +26,10 @@ export interface ServiceSettings {
   /** DATABASE_STATEMENT_TIMEOUT_MS: the longest a statement of a request may run (0: no limit). */
   databaseStatementTimeoutMs: number;
   logLevel: string;
+  /** SHUTDOWN_GRACE_MS: how long a stop may take, requests in flight included. */
+  shutdownGraceMs: number;
+  /** METRICS_PORT or METRICS_TOKEN: where /metrics answers (lib/metrics.ts); unset: not measured. */
+  metrics: { port: number } | { token: string } | undefined;
 }
 
 /** The project's own parts the service runs: its configuration and its app (src/server.ts). */
@@ -44,6 +52,7 @@ export async function runService<Config extends ServiceSettings>(
   if (cluster.isWorker) process.on("disconnect", () => process.exit(1));
   const fromEnvFile = loadEnvironment(moduleUrl);
   const config = configOrExit(parts, fromEnvFile);
+  const logger = createLogger(config.logLevel);
   const open = (poolSize: number) =>
     openDatabase(config.databaseUrl, poolSize, config.databaseStatementTimeoutMs, fromEnvFile);
   // `npm run dev` runs one process per server: its runner is what restarts it.
@@ -52,13 +61,20 @@ export async function runService<Config extends ServiceSettings>(
     // The supervisor checks once, so a missing migration is one line, not one per worker.
     const db = await open(1);
     await exitUnlessMigrated(db, moduleUrl);
+    await sayConnections(db, workers, config.databasePoolSize, logger);
     await db.close();
-    supervise(workers);
+    const metrics = config.metrics ? clusterMetrics() : undefined;
+    if (metrics && config.metrics && "port" in config.metrics)
+      listenForMetrics(config.host, config.metrics.port, metrics, logger).unref();
+    supervise(workers, logger, config.shutdownGraceMs);
     return;
   }
   const db = await open(config.databasePoolSize);
-  if (cluster.isPrimary) await exitUnlessMigrated(db, moduleUrl);
-  serve(config, db, parts);
+  if (cluster.isPrimary) {
+    await exitUnlessMigrated(db, moduleUrl);
+    if (!handedOff()) await sayConnections(db, 1, config.databasePoolSize, logger);
+  }
+  serve(config, db, parts, logger);
 }
 
 function configOrExit<Config extends ServiceSettings>(
@@ -99,15 +115,42 @@ async function exitUnlessMigrated(db: Database, moduleUrl: string): Promise<void
   process.exit(1);
 }
 
+/**
+ * One start-up line comparing what the service may open (workers × DATABASE_POOL_SIZE) with what
+ * the server accepts: a warning when it is more than the server's max_connections less the three
+ * it keeps for superusers, since every instance past that fails to connect under load. Other
+ * instances and tools share the same limit: the line says what this one takes.
+ */
+async function sayConnections(db: Database, workers: number, poolSize: number, logger: Logger) {
+  if (!db.connectionLimit) return;
+  const maxConnections = await db.connectionLimit().catch(() => undefined);
+  if (maxConnections === undefined) return;
+  const connections = workers * poolSize;
+  const facts = { workers, poolSize, connections, maxConnections };
+  const said = `database connections: ${workers} worker${workers === 1 ? "" : "s"} × DATABASE_POOL_SIZE ${poolSize} = up to ${connections} of the server's max_connections ${maxConnections}`;
+  if (connections > maxConnections - 3)
+    logger.warn(
+      facts,
+      `${said}: more than the server accepts; lower DATABASE_POOL_SIZE or WEB_CONCURRENCY, or put a pooler in front`,
+    );
+  else logger.info(facts, said);
+}
+
 function serve<Config extends ServiceSettings>(
   config: Config,
   db: Database,
   parts: ServiceParts<Config>,
+  logger: Logger,
 ): void {
-  const logger = createLogger(config.logLevel);
   // Not Express's app.listen: since Express 5 its callback also runs on a failed listen, which
   // logged "listening" right before "address already in use".
   const app = parts.createApp({ config, db, logger });
+  if (config.metrics) enableMetrics(db);
+  // One process on its own serves METRICS_PORT itself; a supervisor serves it for its workers.
+  const metricsServer =
+    config.metrics && "port" in config.metrics && cluster.isPrimary
+      ? listenForMetrics(config.host, config.metrics.port, () => register.metrics(), logger)
+      : undefined;
   const server = createApiServer(app);
   // Beside the requests: old events leave the outbox, new ones are delivered (lib/events/).
   const background = (app as { locals?: { background?: BackgroundWork } }).locals?.background;
@@ -136,26 +179,48 @@ function serve<Config extends ServiceSettings>(
     });
   }
 
-  // Graceful shutdown: stop accepting, let requests in flight finish (bounded), then close the database.
+  // Graceful shutdown (docs/api-contract.md §9): readiness answers 503, the listener closes,
+  // requests in flight are answered on connections that then close, and the process exits 0
+  // within SHUTDOWN_GRACE_MS. What is still running at the deadline is cut, and the exit is 1.
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, "shutting down");
+    startDraining();
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, "shutting down");
     retention?.stop();
     const delivering = dispatcher?.stop();
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => {
+      logger.warn({ graceMs: config.shutdownGraceMs }, "shutdown grace over: closing what is left");
+      server.closeAllConnections();
+      process.exit(1);
+    }, workerDeadlineMs(config.shutdownGraceMs));
     force.unref();
     const closed = async () => {
       // Attempts under way finish (each bounded by WEBHOOK_TIMEOUT_MS) before the database closes.
       await delivering;
       await db.close();
+      logger.info({ signal }, "stopped");
       process.exit(0);
     };
     if (handoff) return closeHandedOff(server, () => void closed());
+    // A request still arriving on a kept-alive connection is answered, then that connection closes.
+    server.prependListener("request", (_request, response) => {
+      response.shouldKeepAlive = false;
+    });
+    metricsServer?.close();
     server.close(() => void closed());
-    server.closeIdleConnections();
+    // A request that arrived before the signal keeps its connection alive: closed once idle.
+    setInterval(() => server.closeIdleConnections(), 50).unref();
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+/**
+ * When a worker stops waiting for its requests: a little before SHUTDOWN_GRACE_MS, so that it has
+ * exited, and its supervisor with it, by then.
+ */
+export function workerDeadlineMs(graceMs: number): number {
+  return Math.max(graceMs - Math.min(1000, Math.floor(graceMs / 5)), 1);
 }

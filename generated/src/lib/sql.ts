@@ -139,6 +139,18 @@ export interface Sql {
    */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** The connection pool's use now (PostgreSQL; SQLite has one connection and no pool): /metrics. */
+  poolUse?(): PoolUse;
+  /** How many connections the server accepts in all (PostgreSQL's max_connections). */
+  connectionLimit?(): Promise<number>;
+}
+
+/** How many of a pool's connections exist and wait, and how many queries wait for one. */
+export interface PoolUse {
+  readonly size: number;
+  readonly open: number;
+  readonly idle: number;
+  readonly waiting: number;
 }
 
 /** A table, column or alias name as both dialects quote it ("doctor.user" stays one name). */

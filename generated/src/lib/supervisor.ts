@@ -2,6 +2,7 @@
 
 import cluster from "node:cluster";
 import { availableParallelism } from "node:os";
+import type { Logger } from "./logger.js";
 
 /**
  * WEB_CONCURRENCY=N runs N worker processes sharing the port (node:cluster); in production the
@@ -48,13 +49,16 @@ export function afterWorkerExit(
   };
 }
 
-/** The primary process of a service of `count` workers: forks, replaces and stops them. */
-export function supervise(count: number): void {
+/**
+ * The primary process of a service of `count` workers: forks, replaces and stops them. Its lines
+ * are JSON like the workers' (one log stream for a collector). On SIGTERM or SIGINT it passes the
+ * signal on and exits once every worker has; a worker still running after `graceMs` is killed.
+ */
+export function supervise(count: number, logger: Logger, graceMs: number): void {
   let stopping = false;
   let record: StartRecord = { diedBeforeListening: 0, failedStarts: 0 };
   // Workers that have listened once: a later death is a crash to recover from, not a bad start.
   const listened = new Set<number>();
-  const log = (line: string) => process.stderr.write(`${line}\n`);
   const workers = () => Object.values(cluster.workers ?? {});
   for (let index = 0; index < count; index += 1) cluster.fork();
   cluster.on("listening", (worker) => {
@@ -63,16 +67,24 @@ export function supervise(count: number): void {
   });
   cluster.on("exit", (worker, code, signal) => {
     const served = listened.delete(worker.id);
+    const pid = worker.process.pid;
+    const cause = signal ?? `code ${code}`;
     if (stopping) {
-      if (workers().length === 0) process.exit(process.exitCode ?? 0);
+      logger.info({ pid, cause }, "worker stopped");
+      // A worker cut at its deadline (or killed) makes the whole stop a forced one.
+      if (code !== 0) process.exitCode = 1;
+      if (workers().length === 0) {
+        logger.info({ exitCode: process.exitCode ?? 0 }, "stopped");
+        process.exit(process.exitCode ?? 0);
+      }
       return;
     }
-    const cause = signal ?? `code ${code}`;
     const next = afterWorkerExit(record, { served, signal });
     record = next.record;
     if (next.stop) {
-      log(
-        `worker ${worker.process.pid} exited (${cause}) before listening: ${maxFailedStarts} workers in a row failed to start, stopping (see their errors above)`,
+      logger.error(
+        { pid, cause, failedStarts: maxFailedStarts },
+        `worker ${pid} exited (${cause}) before listening: ${maxFailedStarts} workers in a row failed to start, stopping (see their errors above)`,
       );
       stopping = true;
       process.exitCode = 1;
@@ -80,8 +92,9 @@ export function supervise(count: number): void {
       if (workers().length === 0) process.exit(1);
       return;
     }
-    log(
-      `worker ${worker.process.pid} exited (${cause})${served ? "" : " before listening"}, starting another${next.delayMs > 0 ? ` in ${next.delayMs / 1000} s` : ""}`,
+    logger.warn(
+      { pid, cause, served, restartInMs: next.delayMs },
+      `worker ${pid} exited (${cause})${served ? "" : " before listening"}, starting another${next.delayMs > 0 ? ` in ${next.delayMs / 1000} s` : ""}`,
     );
     setTimeout(() => {
       if (!stopping) cluster.fork();
@@ -89,9 +102,21 @@ export function supervise(count: number): void {
   });
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => {
+      if (stopping) return;
       stopping = true;
+      logger.info({ signal, workers: workers().length, graceMs }, "shutting down");
       if (workers().length === 0) process.exit(0);
       for (const worker of workers()) worker?.process.kill(signal);
+      // Workers stop waiting for their requests before this (service.ts workerDeadlineMs).
+      setTimeout(() => {
+        const left = workers();
+        logger.warn(
+          { workers: left.length, graceMs },
+          "shutdown grace over: killing the workers left",
+        );
+        for (const worker of left) worker?.process.kill("SIGKILL");
+        process.exit(1);
+      }, graceMs).unref();
     });
   }
 }

@@ -6,10 +6,13 @@ import { migrationsPath } from "../lib/migrations.js";
 import { loadEnvironment, settingSource } from "../lib/project-files.js";
 
 // npm run db:migrate | db:status | db:resolve (see src/lib/migrate-command.ts).
+// Behind a pooler in transaction mode, migrations take a session's advisory lock and run DDL in
+// one transaction on one connection: DIRECT_DATABASE_URL, when set, is the server itself.
 const fromEnvFile = loadEnvironment(import.meta.url);
+const direct = process.env.DIRECT_DATABASE_URL || undefined;
 process.exitCode = await runMigrateCommand(
   process.argv.slice(2),
-  process.env.DATABASE_URL ?? defaultDatabaseUrl,
+  direct ?? process.env.DATABASE_URL ?? defaultDatabaseUrl,
   migrationsPath(import.meta.url),
-  settingSource("DATABASE_URL", fromEnvFile),
+  settingSource(direct ? "DIRECT_DATABASE_URL" : "DATABASE_URL", fromEnvFile),
 );

@@ -169,12 +169,7 @@ export function describeResource(resource: ResourceUnderTest): void {
     }
 
     it("creates a record with a fresh public identifier (201)", async () => {
-      const reply = await send(
-        "store",
-        "POST",
-        collection,
-        await storePayload(nextNumber()),
-      );
+      const reply = await send("store", "POST", collection, await storePayload(nextNumber()));
       if (!(await allows("store"))) return expectForbidden(reply, "POST");
       expect(reply.status, explain(reply)).toBe(201);
       expect(reply.body.type).toBe("success");

@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { Request, Response } from "express";
+import { isDraining } from "../lib/draining.js";
 import { pendingMigrations } from "../lib/migrations.js";
 import type { Sql } from "../lib/sql.js";
 import { sendData, sendError } from "./envelope.js";
@@ -12,19 +13,45 @@ import { sendData, sendError } from "./envelope.js";
  */
 export function health(db: Sql, migrationsDir: string) {
   return async (req: Request, res: Response): Promise<void> => {
-    let behind: string[];
-    try {
-      behind = await pendingMigrations(db, migrationsDir);
-    } catch (error) {
-      req.log.error({ err: error }, "health: the database does not answer");
-      return notReady(res);
-    }
-    if (behind.length > 0) {
-      req.log.warn({ pending: behind }, "health: migrations pending");
-      return notReady(res);
-    }
-    sendData(res, { status: "ok" });
+    if (await databaseReady(db, migrationsDir, req)) sendData(res, { status: "ok" });
+    else notReady(res);
   };
+}
+
+/**
+ * GET /api/health/ready: what /api/health answers, and 503 as soon as the process drains for a
+ * shutdown (an orchestrator stops sending new work before the process goes away).
+ */
+export function readiness(db: Sql, migrationsDir: string) {
+  return async (req: Request, res: Response): Promise<void> => {
+    if (!isDraining() && (await databaseReady(db, migrationsDir, req)))
+      sendData(res, { status: "ready" });
+    else notReady(res);
+  };
+}
+
+/**
+ * GET /api/health/live: 200 while the process answers requests at all, even while draining or with
+ * the database away. A liveness probe that asked the database would restart every instance at once
+ * during a database outage, which helps nothing.
+ */
+export function liveness(_req: Request, res: Response): void {
+  sendData(res, { status: "live" });
+}
+
+async function databaseReady(db: Sql, migrationsDir: string, req: Request): Promise<boolean> {
+  let behind: string[];
+  try {
+    behind = await pendingMigrations(db, migrationsDir);
+  } catch (error) {
+    req.log.error({ err: error }, "health: the database does not answer");
+    return false;
+  }
+  if (behind.length > 0) {
+    req.log.warn({ pending: behind }, "health: migrations pending");
+    return false;
+  }
+  return true;
 }
 
 /** 503 "not ready", and when to ask again: the schema is behind this build, or the database is away. */

@@ -1,0 +1,150 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import cluster from "node:cluster";
+import {
+  AggregatorRegistry,
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  register,
+} from "prom-client";
+import { outboxLag } from "./events/lag.js";
+import type { Sql } from "./sql.js";
+
+/*
+ * GET /metrics in Prometheus's text format (docs/api-contract.md §9): requests per route template,
+ * method and status (a count and a duration histogram), the database pool's use and the event
+ * outbox's lag. Labels come from a closed set (the route table's templates, five methods, status
+ * codes), so a hostile client sending random paths cannot grow the series without bound.
+ */
+
+const methods = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+const requests = new Counter({
+  name: "http_requests_total",
+  help: "Requests answered, by route template, method and status.",
+  labelNames: ["route", "method", "status"] as const,
+});
+
+const durations = new Histogram({
+  name: "http_request_duration_seconds",
+  help: "Time from a request's arrival to the end of its response, by route template, method and status.",
+  labelNames: ["route", "method", "status"] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+});
+
+/** What a request's line of metrics is labelled by; `route` is its template, or "unmatched". */
+export function observeRequest(
+  route: string,
+  method: string,
+  status: number,
+  seconds: number,
+): void {
+  const labels = { route, method: methods.has(method) ? method : "OTHER", status: String(status) };
+  requests.inc(labels);
+  durations.observe(labels, seconds);
+}
+
+/**
+ * Turns the metrics on in this process (only when METRICS_PORT or METRICS_TOKEN is set: otherwise
+ * nothing is measured). A worker also answers its supervisor's questions for its figures.
+ */
+export function enableMetrics(db: Sql): void {
+  collectDefaultMetrics();
+  watchDatabase(db);
+  if (cluster.isWorker) new AggregatorRegistry();
+}
+
+/**
+ * The gauges read at scrape time from this process's database: its pool (PostgreSQL) and the
+ * outbox's lag (one index lookup each). In a cluster every worker reports its own pool; the lag is
+ * the same table seen by each, so the supervisor's sum would count it once per worker: it is
+ * reported with `aggregator: "max"`.
+ */
+function watchDatabase(db: Sql): void {
+  const pool = db.poolUse;
+  if (pool) {
+    for (const [state, help] of [
+      ["size", "Connections the pool may open (DATABASE_POOL_SIZE)."],
+      ["open", "Connections the pool holds open."],
+      ["idle", "Open connections no query uses."],
+      ["waiting", "Queries waiting for a connection."],
+    ] as const)
+      new Gauge({
+        name: `db_pool_connections_${state}`,
+        help,
+        collect() {
+          this.set(pool.call(db)[state]);
+        },
+      });
+  }
+  const lag = new Gauge({
+    name: "hashapi_outbox_lag_seconds",
+    help: "How far the event outbox is behind: the oldest event not fanned out (stage=fan_out), the most overdue delivery (stage=delivery).",
+    labelNames: ["stage"] as const,
+    aggregator: "max",
+    async collect() {
+      try {
+        const { fanOutSeconds, deliverySeconds } = await outboxLag(db);
+        lag.set({ stage: "fan_out" }, fanOutSeconds);
+        lag.set({ stage: "delivery" }, deliverySeconds);
+      } catch {
+        // The database away: the series keep their last values; readiness says the rest.
+      }
+    },
+  });
+}
+
+/** The text of GET /metrics: this process's, or in a cluster every worker's, added up. */
+export async function metricsText(): Promise<{ contentType: string; text: string }> {
+  if (cluster.isWorker) return askSupervisor();
+  return { contentType: register.contentType, text: await register.metrics() };
+}
+
+// A worker asks its supervisor, which gathers every worker's metrics (prom-client's cluster mode).
+const askMessage = "hashapi:metrics?";
+const answerMessage = "hashapi:metrics";
+
+interface MetricsAnswer {
+  readonly type: typeof answerMessage;
+  readonly id: number;
+  readonly text?: string;
+  readonly error?: string;
+}
+
+let asked = 0;
+function askSupervisor(): Promise<{ contentType: string; text: string }> {
+  const id = (asked += 1);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error("the supervisor did not answer in 5 s")), 5000);
+    const listener = (message: unknown) => {
+      const answer = message as MetricsAnswer;
+      if (answer?.type !== answerMessage || answer.id !== id) return;
+      finish(answer.error ? new Error(answer.error) : undefined, answer.text);
+    };
+    const finish = (error?: Error, text?: string) => {
+      clearTimeout(timer);
+      process.off("message", listener);
+      if (error) reject(error);
+      else resolve({ contentType: register.contentType, text: text ?? "" });
+    };
+    process.on("message", listener);
+    process.send?.({ type: askMessage, id });
+  });
+}
+
+/** In the supervisor: the sum of its workers' metrics, for itself (METRICS_PORT) and for them. */
+export function clusterMetrics(): () => Promise<string> {
+  const aggregator = new AggregatorRegistry();
+  const gather = () => aggregator.clusterMetrics();
+  cluster.on("message", (worker, message: unknown) => {
+    const question = message as { type?: string; id?: number };
+    if (question?.type !== askMessage) return;
+    gather().then(
+      (text) => worker.send({ type: answerMessage, id: question.id, text }),
+      (error: Error) => worker.send({ type: answerMessage, id: question.id, error: error.message }),
+    );
+  });
+  return gather;
+}
