@@ -8,6 +8,8 @@
 //   node bench/pairs.mjs A B [--endpoints show,list,create,update] [--slices 12] [--seconds 2]
 //   node bench/pairs.mjs A B --endpoints range,in,with --database .tmp/bench/lists-seeded.db
 //                        (the list queries of bench/lists.mjs, on the database it seeded)
+//   node bench/pairs.mjs P P --env-b METRICS_PORT=9464 --endpoints show
+//                        (one build against itself with a setting: what the setting costs)
 //
 // A and B: `reference`, `express-ceiling`, or the folder of a built generated project (e.g.
 // .tmp/bench/project, or the output of another build of hashapi to compare with).
@@ -27,32 +29,36 @@ const scratch = new URL("../.tmp/bench/", import.meta.url).pathname;
 const named = new Set(["reference", "express-ceiling"]);
 
 function parseArguments(argv) {
-  const options = { servers: [], endpoints: ["show", "list", "create", "update"], slices: 12, seconds: 2 };
+  const options = { servers: [], endpoints: ["show", "list", "create", "update"], slices: 12, seconds: 2, env: [{}, {}] };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index];
     if (argument === "--endpoints") options.endpoints = argv[++index].split(",");
     else if (argument === "--slices") options.slices = Number.parseInt(argv[++index], 10);
     else if (argument === "--seconds") options.seconds = Number.parseInt(argv[++index], 10);
     else if (argument === "--database") options.database = resolve(argv[++index]);
+    else if (argument === "--env-a" || argument === "--env-b") {
+      const [name, ...value] = argv[++index].split("=");
+      options.env[argument === "--env-a" ? 0 : 1][name] = value.join("=");
+    }
     else options.servers.push(argument);
   }
   if (options.servers.length !== 2) throw new Error("usage: node bench/pairs.mjs A B [--endpoints show,list] [--slices 12] [--seconds 2]");
   return options;
 }
 
-async function start(server, label, seededPath) {
+async function start(server, label, seededPath, env) {
   const databasePath = join(scratch, `pairs-${label}.db`);
   copyFileSync(seededPath, databasePath);
   return named.has(server)
-    ? startServer(server, { databasePath })
-    : startServer("service", { projectDir: resolve(server), databasePath });
+    ? startServer(server, { databasePath, env })
+    : startServer("service", { projectDir: resolve(server), databasePath, env });
 }
 
 async function compare(options, id, seeded, seededPath) {
   const servers = [];
   try {
-    for (const [label, server] of [["A", options.servers[0]], ["B", options.servers[1]]]) {
-      const running = await start(server, label, seededPath);
+    for (const [index, [label, server]] of [["A", options.servers[0]], ["B", options.servers[1]]].entries()) {
+      const running = await start(server, label, seededPath, options.env[index]);
       const token = await login(running.baseUrl, admin);
       servers.push({ running, scenario: scenarioOf(id, seeded, token) });
     }

@@ -2,6 +2,7 @@
 
 import { createSecretKey } from "node:crypto";
 import { parseCorsOrigins, parseTrustProxy, type TrustProxy } from "./http/deployment.js";
+import type { RequestLimitRules } from "./http/request-limits.js";
 import {
   databaseUrlProblem,
   defaultDatabaseUrl,
@@ -30,6 +31,8 @@ export interface Config {
   logLevel: string;
   /** SHUTDOWN_GRACE_MS: a stop signal has the service gone within this (lib/service.ts). */
   shutdownGraceMs: number;
+  /** hashapi.yaml's and the resources' `rateLimit`: requests per caller per window (http/request-limits.ts). */
+  rateLimit: RequestLimitRules | undefined;
   /** METRICS_PORT or METRICS_TOKEN: where GET /metrics answers, if anywhere (lib/metrics.ts). */
   metrics: ProductionSettings["metrics"];
   jwt: JwtSettings;
@@ -166,6 +169,7 @@ export function loadConfig(
     databaseStatementTimeoutMs,
     logLevel,
     ...production,
+    rateLimit: undefined,
     jwt: {
       // Built once: every request verifies its token with this key (src/lib/tokens.ts).
       key: createSecretKey(Buffer.from(secret === "" ? developmentSecret : secret)),

@@ -128,6 +128,7 @@ export function buildOpenApi(project: ProjectModel): object {
     Object.assign(paths, deliveryPaths(project));
   }
   withConnectionErrors(paths);
+  if (project.rateLimit) withRequestLimits(paths);
   return {
     openapi: "3.1.0",
     info: {
@@ -159,6 +160,17 @@ function withConnectionErrors(paths: Record<string, object>): void {
   for (const item of Object.values(paths) as Record<string, { responses?: Record<string, unknown> }>[])
     // A path item also holds its shared `parameters`: only operations have responses.
     for (const operation of Object.values(item)) if (operation.responses) operation.responses["4XX"] = responseRef("ClientError");
+}
+
+/** Paths a request limit never counts (runtime http/authenticate.ts): probes, this document, login's own throttle. */
+const uncountedPaths = new Set(["/api/health", "/api/health/live", "/api/health/ready", "/api/openapi.json", "/api/auth/login", "/api/auth/refresh"]);
+
+/** hashapi.yaml's or a resource's `rateLimit`: every counted operation may answer 429 with Retry-After. */
+function withRequestLimits(paths: Record<string, object>): void {
+  for (const [path, item] of Object.entries(paths) as [string, Record<string, { responses?: Record<string, unknown> }>][]) {
+    if (uncountedPaths.has(path)) continue;
+    for (const operation of Object.values(item)) if (operation.responses) operation.responses["429"] = responseRef("TooManyRequests");
+  }
 }
 
 function envelopeError(): JsonSchema {
@@ -195,6 +207,7 @@ function errorResponses(project: ProjectModel): Record<string, object> {
       content: json(ref("ValidationError"), { type: "error", status: 422, message: "The given data was invalid.", errors: { name: ["The name field is required."] } }),
     },
     TooManyAttempts: error("429 too many login attempts", "Too many attempts.", { "Retry-After": { schema: { type: "integer" } } }),
+    ...(project.rateLimit ? { TooManyRequests: error("429 past a request limit (rateLimit): try again after Retry-After seconds", "Too many requests.", { "Retry-After": { schema: { type: "integer", minimum: 1 } } }) } : {}),
     MethodNotAllowed: error("405 known path, other method (see the Allow header)", "Method not allowed.", { Allow: { schema: { type: "string" } } }),
     ServerError: error("500 unexpected error", "Server Error"),
     NotReady: error("503 the database does not answer, a migration is pending, or (readiness) the process is draining for a shutdown", "The service is not ready.", { "Retry-After": { schema: { type: "integer" } } }),

@@ -31,6 +31,8 @@ export function buildPrismaSchema(project: ProjectModel): string {
     ...authModels(database, user, user.extraFields.map(inputOf), resources),
     eventsModel(database),
     deliveriesModel(database),
+    // Request counts live in PostgreSQL, shared by every instance; SQLite's live in memory.
+    ...(project.rateLimit && database.isPostgresql ? [rateLimitsModel()] : []),
   ];
   return `${blocks.join("\n\n")}\n`;
 }
@@ -295,6 +297,23 @@ function deliveriesModel(database: DatabaseModel): string {
       ["updated_at", "DateTime", timestamp.trim()],
     ],
     ["@@unique([event_id, receiver])", "@@index([status, next_attempt_at])", "@@index([receiver, record_hash, event_id])", '@@map("hashapi_deliveries")'],
+  );
+}
+
+/**
+ * The request counts of `rateLimit` on PostgreSQL (runtime http/request-limits.ts), in the layout
+ * rate-limiter-flexible reads and writes: a key per caller and limit, its points, and when the
+ * window ends (milliseconds since the epoch). Expired rows are deleted by the library.
+ */
+function rateLimitsModel(): string {
+  return modelBlock(
+    "HashapiRateLimit",
+    [
+      ["key", "String", "@id @db.VarChar(255)"],
+      ["points", "Int", "@default(0)"],
+      ["expire", "BigInt?", ""],
+    ],
+    ['@@map("hashapi_rate_limits")'],
   );
 }
 

@@ -40,6 +40,7 @@ import type {
   SerializedKey,
   UserModel,
   WebhookModel,
+  RateLimitModel,
   ValueKind,
 } from "./types.js";
 
@@ -86,8 +87,28 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
     evolution: evolutionOf(specs),
     out: specs.project.out,
     webhooks: specs.project.webhooks.map((webhook) => webhookModel(webhook, specs.project.auth.roles[0]!)),
+    ...rateLimitModel(specs, resources),
   };
   return model;
+}
+
+/** hashapi.yaml's and the resources' `rateLimit`, as the runtime counts them (http/request-limits.ts). */
+function rateLimitModel(specs: ValidSpecs, resources: readonly ResourceModel[]): { rateLimit?: RateLimitModel } {
+  const project = specs.project.rateLimit;
+  const routes: Record<string, number> = {};
+  specs.resources.forEach((spec, index) => {
+    for (const [action, points] of Object.entries(spec.rateLimit ?? {})) routes[`${resources[index]!.collection}.${action}`] = points;
+  });
+  if (!project && Object.keys(routes).length === 0) return {};
+  return {
+    rateLimit: {
+      windowSeconds: project?.windowSeconds ?? 60,
+      ...(project?.anonymous !== undefined ? { anonymous: project.anonymous } : {}),
+      ...(project?.signedIn !== undefined ? { signedIn: project.signedIn } : {}),
+      roles: { ...project?.roles },
+      routes,
+    },
+  };
 }
 
 export function namesOf(name: string): Names {

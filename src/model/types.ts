@@ -25,6 +25,18 @@ export interface ProjectModel {
   out: string;
   /** hashapi.yaml's `webhooks`, as `src/config.ts` reads them from the environment at start-up. */
   webhooks: WebhookModel[];
+  /** Request limits (hashapi.yaml and resources' `rateLimit`); absent when none is declared. */
+  rateLimit?: RateLimitModel;
+}
+
+/** Requests per caller per window: project-wide, per role, and per resource action. */
+export interface RateLimitModel {
+  windowSeconds: number;
+  anonymous?: number;
+  signedIn?: number;
+  roles: Record<string, number>;
+  /** `<collection>.<action>` → its own limit. */
+  routes: Record<string, number>;
 }
 
 /** One webhook receiver: where it is and how it signs, read from the environment at start-up. */

@@ -36,6 +36,7 @@ type RawProject = {
   auth?: { roles?: string[]; defaultRole?: string; users?: { manage: string[] }; ttl?: number; refreshTtl?: number; user?: { fields?: Record<string, Omit<FieldSpec, "name">> } };
   pagination?: Partial<ProjectSpec["pagination"]>;
   webhooks?: ProjectSpec["webhooks"];
+  rateLimit?: ProjectSpec["rateLimit"];
 };
 
 /** The role of every user of a project whose hashapi.yaml lists no `auth.roles`. */
@@ -62,5 +63,6 @@ export function normalizeProject(data: RawProject | null): ProjectSpec {
       maxPerPage: data?.pagination?.maxPerPage ?? 100,
     },
     webhooks: data?.webhooks ?? [],
+    ...(data?.rateLimit ? { rateLimit: data.rateLimit } : {}),
   };
 }

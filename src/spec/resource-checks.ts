@@ -25,6 +25,7 @@ const builtInResources = new Map([
   ["LoginThrottle", "a table of the built-in authentication (login_throttles); choose another name"],
   ["HashapiEvent", "the table of every write's events (hashapi_events); choose another name"],
   ["HashapiDelivery", "the table of the webhooks' deliveries (hashapi_deliveries); choose another name"],
+  ["HashapiRateLimit", "the table of the request limits' counts (hashapi_rate_limits); choose another name"],
 ]);
 
 /**

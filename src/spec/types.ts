@@ -79,6 +79,8 @@ export interface ResourceSpec {
   auth?: { public?: ActionName[]; roles?: Partial<Record<ActionName, string[]>> };
   /** Record ownership: the belongsTo path to the owning user, and the roles that act on every record. */
   owner?: { relation: string; bypass?: string[] };
+  /** Per action, requests per caller per window on top of hashapi.yaml's `rateLimit`. */
+  rateLimit?: Partial<Record<ActionName, number>>;
 }
 
 export interface ProjectSpec {
@@ -101,6 +103,16 @@ export interface ProjectSpec {
   pagination: { defaultPerPage: number; maxPerPage: number };
   /** Receivers of the events of committed writes (spec-format "Events, audit trail, webhooks"). */
   webhooks: WebhookSpec[];
+  /** Requests per caller per window (docs/api-contract.md §9); undefined: no project-wide limit. */
+  rateLimit?: RateLimitSpec;
+}
+
+/** hashapi.yaml's `rateLimit`. */
+export interface RateLimitSpec {
+  windowSeconds?: number;
+  anonymous?: number;
+  signedIn?: number;
+  roles?: Record<string, number>;
 }
 
 /** One webhook of hashapi.yaml: `${NAME}` values are read from the environment at start-up. */

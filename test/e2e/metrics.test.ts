@@ -93,7 +93,7 @@ describe.each(databaseTargets)("metrics on $label", ({ database }) => {
   it("behind METRICS_TOKEN: its bearer reads every worker's figures on the API's port, anyone else gets a 404", async () => {
     const guarded = await startService({ cwd: project.dir, env: { ...project.env, WEB_CONCURRENCY: "2", METRICS_TOKEN: metricsToken } });
     try {
-      for (const headers of [{}, { Authorization: "Bearer not-the-token-at-all-000000" }, { Authorization: `Basic ${metricsToken}` }]) {
+      for (const headers of [{}, { Authorization: "Bearer not-the-token-at-all-000000" }, { Authorization: `Basic ${metricsToken}` }] as Record<string, string>[]) {
         const refused = await fetch(`${guarded.baseUrl}/metrics`, { headers });
         expect(refused.status).toBe(404);
         expect(await refused.json()).toEqual({ type: "error", status: 404, message: "Resource not found." });

@@ -33,6 +33,11 @@ export const errorCases: [string, Record<string, string>, string[]][] = [
     'specs/hashapi.yaml:5:98 webhooks[0].events[1]: order has no belongsToMany named "lines": links\' events are <resource>.<relation>.attached or .detached',
     'specs/hashapi.yaml:5:125 webhooks[0].as: unknown role "clerck": it must be one of auth.roles (admin, clerk, customer) (did you mean "clerk"?)',
   ]],
+  ["rate limits for an unknown role and for the restore of a resource without soft delete", { "hashapi.yaml": `${rolesProject}rateLimit:\n  signedIn: 600\n  roles: { clerck: 50 }\n`, "a.yaml": "name: Order\nfields:\n  total: { type: integer }\nrateLimit: { store: 10, restore: 3 }\n" }, [
+    "specs/a.yaml:4:34 rateLimit.restore: Order has no soft delete: it has no restore to limit (add softDelete: true, or remove rateLimit.restore)",
+    'specs/hashapi.yaml:6:20 rateLimit.roles.clerck: unknown role "clerck": rateLimit.roles names roles of auth.roles (admin, clerk, customer) (did you mean "clerk"?)',
+  ]],
+  ["a rate limit of no requests", { "a.yaml": "name: Order\nfields:\n  total: { type: integer }\nrateLimit: { index: 0 }\n" }, ["specs/a.yaml:4:21 rateLimit.index: must be >= 1"]],
   ["roles for a public action", { "hashapi.yaml": rolesProject, "a.yaml": "name: Order\nfields:\n  total: { type: integer }\nauth:\n  public: [show]\n  roles: { show: [admin] }\n" }, ['specs/a.yaml:6:12 auth.roles.show: "show" is in auth.public: a caller without a token has no role. Remove it from auth.public or from auth.roles']],
   ["roles for restore without softDelete", { "hashapi.yaml": rolesProject, "a.yaml": "name: Order\nfields:\n  total: { type: integer }\nauth:\n  roles: { restore: [admin] }\n" }, ['specs/a.yaml:5:12 auth.roles.restore: "restore" exists only for resources with softDelete: true']],
   ["an unknown action under auth.roles", { "hashapi.yaml": rolesProject, "a.yaml": "name: Order\nfields:\n  total: { type: integer }\nauth:\n  roles: { list: [admin] }\n" }, ['specs/a.yaml:5:12 auth.roles.list: unknown key "list"']],

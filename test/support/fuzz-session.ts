@@ -172,9 +172,11 @@ export class FuzzSession {
     const readsToken = request.operation.statuses.has(401) && request.operation.operationId !== "login";
     if (request.token === "critical" && readsToken && refusedOnWire === undefined && response.status < 400)
       problems.push(`${where}: a token with a critical header extension was accepted`);
-    // A path the template does not match (an encoded slash, ..) never reaches the operation: a 404 or 405 envelope is right.
+    // A path the template does not match (an encoded slash, ..) never reaches the operation: the
+    // client resolves dot segments first, so `/api/comments/COM_…/tags/..` is `/api/comments/COM_…/`,
+    // another route (the envelope and the 5xx checks above hold for it; this operation's schema does not).
     const reachedOperation = !/%2F|\/\.\.?(\/|\?|$)/i.test(request.target);
-    if (reachedOperation || ![404, 405].includes(response.status)) {
+    if (reachedOperation) {
       problems.push(...request.operation.check(response.status, body).map((problem) => `${where}: ${problem}`));
     }
     const applies = refusedOnWire === undefined && reachedOperation;

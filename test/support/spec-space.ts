@@ -155,11 +155,15 @@ export const specSet: fc.Arbitrary<SpecSet> = fc
     };
     // A webhook of every event (nothing listens there) from values already drawn, so every seed keeps its sets.
     const webhooks = top.roles && top.manageUsers ? [{ name: "sink", url: "http://127.0.0.1:9/", secret: "${FUZZ_WEBHOOK_SECRET}", events: ["*"], retryHours: 0.001 }] : [];
+    // Request limits (from a value already drawn), far above what a set's own tests and fuzz send:
+    // the counting runs (and on PostgreSQL its table is migrated), a 429 never comes.
+    const rateLimit = top.count % 2 === 0 ? { rateLimit: { anonymous: 1_000_000, signedIn: 1_000_000, ...(roles ? { roles: { admin: 1_000_000 } } : {}) } } : {};
     const project: Record<string, unknown> = {
       name: "spec-space",
       database: top.database,
       ...(Object.keys(auth).length > 0 ? { auth } : {}),
       ...(webhooks.length > 0 ? { webhooks } : {}),
+      ...rateLimit,
     };
     const resources = drafts.map((draft, index) => {
       const name = resourceNames[index]!;
@@ -224,6 +228,8 @@ export const specSet: fc.Arbitrary<SpecSet> = fc
         ...(hidden.length > 0 || draft.publicIdKey ? { serializer: { ...(hidden.length > 0 ? { hidden } : {}), ...(draft.publicIdKey ? { publicId: "public_id" } : {}) } } : {}),
         ...(draft.ownCollection ? { collection: `${name.toLowerCase()}-items` } : {}),
         ...(roleLists || publicRead ? { auth: { ...(roleLists ? { roles: roleLists } : {}), ...(publicRead ? { public: publicActions } : {}) } } : {}),
+        // An action's own limit (never reached), from a value already drawn.
+        ...(draft.hide % 3 === 0 ? { rateLimit: { store: 1_000_000, ...(draft.softDelete ? { restore: 1_000_000 } : {}) } } : {}),
       };
     });
     for (const [index, resource] of resources.entries()) {

@@ -17,6 +17,9 @@ const types = {
 /** The database this project's driver speaks. */
 export const databaseDialect: SqlDialect = dialect;
 
+/** Request limits live in the database (hashapi_rate_limits): every worker of every instance counts together. */
+export const requestLimitsShared = true;
+
 /** DATABASE_URL when neither the environment nor `.env` sets it. */
 export const defaultDatabaseUrl = "postgresql://localhost:5432/app";
 

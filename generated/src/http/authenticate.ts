@@ -13,13 +13,23 @@ declare module "express-serve-static-core" {
   }
 }
 
-/** Sets `req.user` and `req.token` from the bearer token of the Authorization header (never the query string). */
+/**
+ * Sets `req.user` and `req.token` from the bearer token of the Authorization header (never the
+ * query string), then counts the request against the caller's limit (rateLimit). A request whose
+ * token fails counts against its address first, so a flood of bad tokens meets a limit too.
+ */
 async function signIn(auth: AuthService, req: Request): Promise<void> {
   const token = bearerToken(req.headers.authorization);
-  if (!token) throw new Unauthenticated();
-  const { user, claims } = await auth.authenticate(token);
-  req.user = user;
-  req.token = claims;
+  try {
+    if (!token) throw new Unauthenticated();
+    const { user, claims } = await auth.authenticate(token);
+    req.user = user;
+    req.token = claims;
+  } catch (error) {
+    if (error instanceof Unauthenticated) await auth.requestLimits?.caller(req);
+    throw error;
+  }
+  await auth.requestLimits?.caller(req);
 }
 
 /** The action, for callers with a valid token of an existing user only (401 otherwise). */
@@ -34,6 +44,7 @@ export function requireAuth(auth: AuthService, action: Action): Action {
 export function optionalAuth(auth: AuthService, action: Action): Action {
   return async (req: Request, res: Response) => {
     if (req.headers.authorization !== undefined) await signIn(auth, req);
+    else await auth.requestLimits?.caller(req);
     await action(req, res);
   };
 }

@@ -7,6 +7,7 @@ import {
   NotFound,
   ServiceBusy,
   TooManyAttempts,
+  TooManyRequests,
   Unauthenticated,
   ValidationFailed,
 } from "../lib/errors.js";
@@ -42,6 +43,10 @@ export function errorHandler(
   if (error instanceof ServiceBusy) {
     res.setHeader("Retry-After", String(error.retryAfterSeconds));
     return sendError(res, 503, error.message);
+  }
+  if (error instanceof TooManyRequests) {
+    res.setHeader("Retry-After", String(error.retryAfterSeconds));
+    return sendError(res, 429, error.message);
   }
   if (error instanceof TooManyAttempts) {
     res.setHeader("Retry-After", String(error.retryAfterSeconds));

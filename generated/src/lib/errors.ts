@@ -60,6 +60,13 @@ export class TooManyAttempts extends DomainError {
   }
 }
 
+/** A caller past a request limit (rateLimit in hashapi.yaml): 429 with Retry-After. */
+export class TooManyRequests extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    super("Too many requests.");
+  }
+}
+
 /** Work the service bounds is at its bound (password hashing): 503 with Retry-After, try again shortly. */
 export class ServiceBusy extends DomainError {
   constructor(

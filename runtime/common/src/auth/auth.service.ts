@@ -2,6 +2,7 @@
 
 import { sql, type Database } from "../lib/database.js";
 import { outputOf } from "../lib/serialize.js";
+import type { RequestLimits } from "../http/request-limits.js";
 import { Binder } from "../lib/sql.js";
 import { decodeValue, type ColumnKind } from "../lib/table.js";
 import { Unauthenticated } from "../lib/errors.js";
@@ -51,6 +52,8 @@ export interface CurrentUser {
 export class AuthService {
   /** The per-request read of the user and the token's revocation, built once (its columns come from the specs). */
   private readonly liveUserText: string;
+  /** hashapi.yaml's `rateLimit`, checked for every caller a route signs in (http/authenticate.ts). */
+  requestLimits: RequestLimits | undefined;
 
   constructor(
     private readonly db: Database,

@@ -11,7 +11,7 @@ import { addAuthRoutes } from "../auth/auth.routes.js";
 import { AuthService, type UserFields } from "../auth/auth.service.js";
 import { LoginThrottle } from "../auth/login-throttle.js";
 import { Revocations } from "../auth/revocations.js";
-import type { Database } from "../lib/database.js";
+import { requestLimitsShared, type Database } from "../lib/database.js";
 import type { Logger } from "../lib/logger.js";
 import type { JwtSettings } from "../lib/tokens.js";
 import { ResourceRegistry } from "../resource/registry.js";
@@ -21,6 +21,7 @@ import type { TrustProxy } from "./deployment.js";
 import { errorHandler } from "./error-handler.js";
 import { health, liveness, readiness } from "./health.js";
 import { jsonBody } from "./json-body.js";
+import { RequestLimits, type RequestLimitRules } from "./request-limits.js";
 import { metricsRoute } from "./metrics-route.js";
 import { setPublicOrigin } from "./public-origin.js";
 import { provideParsedQuery, provideRequestLog, startRequest } from "./request-context.js";
@@ -36,6 +37,8 @@ export interface ApiSettings {
   jwt: JwtSettings;
   bodyLimit: string;
   pagination: { defaultPerPage: number; maxPerPage: number };
+  /** hashapi.yaml's and the resources' `rateLimit` (http/request-limits.ts); undefined: none. */
+  rateLimit: RequestLimitRules | undefined;
   /** METRICS_PORT or METRICS_TOKEN (lib/production-settings.ts); unset: nothing is measured. */
   metrics: { port: number } | { token: string } | undefined;
   /** EVENTS_RETAIN_DAYS: how long events of resources without `audit` are kept (lib/events/retention.ts). */
@@ -104,6 +107,12 @@ export function createApiApp(parts: ApiParts): Express {
     new LoginThrottle(db),
     parts.userFields,
   );
+  if (RequestLimits.declared(settings.rateLimit))
+    auth.requestLimits = new RequestLimits(
+      settings.rateLimit,
+      requestLimitsShared ? { database: db } : "process",
+      logger,
+    );
   const routes = new RouteTable()
     .add("/api/health", { get: health(db, parts.migrationsDir) })
     .add("/api/health/live", { get: liveness })

@@ -7,11 +7,12 @@ import {
   defaultDatabaseUrl,
   defaultStatementTimeoutMs,
   openSql,
+  requestLimitsShared,
 } from "./driver.js";
 import type { Sql } from "./sql.js";
 
 export { isForeignKeyViolation, isUniqueViolation, sql } from "./sql.js";
-export { databaseDialect, defaultDatabaseUrl, defaultStatementTimeoutMs };
+export { databaseDialect, defaultDatabaseUrl, defaultStatementTimeoutMs, requestLimitsShared };
 
 /** A database URL fit for a message: the password, if any, masked. */
 export function printableUrl(url: string): string {

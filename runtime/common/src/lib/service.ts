@@ -4,7 +4,14 @@ import cluster from "node:cluster";
 import type { RequestListener } from "node:http";
 import { register } from "prom-client";
 import { createApiServer } from "../http/client-errors.js";
-import { connectDatabase, explainOpenFailure, type Database } from "./database.js";
+import { RateLimiterClusterMaster } from "rate-limiter-flexible";
+import { RequestLimits, type RequestLimitRules } from "../http/request-limits.js";
+import {
+  connectDatabase,
+  explainOpenFailure,
+  requestLimitsShared,
+  type Database,
+} from "./database.js";
 import { closeHandedOff, handedOff, listenThroughRunner } from "./dev-handoff.js";
 import type { BackgroundWork } from "../http/api-app.js";
 import { keepEventsPruned } from "./events/retention.js";
@@ -28,6 +35,8 @@ export interface ServiceSettings {
   logLevel: string;
   /** SHUTDOWN_GRACE_MS: how long a stop may take, requests in flight included. */
   shutdownGraceMs: number;
+  /** Request limits (http/request-limits.ts): counted by the supervisor for its workers on SQLite. */
+  rateLimit: RequestLimitRules | undefined;
   /** METRICS_PORT or METRICS_TOKEN: where /metrics answers (lib/metrics.ts); unset: not measured. */
   metrics: { port: number } | { token: string } | undefined;
 }
@@ -66,6 +75,9 @@ export async function runService<Config extends ServiceSettings>(
     const metrics = config.metrics ? clusterMetrics() : undefined;
     if (metrics && config.metrics && "port" in config.metrics)
       listenForMetrics(config.host, config.metrics.port, metrics, logger).unref();
+    // On SQLite the supervisor holds the request counts of its workers (http/request-limits.ts).
+    if (RequestLimits.declared(config.rateLimit) && !requestLimitsShared)
+      new RateLimiterClusterMaster();
     supervise(workers, logger, config.shutdownGraceMs);
     return;
   }

@@ -188,6 +188,7 @@ export class ResourceRegistry {
         serialize: this.serializerOf(resource.table),
       });
       addResourceRoutes(routes, `${base}/${resource.collection}`, controller, this.auth, {
+        collection: resource.collection,
         publicActions: resource.publicActions ?? [],
         roles: resource.roles ?? {},
         softDelete: resource.table.softDelete,
@@ -253,6 +254,7 @@ export class ResourceRegistry {
       access,
     );
     addResourceRoutes(routes, `${base}/${resource.collection}`, controller, this.auth, {
+      collection: resource.collection,
       publicActions: [],
       roles: resource.roles ?? {},
       softDelete: false,

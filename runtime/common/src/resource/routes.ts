@@ -7,6 +7,8 @@ import { Forbidden } from "../lib/errors.js";
 import { actionsOf, type ActionName } from "./actions.js";
 
 export interface RouteOptions {
+  /** The resource's collection, which names its actions' own request limits (`patients.store`). */
+  collection: string;
   /** auth.public: actions that need no token. */
   publicActions: readonly ActionName[];
   /** auth.roles: per action, the roles that may perform it. */
@@ -29,10 +31,18 @@ export function addResourceRoutes(
   options: RouteOptions,
 ): void {
   const paths = new Map<string, Actions>();
+  const limits = auth.requestLimits;
   for (const shape of actionsOf(options.softDelete)) {
-    const run = withRoles(options.roles[shape.name], (req, res) =>
-      controller[shape.name](req, res),
-    );
+    const name = `${options.collection}.${shape.name}`;
+    const perform: Action = (req, res) => controller[shape.name](req, res);
+    // A resource's own limit for the action (its spec's rateLimit), after the caller's.
+    const limited: Action = limits?.limitsRoute(name)
+      ? async (req, res) => {
+          await limits.route(name, req);
+          await perform(req, res);
+        }
+      : perform;
+    const run = withRoles(options.roles[shape.name], limited);
     const action = options.publicActions.includes(shape.name)
       ? optionalAuth(auth, run)
       : requireAuth(auth, run);

@@ -9,6 +9,9 @@ import { TextReader } from "./text-reader.js";
 /** The database this project's driver speaks. */
 export const databaseDialect: SqlDialect = dialect;
 
+/** Request limits live in memory (the supervisor's, for its workers): SQLite's service is one machine's, and a write per request would queue every read behind the one writer. */
+export const requestLimitsShared = false;
+
 /** DATABASE_URL when neither the environment nor `.env` sets it. */
 export const defaultDatabaseUrl = "file:./data/app.db";
 
