@@ -33,6 +33,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** hashapi.yaml's and the resources' `rateLimit`: requests per caller per window (http/request-limits.ts). */
   rateLimit: RequestLimitRules | undefined;
+  /** DATABASE_REPLICA_URLS: PostgreSQL replicas the reads of GET requests may go to (lib/replicas.ts). */
+  databaseReplicaUrls: string[];
   /** METRICS_PORT or METRICS_TOKEN: where GET /metrics answers, if anywhere (lib/metrics.ts). */
   metrics: ProductionSettings["metrics"];
   jwt: JwtSettings;

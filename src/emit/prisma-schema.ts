@@ -268,7 +268,8 @@ function eventsModel(database: DatabaseModel): string {
       ["fanned_out", "Boolean", "@default(false)"],
       ["created_at", "DateTime", timestamp.trim()],
     ],
-    ["@@index([record_hash, id])", "@@index([fanned_out, id])", "@@index([created_at])", '@@map("hashapi_events")'],
+    // actor_hash, id: a caller's last write, which says whether a read replica has it yet (lib/replicas.ts).
+    ["@@index([record_hash, id])", "@@index([actor_hash, id])", "@@index([fanned_out, id])", "@@index([created_at])", '@@map("hashapi_events")'],
   );
 }
 

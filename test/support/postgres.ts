@@ -16,6 +16,8 @@ export interface PostgresServer {
   stop(mode?: "fast" | "immediate"): Promise<void>;
   start(): Promise<void>;
   destroy(): Promise<void>;
+  /** A streaming replica of this server (`pg_basebackup -R`), started on a port of its own. */
+  replicate(): Promise<PostgresServer>;
 }
 
 const user = "hashapi";
@@ -63,5 +65,34 @@ export async function startPostgres(settings: readonly string[] = []): Promise<P
       await execa(join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"], { ...options, reject: false });
       rmSync(dir, { recursive: true, force: true });
     },
+    replicate: () => startReplica(bin, port, settings),
+  };
+}
+
+/** A hot standby of the server on `primaryPort`, streaming from it (initdb's trust lets it replicate). */
+async function startReplica(bin: string, primaryPort: number, settings: readonly string[]): Promise<PostgresServer> {
+  const owner = runAs();
+  const dir = mkdtempSync(join(tmpdir(), "hashapi-pg-replica-"));
+  if (owner.uid !== undefined) chownSync(dir, owner.uid, owner.gid!);
+  const data = join(dir, "data");
+  const port = await freePort();
+  const options = { ...owner, cwd: dir, env: { LC_ALL: "C.UTF-8", PATH: process.env.PATH ?? "" } };
+  await execa(join(bin, "pg_basebackup"), ["-h", "127.0.0.1", "-p", String(primaryPort), "-U", user, "-D", data, "-R", "-X", "stream", "-c", "fast", "--no-sync"], options);
+  const start = () =>
+    execa(join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "30", "-o", `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c max_connections=200 -c hot_standby=on ${settings.join(" ")}`.trim(), "start"], options).then(() => undefined);
+  await start();
+  return {
+    port,
+    url: (database) => `postgresql://${user}@127.0.0.1:${port}/${database}`,
+    createDatabase: () => Promise.reject(new Error("a replica is read-only: create databases on its primary")),
+    stop: async (mode = "fast") => {
+      await execa(join(bin, "pg_ctl"), ["-D", data, "-m", mode, "-w", "stop"], options);
+    },
+    start,
+    destroy: async () => {
+      await execa(join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"], { ...options, reject: false });
+      rmSync(dir, { recursive: true, force: true });
+    },
+    replicate: () => Promise.reject(new Error("replicate the primary instead")),
   };
 }

@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { databaseUrlProblem } from "./database.js";
+import { databaseUrlProblem, requestLimitsShared } from "./database.js";
 import { settingSource } from "./project-files.js";
 
 /** How the service runs in production (docs/api-contract.md §9), read from the environment. */
@@ -12,6 +12,8 @@ export interface ProductionSettings {
    * port for a bearer METRICS_TOKEN; neither set: no metrics route at all.
    */
   metrics: { port: number } | { token: string } | undefined;
+  /** DATABASE_REPLICA_URLS: PostgreSQL streaming replicas a GET's reads may go to (lib/replicas.ts). */
+  databaseReplicaUrls: string[];
 }
 
 /** The shortest METRICS_TOKEN: a guessable token would hand anyone the service's traffic figures. */
@@ -28,17 +30,25 @@ export function readProductionSettings(
     direct &&
     databaseUrlProblem(direct, settingSource("DIRECT_DATABASE_URL", fromEnvFile, environment));
   if (directProblem) problems.push(directProblem.replace(/^DATABASE_URL/, "DIRECT_DATABASE_URL"));
-  // Said rather than ignored: a user who sets it expects reads to leave the primary.
-  if (environment.DATABASE_REPLICA_URLS)
+  const replicaSource = settingSource("DATABASE_REPLICA_URLS", fromEnvFile, environment);
+  const databaseReplicaUrls = (environment.DATABASE_REPLICA_URLS ?? "")
+    .split(",")
+    .map((url) => url.trim())
+    .filter((url) => url !== "");
+  for (const url of databaseReplicaUrls) {
+    const problem = databaseUrlProblem(url, replicaSource);
+    if (problem) problems.push(problem.replace(/^DATABASE_URL/, "DATABASE_REPLICA_URLS"));
+  }
+  if (databaseReplicaUrls.length > 0 && !requestLimitsShared)
     problems.push(
-      "DATABASE_REPLICA_URLS is not supported by this version of the service: every read goes to DATABASE_URL. Unset it.",
+      "DATABASE_REPLICA_URLS: read replicas are PostgreSQL's; this project's database is SQLite (one file, one machine). Unset it.",
     );
   const shutdownGraceMs = Number(environment.SHUTDOWN_GRACE_MS || 10_000);
   if (!Number.isInteger(shutdownGraceMs) || shutdownGraceMs < 100 || shutdownGraceMs > 600_000)
     problems.push(
       `SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 100 to 600000, got "${environment.SHUTDOWN_GRACE_MS}"`,
     );
-  return { shutdownGraceMs, metrics: readMetrics(environment, problems) };
+  return { shutdownGraceMs, metrics: readMetrics(environment, problems), databaseReplicaUrls };
 }
 
 function readMetrics(

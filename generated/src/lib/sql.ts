@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { propertyOf } from "./records.js";
+import type { ReplicaSet } from "./replicas.js";
 
 /**
  * The service's one path to the database at run time: statements prepared once per connection and
@@ -143,6 +144,8 @@ export interface Sql {
   poolUse?(): PoolUse;
   /** How many connections the server accepts in all (PostgreSQL's max_connections). */
   connectionLimit?(): Promise<number>;
+  /** DATABASE_REPLICA_URLS: where a GET request's reads may go (lib/replicas.ts). */
+  readonly replicas?: ReplicaSet;
 }
 
 /** How many of a pool's connections exist and wait, and how many queries wait for one. */

@@ -38,6 +38,9 @@ CREATE TABLE "hashapi_deliveries" (
 CREATE INDEX "hashapi_events_record_hash_id_idx" ON "hashapi_events"("record_hash", "id");
 
 -- CreateIndex
+CREATE INDEX "hashapi_events_actor_hash_id_idx" ON "hashapi_events"("actor_hash", "id");
+
+-- CreateIndex
 CREATE INDEX "hashapi_events_fanned_out_id_idx" ON "hashapi_events"("fanned_out", "id");
 
 -- CreateIndex

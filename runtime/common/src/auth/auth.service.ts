@@ -3,6 +3,7 @@
 import { sql, type Database } from "../lib/database.js";
 import { outputOf } from "../lib/serialize.js";
 import type { RequestLimits } from "../http/request-limits.js";
+import type { ReplicaSet } from "../lib/replicas.js";
 import { Binder } from "../lib/sql.js";
 import { decodeValue, type ColumnKind } from "../lib/table.js";
 import { Unauthenticated } from "../lib/errors.js";
@@ -54,6 +55,10 @@ export class AuthService {
   private readonly liveUserText: string;
   /** hashapi.yaml's `rateLimit`, checked for every caller a route signs in (http/authenticate.ts). */
   requestLimits: RequestLimits | undefined;
+  /** DATABASE_REPLICA_URLS: where the reads of a GET may go (http/authenticate.ts). */
+  get replicas(): ReplicaSet | undefined {
+    return this.db.replicas;
+  }
 
   constructor(
     private readonly db: Database,
@@ -66,7 +71,12 @@ export class AuthService {
     // Built once: each verification binds its token's values in this order (see `liveUser`).
     const order = new Binder(db.dialect);
     const [jti, hash] = [order.add("claims.jti"), order.add("claims.sub")];
-    this.liveUserText = `SELECT "id", "hash", "name", "email", "role", "sessions_from"${extra.join("")}, EXISTS (SELECT 1 FROM "revoked_tokens" WHERE "jti" = ${jti}) AS "revoked" FROM "users" WHERE "hash" = ${hash} LIMIT 1`;
+    // With read replicas, the caller's last write too (its event id): what a replica must hold
+    // before it answers this caller's reads (lib/replicas.ts). One index lookup in the same statement.
+    const lastEvent = db.replicas
+      ? `, (SELECT "e"."id" FROM "hashapi_events" AS "e" WHERE "e"."actor_hash" = "users"."hash" ORDER BY "e"."id" DESC LIMIT 1) AS "last_event"`
+      : "";
+    this.liveUserText = `SELECT "id", "hash", "name", "email", "role", "sessions_from"${extra.join("")}, EXISTS (SELECT 1 FROM "revoked_tokens" WHERE "jti" = ${jti}) AS "revoked"${lastEvent} FROM "users" WHERE "hash" = ${hash} LIMIT 1`;
   }
 
   async login(email: string, password: string, ip: string): Promise<IssuedToken> {
@@ -84,10 +94,13 @@ export class AuthService {
   }
 
   /** The user behind a valid, unrevoked token of an existing user; Unauthenticated otherwise. */
-  async authenticate(token: string): Promise<{ user: CurrentUser; claims: TokenClaims }> {
+  async authenticate(
+    token: string,
+  ): Promise<{ user: CurrentUser; claims: TokenClaims; lastEvent: number | undefined }> {
     const claims = readToken(this.jwt, token);
     if (!claims) throw new Unauthenticated();
-    return { user: await this.liveUser(claims), claims };
+    const { user, lastEvent } = await this.readUser(claims);
+    return { user, claims, lastEvent };
   }
 
   /** A new token for a token (possibly expired) still inside the refresh window; the old one is revoked. */
@@ -113,6 +126,12 @@ export class AuthService {
   }
 
   private async liveUser(claims: TokenClaims): Promise<CurrentUser> {
+    return (await this.readUser(claims)).user;
+  }
+
+  private async readUser(
+    claims: TokenClaims,
+  ): Promise<{ user: CurrentUser; lastEvent: number | undefined }> {
     // One statement answers both per-request questions: does the user still exist, and is this token revoked?
     const row = await this.db.get(this.liveUserText, [claims.jti, claims.sub]);
     // EXISTS is 1/0 on SQLite and true/false on PostgreSQL.
@@ -121,7 +140,7 @@ export class AuthService {
     const sessionsFrom = decodeValue("datetime", row.sessions_from, this.db.dialect) as Date | null;
     if (sessionsFrom !== null && claims.issuedAtMs < sessionsFrom.getTime())
       throw new Unauthenticated();
-    return {
+    const user = {
       id: Number(row.id),
       hash: row.hash as string,
       name: row.name as string,
@@ -134,6 +153,9 @@ export class AuthService {
         ]),
       ),
     };
+    const lastEvent =
+      row.last_event === null || row.last_event === undefined ? undefined : Number(row.last_event);
+    return { user, lastEvent };
   }
 
   /** The user as `/api/auth/me` shows it: public id, name, e-mail, role and the project's user fields. */

@@ -18,33 +18,54 @@ declare module "express-serve-static-core" {
  * query string), then counts the request against the caller's limit (rateLimit). A request whose
  * token fails counts against its address first, so a flood of bad tokens meets a limit too.
  */
-async function signIn(auth: AuthService, req: Request): Promise<void> {
+async function signIn(auth: AuthService, req: Request): Promise<number | undefined> {
   const token = bearerToken(req.headers.authorization);
+  let lastEvent: number | undefined;
   try {
     if (!token) throw new Unauthenticated();
-    const { user, claims } = await auth.authenticate(token);
-    req.user = user;
-    req.token = claims;
+    const signedIn = await auth.authenticate(token);
+    req.user = signedIn.user;
+    req.token = signedIn.claims;
+    lastEvent = signedIn.lastEvent;
   } catch (error) {
     if (error instanceof Unauthenticated) await auth.requestLimits?.caller(req);
     throw error;
   }
   await auth.requestLimits?.caller(req);
+  return lastEvent;
 }
 
 /** The action, for callers with a valid token of an existing user only (401 otherwise). */
 export function requireAuth(auth: AuthService, action: Action): Action {
   return async (req: Request, res: Response) => {
-    await signIn(auth, req);
-    await action(req, res);
+    const lastEvent = await signIn(auth, req);
+    await perform(auth, req, res, action, lastEvent);
   };
 }
 
 /** For public actions: a presented token must still be valid, an absent one is fine. */
 export function optionalAuth(auth: AuthService, action: Action): Action {
   return async (req: Request, res: Response) => {
-    if (req.headers.authorization !== undefined) await signIn(auth, req);
+    let lastEvent: number | undefined;
+    if (req.headers.authorization !== undefined) lastEvent = await signIn(auth, req);
     else await auth.requestLimits?.caller(req);
-    await action(req, res);
+    await perform(auth, req, res, action, lastEvent);
   };
+}
+
+/**
+ * A GET's reads from a read replica that holds the caller's last write (DATABASE_REPLICA_URLS,
+ * lib/replicas.ts); everything else, and every request without replicas, on the primary.
+ */
+async function perform(
+  auth: AuthService,
+  req: Request,
+  res: Response,
+  action: Action,
+  lastEvent: number | undefined,
+): Promise<void> {
+  const replicas = auth.replicas;
+  if (replicas && (req.method === "GET" || req.method === "HEAD"))
+    return replicas.reading(lastEvent, async () => action(req, res));
+  await action(req, res);
 }

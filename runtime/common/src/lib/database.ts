@@ -71,6 +71,14 @@ export function ensureDatabaseFolder(url: string): void {
 }
 
 /**
+ * A read replica's connections (DATABASE_REPLICA_URLS), opened without a first check: a replica
+ * that is away at start-up is skipped until it answers (lib/replicas.ts), it does not stop the start.
+ */
+export function openReplica(url: string, poolSize: number, statementTimeoutMs: number): Database {
+  return openSql(url, poolSize, statementTimeoutMs, behindPooler(url));
+}
+
+/**
  * Whether DATABASE_URL is a pooler in transaction mode (PgBouncer): `pgbouncer=true` in it, or a
  * DIRECT_DATABASE_URL beside it (docs: migrations and advisory locks use that one, so DATABASE_URL
  * is the pooled one). The driver then uses only what such a pooler passes through.

@@ -9,9 +9,11 @@ import { RequestLimits, type RequestLimitRules } from "../http/request-limits.js
 import {
   connectDatabase,
   explainOpenFailure,
+  openReplica,
   requestLimitsShared,
   type Database,
 } from "./database.js";
+import { ReplicaSet, withReplicas } from "./replicas.js";
 import { closeHandedOff, handedOff, listenThroughRunner } from "./dev-handoff.js";
 import type { BackgroundWork } from "../http/api-app.js";
 import { keepEventsPruned } from "./events/retention.js";
@@ -37,6 +39,8 @@ export interface ServiceSettings {
   shutdownGraceMs: number;
   /** Request limits (http/request-limits.ts): counted by the supervisor for its workers on SQLite. */
   rateLimit: RequestLimitRules | undefined;
+  /** DATABASE_REPLICA_URLS: replicas the reads of GET requests may go to (lib/replicas.ts). */
+  databaseReplicaUrls: string[];
   /** METRICS_PORT or METRICS_TOKEN: where /metrics answers (lib/metrics.ts); unset: not measured. */
   metrics: { port: number } | { token: string } | undefined;
 }
@@ -81,12 +85,27 @@ export async function runService<Config extends ServiceSettings>(
     supervise(workers, logger, config.shutdownGraceMs);
     return;
   }
-  const db = await open(config.databasePoolSize);
+  const primary = await open(config.databasePoolSize);
+  const db = withReadReplicas(primary, config, logger);
   if (cluster.isPrimary) {
     await exitUnlessMigrated(db, moduleUrl);
     if (!handedOff()) await sayConnections(db, 1, config.databasePoolSize, logger);
   }
   serve(config, db, parts, logger);
+}
+
+/** The primary, with DATABASE_REPLICA_URLS for the reads of GET requests when set (lib/replicas.ts). */
+function withReadReplicas(primary: Database, config: ServiceSettings, logger: Logger): Database {
+  if (config.databaseReplicaUrls.length === 0) return primary;
+  const replicas = new ReplicaSet(
+    config.databaseReplicaUrls.map((url) => ({
+      url,
+      sql: openReplica(url, config.databasePoolSize, config.databaseStatementTimeoutMs),
+    })),
+    logger,
+  );
+  replicas.start();
+  return withReplicas(primary, replicas);
 }
 
 function configOrExit<Config extends ServiceSettings>(
