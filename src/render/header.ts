@@ -30,6 +30,6 @@ function commentFor(path: string, text: string): string | undefined {
   if (/\.(ts|js|mjs|cjs|prisma)$/.test(name)) return `// ${text}`;
   if (name.endsWith(".sql")) return `-- ${text}`;
   if (name.endsWith(".md")) return `<!-- ${text} -->`;
-  if (/\.(toml|ya?ml)$/.test(name) || name === ".gitignore" || name.startsWith(".env")) return `# ${text}`;
+  if (/\.(toml|ya?ml)$/.test(name) || [".gitignore", ".dockerignore", "Dockerfile"].includes(name) || name.startsWith(".env")) return `# ${text}`;
   return undefined;
 }
