@@ -48,6 +48,31 @@ export async function startPostgres() {
   const url = (database) => `postgresql://${user}@127.0.0.1:${port}/${database}`;
   return {
     url,
+    port,
+    /** A streaming replica (`pg_basebackup -R`) on a port of its own, with stop and start. */
+    replicate: () => startReplica(bin, port),
+    destroy: async () => {
+      await asOwner(join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"], dir).catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startReplica(bin, primaryPort) {
+  const dir = mkdtempSync(join(tmpdir(), "hashapi-bench-pg-replica-"));
+  if (process.getuid?.() === 0) {
+    const id = (flag) => Number(execFileSync("id", [flag, "postgres"]).toString().trim());
+    chownSync(dir, id("-u"), id("-g"));
+  }
+  const data = join(dir, "data");
+  const port = await freePort();
+  await asOwner(join(bin, "pg_basebackup"), ["-h", "127.0.0.1", "-p", String(primaryPort), "-U", user, "-D", data, "-R", "-X", "stream", "-c", "fast"], dir);
+  const start = () => asOwner(join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "30", "-o", `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c max_connections=200 -c hot_standby=on`, "start"], dir);
+  await start();
+  return {
+    url: (database) => `postgresql://${user}@127.0.0.1:${port}/${database}`,
+    start,
+    stop: (mode = "fast") => asOwner(join(bin, "pg_ctl"), ["-D", data, "-m", mode, "-w", "stop"], dir),
     destroy: async () => {
       await asOwner(join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"], dir).catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
