@@ -40,59 +40,58 @@ function runAs(): { uid?: number; gid?: number } {
 export async function startPostgres(settings: readonly string[] = []): Promise<PostgresServer> {
   const bin = postgresBinDir();
   if (!bin) throw new Error("PostgreSQL is not installed: apt-get install postgresql (the CI script does)");
-  const owner = runAs();
-  const dir = mkdtempSync(join(tmpdir(), "hashapi-pg-"));
-  if (owner.uid !== undefined) chownSync(dir, owner.uid, owner.gid!);
-  const data = join(dir, "data");
-  const port = await freePort();
-  const options = { ...owner, cwd: dir, env: { LC_ALL: "C.UTF-8", PATH: process.env.PATH ?? "" } };
-  await execa(join(bin, "initdb"), ["-D", data, "-U", user, "--auth=trust", "--encoding=UTF8", "--no-sync"], options);
-  const start = () =>
-    execa(join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "30", "-o", `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c max_connections=200 ${settings.join(" ")}`.trim(), "start"], options).then(() => undefined);
-  await start();
-  const psql = (sql: string) => execa("psql", ["-h", "127.0.0.1", "-p", String(port), "-U", user, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", sql]);
+  const server = await serverFolder(bin, "hashapi-pg-");
+  await execa(join(bin, "initdb"), ["-D", server.data, "-U", user, "--auth=trust", "--encoding=UTF8", "--no-sync"], server.options);
+  await server.start(settings);
+  const psql = (sql: string) => execa("psql", ["-h", "127.0.0.1", "-p", String(server.port), "-U", user, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", sql]);
   return {
-    port,
-    url: (database) => `postgresql://${user}@127.0.0.1:${port}/${database}`,
+    ...server.controls(settings),
     createDatabase: async (name) => {
       await psql(`CREATE DATABASE "${name}"`);
     },
-    stop: async (mode = "fast") => {
-      await execa(join(bin, "pg_ctl"), ["-D", data, "-m", mode, "-w", "stop"], options);
+    replicate: async () => {
+      // A hot standby streaming from this server (initdb's trust lets it replicate).
+      const replica = await serverFolder(bin, "hashapi-pg-replica-");
+      await execa(join(bin, "pg_basebackup"), ["-h", "127.0.0.1", "-p", String(server.port), "-U", user, "-D", replica.data, "-R", "-X", "stream", "-c", "fast", "--no-sync"], replica.options);
+      const replicaSettings = [...settings, "-c hot_standby=on"];
+      await replica.start(replicaSettings);
+      return {
+        ...replica.controls(replicaSettings),
+        createDatabase: () => Promise.reject(new Error("a replica is read-only: create databases on its primary")),
+        replicate: () => Promise.reject(new Error("replicate the primary instead")),
+      };
     },
-    start,
-    destroy: async () => {
-      await execa(join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"], { ...options, reject: false });
-      rmSync(dir, { recursive: true, force: true });
-    },
-    replicate: () => startReplica(bin, port, settings),
   };
 }
 
-/** A hot standby of the server on `primaryPort`, streaming from it (initdb's trust lets it replicate). */
-async function startReplica(bin: string, primaryPort: number, settings: readonly string[]): Promise<PostgresServer> {
+/** A server's folder, port and the pg_ctl commands that start, stop and remove it. */
+async function serverFolder(bin: string, prefix: string) {
   const owner = runAs();
-  const dir = mkdtempSync(join(tmpdir(), "hashapi-pg-replica-"));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   if (owner.uid !== undefined) chownSync(dir, owner.uid, owner.gid!);
   const data = join(dir, "data");
   const port = await freePort();
   const options = { ...owner, cwd: dir, env: { LC_ALL: "C.UTF-8", PATH: process.env.PATH ?? "" } };
-  await execa(join(bin, "pg_basebackup"), ["-h", "127.0.0.1", "-p", String(primaryPort), "-U", user, "-D", data, "-R", "-X", "stream", "-c", "fast", "--no-sync"], options);
-  const start = () =>
-    execa(join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "30", "-o", `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c max_connections=200 -c hot_standby=on ${settings.join(" ")}`.trim(), "start"], options).then(() => undefined);
-  await start();
+  const pgCtl = (args: string[], reject = true) => execa(join(bin, "pg_ctl"), ["-D", data, ...args], { ...options, reject });
+  const start = async (settings: readonly string[]) => {
+    await pgCtl(["-l", join(dir, "server.log"), "-w", "-t", "30", "-o", `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c max_connections=200 ${settings.join(" ")}`.trim(), "start"]);
+  };
   return {
+    data,
     port,
-    url: (database) => `postgresql://${user}@127.0.0.1:${port}/${database}`,
-    createDatabase: () => Promise.reject(new Error("a replica is read-only: create databases on its primary")),
-    stop: async (mode = "fast") => {
-      await execa(join(bin, "pg_ctl"), ["-D", data, "-m", mode, "-w", "stop"], options);
-    },
+    options,
     start,
-    destroy: async () => {
-      await execa(join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"], { ...options, reject: false });
-      rmSync(dir, { recursive: true, force: true });
-    },
-    replicate: () => Promise.reject(new Error("replicate the primary instead")),
+    controls: (settings: readonly string[]) => ({
+      port,
+      url: (database: string) => `postgresql://${user}@127.0.0.1:${port}/${database}`,
+      stop: async (mode: "fast" | "immediate" = "fast") => {
+        await pgCtl(["-m", mode, "-w", "stop"]);
+      },
+      start: () => start(settings),
+      destroy: async () => {
+        await pgCtl(["-m", "immediate", "-w", "stop"], false);
+        rmSync(dir, { recursive: true, force: true });
+      },
+    }),
   };
 }
