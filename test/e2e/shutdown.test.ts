@@ -2,7 +2,7 @@ import { readlinkSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { execa, type ResultPromise } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, jwtSecret, prepareProject, type Project } from "../support/service.js";
+import { admin, freePort, jwtSecret, prepareProject, type Project } from "../support/service.js";
 
 /**
  * Stopping in production (docs/api-contract.md §9, issue 36), with real signals: SIGTERM to
@@ -135,18 +135,25 @@ describe("stopping the service", () => {
     expect(service.output()).toMatch(/"exitCode":0,"msg":"stopped"/);
   }, 60_000);
 
-  it("SIGINT to the node process itself (one process): the request in flight is answered, exit 0", async () => {
+  it("SIGINT to the node process itself (one process): the request in flight is answered, exit 0; request lines name the user", async () => {
     const service = await start("node", { WEB_CONCURRENCY: "1" });
-    const login = await halfSentLogin(service.port);
+    const base = `http://127.0.0.1:${service.port}`;
+    const login = await fetch(`${base}/api/auth/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: admin.email, password: admin.password }) });
+    const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
+    expect((await fetch(`${base}/api/auth/me`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    const halfSent = await halfSentLogin(service.port);
     service.child.kill("SIGINT");
     await new Promise((done) => setTimeout(done, 200));
-    login.finish();
+    halfSent.finish();
     const { exitCode } = await exited(service.child);
     await new Promise((done) => setTimeout(done, 100));
-    login.socket.destroy();
-    expect(login.received(), service.output()).toMatch(/^HTTP\/1\.1 401 /);
+    halfSent.socket.destroy();
+    expect(halfSent.received(), service.output()).toMatch(/^HTTP\/1\.1 401 /);
     expect(exitCode, service.output()).toBe(0);
     expect(await service.pids()).toEqual([]);
+    // The signed-in request's line carries the user's public id; the anonymous login's does not.
+    expect(service.output()).toContain(`"path":"/api/auth/me","status":200`);
+    expect(service.output()).toMatch(new RegExp(`"path":"/api/auth/me","status":200,"ms":[0-9.]+,"user":"${project.adminHash}"`));
     expect(nonJsonLines(service.output())).toEqual([]);
   }, 60_000);
 
