@@ -14,7 +14,7 @@ export async function startPgBouncer(postgres, serverConnections = 20) {
   const user = new URL(postgres.url("postgres")).username;
   const upstream = new URL(postgres.url("postgres")).port;
   writeFileSync(join(dir, "users.txt"), `"${user}" ""\n`);
-  writeFileSync(join(dir, "pgbouncer.ini"), ["[databases]", `* = host=127.0.0.1 port=${upstream}`, "[pgbouncer]", "listen_addr = 127.0.0.1", `listen_port = ${port}`, "unix_socket_dir =", "auth_type = trust", `auth_file = ${join(dir, "users.txt")}`, "pool_mode = transaction", `default_pool_size = ${serverConnections}`, "max_client_conn = 1000", `logfile = ${join(dir, "pgbouncer.log")}`, ""].join("\n"));
+  writeFileSync(join(dir, "pgbouncer.ini"), ["[databases]", `* = host=127.0.0.1 port=${upstream}`, "[pgbouncer]", "listen_addr = 127.0.0.1", `listen_port = ${port}`, "unix_socket_dir =", "auth_type = trust", `auth_file = ${join(dir, "users.txt")}`, "pool_mode = transaction", `default_pool_size = ${serverConnections}`, "server_login_retry = 1", "max_client_conn = 1000", `logfile = ${join(dir, "pgbouncer.log")}`, ""].join("\n"));
   if (root) for (const file of ["users.txt", "pgbouncer.ini"]) chownSync(join(dir, file), id("-u"), id("-g"));
   const child = spawn("/usr/sbin/pgbouncer", [join(dir, "pgbouncer.ini")], { cwd: dir, stdio: "ignore", ...(root ? { uid: id("-u"), gid: id("-g") } : {}) });
   const log = () => (existsSync(join(dir, "pgbouncer.log")) ? readFileSync(join(dir, "pgbouncer.log"), "utf8") : "");

@@ -90,6 +90,16 @@ describe.each(databaseTargets)("metrics on $label", ({ database }) => {
     expect(service.output()).toMatch(/"workers":2,"poolSize":10,"connections":20,"maxConnections":200,"msg":"database connections: 2 workers × DATABASE_POOL_SIZE 10 = up to 20 of the server's max_connections 200"/);
   });
 
+  it("keeps answering scrapes while a worker dies and another starts (each scrape adds up the workers that answer)", async () => {
+    const workers = String((await import("node:child_process")).execFileSync("ps", ["-o", "pid=", "--ppid", String(service.process.pid)])).trim().split(/\s+/).map(Number);
+    expect(workers.length).toBe(2);
+    process.kill(workers[0]!, "SIGKILL");
+    for (let index = 0; index < 10; index += 1) {
+      await scrape();
+      await new Promise((done) => setTimeout(done, 100));
+    }
+  });
+
   it("behind METRICS_TOKEN: its bearer reads every worker's figures on the API's port, anyone else gets a 404", async () => {
     const guarded = await startService({ cwd: project.dir, env: { ...project.env, WEB_CONCURRENCY: "2", METRICS_TOKEN: metricsToken } });
     try {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { behindPooler } from "../../runtime/common/src/lib/database.js";
-import type { Sql } from "../../runtime/common/src/lib/sql.js";
+import { isDatabaseAway, isStatementTimeout, type Sql } from "../../runtime/common/src/lib/sql.js";
 import { hasPgBouncer, startPgBouncer, type PgBouncer } from "../support/pgbouncer.js";
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
@@ -90,4 +90,42 @@ describe.skipIf(!((postgresBinDir() && hasPgBouncer()) || process.env.CI))("Post
     // And the pool still answers afterwards.
     expect(await sql.get(`SELECT 1 AS "one"`)).toEqual({ one: 1 });
   }, 30_000);
+
+  it("says a server that is away is away (the API's 503, not a 500), directly, through the pooler, and mid-transaction", async () => {
+    const direct = open(postgres.url("app"), 2, 2000, false);
+    const pooled = open(bouncer.url("app"), 2, 2000, true);
+    const held = open(postgres.url("app"), 2, 2000, false);
+    await Promise.all([direct.get("SELECT 1"), pooled.get("SELECT 1")]);
+    // A transaction that holds its connection while the server goes.
+    let release!: () => void;
+    const midway = held.transaction(async (tx) => {
+      await tx.get("SELECT 1");
+      await new Promise<void>((done) => (release = done));
+      return tx.get("SELECT 1");
+    });
+    await new Promise((done) => setTimeout(done, 100));
+    await postgres.stop("immediate");
+    try {
+      release();
+      const failures = await Promise.all([
+        midway.catch((error: unknown) => error),
+        direct.get("SELECT 1").catch((error: unknown) => error),
+        pooled.get("SELECT 1").catch((error: unknown) => error),
+      ]);
+      // Either is the 503 of http/error-handler.ts: the server away, or (behind the pooler, which
+      // queues the statement) the driver's own bound on it.
+      for (const failure of failures) expect(isDatabaseAway(failure) || isStatementTimeout(failure), String(failure)).toBe(true);
+    } finally {
+      await postgres.start();
+    }
+    // Both pools open new connections once the server is back (the pooler retries its login after 1 s).
+    for (const sql of [direct, pooled]) {
+      let answer: unknown;
+      for (let attempt = 0; attempt < 50 && answer === undefined; attempt += 1) {
+        answer = await sql.get(`SELECT 1 AS "one"`).catch(() => undefined);
+        if (answer === undefined) await new Promise((done) => setTimeout(done, 200));
+      }
+      expect(answer).toEqual({ one: 1 });
+    }
+  }, 60_000);
 });

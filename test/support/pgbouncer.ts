@@ -47,6 +47,9 @@ export async function startPgBouncer(postgres: PostgresServer, serverConnections
       `auth_file = ${join(dir, "users.txt")}`,
       "pool_mode = transaction",
       `default_pool_size = ${serverConnections}`,
+      // After a failed server login PgBouncer waits this long before trying again (15 s by default):
+      // a database restart would otherwise keep it refusing for up to 15 s after the server is back.
+      "server_login_retry = 1",
       "max_client_conn = 1000",
       `logfile = ${join(dir, "pgbouncer.log")}`,
       "",

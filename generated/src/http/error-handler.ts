@@ -11,7 +11,7 @@ import {
   Unauthenticated,
   ValidationFailed,
 } from "../lib/errors.js";
-import { isSchemaBehind, isStatementTimeout } from "../lib/sql.js";
+import { isDatabaseAway, isSchemaBehind, isStatementTimeout } from "../lib/sql.js";
 import { sendError } from "./envelope.js";
 import { notReady } from "./health.js";
 import { propertyOf } from "../lib/records.js";
@@ -62,6 +62,11 @@ export function errorHandler(
       503,
       "The request took too long and was stopped: narrow it (more filters, longer words) or try again later.",
     );
+  }
+  // The database (or the pooler in front of it) is away: not ready, and the client may come back.
+  if (isDatabaseAway(error)) {
+    req.log.error({ err: error }, "the database does not answer");
+    return notReady(res);
   }
   // The database lacks a table or column this build reads: not ready (503, as /api/health says), not broken.
   if (isSchemaBehind(error)) {

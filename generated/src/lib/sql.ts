@@ -224,6 +224,22 @@ export function isStatementTimeout(error: unknown): boolean {
   return code === "57014" || code === "HASHAPI_STATEMENT_TIMEOUT";
 }
 
+/**
+ * The database is away, not the statement wrong: the server refused or dropped the connection
+ * (Node's socket errors), is shutting down or starting (57P01–57P03), or a pooler in front of it
+ * cannot reach it (class 08, PgBouncer's "server login has been failing"). The request is answered
+ * 503 with Retry-After, as readiness says, never a 500.
+ */
+export function isDatabaseAway(error: unknown): boolean {
+  const code = String(codeOf(error) ?? "");
+  if (/^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|08...|57P0[1-3])$/.test(code))
+    return true;
+  const message = String(propertyOf(error, "message") ?? "");
+  return /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/.test(
+    message,
+  );
+}
+
 /** A UNIQUE violation, from either driver. */
 export function isUniqueViolation(error: unknown): boolean {
   return uniqueViolations.has(String(codeOf(error)));

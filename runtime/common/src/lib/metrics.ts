@@ -1,14 +1,8 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import cluster from "node:cluster";
-import {
-  AggregatorRegistry,
-  collectDefaultMetrics,
-  Counter,
-  Gauge,
-  Histogram,
-  register,
-} from "prom-client";
+import { answerSupervisor, askSupervisor } from "./metrics-cluster.js";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, register } from "prom-client";
 import { outboxLag } from "./events/lag.js";
 import type { Sql } from "./sql.js";
 
@@ -69,7 +63,7 @@ export function observeRequest(
 export function enableMetrics(db: Sql): void {
   collectDefaultMetrics();
   watchDatabase(db);
-  if (cluster.isWorker) new AggregatorRegistry();
+  if (cluster.isWorker) answerSupervisor();
 }
 
 /**
@@ -114,53 +108,6 @@ function watchDatabase(db: Sql): void {
 
 /** The text of GET /metrics: this process's, or in a cluster every worker's, added up. */
 export async function metricsText(): Promise<{ contentType: string; text: string }> {
-  if (cluster.isWorker) return askSupervisor();
-  return { contentType: register.contentType, text: await register.metrics() };
-}
-
-// A worker asks its supervisor, which gathers every worker's metrics (prom-client's cluster mode).
-const askMessage = "hashapi:metrics?";
-const answerMessage = "hashapi:metrics";
-
-interface MetricsAnswer {
-  readonly type: typeof answerMessage;
-  readonly id: number;
-  readonly text?: string;
-  readonly error?: string;
-}
-
-let asked = 0;
-function askSupervisor(): Promise<{ contentType: string; text: string }> {
-  const id = (asked += 1);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => finish(new Error("the supervisor did not answer in 5 s")), 5000);
-    const listener = (message: unknown) => {
-      const answer = message as MetricsAnswer;
-      if (answer?.type !== answerMessage || answer.id !== id) return;
-      finish(answer.error ? new Error(answer.error) : undefined, answer.text);
-    };
-    const finish = (error?: Error, text?: string) => {
-      clearTimeout(timer);
-      process.off("message", listener);
-      if (error) reject(error);
-      else resolve({ contentType: register.contentType, text: text ?? "" });
-    };
-    process.on("message", listener);
-    process.send?.({ type: askMessage, id });
-  });
-}
-
-/** In the supervisor: the sum of its workers' metrics, for itself (METRICS_PORT) and for them. */
-export function clusterMetrics(): () => Promise<string> {
-  const aggregator = new AggregatorRegistry();
-  const gather = () => aggregator.clusterMetrics();
-  cluster.on("message", (worker, message: unknown) => {
-    const question = message as { type?: string; id?: number };
-    if (question?.type !== askMessage) return;
-    gather().then(
-      (text) => worker.send({ type: answerMessage, id: question.id, text }),
-      (error: Error) => worker.send({ type: answerMessage, id: question.id, error: error.message }),
-    );
-  });
-  return gather;
+  const text = cluster.isWorker ? await askSupervisor() : await register.metrics();
+  return { contentType: register.contentType, text };
 }

@@ -4,7 +4,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { eventsTable } from "./events/outbox.js";
 import type { Logger } from "./logger.js";
 import { printableUrl } from "./database.js";
-import { Binder, type Sql, type SqlQuery } from "./sql.js";
+import { Binder, isDatabaseAway, type Sql, type SqlQuery } from "./sql.js";
 
 /*
  * Read replicas (DATABASE_REPLICA_URLS, docs/api-contract.md §9). A GET request's reads go to a
@@ -75,7 +75,7 @@ export class ReplicaSet {
     try {
       return await run(replica.sql);
     } catch (error) {
-      if (!isConnectionFailure(error)) throw error;
+      if (!isDatabaseAway(error)) throw error;
       this.down(replica, error);
       return run(primary);
     }
@@ -154,17 +154,5 @@ function isPlainSelect(query: SqlQuery | string): boolean {
   if (typeof text !== "string") return false;
   return (
     /^\s*SELECT\b/i.test(text) && !/\bFOR\s+(UPDATE|SHARE|NO KEY UPDATE|KEY SHARE)\b/i.test(text)
-  );
-}
-
-/** The replica itself failed (gone, restarting, refusing), not the statement. */
-function isConnectionFailure(error: unknown): boolean {
-  const code = String((error as { code?: unknown })?.code ?? "");
-  // Node's socket errors, PostgreSQL's class 08 (connection) and 57P0x (shutting down), pg's own.
-  return (
-    /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|08...|57P0[1-3])$/.test(code) ||
-    /Connection terminated|connection timeout|Client has encountered a connection error/i.test(
-      String((error as { message?: unknown })?.message ?? ""),
-    )
   );
 }
