@@ -101,6 +101,9 @@ export class RequestLimits {
         keyPrefix: prefix,
         points,
         duration: this.rules.windowSeconds,
+        // One limiter's sweep deletes every expired count in the table, whatever its prefix: the
+        // process's first limiter sweeps for all, instead of each of them deleting the same rows.
+        sweeps: this.limiters.size === 0,
       });
       this.limiters.set(prefix, limiter);
     }
@@ -115,7 +118,7 @@ function callerKey(req: Request): string {
 
 function openLimiter(
   store: LimitStore,
-  options: { keyPrefix: string; points: number; duration: number },
+  { sweeps, ...options }: { keyPrefix: string; points: number; duration: number; sweeps: boolean },
 ): RateLimiterAbstract {
   if (store !== "process")
     return new RateLimiterPostgres({
@@ -125,7 +128,7 @@ function openLimiter(
       tableName: requestLimitsTable,
       tableCreated: true,
       // Expired counts are deleted by the library every five minutes (its timer is unref'd).
-      clearExpiredByTimeout: true,
+      clearExpiredByTimeout: sweeps,
     });
   if (cluster.isWorker) return new RateLimiterCluster({ ...options, timeoutMs: 1000 });
   return new RateLimiterMemory(options);
