@@ -13,7 +13,8 @@ import { readProductionSettings, type ProductionSettings } from "./lib/productio
 import { settingSource } from "./lib/project-files.js";
 import type { JwtSettings } from "./lib/tokens.js";
 
-export interface Config {
+/** The settings; SHUTDOWN_GRACE_MS, METRICS_* and DATABASE_REPLICA_URLS: lib/production-settings.ts. */
+export interface Config extends ProductionSettings {
   env: "production" | "development" | "test";
   host: string;
   port: number;
@@ -29,14 +30,8 @@ export interface Config {
   /** DATABASE_STATEMENT_TIMEOUT_MS: a statement of a request running longer is stopped (503); 0: no limit. */
   databaseStatementTimeoutMs: number;
   logLevel: string;
-  /** SHUTDOWN_GRACE_MS: a stop signal has the service gone within this (lib/service.ts). */
-  shutdownGraceMs: number;
   /** hashapi.yaml's and the resources' `rateLimit`: requests per caller per window (http/request-limits.ts). */
   rateLimit: RequestLimitRules | undefined;
-  /** DATABASE_REPLICA_URLS: PostgreSQL replicas the reads of GET requests may go to (lib/replicas.ts). */
-  databaseReplicaUrls: string[];
-  /** METRICS_PORT or METRICS_TOKEN: where GET /metrics answers, if anywhere (lib/metrics.ts). */
-  metrics: ProductionSettings["metrics"];
   jwt: JwtSettings;
   bodyLimit: string;
   pagination: { defaultPerPage: number; maxPerPage: number };

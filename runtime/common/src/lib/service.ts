@@ -18,6 +18,7 @@ import { closeHandedOff, handedOff, listenThroughRunner } from "./dev-handoff.js
 import type { BackgroundWork } from "../http/api-app.js";
 import { keepEventsPruned } from "./events/retention.js";
 import { startDraining } from "./draining.js";
+import type { ProductionSettings } from "./production-settings.js";
 import { createLogger, type Logger } from "./logger.js";
 import { enableMetrics } from "./metrics.js";
 import { clusterMetrics } from "./metrics-cluster.js";
@@ -26,8 +27,8 @@ import { migrationsPath, pendingMigrations } from "./migrations.js";
 import { loadEnvironment, settingSource } from "./project-files.js";
 import { supervise, workerCount } from "./supervisor.js";
 
-/** What the service reads of the project's configuration (src/config.ts). */
-export interface ServiceSettings {
+/** What the service reads of the project's configuration (src/config.ts), production settings included. */
+export interface ServiceSettings extends ProductionSettings {
   host: string;
   port: number;
   databaseUrl: string;
@@ -36,14 +37,8 @@ export interface ServiceSettings {
   /** DATABASE_STATEMENT_TIMEOUT_MS: the longest a statement of a request may run (0: no limit). */
   databaseStatementTimeoutMs: number;
   logLevel: string;
-  /** SHUTDOWN_GRACE_MS: how long a stop may take, requests in flight included. */
-  shutdownGraceMs: number;
   /** Request limits (http/request-limits.ts): counted by the supervisor for its workers on SQLite. */
   rateLimit: RequestLimitRules | undefined;
-  /** DATABASE_REPLICA_URLS: replicas the reads of GET requests may go to (lib/replicas.ts). */
-  databaseReplicaUrls: string[];
-  /** METRICS_PORT or METRICS_TOKEN: where /metrics answers (lib/metrics.ts); unset: not measured. */
-  metrics: { port: number } | { token: string } | undefined;
 }
 
 /** The project's own parts the service runs: its configuration and its app (src/server.ts). */
