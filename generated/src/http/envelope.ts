@@ -10,9 +10,11 @@ import type { FieldErrors } from "../lib/errors.js";
  */
 function sendJson(res: Response, status: number, body: object): void {
   const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader("Content-Type", "application/json; charset=utf-8");
-  res.setHeader("Content-Length", Buffer.byteLength(text));
+  // One writeHead instead of a status and two setHeader calls: each of those validates on its own.
+  res.writeHead(status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+  });
   res.end(text);
 }
 

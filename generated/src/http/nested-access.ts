@@ -14,8 +14,14 @@ export interface NestedReader {
   readonly public: boolean;
   /** The roles its show is limited to (auth.roles.show), if it is. */
   readonly showRoles?: readonly string[];
-  /** The related resource's policy.show for one nested record. */
-  mayShow(user: CurrentUser | undefined, record: StoredRow): boolean | Promise<boolean>;
+  /**
+   * The related resource's policy.show for one nested record; absent when that policy keeps the
+   * default show (every record), so a page of nested records is not asked one by one.
+   */
+  readonly mayShow?: (
+    user: CurrentUser | undefined,
+    record: StoredRow,
+  ) => boolean | Promise<boolean>;
   /** The related resource's policy.scope, when it has one: nested lists hold only what it reaches. */
   scope?(user: CurrentUser | undefined): RowScope | readonly RowScope[] | undefined;
   /**
@@ -35,15 +41,17 @@ export interface NestedPolicy {
 /** relation name → the reader of the resource it points at. */
 export type NestedReaders = Readonly<Record<string, NestedReader>>;
 
+/** showsEvery: the policy's show is the default one, which allows every record. */
 export function nestedReader(
   isPublic: boolean,
   policy: NestedPolicy,
-  showRoles?: readonly string[],
+  showRoles: readonly string[] | undefined,
+  showsEvery: boolean,
 ): NestedReader {
   return {
     public: isPublic,
     ...(showRoles ? { showRoles } : {}),
-    mayShow: (user, record) => policy.show(user, record),
+    ...(showsEvery ? {} : { mayShow: (user, record) => policy.show(user, record) }),
     ...(policy.scope ? { scope: (user) => policy.scope!(user) } : {}),
     ...(policy.owns ? { owns: (user, records) => policy.owns!(user, records) } : {}),
   };
@@ -92,14 +100,19 @@ export async function assertMayRead(
   for (const relation of relations) {
     const reader = readers[relation];
     if (!reader) throw new Forbidden();
+    const { mayShow } = reader;
     // A page's belongsTo records (one each), whose ownership is asked once for the whole page.
     const single: object[] = [];
     for (const row of rows) {
       const nested = (row as Record<string, unknown>)[relation];
       if (nested === null || nested === undefined) continue;
       if (!Array.isArray(nested)) single.push(nested);
-      for (const record of (Array.isArray(nested) ? nested : [nested]) as StoredRow[])
-        if (!(await reader.mayShow(user, record))) throw new Forbidden();
+      if (mayShow === undefined) continue;
+      for (const record of (Array.isArray(nested) ? nested : [nested]) as StoredRow[]) {
+        // A verdict that is not a promise is not awaited: a page nests dozens of records.
+        const verdict = mayShow(user, record);
+        if (!(typeof verdict === "boolean" ? verdict : await verdict)) throw new Forbidden();
+      }
     }
     if (reader.owns && single.length > 0 && !(await reader.owns(user, single)))
       throw new Forbidden();

@@ -66,14 +66,26 @@ export function createSerializer(
       pivot: pivotOutput(relation),
     })),
   ];
+  // What a role sees, decided once per role: its keys and their writers, in output order.
+  const plans = new Map<string | undefined, OutputPlan>();
+  const planFor = (role: string | undefined): OutputPlan => {
+    let plan = plans.get(role);
+    if (plan === undefined) {
+      const hidden = hiddenFrom(role);
+      const visible = output.flatMap((key, index) =>
+        hidden?.has(key) ? [] : [{ key, write: write[index]! }],
+      );
+      plan = { keys: visible.map(({ key }) => key), writers: visible.map(({ write }) => write) };
+      plans.set(role, plan);
+    }
+    return plan;
+  };
   return (record, relations = [], role) => {
     const row = record as Record<string, unknown>;
     const data: Record<string, unknown> = {};
-    const hidden = hiddenFrom(role);
-    for (let index = 0; index < output.length; index += 1) {
-      const key = output[index]!;
-      if (hidden === undefined || !hidden.has(key)) data[key] = write[index]!(row, relations, role);
-    }
+    const { keys, writers } = planFor(role);
+    for (let index = 0; index < keys.length; index += 1)
+      data[keys[index]!] = writers[index]!(row, relations, role);
     // A record read through a belongsToMany's own route carries its link's output values.
     if (row.pivot instanceof PivotOutput) data.pivot = row.pivot.values;
     for (const { name, serializer, pivot } of nestedLists) {
@@ -83,6 +95,16 @@ export function createSerializer(
     }
     return data;
   };
+}
+
+/** The keys a role sees and how each is written, in output order. */
+interface OutputPlan {
+  readonly keys: readonly string[];
+  readonly writers: readonly ((
+    row: Record<string, unknown>,
+    relations: readonly string[],
+    role?: string,
+  ) => unknown)[];
 }
 
 /** A serializer found by `find` on first use, then kept. */

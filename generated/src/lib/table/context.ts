@@ -2,6 +2,7 @@
 
 import { encodeValue, type ColumnKind } from "../column-codec.js";
 import { quote, type Sql } from "../sql.js";
+import type { OrderKey } from "./reads.js";
 import type { ReturnedRow, Shape } from "./shape.js";
 import {
   columnsOf,
@@ -32,6 +33,8 @@ export interface TableContext {
 /** Statement shapes built once per table: read shapes by loaded relations, and a write's RETURNING. */
 export interface TableCache {
   readonly shapes: Map<string, Shape>;
+  /** A list order's qualified keys, by the order's entries (reads.ts orderKeys). */
+  readonly orders: Map<string, readonly OrderKey[]>;
   returnsRow?: ReturnedRow;
 }
 
@@ -42,7 +45,7 @@ export function tableContext(sql: Sql, spec: TableSpec, cache?: TableCache): Tab
     columns: columnsOf(spec),
     alias: quote(rootAlias(spec)),
     table: quote(spec.name),
-    cache: cache ?? { shapes: new Map() },
+    cache: cache ?? { shapes: new Map(), orders: new Map() },
   };
 }
 

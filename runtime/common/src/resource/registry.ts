@@ -167,11 +167,12 @@ export class ResourceRegistry {
           (resource.publicActions ?? []).includes("show"),
           ownedPolicy(policy, resource, this.tableOf),
           resource.roles?.show,
+          policy.show === ResourcePolicy.prototype.show,
         ),
       ]),
     );
     // Any signed-in caller may see who a record points at; anonymous callers may not.
-    if (this.users) readers.set(this.users, { public: false, mayShow: () => true });
+    if (this.users) readers.set(this.users, { public: false });
     const controllers = new Map<TableSpec, AnyController>();
     for (const { resource, policy, Controller } of this.entries) {
       const nested = Object.fromEntries(

@@ -89,15 +89,37 @@ export async function findMany(
 }
 
 /** One key of a list's order, qualified. */
-interface OrderKey {
+export interface OrderKey {
   readonly name: string;
   readonly column: string;
   readonly direction: "asc" | "desc";
   readonly nullable: boolean;
 }
 
-/** The keys of an order, qualified; the table's own columns other than the standard ones may be NULL. */
+// Orders are few per table (a list's sort parameter, its default), but a sort of several fields
+// has many permutations: the cache keeps the first ones it meets and builds any other each time.
+const maxCachedOrders = 64;
+
+/**
+ * The keys of an order, qualified; the table's own columns other than the standard ones may be
+ * NULL. Built once per table and order: every list request names its order anew.
+ */
 function orderKeys(
+  context: TableContext,
+  orderBy: readonly Partial<Record<string, "asc" | "desc">>[],
+): readonly OrderKey[] {
+  let name = "";
+  for (const entry of orderBy) for (const column in entry) name += `${column} ${entry[column]},`;
+  const orders = context.cache.orders;
+  let keys = orders.get(name);
+  if (keys === undefined) {
+    keys = buildOrderKeys(context, orderBy);
+    if (orders.size < maxCachedOrders) orders.set(name, keys);
+  }
+  return keys;
+}
+
+function buildOrderKeys(
   context: TableContext,
   orderBy: readonly Partial<Record<string, "asc" | "desc">>[],
 ): OrderKey[] {

@@ -69,14 +69,24 @@ export type RelationKindName = RelationSpec["kind"];
 /** The relation spec of one kind. */
 export type RelationOfKind<Kind extends RelationKindName> = Extract<RelationSpec, { kind: Kind }>;
 
+// A table's spec never changes once declared: what is derived from it is derived once, not on
+// every request that reads the table.
+const relationsByKind = new WeakMap<TableSpec, Map<RelationKindName, readonly unknown[]>>();
+
 /** A table's relations of one kind, with their names, in declaration order. */
 export function relationsOfKind<Kind extends RelationKindName>(
   spec: TableSpec,
   kind: Kind,
-): [string, RelationOfKind<Kind>][] {
-  const found: [string, RelationOfKind<Kind>][] = [];
-  for (const [name, relation] of Object.entries(spec.relations))
-    if (isKind(relation, kind)) found.push([name, relation]);
+): readonly (readonly [string, RelationOfKind<Kind>])[] {
+  let byKind = relationsByKind.get(spec);
+  if (byKind === undefined) relationsByKind.set(spec, (byKind = new Map()));
+  let found = byKind.get(kind) as (readonly [string, RelationOfKind<Kind>])[] | undefined;
+  if (found === undefined) {
+    found = [];
+    for (const [name, relation] of Object.entries(spec.relations))
+      if (isKind(relation, kind)) found.push([name, relation]);
+    byKind.set(kind, found);
+  }
   return found;
 }
 
@@ -219,14 +229,21 @@ export function fromClause(spec: TableSpec): string {
   return alias === spec.name ? quote(spec.name) : `${quote(spec.name)} AS ${quote(alias)}`;
 }
 
+const columnsBySpec = new WeakMap<TableSpec, Readonly<Record<string, ColumnKind>>>();
+
 /** Every column of a table: the standard ones it has and those it declares. */
 export function columnsOf(spec: TableSpec): Readonly<Record<string, ColumnKind>> {
-  const { deleted_at, ...always } = standardColumns;
-  return {
-    ...always,
-    ...(spec.softDelete ? { deleted_at } : {}),
-    ...spec.columns,
-  };
+  let columns = columnsBySpec.get(spec);
+  if (columns === undefined) {
+    const { deleted_at, ...always } = standardColumns;
+    columns = {
+      ...always,
+      ...(spec.softDelete ? { deleted_at } : {}),
+      ...spec.columns,
+    };
+    columnsBySpec.set(spec, columns);
+  }
+  return columns;
 }
 
 /** The columns reads select: every column but the write-only ones. */
