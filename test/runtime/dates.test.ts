@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isoInstant, parseDate, parseDateTime, storedInstant } from "../../runtime/common/src/lib/dates.js";
+import { isoInstant, parseDate, parseDateTime, storedEpochMs, storedInstant, storedIsoInstant } from "../../runtime/common/src/lib/dates.js";
 import { outputOf } from "../../runtime/common/src/lib/column-codec.js";
 
 const isoDateTime = outputOf("datetime")!;
@@ -48,6 +48,61 @@ describe("storedInstant (runtime/common/src/lib/dates.ts)", () => {
     date.setUTCFullYear(2027);
     expect(isoInstant(date)).toBe("2027-11-27T06:30:00.123Z");
     expect(outputOf("date")!(date)).toBe("2027-11-27");
+  });
+});
+
+describe("dates kept as stored, in reads for output (runtime/common/src/lib/dates.ts)", () => {
+  const stored = (date: Date) => date.toISOString().replace("Z", "+00:00");
+  const oddTexts = [
+    "2026-11-27 06:30:00",
+    "2026-11-27T06:30:00Z",
+    "2026-11-27T06:30:00.000-03:00",
+    "0099-06-15T01:02:03.004+00:00",
+    "2024-02-29T00:00:00.000+00:00",
+    "2026-02-29T00:00:00.000+00:00",
+    "2026-02-30T00:00:00.000+00:00",
+    "2026-04-31T00:00:00.000+00:00",
+    "2026-13-01T00:00:00.000+00:00",
+    "2026-00-10T00:00:00.000+00:00",
+    "2026-01-00T00:00:00.000+00:00",
+    "2026-01-01T24:00:00.000+00:00",
+    "2026-01-01T23:60:00.000+00:00",
+    "2026-01-01T23:59:60.000+00:00",
+    "2026-11-27",
+  ];
+
+  it("outputs a stored text exactly as the Date read from it outputs, and has its instant", () => {
+    const from = Date.UTC(1000, 0, 1);
+    const to = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+    fc.assert(
+      fc.property(fc.integer({ min: from, max: to }), (ms) => {
+        const text = stored(new Date(ms));
+        expect(storedIsoInstant(text)).toBe(isoInstant(storedInstant(text)));
+        expect(storedEpochMs(text)).toBe(ms);
+        expect(isoDateTime(text)).toBe(isoDateTime(storedInstant(text)));
+        expect(isoDate(text)).toBe(isoDate(storedInstant(text)));
+      }),
+      { numRuns: 20_000 },
+    );
+    // An output, or the error that output is (a text that names no instant fails on both paths).
+    const outcome = (output: () => unknown) => {
+      try {
+        return output();
+      } catch (error) {
+        return error instanceof Error ? error.name : "thrown";
+      }
+    };
+    for (const text of oddTexts) {
+      expect(outcome(() => storedIsoInstant(text))).toBe(outcome(() => isoInstant(storedInstant(text))));
+      expect(storedEpochMs(text)).toBe(storedInstant(text).getTime());
+      expect(outcome(() => isoDate(text))).toBe(outcome(() => isoDate(storedInstant(text))));
+    }
+  });
+
+  it("fails where the Date read from it fails: a text that is no date", () => {
+    expect(() => storedIsoInstant("not a date")).toThrow(RangeError);
+    expect(() => isoInstant(storedInstant("not a date"))).toThrow(RangeError);
+    expect(Number.isNaN(storedEpochMs("not a date"))).toBe(true);
   });
 });
 

@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { Decimal } from "@prisma/client/runtime/client";
-import { isoInstant, parseDate, parseDateTime, storedInstant } from "./dates.js";
+import { isoInstant, parseDate, parseDateTime, storedInstant, storedIsoInstant } from "./dates.js";
 import type { FilterKind } from "./list-operators.js";
 import { anyHashPattern, uuidPattern } from "./public-names.js";
 import type { SqlDialect } from "./sql.js";
@@ -36,9 +36,19 @@ const decoders: Record<ColumnKind, Decode> = {
   string: asIs,
 };
 
-/** How a stored column of `kind` is decoded: once per read shape, not a switch per value. */
-export function decoderOf(kind: ColumnKind, dialect: SqlDialect): (value: unknown) => unknown {
-  const decode = decoders[kind] ?? asIs;
+/**
+ * How a stored column of `kind` is decoded: once per read shape, not a switch per value. A read
+ * made only to be output (`forOutput`) keeps dates as stored (SQLite's text, PostgreSQL's Date or
+ * day text), which outputOf writes exactly as it writes the Date: a `?with=` page of 60 records
+ * holds 165 dates, and making a Date of each was a tenth of the request.
+ */
+export function decoderOf(
+  kind: ColumnKind,
+  dialect: SqlDialect,
+  forOutput = false,
+): (value: unknown) => unknown {
+  const decode =
+    forOutput && (kind === "date" || kind === "datetime") ? asIs : (decoders[kind] ?? asIs);
   return (value) => (value === null || value === undefined ? null : decode(value, dialect));
 }
 
@@ -57,6 +67,11 @@ export function encodeValue(kind: ColumnKind, value: unknown, dialect: SqlDialec
   return value;
 }
 
+/** A date as output: a Date, or a date kept in its stored text (decoderOf's `forOutput`). */
+function outputInstant(value: unknown): string {
+  return typeof value === "string" ? storedIsoInstant(value) : isoInstant(value as Date);
+}
+
 /**
  * How a stored value of a column kind is output (dates, datetimes, decimals with `scale` places);
  * undefined when it is output as stored.
@@ -64,9 +79,9 @@ export function encodeValue(kind: ColumnKind, value: unknown, dialect: SqlDialec
 export function outputOf(kind: string, scale = 0): ((value: unknown) => unknown) | undefined {
   switch (kind) {
     case "date":
-      return (value) => (value == null ? null : isoInstant(value as Date).slice(0, 10));
+      return (value) => (value == null ? null : outputInstant(value).slice(0, 10));
     case "datetime":
-      return (value) => (value == null ? null : isoInstant(value as Date));
+      return (value) => (value == null ? null : outputInstant(value));
     case "decimal":
       return (value) =>
         value === null || value === undefined

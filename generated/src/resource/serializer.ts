@@ -90,8 +90,10 @@ export function createSerializer(
     if (row.pivot instanceof PivotOutput) data.pivot = row.pivot.values;
     for (const { name, serializer, pivot } of nestedLists) {
       const items = row[name] as Record<string, unknown>[] | undefined;
-      if (items !== undefined)
-        data[name] = items.map((item) => nestedOutput(item, serializer(), pivot, role));
+      if (items !== undefined) {
+        const serialize = serializer();
+        data[name] = items.map((item) => nestedOutput(item, serialize, pivot, role));
+      }
     }
     return data;
   };
@@ -107,6 +109,9 @@ interface OutputPlan {
   ) => unknown)[];
 }
 
+// A nested record's own relations are never loaded: one empty list for all of them.
+const noRelations: readonly string[] = [];
+
 /** A serializer found by `find` on first use, then kept. */
 function lazySerializer(find: () => Serializer): () => Serializer {
   let found: Serializer | undefined;
@@ -120,7 +125,7 @@ function nestedOutput(
   pivot: ReturnType<typeof pivotOutput> | undefined,
   role: string | undefined,
 ): Record<string, unknown> {
-  const output = serialize(item, [], role);
+  const output = serialize(item, noRelations, role);
   if (pivot === undefined) return output;
   const values = pivot(item.pivot as Record<string, unknown> | undefined);
   if (values) output.pivot = values;

@@ -33,6 +33,8 @@ export interface RelationKind<Spec extends RelationSpec> {
     name: string,
     relation: Spec,
     scope: Reach | undefined,
+    /** The records are read only to be output (FindOptions.forOutput). */
+    forOutput: boolean,
   ): Promise<void>;
   /**
    * A list filter on the relation: rows related to any of the hashes (`eq` one, `in` a list), or

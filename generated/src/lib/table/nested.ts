@@ -26,11 +26,13 @@ export async function withNested(
   records: Record<string, unknown>[],
   relations: readonly string[],
   scopeOf?: FindOptions<object>["scopeOf"],
+  forOutput = false,
 ): Promise<Record<string, unknown>[]> {
   for (const [name, relation] of Object.entries(context.spec.relations)) {
     if (!relations.includes(name)) continue;
     const kind = kindOf(relation);
-    if (!kind.joined) await kind.loadPage(context, records, name, relation, scopeOf?.(name));
+    if (!kind.joined)
+      await kind.loadPage(context, records, name, relation, scopeOf?.(name), forOutput);
   }
   return records;
 }

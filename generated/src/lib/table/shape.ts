@@ -22,6 +22,12 @@ export interface Shape {
   readonly width: number;
   readonly joins: string;
   readonly decode: Decoder;
+  /**
+   * The same row for the serializer only: dates kept as stored (column-codec.ts decoderOf's
+   * `forOutput`), which the serializer outputs as it outputs Dates. Never for code that reads the
+   * values (services, policies, hooks, cursors).
+   */
+  readonly decodeForOutput: Decoder;
   /** findOne's statement texts in this shape, by kind of lookup (a handful at most). */
   readonly findOne: Map<number, string>;
 }
@@ -36,17 +42,27 @@ export interface ReturnedRow {
 // Rows are read by position, so an alias only serves whoever reads the statement.
 const maxAliasLength = 63;
 
-/** The read shape of a table's rows with the belongsTo relations among `relations` loaded. */
-export function shapeOf(context: TableContext, relations: readonly string[]): Shape {
+/**
+ * The read shape of a table's rows with the belongsTo relations among `relations` loaded, and those
+ * in `unshown` (a read for output's, OutputRead) neither loaded nor joined.
+ */
+export function shapeOf(
+  context: TableContext,
+  relations: readonly string[],
+  unshown: readonly string[] = [],
+): Shape {
   const loaded = relationsOfKind(context.spec, "belongsTo")
     .map(([name]) => name)
     .filter((name) => relations.includes(name));
-  return cachedShape(context, loaded.join(","), context.spec, loaded);
+  const left = unshown.filter((name) => !loaded.includes(name));
+  const key =
+    left.length === 0 ? loaded.join(",") : `${loaded.join(",")} without ${left.join(",")}`;
+  return cachedShape(context, key, context.spec, loaded, left);
 }
 
 /** The read shape of a relation's nested records (their own belongsTo as hashes), built once per relation. */
 export function nestedShape(context: TableContext, key: string, target: TableSpec): Shape {
-  return cachedShape(context, `nested:${key}`, target, []);
+  return cachedShape(context, `nested:${key}`, target, [], []);
 }
 
 function cachedShape(
@@ -54,24 +70,32 @@ function cachedShape(
   key: string,
   spec: TableSpec,
   loaded: readonly string[],
+  unjoined: readonly string[],
 ): Shape {
   let shape = context.cache.shapes.get(key);
   if (!shape) {
-    shape = buildShape(spec, loaded, context.sql.dialect);
+    shape = buildShape(spec, loaded, unjoined, context.sql.dialect);
     context.cache.shapes.set(key, shape);
   }
   return shape;
 }
 
-function buildShape(spec: TableSpec, loaded: readonly string[], dialect: SqlDialect): Shape {
+function buildShape(
+  spec: TableSpec,
+  loaded: readonly string[],
+  unjoined: readonly string[],
+  dialect: SqlDialect,
+): Shape {
   const columns: string[] = [];
   const joins: string[] = [];
-  const decode = readShape(spec, rootAlias(spec), "", loaded, { columns, joins, dialect });
+  const parts = { columns, joins, dialect };
+  const decoders = readShape(spec, rootAlias(spec), "", loaded, parts, unjoined);
   return {
     columns: columns.join(", "),
     width: columns.length,
     joins: joins.join(""),
-    decode,
+    decode: decoders.row,
+    decodeForOutput: decoders.forOutput,
     findOne: new Map(),
   };
 }
@@ -83,11 +107,17 @@ interface ShapeParts {
   readonly dialect: SqlDialect;
 }
 
+/** A read shape's two decoders of one row: for code (Row types), and for output only. */
+interface Decoders {
+  readonly row: Decoder;
+  readonly forOutput: Decoder;
+}
+
 /**
- * Adds the columns of `spec` (joined as `alias`) to the SELECT list and returns the function that
- * turns a result row back into a record: belongsTo relations as `{ hash }`, or as whole records
- * (with their own belongsTo as hashes) when loaded. A joined column is named by its path, for
- * whoever reads the statement: `"patient"."name" AS "patient.name"`.
+ * Adds the columns of `spec` (joined as `alias`) to the SELECT list and returns the functions that
+ * turn a result row back into a record: belongsTo relations as `{ hash }`, or as whole records
+ * (with their own belongsTo as hashes) when loaded; those in `unjoined` not at all. A joined
+ * column is named by its path, for whoever reads the statement: `"patient"."name" AS "patient.name"`.
  */
 function readShape(
   spec: TableSpec,
@@ -95,7 +125,8 @@ function readShape(
   path: string,
   loaded: readonly string[],
   parts: ShapeParts,
-): Decoder {
+  unjoined: readonly string[] = [],
+): Decoders {
   const { columns, joins, dialect } = parts;
   /** Adds a column to the SELECT list; returns its place there. */
   const select = (column: string, from: string, prefix: string): number => {
@@ -110,23 +141,41 @@ function readShape(
   };
   const fields = Object.entries(readableColumnsOf(spec)).map(([name, kind]) => ({
     name,
-    decode: decoderOf(kind, dialect),
+    kind,
     at: select(name, alias, path),
   }));
-  const relations = relationsOfKind(spec, "belongsTo").map(([name, relation]) => {
+  const kept = relationsOfKind(spec, "belongsTo").filter(([name]) => !unjoined.includes(name));
+  const relations = kept.map(([name, relation]) => {
     const readable = `${path}${name}`;
     const joined = readable.length > maxAliasLength ? `j${joins.length}` : readable;
     joins.push(belongsToJoin(relation, joined, alias));
-    const read: Decoder = loaded.includes(name)
+    const read: Decoders = loaded.includes(name)
       ? readShape(relation.target(), joined, `${joined}.`, [], parts)
-      : hashOnly(select("hash", joined, `${joined}.`));
+      : bothAlike(hashOnly(select("hash", joined, `${joined}.`)));
     return { name, foreignKey: relation.foreignKey, read };
   });
-  return (row) => {
-    const record: Record<string, unknown> = {};
-    for (const field of fields) record[field.name] = field.decode(row[field.at]);
-    for (const relation of relations)
-      record[relation.name] = record[relation.foreignKey] === null ? null : relation.read(row);
-    return record;
+  const decoder = (forOutput: boolean): Decoder => {
+    const decoded = fields.map(({ name, kind, at }) => ({
+      name,
+      at,
+      decode: decoderOf(kind, dialect, forOutput),
+    }));
+    const related = relations.map(({ name, foreignKey, read }) => ({
+      name,
+      foreignKey,
+      read: forOutput ? read.forOutput : read.row,
+    }));
+    return (row) => {
+      const record: Record<string, unknown> = {};
+      for (const field of decoded) record[field.name] = field.decode(row[field.at]);
+      for (const relation of related)
+        record[relation.name] = record[relation.foreignKey] === null ? null : relation.read(row);
+      return record;
+    };
   };
+  return { row: decoder(false), forOutput: decoder(true) };
+}
+
+function bothAlike(decode: Decoder): Decoders {
+  return { row: decode, forOutput: decode };
 }

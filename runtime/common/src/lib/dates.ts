@@ -109,26 +109,60 @@ function daysIn(year: number, month: number): number {
 }
 
 /**
- * A stored date or date-time as a Date: the text Prisma writes on SQLite read by its digits (≈ 2×
- * cheaper than Date's parser) and kept for output; any other text (another writer's, a year before
- * 1000, which Date.UTC would misread) parsed by Date as before.
+ * Whether a text is in the form Prisma writes on SQLite and names a real instant from year 1000 on;
+ * any other text (another writer's, a year before 1000, which Date.UTC would misread, a day that
+ * does not exist) is read by Date's parser instead. Checked by character codes, no parsing: a page
+ * of records checks over a hundred.
  */
+function isStoredText(text: string): boolean {
+  if (text.length !== 29 || !storedInstantText.test(text)) return false;
+  const digit = (index: number) => text.charCodeAt(index) - 48;
+  const year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3);
+  const month = digit(5) * 10 + digit(6);
+  const day = digit(8) * 10 + digit(9);
+  return (
+    year >= 1000 &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysIn(year, month) &&
+    digit(11) * 10 + digit(12) <= 23 &&
+    digit(14) * 10 + digit(15) <= 59 &&
+    digit(17) * 10 + digit(18) <= 59
+  );
+}
+
+/** The instant of a text isStoredText accepts, read by its digits (≈ 2× cheaper than Date's parser). */
+function storedTime(text: string): number | undefined {
+  if (!isStoredText(text)) return undefined;
+  return Date.UTC(
+    digitsAt(text, 0, 4),
+    digitsAt(text, 5, 2) - 1,
+    digitsAt(text, 8, 2),
+    digitsAt(text, 11, 2),
+    digitsAt(text, 14, 2),
+    digitsAt(text, 17, 2),
+    digitsAt(text, 20, 3),
+  );
+}
+
+/** A stored date or date-time as a Date, which keeps its stored text for output (StoredInstant). */
 export function storedInstant(text: string): Date {
-  if (text.length === 29 && storedInstantText.test(text)) {
-    const year = digitsAt(text, 0, 4);
-    const month = digitsAt(text, 5, 2);
-    const day = digitsAt(text, 8, 2);
-    const hour = digitsAt(text, 11, 2);
-    const minute = digitsAt(text, 14, 2);
-    const second = digitsAt(text, 17, 2);
-    const inRange =
-      year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month);
-    if (inRange && hour <= 23 && minute <= 59 && second <= 59) {
-      const time = Date.UTC(year, month - 1, day, hour, minute, second, digitsAt(text, 20, 3));
-      return new StoredInstant(time, text);
-    }
-  }
-  return new Date(text);
+  const time = storedTime(text);
+  return time === undefined ? new Date(text) : new StoredInstant(time, text);
+}
+
+/**
+ * `isoInstant(storedInstant(text))` without the Date: what a date kept in its stored form outputs
+ * (reads made only to be output keep their dates so, see column-codec.ts decoderOf).
+ */
+export function storedIsoInstant(text: string): string {
+  return isStoredText(text) ? `${text.slice(0, 23)}Z` : isoInstant(new Date(text));
+}
+
+/** `storedInstant(text).getTime()`, without the Date. */
+export function storedEpochMs(text: string): number {
+  return storedTime(text) ?? new Date(text).getTime();
 }
 
 /**

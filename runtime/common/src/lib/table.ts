@@ -22,7 +22,7 @@ import {
 import * as writes from "./table/writes.js";
 
 export { decodeValue, encodeValue, type ColumnKind };
-export type { CountOptions, FindOptions } from "./table/options.js";
+export type { CountOptions, FindOptions, OutputRead } from "./table/options.js";
 export {
   columnsOf,
   defineTable,

@@ -173,7 +173,12 @@ export class ResourceController<
       : { ...parsed, relations };
     if (query.cursor)
       return this.cursorIndex(req, res, { ...query, cursor: query.cursor }, linked?.decorate);
-    const { rows, total } = await this.service.list(query, this.reach(req));
+    // Rows only the serializer reads (no decorating, no nested show policy of a project's own)
+    // are read for output: their dates stay as stored.
+    const forOutput =
+      linked === undefined &&
+      relations.every((relation) => this.nested[relation]?.mayShow === undefined);
+    const { rows, total } = await this.service.list(query, this.reach(req), forOutput);
     await linked?.decorate(rows);
     await assertMayRead(this.nested, rows, relations, req.user);
     const { links, meta } = paginate(req, query.page, query.perPage, total, rows.length);

@@ -12,6 +12,7 @@ import {
   relationOfKind,
   relationsOfKind,
   type FindOptions,
+  type OutputRead,
   type RelationKindName,
   type AnyTable,
   type StoredRow,
@@ -54,6 +55,8 @@ export class ResourceService<
   private readonly anyTable: AnyTable;
   /** A record's values as its events record them. */
   private readonly values: (row: object) => RecordValues;
+  /** How a list read only for the serializer is made: no join for a belongsTo it never outputs. */
+  private readonly outputRead: OutputRead;
 
   constructor(
     readonly resource: ResourceDescriptor<Model, Row, Create, Update>,
@@ -66,6 +69,11 @@ export class ResourceService<
     this.anyTable = table;
     this.kinds = columnsOf(resource.table);
     this.values = recordValues(resource);
+    this.outputRead = {
+      unshown: relationsOfKind(resource.table, "belongsTo")
+        .map(([name]) => name)
+        .filter((name) => !resource.output.includes(name)),
+    };
   }
 
   /** Payload → columns (payload-columns.ts), typed as this table's writable columns. */
@@ -83,8 +91,16 @@ export class ResourceService<
     return relationOfKind(this.resource.table, name, kind);
   }
 
-  /** A page of records and their total, within the caller's reach (Reach: a policy's scope). */
-  async list(query: ListQuery, reach: Reach = {}): Promise<{ rows: Row[]; total: number }> {
+  /**
+   * A page of records and their total, within the caller's reach (Reach: a policy's scope).
+   * `forOutput`: the rows go to the serializer and nowhere else, so their dates may stay as stored
+   * (FindOptions.forOutput); rows that code reads are read without it.
+   */
+  async list(
+    query: ListQuery,
+    reach: Reach = {},
+    forOutput = false,
+  ): Promise<{ rows: Row[]; total: number }> {
     const options = this.filtering(query, reach);
     const [rows, total] = await Promise.all([
       this.table.findMany({
@@ -94,6 +110,7 @@ export class ResourceService<
         offset: (query.page - 1) * query.perPage,
         relations: query.relations,
         ...(reach.scopeOf ? { scopeOf: reach.scopeOf } : {}),
+        ...(forOutput ? { forOutput: this.outputRead } : {}),
       }),
       this.table.count(options),
     ]);

@@ -5,6 +5,7 @@ import { toDate } from "../serialize.js";
 import { Binder, quote, type Sql, type SqlValues } from "../sql.js";
 import {
   firstPerParent,
+  nestedItem,
   nestedPage,
   loadNested,
   pivotDecoder,
@@ -216,18 +217,18 @@ export const belongsToMany: RelationKind<ManyToManySpec> = {
    * One statement through the pivot, live related records only (a soft-deleted one stays linked,
    * unseen), each with its `pivot` values.
    */
-  async loadPage(context, records, name, relation, scope) {
-    const page = nestedPage(context, records, name, relation.target(), scope);
+  async loadPage(context, records, name, relation, scope, forOutput) {
+    const page = nestedPage(context, records, name, relation.target(), scope, forOutput);
     if (page === undefined) return;
     const kinds = relation.pivotColumns ?? {};
     const hasPivot = Object.keys(kinds).length > 0;
     const owner = page.shape.width;
-    const pivot = pivotDecoder(kinds, owner + 1, context.sql.dialect);
+    const pivot = pivotDecoder(kinds, owner + 1, context.sql.dialect, forOutput);
     const statements = linkedItems(relation, page.items, page.parents);
     await loadNested(context, page, statements, (row) => {
-      const record = page.shape.decode(row);
+      const record = page.decode(row);
       if (hasPivot) record.pivot = pivot(row);
-      return { parent: Number(row[owner]), record };
+      return nestedItem(Number(row[owner]), record);
     });
   },
   /** Rows linked to any of the related hashes, through the pivot. */

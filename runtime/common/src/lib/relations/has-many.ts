@@ -3,6 +3,7 @@
 import { quote } from "../sql.js";
 import {
   firstPerParent,
+  nestedItem,
   nestedPage,
   loadNested,
   type NestedItems,
@@ -37,13 +38,13 @@ export function hasManyItems(
 
 export const hasMany: RelationKind<HasManySpec> = {
   joined: false,
-  async loadPage(context, records, name, relation, scope) {
-    const page = nestedPage(context, records, name, relation.target(), scope);
+  async loadPage(context, records, name, relation, scope, forOutput) {
+    const page = nestedPage(context, records, name, relation.target(), scope, forOutput);
     if (page === undefined) return;
     const statements = hasManyItems(relation, page.items, page.parents);
     await loadNested(context, page, statements, (row) => {
-      const record = page.shape.decode(row);
-      return { parent: Number(record[relation.foreignKey]), record };
+      const record = page.decode(row);
+      return nestedItem(Number(record[relation.foreignKey]), record);
     });
   },
 };

@@ -1,11 +1,12 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { decoderOf, type ColumnKind } from "../column-codec.js";
+import { storedEpochMs } from "../dates.js";
 import { maxNestedPerParent } from "../list-operators.js";
 import { Binder, type SqlDialect, type SqlValues } from "../sql.js";
 import { tableContext, type TableContext } from "./context.js";
 import { reachConditions } from "./reach.js";
-import { nestedShape, type Shape } from "./shape.js";
+import { nestedShape, type Decoder, type Shape } from "./shape.js";
 import { fromClause, rootAlias, type Reach, type TableSpec } from "./spec.js";
 
 /*
@@ -31,6 +32,8 @@ export interface NestedItems {
 /** A page's nested list of one relation, ready to be loaded. */
 export interface NestedPage {
   readonly shape: Shape;
+  /** The shape's decoder the read asked for (Shape.decode, or decodeForOutput). */
+  readonly decode: Decoder;
   readonly items: NestedItems;
   readonly values: unknown[];
   /** How many parents the page has. */
@@ -50,6 +53,7 @@ export function nestedPage(
   name: string,
   target: TableSpec,
   scope: Reach | undefined,
+  forOutput: boolean,
 ): NestedPage | undefined {
   const byParent = new Map<number, Record<string, unknown>[]>();
   for (const record of records) {
@@ -76,7 +80,8 @@ export function nestedPage(
     const list = byParent.get(parentId);
     if (list !== undefined && list.length < maxNestedPerParent) list.push(item);
   };
-  return { shape, items, values: values.list, parents: byParent.size, add };
+  const decode = forOutput ? shape.decodeForOutput : shape.decode;
+  return { shape, decode, items, values: values.list, parents: byParent.size, add };
 }
 
 /**
@@ -99,12 +104,14 @@ export function firstPerParent(
   alias: string,
   parents: number,
 ): NestedStatements {
-  const order = `${alias}."created_at" ASC, ${alias}."id" ASC`;
-  const ranked = `SELECT ${select}, ROW_NUMBER() OVER (PARTITION BY ${parent} ORDER BY ${order}) AS "nested.rank" FROM ${from}`;
   const cap = parents * maxNestedPerParent;
   return {
     plain: `SELECT ${select} FROM ${from} LIMIT ${cap + 1}`,
-    ranked: `SELECT * FROM (${ranked}) AS "nested" WHERE "nested.rank" <= ${maxNestedPerParent} ORDER BY "nested"."created_at" ASC, "nested"."id" ASC`,
+    ranked: () => {
+      const order = `${alias}."created_at" ASC, ${alias}."id" ASC`;
+      const ranked = `SELECT ${select}, ROW_NUMBER() OVER (PARTITION BY ${parent} ORDER BY ${order}) AS "nested.rank" FROM ${from}`;
+      return `SELECT * FROM (${ranked}) AS "nested" WHERE "nested.rank" <= ${maxNestedPerParent} ORDER BY "nested"."created_at" ASC, "nested"."id" ASC`;
+    },
     cap,
   };
 }
@@ -112,7 +119,8 @@ export function firstPerParent(
 /** See firstPerParent. */
 export interface NestedStatements {
   readonly plain: string;
-  readonly ranked: string;
+  /** Built only when it runs: most pages never need it. */
+  readonly ranked: () => string;
   /** The most rows the plain statement may return and still have read every item. */
   readonly cap: number;
 }
@@ -121,6 +129,13 @@ export interface NestedStatements {
 export interface NestedItem {
   readonly parent: number;
   readonly record: Record<string, unknown>;
+  /** Its creation instant (epoch ms), its first key in list order. */
+  readonly createdAt: number;
+}
+
+/** A nested item of `parent`, with its creation instant read once for the page's sort. */
+export function nestedItem(parent: number, record: Record<string, unknown>): NestedItem {
+  return { parent, record, createdAt: instantOf(record.created_at) };
 }
 
 /**
@@ -137,20 +152,19 @@ export async function loadNested(
   const items =
     rows.length <= statements.cap
       ? rows.map(read).sort(inListOrder)
-      : (await context.sql.rows(statements.ranked, page.values)).map(read);
+      : (await context.sql.rows(statements.ranked(), page.values)).map(read);
   for (const { parent, record } of items) page.add(parent, record);
 }
 
 /** The nested lists' order, as the ranked statement's ORDER BY gives it. */
 function inListOrder(a: NestedItem, b: NestedItem): number {
-  return (
-    instantOf(a.record.created_at) - instantOf(b.record.created_at) ||
-    Number(a.record.id) - Number(b.record.id)
-  );
+  return a.createdAt - b.createdAt || Number(a.record.id) - Number(b.record.id);
 }
 
+/** A creation instant as read: a Date, or its stored text in a read for output. */
 function instantOf(value: unknown): number {
-  return value instanceof Date ? value.getTime() : 0;
+  if (value instanceof Date) return value.getTime();
+  return typeof value === "string" ? storedEpochMs(value) : 0;
 }
 
 /**
@@ -161,11 +175,12 @@ export function pivotDecoder(
   kinds: Readonly<Record<string, ColumnKind>>,
   first: number,
   dialect: SqlDialect,
+  forOutput = false,
 ): (row: SqlValues) => Record<string, unknown> {
   const columns = Object.entries(kinds).map(([column, kind], index) => ({
     column,
     at: first + index,
-    decode: decoderOf(kind, dialect),
+    decode: decoderOf(kind, dialect, forOutput),
   }));
   return (row) => {
     const values: Record<string, unknown> = {};

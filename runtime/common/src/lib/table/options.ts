@@ -26,6 +26,20 @@ export interface FindOptions<Model> {
   offset?: number;
   /** Relations to load: belongsTo ones come back as records instead of `{ hash }`, hasMany ones as arrays. */
   relations?: readonly string[];
+  /**
+   * The rows are read only to be serialized (never for rows that code reads: services, policies,
+   * cursors): see OutputRead.
+   */
+  forOutput?: OutputRead;
+}
+
+/**
+ * A read for the serializer only. Its dates, nested ones too, stay as stored (column-codec.ts
+ * decoderOf), and the belongsTo relations in `unshown` (whose hash the resource never outputs, a
+ * doctor's user account, say) are not joined: the record has no such key.
+ */
+export interface OutputRead {
+  readonly unshown: readonly string[];
 }
 
 /** What narrows a count: the filtering options of a read. */

@@ -67,7 +67,7 @@ export async function findMany(
   options: FindOptions<object>,
 ): Promise<Record<string, unknown>[]> {
   const { sql } = context;
-  const shape = shapeOf(context, options.relations ?? []);
+  const shape = shapeOf(context, options.relations ?? [], options.forOutput?.unshown);
   const values = new Binder(sql.dialect);
   let conditions = whereClause(context, options, values);
   const keys = orderKeys(context, options.orderBy ?? defaultOrder);
@@ -85,7 +85,14 @@ export async function findMany(
     `SELECT ${shape.columns} FROM ${fromClause(context.spec)}${shape.joins}${conditions} ORDER BY ${order}${limit}${offset}`,
     values.list,
   );
-  return withNested(context, rows.map(shape.decode), options.relations ?? [], options.scopeOf);
+  const forOutput = options.forOutput !== undefined;
+  return withNested(
+    context,
+    rows.map(forOutput ? shape.decodeForOutput : shape.decode),
+    options.relations ?? [],
+    options.scopeOf,
+    forOutput,
+  );
 }
 
 /** One key of a list's order, qualified. */
