@@ -192,9 +192,9 @@ export class PatientPolicy extends ResourcePolicy<PatientRow> {
     );
     const result = await patientSuite();
     expect(result.exitCode, result.all).toBe(0);
-    // 12 of the resource suite, 2 through the typed client, 4 of its list queries (search, filters,
-    // cursor walk, ?with=), 1 of its history (audit).
-    expect(result.all).toMatch(/Tests\s+19 passed \(19\)/);
+    // 12 of the resource suite, 2 through the typed client, 5 of its list queries (search, filters,
+    // cursor walk, a page against its cursor page, ?with=), 1 of its history (audit).
+    expect(result.all).toMatch(/Tests\s+20 passed \(20\)/);
   }, 180_000);
 
   it("still fail when the service refuses what the policy allows", async () => {
@@ -233,7 +233,7 @@ export class PatientController extends PatientControllerBase {
     const report = String(result.all).replace(/\x1b\[[0-9;]*m/g, "");
     expect(result.exitCode, report.slice(-3000)).toBe(0);
     // Appointments keep no history (audit): their history test is skipped.
-    expect(report).toMatch(/Tests\s+37 passed \| 1 skipped \(38\)/);
+    expect(report).toMatch(/Tests\s+39 passed \| 1 skipped \(40\)/);
   }, 180_000);
 });
 

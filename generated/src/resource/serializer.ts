@@ -5,6 +5,12 @@ import { columnsOf, relationOfKind, relationsOfKind, type TableSpec } from "../l
 import { outputOf } from "../lib/serialize.js";
 import { isPublicIdKey, type ResourceDescriptor } from "./descriptor.js";
 import { fieldAccess } from "./field-access.js";
+import { objectBuilder, type BuiltKey } from "../lib/object-builder.js";
+
+/** A record as the serializer reads it. */
+type Row = Record<string, unknown>;
+
+const asIs = (value: unknown) => value;
 
 // Field visibility needs no list options.
 const noList = {
@@ -35,24 +41,23 @@ export function createSerializer(
   const { table, output, scales = {} } = resource;
   const hiddenFrom = fieldAccess(resource.visibleTo, undefined, noList).hiddenFrom;
   const kinds = columnsOf(table);
-  const write = output.map(
-    (
-      key,
-    ): ((row: Record<string, unknown>, relations: readonly string[], role?: string) => unknown) => {
-      if (isPublicIdKey(key)) return (row) => row.hash;
-      const relation = relationOfKind(table, key, "belongsTo");
-      if (relation) {
-        const serializer = lazySerializer(() => serializerOf(relation.target()));
-        return (row, relations, role) => {
+  // Each key's value: a column's (read as a named property: see objectBuilder), or a relation's.
+  const write = output.map((key): BuiltKey<Row, readonly string[], string | undefined> => {
+    if (isPublicIdKey(key)) return { key, from: "hash", write: asIs };
+    const relation = relationOfKind(table, key, "belongsTo");
+    if (relation) {
+      const serializer = lazySerializer(() => serializerOf(relation.target()));
+      return {
+        key,
+        write: (row, relations, role) => {
           const related = row[key] as { hash: string } | null;
           if (related === null) return null;
           return relations.includes(key) ? serializer()(related, [], role) : related.hash;
-        };
-      }
-      const output = outputOf(kinds[key] ?? "", scales[key] ?? 0);
-      return output ? (row) => output(row[key]) : (row) => row[key];
-    },
-  );
+        },
+      };
+    }
+    return { key, from: key, write: outputOf(kinds[key] ?? "", scales[key] ?? 0) ?? asIs };
+  });
   // Related serializers are looked up on first use: resources refer to each other in cycles.
   const nestedLists = [
     ...relationsOfKind(table, "hasMany").map(([name, relation]) => ({
@@ -66,26 +71,24 @@ export function createSerializer(
       pivot: pivotOutput(relation),
     })),
   ];
-  // What a role sees, decided once per role: its keys and their writers, in output order.
-  const plans = new Map<string | undefined, OutputPlan>();
-  const planFor = (role: string | undefined): OutputPlan => {
+  // What a role sees, decided once per role: its keys and their writers, built as one object.
+  const plans = new Map<string | undefined, RecordOutput>();
+  // A page's records are all output for one role: the last plan is kept at hand.
+  let last: { role: string | undefined; plan: RecordOutput } | undefined;
+  const planFor = (role: string | undefined): RecordOutput => {
+    if (last !== undefined && last.role === role) return last.plan;
     let plan = plans.get(role);
     if (plan === undefined) {
       const hidden = hiddenFrom(role);
-      const visible = output.flatMap((key, index) =>
-        hidden?.has(key) ? [] : [{ key, write: write[index]! }],
-      );
-      plan = { keys: visible.map(({ key }) => key), writers: visible.map(({ write }) => write) };
+      plan = objectBuilder(write.filter(({ key }) => !hidden?.has(key)));
       plans.set(role, plan);
     }
+    last = { role, plan };
     return plan;
   };
   return (record, relations = [], role) => {
     const row = record as Record<string, unknown>;
-    const data: Record<string, unknown> = {};
-    const { keys, writers } = planFor(role);
-    for (let index = 0; index < keys.length; index += 1)
-      data[keys[index]!] = writers[index]!(row, relations, role);
+    const data = planFor(role)(row, relations, role);
     // A record read through a belongsToMany's own route carries its link's output values.
     if (row.pivot instanceof PivotOutput) data.pivot = row.pivot.values;
     for (const { name, serializer, pivot } of nestedLists) {
@@ -99,15 +102,12 @@ export function createSerializer(
   };
 }
 
-/** The keys a role sees and how each is written, in output order. */
-interface OutputPlan {
-  readonly keys: readonly string[];
-  readonly writers: readonly ((
-    row: Record<string, unknown>,
-    relations: readonly string[],
-    role?: string,
-  ) => unknown)[];
-}
+/** A record's output for one role: its visible keys, each written, in output order. */
+type RecordOutput = (
+  row: Record<string, unknown>,
+  relations: readonly string[],
+  role: string | undefined,
+) => Record<string, unknown>;
 
 // A nested record's own relations are never loaded: one empty list for all of them.
 const noRelations: readonly string[] = [];
@@ -154,10 +154,12 @@ export function pivotOutput(
       ] as const,
   );
   if (columns.length === 0) return () => undefined;
-  return (values) => {
-    if (values === undefined) return undefined;
-    const output: Record<string, unknown> = {};
-    for (const [column, write] of columns) output[column] = write(values[column] ?? null);
-    return output;
-  };
+  const build = objectBuilder<Row, undefined, undefined>(
+    columns.map(([column, write]) => ({
+      key: column,
+      from: column,
+      write: (value) => write(value ?? null),
+    })),
+  );
+  return (values) => (values === undefined ? undefined : build(values, undefined, undefined));
 }

@@ -101,19 +101,17 @@ export class ResourceService<
     reach: Reach = {},
     forOutput = false,
   ): Promise<{ rows: Row[]; total: number }> {
+    // The count's options, and the page's: the same filtering, then set one by one rather than
+    // spread (a list builds them on every request; a spread inside a literal is V8's slow path).
     const options = this.filtering(query, reach);
-    const [rows, total] = await Promise.all([
-      this.table.findMany({
-        ...options,
-        orderBy: query.orderBy as never,
-        limit: query.perPage,
-        offset: (query.page - 1) * query.perPage,
-        relations: query.relations,
-        ...(reach.scopeOf ? { scopeOf: reach.scopeOf } : {}),
-        ...(forOutput ? { forOutput: this.outputRead } : {}),
-      }),
-      this.table.count(options),
-    ]);
+    const page = this.filtering(query, reach);
+    page.orderBy = query.orderBy as never;
+    page.limit = query.perPage;
+    page.offset = (query.page - 1) * query.perPage;
+    page.relations = query.relations;
+    if (reach.scopeOf) page.scopeOf = reach.scopeOf;
+    if (forOutput) page.forOutput = this.outputRead;
+    const [rows, total] = await Promise.all([this.table.findMany(page), this.table.count(options)]);
     return { rows, total };
   }
 
@@ -164,13 +162,11 @@ export class ResourceService<
   }
 
   /** The rows a list query selects, before order and paging: its conditions, trash, reach. */
-  private filtering(listQuery: ListQuery, reach: Reach) {
+  private filtering(listQuery: ListQuery, reach: Reach): FindOptions<Model> {
     const query = this.listed(listQuery);
-    return {
-      conditions: query.where,
-      withTrashed: query.withTrashed,
-      ...(reach.scope ? { scope: reach.scope } : {}),
-    };
+    const options: FindOptions<Model> = { conditions: query.where, withTrashed: query.withTrashed };
+    if (reach.scope) options.scope = reach.scope;
+    return options;
   }
 
   /** A live record by hash; a malformed hash or one of another resource is simply not found. */

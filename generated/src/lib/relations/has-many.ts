@@ -41,7 +41,7 @@ export const hasMany: RelationKind<HasManySpec> = {
   async loadPage(context, records, name, relation, scope, forOutput) {
     const page = nestedPage(context, records, name, relation.target(), scope, forOutput);
     if (page === undefined) return;
-    const statements = hasManyItems(relation, page.items, page.parents);
+    const statements = page.statements(() => hasManyItems(relation, page.items, page.parents));
     await loadNested(context, page, statements, (row) => {
       const record = page.decode(row);
       return nestedItem(Number(record[relation.foreignKey]), record);

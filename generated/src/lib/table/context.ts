@@ -2,6 +2,7 @@
 
 import { encodeValue, type ColumnKind } from "../column-codec.js";
 import { quote, type Sql } from "../sql.js";
+import type { NestedStatements } from "./nested-items.js";
 import type { OrderKey } from "./reads.js";
 import type { ReturnedRow, Shape } from "./shape.js";
 import {
@@ -35,6 +36,10 @@ export interface TableCache {
   readonly shapes: Map<string, Shape>;
   /** A list order's qualified keys, by the order's entries (reads.ts orderKeys). */
   readonly orders: Map<string, readonly OrderKey[]>;
+  /** The statements of nested pages (nested-items.ts nestedPage). */
+  readonly nestedStatements: Map<string, NestedStatements>;
+  /** Related tables, on the handle they were made for (nested-items.ts). */
+  readonly targets: Map<TableSpec, TableContext>;
   returnsRow?: ReturnedRow;
 }
 
@@ -45,7 +50,12 @@ export function tableContext(sql: Sql, spec: TableSpec, cache?: TableCache): Tab
     columns: columnsOf(spec),
     alias: quote(rootAlias(spec)),
     table: quote(spec.name),
-    cache: cache ?? { shapes: new Map(), orders: new Map() },
+    cache: cache ?? {
+      shapes: new Map(),
+      orders: new Map(),
+      nestedStatements: new Map(),
+      targets: new Map(),
+    },
   };
 }
 

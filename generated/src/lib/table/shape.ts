@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { decoderOf } from "../column-codec.js";
+import { objectBuilder, type BuiltKey } from "../object-builder.js";
 import { belongsToJoin, hashOnly } from "../relations/belongs-to.js";
 import { quote, type SqlDialect, type SqlValues } from "../sql.js";
 import type { TableContext } from "./context.js";
@@ -155,23 +156,22 @@ function readShape(
     return { name, foreignKey: relation.foreignKey, read };
   });
   const decoder = (forOutput: boolean): Decoder => {
-    const decoded = fields.map(({ name, kind, at }) => ({
-      name,
-      at,
-      decode: decoderOf(kind, dialect, forOutput),
-    }));
-    const related = relations.map(({ name, foreignKey, read }) => ({
-      name,
-      foreignKey,
-      read: forOutput ? read.forOutput : read.row,
-    }));
-    return (row) => {
-      const record: Record<string, unknown> = {};
-      for (const field of decoded) record[field.name] = field.decode(row[field.at]);
-      for (const relation of related)
-        record[relation.name] = record[relation.foreignKey] === null ? null : relation.read(row);
-      return record;
-    };
+    const values = fields.map(({ name, kind, at }): BuiltKey<SqlValues, void, void> => {
+      const decode = decoderOf(kind, dialect, forOutput);
+      return { key: name, write: (row) => decode(row[at]) };
+    });
+    const related = relations.map(({ name, foreignKey, read }): BuiltKey<SqlValues, void, void> => {
+      // A foreign key read as NULL (or absent) decodes to null: no related record.
+      const at = fields.find((field) => field.name === foreignKey)?.at;
+      const readRelated = forOutput ? read.forOutput : read.row;
+      if (at === undefined) return { key: name, write: readRelated };
+      return {
+        key: name,
+        write: (row) => (row[at] === null || row[at] === undefined ? null : readRelated(row)),
+      };
+    });
+    const build = objectBuilder([...values, ...related]);
+    return (row) => build(row, undefined, undefined);
   };
   return { row: decoder(false), forOutput: decoder(true) };
 }

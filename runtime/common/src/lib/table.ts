@@ -83,8 +83,8 @@ export class Table<Model, Row = Model> {
   }
 
   /** The rows that match, in order: live ones only unless `withTrashed`. */
-  async findMany(options: FindOptions<Model> = {}): Promise<Row[]> {
-    return (await reads.findMany(this.context, options as FindOptions<object>)) as Row[];
+  findMany(options: FindOptions<Model> = {}): Promise<Row[]> {
+    return reads.findMany(this.context, options as FindOptions<object>) as Promise<Row[]>;
   }
 
   count(options: CountOptions<Model> = {}): Promise<number> {

@@ -179,8 +179,8 @@ export class ResourceController<
       linked === undefined &&
       relations.every((relation) => this.nested[relation]?.mayShow === undefined);
     const { rows, total } = await this.service.list(query, this.reach(req), forOutput);
-    await linked?.decorate(rows);
-    await assertMayRead(this.nested, rows, relations, req.user);
+    if (linked) await linked.decorate(rows);
+    if (relations.length > 0) await assertMayRead(this.nested, rows, relations, req.user);
     const { links, meta } = paginate(req, query.page, query.perPage, total, rows.length);
     sendList(
       res,

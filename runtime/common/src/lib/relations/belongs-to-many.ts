@@ -224,7 +224,7 @@ export const belongsToMany: RelationKind<ManyToManySpec> = {
     const hasPivot = Object.keys(kinds).length > 0;
     const owner = page.shape.width;
     const pivot = pivotDecoder(kinds, owner + 1, context.sql.dialect, forOutput);
-    const statements = linkedItems(relation, page.items, page.parents);
+    const statements = page.statements(() => linkedItems(relation, page.items, page.parents));
     await loadNested(context, page, statements, (row) => {
       const record = page.decode(row);
       if (hasPivot) record.pivot = pivot(row);

@@ -2,6 +2,7 @@
 
 import { decoderOf, type ColumnKind } from "../column-codec.js";
 import { storedEpochMs } from "../dates.js";
+import { objectBuilder } from "../object-builder.js";
 import { maxNestedPerParent } from "../list-operators.js";
 import { Binder, type SqlDialect, type SqlValues } from "../sql.js";
 import { tableContext, type TableContext } from "./context.js";
@@ -40,6 +41,8 @@ export interface NestedPage {
   readonly parents: number;
   /** Adds an item to its parent's list, up to maxNestedPerParent (items come in list order). */
   add(parentId: number, item: Record<string, unknown>): void;
+  /** The page's statements: built by `build` once per relation, count of parents and reach. */
+  statements(build: () => NestedStatements): NestedStatements;
 }
 
 /**
@@ -65,9 +68,20 @@ export function nestedPage(
   const shape = nestedShape(context, name, target);
   const values = new Binder(context.sql.dialect);
   const parents = values.addAll([...byParent.keys()]);
-  const reach = reachConditions(tableContext(context.sql, target), scope, values)
+  const reach = reachConditions(targetContext(context, target), scope, values)
     .map((condition) => ` AND ${condition}`)
     .join("");
+  // The statements differ only by the count of parents and the reach's conditions.
+  const key = `${name} ${byParent.size}${reach}`;
+  const statements = (build: () => NestedStatements): NestedStatements => {
+    const cache = context.cache.nestedStatements;
+    let found = cache.get(key);
+    if (found === undefined) {
+      found = build();
+      if (cache.size < maxCachedStatements) cache.set(key, found);
+    }
+    return found;
+  };
   const items = {
     columns: shape.columns,
     joins: shape.joins,
@@ -81,7 +95,22 @@ export function nestedPage(
     if (list !== undefined && list.length < maxNestedPerParent) list.push(item);
   };
   const decode = forOutput ? shape.decodeForOutput : shape.decode;
-  return { shape, decode, items, values: values.list, parents: byParent.size, add };
+  return { shape, decode, items, values: values.list, parents: byParent.size, add, statements };
+}
+
+// Nested statements are few per table (a relation, a page size, a scope's shape); past this many
+// a statement is built each time, not kept.
+const maxCachedStatements = 64;
+
+/** The related table on the same database handle, made once per table and handle. */
+function targetContext(context: TableContext, target: TableSpec): TableContext {
+  const targets = context.cache.targets;
+  let found = targets.get(target);
+  if (found === undefined || found.sql !== context.sql) {
+    found = tableContext(context.sql, target);
+    targets.set(target, found);
+  }
+  return found;
 }
 
 /**
@@ -177,14 +206,11 @@ export function pivotDecoder(
   dialect: SqlDialect,
   forOutput = false,
 ): (row: SqlValues) => Record<string, unknown> {
-  const columns = Object.entries(kinds).map(([column, kind], index) => ({
-    column,
-    at: first + index,
-    decode: decoderOf(kind, dialect, forOutput),
-  }));
-  return (row) => {
-    const values: Record<string, unknown> = {};
-    for (const { column, at, decode } of columns) values[column] = decode(row[at]);
-    return values;
-  };
+  const build = objectBuilder<SqlValues, void, void>(
+    Object.entries(kinds).map(([column, kind], index) => {
+      const decode = decoderOf(kind, dialect, forOutput);
+      return { key: column, write: (row) => decode(row[first + index]) };
+    }),
+  );
+  return (row) => build(row, undefined, undefined);
 }
