@@ -28,10 +28,12 @@ async function signIn(auth: AuthService, req: Request): Promise<number | undefin
     req.token = signedIn.claims;
     lastEvent = signedIn.lastEvent;
   } catch (error) {
-    if (error instanceof Unauthenticated) await auth.requestLimits?.caller(req);
+    if (error instanceof Unauthenticated && auth.requestLimits)
+      await auth.requestLimits.caller(req);
     throw error;
   }
-  await auth.requestLimits?.caller(req);
+  // Without limits nothing is awaited: an await costs a turn of the queue even for nothing.
+  if (auth.requestLimits) await auth.requestLimits.caller(req);
   return lastEvent;
 }
 
@@ -48,7 +50,7 @@ export function optionalAuth(auth: AuthService, action: Action): Action {
   return async (req: Request, res: Response) => {
     let lastEvent: number | undefined;
     if (req.headers.authorization !== undefined) lastEvent = await signIn(auth, req);
-    else await auth.requestLimits?.caller(req);
+    else if (auth.requestLimits) await auth.requestLimits.caller(req);
     await perform(auth, req, res, action, lastEvent);
   };
 }
