@@ -111,24 +111,23 @@ function daysIn(year: number, month: number): number {
 /**
  * Whether a text is in the form Prisma writes on SQLite and names a real instant from year 1000 on;
  * any other text (another writer's, a year before 1000, which Date.UTC would misread, a day that
- * does not exist) is read by Date's parser instead. Checked by character codes, no parsing: a page
- * of records checks over a hundred.
+ * does not exist) is read by Date's parser instead. Checked by its digits, without making a
+ * Date: a page of records checks over a hundred.
  */
 function isStoredText(text: string): boolean {
   if (text.length !== 29 || !storedInstantText.test(text)) return false;
-  const digit = (index: number) => text.charCodeAt(index) - 48;
-  const year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3);
-  const month = digit(5) * 10 + digit(6);
-  const day = digit(8) * 10 + digit(9);
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
   return (
     year >= 1000 &&
     month >= 1 &&
     month <= 12 &&
     day >= 1 &&
     day <= daysIn(year, month) &&
-    digit(11) * 10 + digit(12) <= 23 &&
-    digit(14) * 10 + digit(15) <= 59 &&
-    digit(17) * 10 + digit(18) <= 59
+    digitsAt(text, 11, 2) <= 23 &&
+    digitsAt(text, 14, 2) <= 59 &&
+    digitsAt(text, 17, 2) <= 59
   );
 }
 

@@ -52,7 +52,7 @@ export function createSerializer(
         write: (row, relations, role) => {
           const related = row[key] as { hash: string } | null;
           if (related === null) return null;
-          return relations.includes(key) ? serializer()(related, [], role) : related.hash;
+          return relations.includes(key) ? serializer()(related, noRelations, role) : related.hash;
         },
       };
     }
@@ -104,7 +104,7 @@ export function createSerializer(
 
 /** A record's output for one role: its visible keys, each written, in output order. */
 type RecordOutput = (
-  row: Record<string, unknown>,
+  row: Row,
   relations: readonly string[],
   role: string | undefined,
 ) => Record<string, unknown>;
