@@ -57,6 +57,24 @@ const invoices: TableSpec = defineTable<any>({
   relations: { owner: { kind: "belongsTo", foreignKey: "owner_id", target: () => owners } },
 });
 
+// Rows that point at rows of their own table (a spec's belongsTo to itself): tickets (soft delete)
+// cascade to the tickets under them and are restricted by the tickets they block; nodes (hard
+// delete) cascade to theirs. Rows may point at themselves, or at each other in a ring.
+const tickets: TableSpec = defineTable<any>({
+  name: "tickets",
+  softDelete: true,
+  columns: { parent_id: "integer", blocker_id: "integer" },
+  relations: { parent: { kind: "belongsTo", foreignKey: "parent_id", target: () => tickets } },
+  cascadeTo: [{ foreignKey: "parent_id", target: () => tickets }],
+  restrictedBy: [{ foreignKey: "blocker_id", target: () => tickets }],
+});
+const nodes: TableSpec = defineTable<any>({
+  name: "nodes",
+  columns: { parent_id: "integer" },
+  relations: { parent: { kind: "belongsTo", foreignKey: "parent_id", target: () => nodes } },
+  cascadeTo: [{ foreignKey: "parent_id", target: () => nodes }],
+});
+
 function schema(dialect: "sqlite" | "postgresql"): string[] {
   const id = dialect === "sqlite" ? `"id" INTEGER PRIMARY KEY` : `"id" SERIAL PRIMARY KEY`;
   const time = dialect === "sqlite" ? "TEXT" : "TIMESTAMPTZ(3)";
@@ -71,6 +89,8 @@ function schema(dialect: "sqlite" | "postgresql"): string[] {
     child("tags", "owners", "owner_id", "CASCADE", false),
     child("notes", "owners", "owner_id", "SET NULL", false),
     child("invoices", "owners", "owner_id", "RESTRICT", true),
+    `CREATE TABLE "tickets" (${common}, "deleted_at" ${time}, "parent_id" INTEGER REFERENCES "tickets"("id") ON DELETE CASCADE, "blocker_id" INTEGER REFERENCES "tickets"("id") ON DELETE RESTRICT)`,
+    `CREATE TABLE "nodes" (${common}, "parent_id" INTEGER REFERENCES "nodes"("id") ON DELETE CASCADE)`,
   ];
 }
 
@@ -259,6 +279,63 @@ describe.each(targets)("soft-delete integrity on $label", ({ dialect }) => {
     expect(deletes + inserts).toBe(rounds);
     // Nothing in the database contradicts it either: no live invoice of a deleted owner.
     expect(await live("invoices", `"deleted_at" IS NULL AND "owner_id" IN (SELECT "id" FROM "owners" WHERE "deleted_at" IS NOT NULL)`, [])).toBe(0);
+  });
+
+  /** Rows of `spec` inserted then linked by `links` (index → index of the row it points at). */
+  const linked = async (spec: TableSpec, prefix: string, count: number, links: Record<number, Record<string, number>>) => {
+    const ids: number[] = [];
+    for (let index = 0; index < count; index += 1) ids.push(await table(spec).insert({ hash: nextHash(prefix) }));
+    for (const [index, columns] of Object.entries(links))
+      for (const [column, target] of Object.entries(columns))
+        await db.run(`UPDATE "${spec.name}" SET "${column}" = ${p(1)} WHERE "id" = ${p(2)}`, [ids[target], ids[Number(index)]]);
+    return ids;
+  };
+  const eventCounts = async (name: string, ids: number[]) => {
+    const rows = await db.all(
+      `SELECT "e"."type" AS "type", COUNT(*) AS "n" FROM "hashapi_events" AS "e" JOIN "${name}" AS "r" ON "r"."hash" = "e"."record_hash" WHERE "r"."id" IN (${ids.map((_, index) => p(index + 1)).join(", ")}) GROUP BY "e"."type" ORDER BY "e"."type"`,
+      ids,
+    );
+    return Object.fromEntries(rows.map((row) => [row.type, Number(row.n)]));
+  };
+  const trashed = (name: string, ids: number[]) => live(name, `"deleted_at" IS NOT NULL AND "id" IN (${ids.map((_, index) => p(index + 1)).join(", ")})`, ids);
+
+  it("soft-deletes and restores rows that point at themselves or at each other in a ring, each once", async () => {
+    // 0 is its own parent; 1 and 2 are each other's, 3 is under 2 and 4 under 3.
+    const ids = await linked(tickets, "TIC", 5, { 0: { parent_id: 0 }, 1: { parent_id: 2 }, 2: { parent_id: 1 }, 3: { parent_id: 2 }, 4: { parent_id: 3 } });
+    expect(await softDelete(tickets, ids[0]!)).toBe("deleted");
+    expect(await trashed("tickets", ids)).toBe(1);
+    expect(await softDelete(tickets, ids[1]!)).toBe("deleted");
+    expect(await trashed("tickets", ids)).toBe(5);
+    expect(await eventCounts("tickets", ids)).toEqual({ "tickets.deleted": 5 });
+    // Restoring one of the ring brings the ring and what hangs under it back; its parent is among them.
+    expect(await restore(tickets, ids[2]!)).toEqual({ outcome: "restored" });
+    expect(await trashed("tickets", ids)).toBe(1);
+    expect(await restore(tickets, ids[0]!)).toEqual({ outcome: "restored" });
+    expect(await trashed("tickets", ids)).toBe(0);
+    expect(await eventCounts("tickets", ids)).toEqual({ "tickets.deleted": 5, "tickets.restored": 5 });
+  });
+
+  it("lets a row that restricts itself, or is restricted only by rows the same delete takes, be deleted", async () => {
+    // 0 blocks itself; 2 (under 1) blocks 1; 3 blocks 4, which the delete of 1 does not take.
+    const ids = await linked(tickets, "TIC", 5, { 0: { blocker_id: 0 }, 2: { parent_id: 1, blocker_id: 1 }, 3: { blocker_id: 4 } });
+    expect(await softDelete(tickets, ids[0]!)).toBe("deleted");
+    expect(await softDelete(tickets, ids[1]!)).toBe("deleted");
+    expect(await trashed("tickets", ids)).toBe(3);
+    expect(await softDelete(tickets, ids[4]!)).toBe("referenced");
+    expect(await trashed("tickets", ids)).toBe(3);
+  });
+
+  it("deletes (hard) a chain and a ring of rows of one table, with one event for each row the database deletes", async () => {
+    // 1 is under 0 and 2 under 1; 3 and 4 are each other's; 5 is its own parent.
+    const ids = await linked(nodes, "NOD", 6, { 1: { parent_id: 0 }, 2: { parent_id: 1 }, 3: { parent_id: 4 }, 4: { parent_id: 3 }, 5: { parent_id: 5 } });
+    const remove = (id: number) => db.transaction((tx) => table(nodes).within(tx).delete(id));
+    expect(await remove(ids[0]!)).toBe("deleted");
+    expect(await remove(ids[3]!)).toBe("deleted");
+    expect(await remove(ids[5]!)).toBe("deleted");
+    expect(await live("nodes", `"id" IN (${ids.map((_, index) => p(index + 1)).join(", ")})`, ids)).toBe(0);
+    const recorded = await db.all(`SELECT "record_hash" FROM "hashapi_events" WHERE "type" = 'nodes.deleted' AND "record_hash" LIKE 'NOD%'`, []);
+    expect(recorded).toHaveLength(6);
+    expect(new Set(recorded.map((row) => row.record_hash)).size).toBe(6);
   });
 
   it("keeps statements of other requests out of an open transaction (a rollback takes only its own writes)", async () => {

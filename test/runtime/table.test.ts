@@ -193,16 +193,18 @@ describe("Table (runtime/common/src/lib/table.ts) on SQLite", () => {
     expect((await owners.findOne({ id }))?.name).toBe("Seeded");
   });
 
-  it("answers exists, isReferenced, update and delete", async () => {
+  it("answers exists, update and delete, refusing a delete a restrict relation holds back", async () => {
     const ownerId = (await owners.liveId("OWN_AAAAAAAA"))!;
     expect(await owners.exists({ name: "Ana" })).toBe(true);
     expect(await owners.exists({ name: "Ana" }, ownerId)).toBe(false);
-    expect(await owners.isReferenced(ownerId)).toBe(true);
+    expect(await owners.delete(ownerId)).toBe("referenced");
+    expect(await owners.liveId("OWN_AAAAAAAA")).toBe(ownerId);
     const pet = (await pets.findOne({ hash: "PET_BBBBBBBB" }))!;
     expect(await pets.update(pet.id, { name: "Bianca" })).toBe(true);
     expect((await pets.findOne({ id: pet.id }))!.name).toBe("Bianca");
-    await pets.delete(pet.id);
+    expect(await pets.delete(pet.id)).toBe("deleted");
     expect(await pets.findOne({ id: pet.id })).toBeNull();
+    expect(await pets.delete(pet.id)).toBe("gone");
   });
 
   it("writes and reads back in one statement (RETURNING) when the read needs no join, and re-reads otherwise", async () => {

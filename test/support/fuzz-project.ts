@@ -47,11 +47,15 @@ export async function fuzzProject(dir: string, env: Record<string, string>, opti
     try {
       await session.run(options.seed, options.runs);
     } catch (error) {
-      problems.push(String((error as Error).message).slice(0, 6000));
+      // The server's last words say why a request found no one to answer it.
+      problems.push(`${String((error as Error).message).slice(0, 6000)}\nthe server's output:\n${service.output().slice(-3000)}`);
     }
     if (/worker \d+ exited/.test(service.output())) problems.push(`a worker died:\n${service.output().slice(-2000)}`);
-    const health = await send("GET", "/api/health");
-    if (health.status !== 200) problems.push(`/api/health answered ${health.status} after the fuzz`);
+    const health = await send("GET", "/api/health").catch((error: Error) => ({ status: `no answer (${error.message})` }));
+    if (health.status !== 200) {
+      problems.push(`/api/health answered ${health.status} after the fuzz; the server's output:\n${service.output().slice(-3000)}`);
+      return { problems, session };
+    }
     // A record that cascades from another (onDelete: cascade) may go with it: acknowledged, yet gone.
     const model = await loadModel(options.specs);
     const cascading = model.resources.filter((resource) => resource.belongsTo.some((relation) => relation.onDelete === "cascade")).map((resource) => `/api/${resource.collection}/`);

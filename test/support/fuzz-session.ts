@@ -76,7 +76,12 @@ export class FuzzSession {
       },
     );
     const details = await fc.check(property, { seed, numRuns: runs, endOnFailure: true });
-    if (details.failed) throw new Error(`request ${details.numRuns} of the fuzz (seed ${seed}):\n${found.join("\n") || String(details.errorInstance)}`);
+    if (details.failed) {
+      // The request itself, so that one whose answer never came (a server that died) can be replayed.
+      const [request] = details.counterexample ?? [];
+      const sent = request ? `${request.method} ${request.target} (token ${request.token}, wire ${request.wire})${request.body === undefined ? "" : `\nbody: ${request.body.slice(0, 500)}`}\n` : "";
+      throw new Error(`request ${details.numRuns} of the fuzz (seed ${seed}):\n${sent}${found.join("\n") || String(details.errorInstance)}`);
+    }
   }
 
   /** The records it acknowledged that are not as acknowledged (there, or deleted). */

@@ -273,9 +273,9 @@ export class ResourceService<
     actor: Actor | null,
   ): Promise<"deleted" | "referenced" | "gone"> {
     const table = this.table.within(tx);
-    if (this.resource.table.softDelete) return table.softDelete(row.id, actor);
-    if (await table.isReferenced(row.id)) return "referenced";
-    return (await table.delete(row.id, actor)) ? "deleted" : "gone";
+    return this.resource.table.softDelete
+      ? table.softDelete(row.id, actor)
+      : table.delete(row.id, actor);
   }
 
   /** Restores a soft-deleted record (and what its delete cascaded to): 409 while a record it points at is deleted. */

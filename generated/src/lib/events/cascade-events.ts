@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { Binder, quote, type Sql } from "../sql.js";
+import { quote, type Binder, type Sql } from "../sql.js";
+import { chunks, type CascadeRows, type CascadeWalk } from "../table/cascade.js";
 import { relationsOfKind, type ForeignKeySpec, type TableSpec } from "../table/spec.js";
 import { appendEventsOfRows, changeOfHashes, type Actor } from "./outbox.js";
 
@@ -29,31 +30,26 @@ export function recordRows(
   );
 }
 
+/** A hard delete's cascade: every row the database's own foreign keys delete with it. */
+export const everyRow: CascadeWalk = { follows: () => true, state: () => "" };
+
 /**
- * Records what deleting the rows of `spec` that `ids` selects makes the database's own foreign keys
- * do: each row pointing at them through an onDelete setNull relation is `.updated` (that relation
- * from the deleted row's hash to null), each row an onDelete cascade deletes is `.deleted`, and so
- * on down the cascade. A table met again down its own cascade is not followed twice.
+ * Records a hard delete of `rows` (cascadeRows with everyRow: the rows asked for and what the
+ * database's own foreign keys delete with them): each row is `.deleted`, and each row pointing at
+ * one through an onDelete setNull relation is `.updated` (that relation from the hash to null).
  */
-export async function recordForeignKeyEffects(
+export async function recordDeletion(
   sql: Sql,
   actor: Actor | null,
-  spec: TableSpec,
-  ids: RowIds,
-  followed: ReadonlySet<TableSpec> = new Set([spec]),
+  rows: CascadeRows,
 ): Promise<void> {
-  for (const relation of spec.nullOnDelete) await recordCleared(sql, actor, spec, relation, ids);
-  for (const relation of spec.cascadeTo) {
-    const target = relation.target();
-    const children: RowIds = (values) =>
-      `SELECT "id" FROM ${quote(target.name)} WHERE ${quote(relation.foreignKey)} IN (${ids(values)})`;
-    // Locked before they are recorded: a row added under one meanwhile waits, and is refused after.
-    const locking = new Binder(sql.dialect);
-    await sql.all(`${children(locking)}${sql.dialect.lockClause("update")}`, locking.list);
-    await recordRows(sql, actor, target, "deleted", children);
-    if (!followed.has(target))
-      await recordForeignKeyEffects(sql, actor, target, children, new Set([...followed, target]));
-  }
+  for (const step of rows.steps)
+    for (const chunk of chunks(step.ids)) {
+      const ids: RowIds = (values) => values.addAll(chunk);
+      await recordRows(sql, actor, step.spec, "deleted", ids);
+      for (const relation of step.spec.nullOnDelete)
+        await recordCleared(sql, actor, step.spec, relation, ids);
+    }
 }
 
 /** Records `.updated` for the rows of `relation`'s table whose link to the rows `ids` is cleared. */

@@ -10,7 +10,7 @@ import { withPivot } from "./table/nested.js";
 import type { CountOptions, FindOptions } from "./table/options.js";
 import { lockReached, reachConditions, reachedRow } from "./table/reach.js";
 import * as reads from "./table/reads.js";
-import { isReferenced, restore, softDelete, type Restored } from "./table/soft-delete.js";
+import { restore, softDelete, type Restored } from "./table/soft-delete.js";
 import {
   fromClause,
   type Reach,
@@ -151,14 +151,9 @@ export class Table<Model, Row = Model> {
     return (await writes.updateAndRead(this.context, id, values, relations, live)) as Row | null;
   }
 
-  /** Deletes one row with its event and those of what the database's foreign keys do (writes.ts); false when gone. */
-  delete(id: number, actor: Actor | null = null): Promise<boolean> {
+  /** Deletes one row with its event and those of what the database's foreign keys do (writes.ts). */
+  delete(id: number, actor: Actor | null = null): Promise<"deleted" | "referenced" | "gone"> {
     return writes.deleteRow(this.context, id, actor);
-  }
-
-  /** Whether live rows elsewhere point at this one through a restrict relation (a delete would be refused). */
-  isReferenced(id: number): Promise<boolean> {
-    return isReferenced(this.sql, this.context.spec, [id]);
   }
 
   /** Soft-deletes a live row with its relations' onDelete, all or nothing, with their events (soft-delete.ts). */

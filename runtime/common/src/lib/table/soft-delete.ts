@@ -2,15 +2,25 @@
 
 import { encodeValue } from "../column-codec.js";
 import {
+  everyRow,
   recordCleared,
-  recordForeignKeyEffects,
+  recordDeletion,
   recordRows,
   type RowIds,
 } from "../events/cascade-events.js";
 import type { Actor } from "../events/outbox.js";
 import { Binder, quote, type Sql } from "../sql.js";
+import {
+  cascadeChildren,
+  cascadeRows,
+  chunks,
+  inIds,
+  isHeldBack,
+  type CascadeRows,
+  type CascadeWalk,
+} from "./cascade.js";
 import type { TableContext } from "./context.js";
-import { relationsOfKind, type ForeignKeySpec, type TableSpec } from "./spec.js";
+import { relationsOfKind, type TableSpec } from "./spec.js";
 
 /*
  * Soft deletes and restores, with what a hard delete's foreign keys would do to the rows pointing at
@@ -20,8 +30,8 @@ import { relationsOfKind, type ForeignKeySpec, type TableSpec } from "./spec.js"
 /**
  * Soft-deletes a live row and applies its relations' onDelete to what points at it, all or
  * nothing. Run inside a transaction: the row is locked first, so a write that references it either
- * finished before (and is seen here) or waits and then finds it deleted. "referenced" when a
- * restrict relation (here or down a cascade) still has live rows.
+ * finished before (and is seen here) or waits and then finds it deleted. "referenced" when a live
+ * row the delete does not take points at one it takes (here or down a cascade) through restrict.
  */
 export async function softDelete(
   context: TableContext,
@@ -59,11 +69,13 @@ export async function restore(
     values.list,
   );
   if (!row) return { outcome: "gone" };
+  const rows = await cascadeRows(sql, context.spec, [id], deletedAt(row.deleted_at));
   for (const [name, relation] of relationsOfKind(context.spec, "belongsTo")) {
     const parentId = row[relation.foreignKey];
     if (parentId === null || parentId === undefined) continue;
     const parent = relation.target();
-    if (!parent.softDelete) continue;
+    // A parent the restore brings back itself (the row, or one of a ring) is no obstacle.
+    if (!parent.softDelete || rows.has(parent, Number(parentId))) continue;
     const bound = new Binder(sql.dialect);
     const live = await sql.get(
       `SELECT "id" FROM ${quote(parent.name)} WHERE "id" = ${bound.add(parentId)} AND "deleted_at" IS NULL${sql.dialect.lockClause("share")}`,
@@ -71,93 +83,22 @@ export async function restore(
     );
     if (!live) return { outcome: "parent", relation: name };
   }
-  await restoreRows(sql, context.spec, [id], row.deleted_at, actor);
+  await restoreRows(sql, rows, actor);
   return { outcome: "restored" };
 }
 
-// Ids per statement of a cascade: well under SQLite's and PostgreSQL's bound-value limits.
-const idsPerStatement = 500;
+/** A soft delete's cascade: the live rows of the tables with soft delete. */
+const liveRows: CascadeWalk = {
+  follows: (relation) => relation.target().softDelete,
+  state: () => `"deleted_at" IS NULL`,
+};
 
-function chunks(ids: readonly number[]): number[][] {
-  const all: number[][] = [];
-  for (let start = 0; start < ids.length; start += idsPerStatement)
-    all.push(ids.slice(start, start + idsPerStatement));
-  return all;
-}
-
-/** `"column" IN (…)` for a chunk of ids, bound through `values`. */
-function inIds(values: Binder, column: string, ids: readonly number[]): string {
-  return `${quote(column)} IN (${values.addAll(ids)})`;
-}
-
-/**
- * The rows of a cascade's target that point at `parentIds`, locked for the write: live ones
- * (`deletedAt` null), or those soft-deleted at the instant `deletedAt` (a restore's).
- */
-async function lockedChildren(
-  sql: Sql,
-  relation: ForeignKeySpec,
-  parentIds: readonly number[],
-  deletedAt: unknown,
-): Promise<number[]> {
-  const values = new Binder(sql.dialect);
-  // Bound in the order of the text: SQLite's placeholders are positional.
-  const parents = inIds(values, relation.foreignKey, parentIds);
-  const deleted = deletedAt === null ? "IS NULL" : `= ${values.add(deletedAt)}`;
-  const children = await sql.all(
-    `SELECT "id" FROM ${quote(relation.target().name)} WHERE ${parents} AND "deleted_at" ${deleted}${sql.dialect.lockClause("update")}`,
-    values.list,
-  );
-  return children.map((child) => Number(child.id));
-}
-
-/** Whether live rows point at any of `ids` through one of the table's restrict relations. */
-export async function isReferenced(
-  sql: Sql,
-  spec: TableSpec,
-  ids: readonly number[],
-): Promise<boolean> {
-  for (const relation of spec.restrictedBy) {
-    const target = relation.target();
-    const live = target.softDelete ? ` AND "deleted_at" IS NULL` : "";
-    for (const chunk of chunks(ids)) {
-      const values = new Binder(sql.dialect);
-      const found = await sql.get(
-        `SELECT 1 AS "found" FROM ${quote(target.name)} WHERE ${inIds(values, relation.foreignKey, chunk)}${live} LIMIT 1`,
-        values.list,
-      );
-      if (found !== undefined) return true;
-    }
-  }
-  return false;
-}
-
-/** The rows one soft delete takes: each table's ids, the row asked for first and its cascade after it. */
-type SoftDeletion = { spec: TableSpec; ids: number[] }[];
-
-/**
- * What soft-deleting the live rows `ids` of `spec` takes, decided before anything is written:
- * false when a restrict relation (here or down a cascade) has live rows, else the rows, with each
- * soft-delete cascade's rows locked and followed down in turn.
- */
-async function planSoftDelete(
-  sql: Sql,
-  spec: TableSpec,
-  ids: number[],
-  plan: SoftDeletion,
-): Promise<boolean> {
-  if (ids.length === 0) return true;
-  if (await isReferenced(sql, spec, ids)) return false;
-  plan.push({ spec, ids });
-  for (const relation of spec.cascadeTo) {
-    const target = relation.target();
-    if (!target.softDelete) continue;
-    for (const chunk of chunks(ids)) {
-      const childIds = await lockedChildren(sql, relation, chunk, null);
-      if (!(await planSoftDelete(sql, target, childIds, plan))) return false;
-    }
-  }
-  return true;
+/** A restore's cascade: the rows of the tables with soft delete deleted at the instant `at`. */
+function deletedAt(at: unknown): CascadeWalk {
+  return {
+    follows: (relation) => relation.target().softDelete,
+    state: (values) => `"deleted_at" = ${values.add(at)}`,
+  };
 }
 
 /**
@@ -173,10 +114,10 @@ async function softDeleteRows(
   at: Date,
   actor: Actor | null,
 ): Promise<boolean> {
-  const plan: SoftDeletion = [];
-  if (!(await planSoftDelete(sql, spec, ids, plan))) return false;
+  const rows = await cascadeRows(sql, spec, ids, liveRows);
+  if (await isHeldBack(sql, rows)) return false;
   const stamp = encodeValue("datetime", at, sql.dialect);
-  for (const step of plan)
+  for (const step of rows.steps)
     for (const chunk of chunks(step.ids))
       await softDeleteChunk(sql, step.spec, chunk, stamp, actor);
   return true;
@@ -204,11 +145,8 @@ async function softDeleteChunk(
     );
   }
   for (const relation of spec.cascadeTo.filter((entry) => !entry.target().softDelete)) {
-    const target = relation.target();
-    const children: RowIds = (values) =>
-      `SELECT "id" FROM ${quote(target.name)} WHERE ${inIds(values, relation.foreignKey, chunk)}`;
-    await recordRows(sql, actor, target, "deleted", children);
-    await recordForeignKeyEffects(sql, actor, target, children);
+    const children = await cascadeChildren(sql, relation, chunk, everyRow);
+    await recordDeletion(sql, actor, await cascadeRows(sql, relation.target(), children, everyRow));
     const values = new Binder(sql.dialect);
     await sql.run(
       `DELETE FROM ${quote(relation.target().name)} WHERE ${inIds(values, relation.foreignKey, chunk)}`,
@@ -222,29 +160,17 @@ async function softDeleteChunk(
   );
 }
 
-/** Restores the rows `ids` of `spec`, and what their soft delete cascaded to (deleted at `at`, the same instant). */
-async function restoreRows(
-  sql: Sql,
-  spec: TableSpec,
-  ids: readonly number[],
-  at: unknown,
-  actor: Actor | null,
-): Promise<void> {
-  for (const relation of spec.cascadeTo) {
-    const target = relation.target();
-    if (!target.softDelete) continue;
-    for (const chunk of chunks(ids)) {
-      const children = await lockedChildren(sql, relation, chunk, at);
-      if (children.length > 0) await restoreRows(sql, target, children, at, actor);
-    }
-  }
+/** Restores the rows a restore's cascade took (cascadeRows with deletedAt), with their events. */
+async function restoreRows(sql: Sql, rows: CascadeRows, actor: Actor | null): Promise<void> {
   const now = encodeValue("datetime", new Date(), sql.dialect);
-  for (const chunk of chunks(ids)) {
-    await recordRows(sql, actor, spec, "restored", (values) => values.addAll(chunk));
-    const values = new Binder(sql.dialect);
-    await sql.run(
-      `UPDATE ${quote(spec.name)} SET "deleted_at" = NULL, "updated_at" = ${values.add(now)} WHERE ${inIds(values, "id", chunk)}`,
-      values.list,
-    );
-  }
+  // What the cascade reached first, the row asked for last.
+  for (const step of [...rows.steps].reverse())
+    for (const chunk of chunks(step.ids)) {
+      await recordRows(sql, actor, step.spec, "restored", (values) => values.addAll(chunk));
+      const values = new Binder(sql.dialect);
+      await sql.run(
+        `UPDATE ${quote(step.spec.name)} SET "deleted_at" = NULL, "updated_at" = ${values.add(now)} WHERE ${inIds(values, "id", chunk)}`,
+        values.list,
+      );
+    }
 }

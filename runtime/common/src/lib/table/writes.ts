@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { recordForeignKeyEffects, recordRows, type RowIds } from "../events/cascade-events.js";
+import { everyRow, recordDeletion } from "../events/cascade-events.js";
+import { cascadeRows, isHeldBack } from "./cascade.js";
 import type { Actor } from "../events/outbox.js";
 import { Binder, quote } from "../sql.js";
 import { columnName, encodeColumn, type TableContext } from "./context.js";
@@ -83,22 +84,25 @@ export async function updateAndRead(
 
 /**
  * Deletes one row, locked by the caller's transaction, with its event and those of what the
- * database's own foreign keys do to the rows pointing at it (see soft-delete.ts for soft deletes);
- * false when there was no such row.
+ * database's own foreign keys do to the rows pointing at it (see soft-delete.ts for soft deletes):
+ * "referenced" when a live row the delete does not take points at one it takes through a restrict
+ * relation, "gone" when there was no such row.
  */
 export async function deleteRow(
   context: TableContext,
   id: number,
   actor: Actor | null,
-): Promise<boolean> {
+): Promise<"deleted" | "referenced" | "gone"> {
   const { sql, spec } = context;
-  const own: RowIds = (values) => values.add(id);
-  await recordRows(sql, actor, spec, "deleted", own);
-  await recordForeignKeyEffects(sql, actor, spec, own);
+  const rows = await cascadeRows(sql, spec, [id], everyRow);
+  if (await isHeldBack(sql, rows)) return "referenced";
+  await recordDeletion(sql, actor, rows);
   const values = new Binder(sql.dialect);
-  return (
-    (await sql.run(`DELETE FROM ${context.table} WHERE "id" = ${values.add(id)}`, values.list)) > 0
+  const deleted = await sql.run(
+    `DELETE FROM ${context.table} WHERE "id" = ${values.add(id)}`,
+    values.list,
   );
+  return deleted > 0 ? "deleted" : "gone";
 }
 
 /** The INSERT of a row (timestamps included) and its values. */
