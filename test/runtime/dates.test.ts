@@ -68,6 +68,13 @@ describe("dates kept as stored, in reads for output (runtime/common/src/lib/date
     "2026-01-01T24:00:00.000+00:00",
     "2026-01-01T23:60:00.000+00:00",
     "2026-01-01T23:59:60.000+00:00",
+    "2025-02-29T00:00:00.000+00:00",
+    "2000-02-29T00:00:00.000+00:00",
+    "1900-02-29T00:00:00.000+00:00",
+    "2026-06-31T12:00:00.000+00:00",
+    "2026-12-31T23:59:59.999+00:00",
+    "2026-12-32T00:00:00.000+00:00",
+    "0999-12-31T23:59:59.999+00:00",
     "2026-11-27",
   ];
 
@@ -95,6 +102,9 @@ describe("dates kept as stored, in reads for output (runtime/common/src/lib/date
     for (const text of oddTexts) {
       expect(outcome(() => storedIsoInstant(text))).toBe(outcome(() => isoInstant(storedInstant(text))));
       expect(storedEpochMs(text)).toBe(storedInstant(text).getTime());
+      // What Date's own parser reads (it rolls a 30 February over to March: the output must too).
+      expect(storedEpochMs(text)).toBe(new Date(text).getTime());
+      expect(outcome(() => storedIsoInstant(text))).toBe(outcome(() => new Date(text).toISOString()));
       expect(outcome(() => isoDate(text))).toBe(outcome(() => isoDate(storedInstant(text))));
     }
   });

@@ -23,7 +23,7 @@ import { health, liveness, readiness } from "./health.js";
 import { jsonBody } from "./json-body.js";
 import { RequestLimits, type RequestLimitRules } from "./request-limits.js";
 import { metricsRoute } from "./metrics-route.js";
-import { setPublicOrigin } from "./public-origin.js";
+import { checkHost, providePublicOrigin } from "./public-origin.js";
 import { provideParsedQuery, provideRequestLog, startRequest } from "./request-context.js";
 import { notFound, RouteTable } from "./route-table.js";
 
@@ -97,6 +97,7 @@ export function createApiApp(parts: ApiParts): Express {
   app.set("trust proxy", settings.trustProxy);
   provideRequestLog(app, logger);
   provideParsedQuery(app);
+  providePublicOrigin(app, settings.appUrl);
   // Set once on the app's request prototype: every request sees the same tables.
   Object.assign(app.request, { tables });
 
@@ -169,7 +170,7 @@ export function createApiApp(parts: ApiParts): Express {
     startRequest(logger, req, res, measured);
     // CORS first: a browser app on a listed origin can read the errors below too.
     if (applyCors(corsOrigins, req, res)) return;
-    if (setPublicOrigin(settings.appUrl, req, res)) readBody(req, res, next);
+    if (checkHost(req, res)) readBody(req, res, next);
   });
   app.use(routes.middleware());
   app.use("/api/docs", referencePage(parts.openapiText, parts.title));

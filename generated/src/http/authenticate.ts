@@ -47,27 +47,33 @@ export function requireAuth(auth: AuthService, action: Action): Action {
 
 /** For public actions: a presented token must still be valid, an absent one is fine. */
 export function optionalAuth(auth: AuthService, action: Action): Action {
-  return async (req: Request, res: Response) => {
+  const signedInOrCounted = async (req: Request, res: Response) => {
     let lastEvent: number | undefined;
     if (req.headers.authorization !== undefined) lastEvent = await signIn(auth, req);
-    else if (auth.requestLimits) await auth.requestLimits.caller(req);
+    else await auth.requestLimits?.caller(req);
     await perform(auth, req, res, action, lastEvent);
   };
+  // Without a token and without limits there is nothing to wait for before the action: no await
+  // (each costs a turn of the queue), as for a public list that anyone may read.
+  return (req, res) =>
+    req.headers.authorization === undefined && !auth.requestLimits
+      ? perform(auth, req, res, action, undefined)
+      : signedInOrCounted(req, res);
 }
 
 /**
  * A GET's reads from a read replica that holds the caller's last write (DATABASE_REPLICA_URLS,
  * lib/replicas.ts); everything else, and every request without replicas, on the primary.
  */
-async function perform(
+function perform(
   auth: AuthService,
   req: Request,
   res: Response,
   action: Action,
   lastEvent: number | undefined,
-): Promise<void> {
+): void | Promise<void> {
   const replicas = auth.replicas;
   if (replicas && (req.method === "GET" || req.method === "HEAD"))
     return replicas.reading(lastEvent, async () => action(req, res));
-  await action(req, res);
+  return action(req, res);
 }

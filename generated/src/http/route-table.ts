@@ -19,6 +19,8 @@ declare module "express-serve-static-core" {
   interface Request {
     /** The template of the route that answers this request, once the route table matched it. */
     routeTemplate?: string;
+    /** The path the route table matched (the request's, without its query), once it matched. */
+    routePath?: string;
   }
 }
 
@@ -101,13 +103,15 @@ export class RouteTable {
   middleware() {
     return (req: Request, res: Response, next: NextFunction): void => {
       let found;
+      const path = pathOf(req.url);
       try {
-        found = this.match(pathOf(req.url));
+        found = this.match(path);
       } catch (error) {
         return next(error);
       }
       if (!found) return next();
       req.routeTemplate = found.endpoint.template;
+      req.routePath = path;
       const method = req.method === "HEAD" ? "get" : (req.method.toLowerCase() as Method);
       const action = Object.hasOwn(found.endpoint.actions, method)
         ? found.endpoint.actions[method]

@@ -92,8 +92,11 @@ class StoredInstant extends Date {
   }
 }
 
-// How Prisma's SQLite adapter writes a DateTime: toISOString() with "+00:00" for "Z".
-const storedInstantText = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/;
+// How Prisma's SQLite adapter writes a DateTime (toISOString() with "+00:00" for "Z"), from year
+// 1000 on, with each field in its range: the pattern checks all but the days 29–31 of a month,
+// where a compiled pattern costs a page of records a third of what checking digits in code did.
+const storedInstantText =
+  /^[1-9]\d{3}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}\+00:00$/;
 const daysInMonth = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
 
 function digitsAt(text: string, from: number, count: number): number {
@@ -116,19 +119,8 @@ function daysIn(year: number, month: number): number {
  */
 function isStoredText(text: string): boolean {
   if (text.length !== 29 || !storedInstantText.test(text)) return false;
-  const year = digitsAt(text, 0, 4);
-  const month = digitsAt(text, 5, 2);
   const day = digitsAt(text, 8, 2);
-  return (
-    year >= 1000 &&
-    month >= 1 &&
-    month <= 12 &&
-    day >= 1 &&
-    day <= daysIn(year, month) &&
-    digitsAt(text, 11, 2) <= 23 &&
-    digitsAt(text, 14, 2) <= 59 &&
-    digitsAt(text, 17, 2) <= 59
-  );
+  return day < 29 || day <= daysIn(digitsAt(text, 0, 4), digitsAt(text, 5, 2));
 }
 
 /** The instant of a text isStoredText accepts, read by its digits (≈ 2× cheaper than Date's parser). */

@@ -1,12 +1,12 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import type { Request, Response } from "express";
+import type { Express, Request, Response } from "express";
 import { sendError } from "./envelope.js";
 
 declare module "express-serve-static-core" {
   interface Request {
     /** Scheme, host and port that links in responses start with, e.g. `https://api.example.com`. */
-    publicOrigin: string;
+    readonly publicOrigin: string;
   }
 }
 
@@ -29,18 +29,30 @@ function hostFields(rawHeaders: readonly string[]): number {
 }
 
 /**
- * Where links in responses point. With APP_URL set (required in production) they always start with
- * it, whatever Host a client sends, so a forged Host can never reach a cache in front of the service.
- * Without it (development) they follow the request's Host, which must then be a valid `host[:port]`:
- * anything else is a 400, as RFC 9112 §3.2 asks, and so is a request with no Host or more than one,
- * whatever APP_URL says (answered here: false means the request is done).
+ * Where links in responses point (`req.publicOrigin`). With APP_URL set (required in production)
+ * they always start with it, whatever Host a client sends, so a forged Host can never reach a cache
+ * in front of the service. Without it (development) they follow the request's scheme and Host,
+ * which checkHost has found valid. Derived when read: only lists' links read it, and the scheme
+ * (Express's `req.protocol`) asks the socket for its peer's address, which every request would pay.
  */
-export function setPublicOrigin(appUrl: string | undefined, req: Request, res: Response): boolean {
+export function providePublicOrigin(app: Express, appUrl: string | undefined): void {
+  Object.defineProperty(app.request, "publicOrigin", {
+    configurable: true,
+    get(this: Request): string {
+      return appUrl ?? `${this.protocol}://${this.headers.host ?? ""}`;
+    },
+  });
+}
+
+/**
+ * A request with no Host, more than one, or one that is not a valid `host[:port]` is a 400, as RFC
+ * 9112 §3.2 asks, whatever APP_URL says (answered here: false means the request is done).
+ */
+export function checkHost(req: Request, res: Response): boolean {
   const host = req.headers.host ?? "";
   if (!isValidHost(host) || hostFields(req.rawHeaders) !== 1) {
     sendError(res, 400, "Bad request.");
     return false;
   }
-  req.publicOrigin = appUrl ?? `${req.protocol}://${host}`;
   return true;
 }
