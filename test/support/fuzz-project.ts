@@ -53,7 +53,9 @@ export async function fuzzProject(dir: string, env: Record<string, string>, opti
     if (/worker \d+ exited/.test(service.output())) problems.push(`a worker died:\n${service.output().slice(-2000)}`);
     const health = await send("GET", "/api/health").catch((error: Error) => ({ status: `no answer (${error.message})` }));
     if (health.status !== 200) {
-      problems.push(`/api/health answered ${health.status} after the fuzz; the server's output:\n${service.output().slice(-3000)}`);
+      // The server's output, unless a problem above (the fuzz's failure, a dead worker) carries it.
+      const output = problems.length === 0 ? `; the server's output:\n${service.output().slice(-3000)}` : "";
+      problems.push(`/api/health answered ${health.status} after the fuzz${output}`);
       return { problems, session };
     }
     // A record that cascades from another (onDelete: cascade) may go with it: acknowledged, yet gone.

@@ -114,8 +114,8 @@ async function askEachRecord(
   user: CurrentUser | undefined,
 ): Promise<void> {
   for (const relation of relations) {
-    const reader = readers[relation];
-    if (!reader) throw new Forbidden();
+    // assertMayRead found a reader for each relation before asking.
+    const reader = readers[relation]!;
     const { mayShow } = reader;
     // A page's belongsTo records (one each), whose ownership is asked once for the whole page.
     const single: object[] = [];

@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { Request } from "express";
+import { routedPath } from "./route-table.js";
 
 export interface PageLinks {
   first: string;
@@ -87,8 +88,7 @@ function linksBy(
   req: Request,
   parameter: string,
 ): { path: string; link(value: string | number): string } {
-  // The route table's matched path is Express's `req.baseUrl + req.path`, without its getters.
-  const listed = req.routePath ?? `${req.baseUrl}${req.path}`;
+  const listed = routedPath(req);
   const path = `${req.publicOrigin}${listed === "/" ? "" : listed}`;
   const query = req.query as Record<string, unknown>;
   let others = "";

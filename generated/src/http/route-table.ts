@@ -132,6 +132,15 @@ export class RouteTable {
 }
 
 /**
+ * The path of the list or record a request asks for: the one the route table matched, which is
+ * Express's `req.baseUrl + req.path` (read here without their getters), or those for a request the
+ * route table did not answer.
+ */
+export function routedPath(req: Request): string {
+  return req.routePath ?? `${req.baseUrl}${req.path}`;
+}
+
+/**
  * The path of a request target without its query. An absolute-form target
  * (`http://host/api/patients`, RFC 9112 §3.2.2) is routed by its path, as Express routes it.
  */

@@ -68,6 +68,9 @@ export interface CascadeWalk {
   state(values: Binder, target: TableSpec): string;
 }
 
+/** A hard delete's cascade: every row the database's own foreign keys delete with it. */
+export const everyRow: CascadeWalk = { follows: () => true, state: () => "" };
+
 /**
  * The rows of `spec` with ids `ids` and every row `walk` reaches from them through cascade
  * relations, each locked for the write as it is found (run inside the write's transaction).

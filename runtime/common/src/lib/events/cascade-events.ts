@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { quote, type Binder, type Sql } from "../sql.js";
-import { chunks, type CascadeRows, type CascadeWalk } from "../table/cascade.js";
+import { chunks, type CascadeRows } from "../table/cascade.js";
 import { relationsOfKind, type ForeignKeySpec, type TableSpec } from "../table/spec.js";
 import { appendEventsOfRows, changeOfHashes, type Actor } from "./outbox.js";
 
@@ -29,9 +29,6 @@ export function recordRows(
       `SELECT "hash", '{}' AS "changes" FROM ${quote(spec.name)} WHERE "id" IN (${ids(values)})`,
   );
 }
-
-/** A hard delete's cascade: every row the database's own foreign keys delete with it. */
-export const everyRow: CascadeWalk = { follows: () => true, state: () => "" };
 
 /**
  * Records a hard delete of `rows` (cascadeRows with everyRow: the rows asked for and what the

@@ -2,7 +2,6 @@
 
 import { encodeValue } from "../column-codec.js";
 import {
-  everyRow,
   recordCleared,
   recordDeletion,
   recordRows,
@@ -14,13 +13,14 @@ import {
   cascadeChildren,
   cascadeRows,
   chunks,
+  everyRow,
   inIds,
   isHeldBack,
   type CascadeRows,
   type CascadeWalk,
 } from "./cascade.js";
 import type { TableContext } from "./context.js";
-import { relationsOfKind, type TableSpec } from "./spec.js";
+import { relationsOfKind, type ForeignKeySpec, type TableSpec } from "./spec.js";
 
 /*
  * Soft deletes and restores, with what a hard delete's foreign keys would do to the rows pointing at
@@ -87,18 +87,15 @@ export async function restore(
   return { outcome: "restored" };
 }
 
+/** Soft deletes and restores follow cascades into the tables with soft delete only. */
+const intoSoftDeletes = (relation: ForeignKeySpec) => relation.target().softDelete;
+
 /** A soft delete's cascade: the live rows of the tables with soft delete. */
-const liveRows: CascadeWalk = {
-  follows: (relation) => relation.target().softDelete,
-  state: () => `"deleted_at" IS NULL`,
-};
+const liveRows: CascadeWalk = { follows: intoSoftDeletes, state: () => `"deleted_at" IS NULL` };
 
 /** A restore's cascade: the rows of the tables with soft delete deleted at the instant `at`. */
 function deletedAt(at: unknown): CascadeWalk {
-  return {
-    follows: (relation) => relation.target().softDelete,
-    state: (values) => `"deleted_at" = ${values.add(at)}`,
-  };
+  return { follows: intoSoftDeletes, state: (values) => `"deleted_at" = ${values.add(at)}` };
 }
 
 /**

@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { everyRow, recordDeletion } from "../events/cascade-events.js";
-import { cascadeRows, isHeldBack } from "./cascade.js";
+import { recordDeletion } from "../events/cascade-events.js";
+import { cascadeRows, everyRow, isHeldBack } from "./cascade.js";
 import type { Actor } from "../events/outbox.js";
 import { Binder, quote } from "../sql.js";
 import { columnName, encodeColumn, type TableContext } from "./context.js";
