@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { pathToFileURL } from "node:url";
+import { sendIfConnected } from "./ipc.js";
 
 /*
  * A server process of `npm run dev` (see dev-server.ts), started before it is needed: it loads the
@@ -27,4 +28,4 @@ process.on("disconnect", () => process.exit(0));
 process.once("message", (entry: unknown) => {
   if (typeof entry === "string") void import(pathToFileURL(entry).href);
 });
-process.send?.("ready");
+sendIfConnected(process, "ready");

@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { propertyOf } from "./records.js";
+import { sendIfConnected } from "./ipc.js";
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
 
@@ -68,7 +69,7 @@ export function listenThroughRunner(server: Server, host: string, port: number):
     };
     process.on("message", answered);
     const request: ListenRequest = { type: "hashapi:listen", host, port };
-    process.send!(request);
+    sendIfConnected(process, request);
   });
 }
 
@@ -83,7 +84,7 @@ export function closeHandedOff(server: Server, done: () => void): void {
     response.shouldKeepAlive = false;
   });
   server.closeIdleConnections();
-  process.send?.(drainingMessage);
+  sendIfConnected(process, drainingMessage);
   const check = setInterval(() => {
     server.closeIdleConnections();
     if (open.size > 0) return;

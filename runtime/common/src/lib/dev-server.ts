@@ -15,6 +15,7 @@ import {
   type ListenRequest,
 } from "./dev-handoff.js";
 import { migrateForDevelopment } from "./dev-migrations.js";
+import { sendIfConnected } from "./ipc.js";
 import { appliedMarkerPath, migrationsPath } from "./migrations.js";
 import { projectPath, readSetting } from "./project-files.js";
 
@@ -120,7 +121,7 @@ function readyToServe(child: ChildProcess): Promise<number | undefined> {
       if (!isListenRequest(message)) return;
       listenFor(message).then(resolve, (error: Error) => {
         const answer: ListenAnswer = { type: "hashapi:listen-failed", message: error.message };
-        child.send(answer);
+        sendIfConnected(child, answer);
       });
     });
   });
@@ -166,7 +167,7 @@ async function restart(reason: string | undefined): Promise<void> {
   await next.ready;
   starting = true;
   const started = readyToServe(next.process);
-  next.process.send(serverEntry);
+  sendIfConnected(next.process, serverEntry);
   const port = await started;
   starting = false;
   standby = startStandby();
@@ -187,7 +188,7 @@ async function restart(reason: string | undefined): Promise<void> {
   releaseWaiting();
   if (previous) await draining(previous);
   const answer: ListenAnswer = { type: "hashapi:listening", port };
-  active.send(answer);
+  sendIfConnected(active, answer);
   active.once("exit", (code, signal) => {
     if (active === next.process && !stopping && code !== 0 && signal === null)
       process.stdout.write(

@@ -7,6 +7,7 @@ import {
   type MetricObjectWithValues,
   type MetricValue,
 } from "prom-client";
+import { sendIfConnected } from "./ipc.js";
 
 /*
  * /metrics in a cluster: each worker keeps its own figures; the supervisor asks the workers that
@@ -38,11 +39,11 @@ export function answerSupervisor(): void {
   process.on("message", (message: Message) => {
     if (message?.type !== collectMessage) return;
     register.getMetricsAsJSON().then(
-      (metrics) => process.send?.({ type: collectedMessage, id: message.id, metrics }),
-      () => process.send?.({ type: collectedMessage, id: message.id }),
+      (metrics) => sendIfConnected(process, { type: collectedMessage, id: message.id, metrics }),
+      () => sendIfConnected(process, { type: collectedMessage, id: message.id }),
     );
   });
-  process.send?.({ type: readyMessage });
+  sendIfConnected(process, { type: readyMessage });
 }
 
 let asked = 0;
@@ -63,7 +64,7 @@ export function askSupervisor(): Promise<string> {
       else resolve(text ?? "");
     };
     process.on("message", listener);
-    process.send?.({ type: askMessage, id });
+    sendIfConnected(process, { type: askMessage, id });
   });
 }
 
@@ -91,7 +92,7 @@ export function clusterMetrics(): () => Promise<string> {
       const timer = setTimeout(done, waitMs);
       pending.set(id, { waiting, answers, done });
       if (waiting.size === 0) return done();
-      for (const worker of workers) worker.send({ type: collectMessage, id });
+      for (const worker of workers) sendIfConnected(worker, { type: collectMessage, id });
     });
     return AggregatorRegistry.aggregate(answers).metrics();
   };
@@ -106,9 +107,9 @@ export function clusterMetrics(): () => Promise<string> {
     else if (message?.type === collectedMessage) settle(message.id, worker.id, message.metrics);
     else if (message?.type === askMessage)
       gather().then(
-        (text) => worker.send({ type: answerMessage, id: message.id, text }),
+        (text) => sendIfConnected(worker, { type: answerMessage, id: message.id, text }),
         (error: Error) =>
-          worker.send({ type: answerMessage, id: message.id, error: error.message }),
+          sendIfConnected(worker, { type: answerMessage, id: message.id, error: error.message }),
       );
   });
   cluster.on("exit", (worker) => {

@@ -60,6 +60,13 @@ export function supervise(count: number, logger: Logger, graceMs: number): void 
   // Workers that have listened once: a later death is a crash to recover from, not a bad start.
   const listened = new Set<number>();
   const workers = () => Object.values(cluster.workers ?? {});
+  // A message to a worker that just died fails with an 'error' event on it (lib/ipc.ts), which
+  // would end the supervisor and every other worker: its death is handled on "exit" below.
+  cluster.on("fork", (worker) =>
+    worker.on("error", (error: Error) =>
+      logger.warn({ pid: worker.process.pid, err: error }, "worker: a message could not be sent"),
+    ),
+  );
   for (let index = 0; index < count; index += 1) cluster.fork();
   cluster.on("listening", (worker) => {
     listened.add(worker.id);
