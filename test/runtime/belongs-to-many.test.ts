@@ -6,6 +6,8 @@ import { openSql } from "../../runtime/sqlite/src/lib/driver.js";
 import type { Sql } from "../../runtime/common/src/lib/sql.js";
 import { defineTable, Table, type TableSpec } from "../../runtime/common/src/lib/table.js";
 import { eventsTableStatement } from "../support/events-table.js";
+import { pivotDecoder } from "../../runtime/common/src/lib/table/nested-items.js";
+import { dialect as sqliteDialect } from "../../runtime/sqlite/src/lib/dialect.js";
 
 /**
  * belongsToMany in the runtime's data layer (lib/relations/belongs-to-many.ts through table.ts),
@@ -102,5 +104,20 @@ describe("belongsToMany in the data layer", () => {
     expect(Number(pivot!.weight)).toBe(2.25);
     expect(await books.detach(bookOf(bookIds[0]!), "tags", tagIds[4]!, null)).toBe(true);
     expect(await books.detach(bookOf(bookIds[0]!), "tags", tagIds[4]!, null)).toBe(false);
+  });
+});
+
+describe("pivotDecoder (runtime/common/src/lib/table/nested-items.ts)", () => {
+  it("is built once per relation, database, place and kind of read, never per page", () => {
+    const kinds = { since: "date", weight: "decimal" } as const;
+    const decoder = pivotDecoder(kinds, 4, sqliteDialect, true);
+    // A page built its own decoder (an object literal compiled anew): the call sites that ran it
+    // never saw the same function twice, and V8 never optimized it.
+    expect(pivotDecoder(kinds, 4, sqliteDialect, true)).toBe(decoder);
+    expect(pivotDecoder(kinds, 4, sqliteDialect, false)).not.toBe(decoder);
+    expect(pivotDecoder(kinds, 5, sqliteDialect, true)).not.toBe(decoder);
+    expect(pivotDecoder({ ...kinds }, 4, sqliteDialect, true)).not.toBe(decoder);
+    // What it decodes: the pivot's columns from place 4 on, a date kept as stored for output.
+    expect(decoder([1, "x", null, 7, "2026-11-28T00:00:00.000+00:00", "2.50"])).toEqual({ since: "2026-11-28T00:00:00.000+00:00", weight: expect.anything() });
   });
 });

@@ -220,14 +220,16 @@ export const belongsToMany: RelationKind<ManyToManySpec> = {
   async loadPage(context, records, name, relation, scope, forOutput) {
     const page = nestedPage(context, records, name, relation.target(), scope, forOutput);
     if (page === undefined) return;
-    const kinds = relation.pivotColumns ?? {};
-    const hasPivot = Object.keys(kinds).length > 0;
+    const kinds = relation.pivotColumns;
     const owner = page.shape.width;
-    const pivot = pivotDecoder(kinds, owner + 1, context.sql.dialect, forOutput);
+    const pivot =
+      kinds !== undefined && Object.keys(kinds).length > 0
+        ? pivotDecoder(kinds, owner + 1, context.sql.dialect, forOutput)
+        : undefined;
     const statements = page.statements(() => linkedItems(relation, page.items, page.parents));
     await loadNested(context, page, statements, (row) => {
       const record = page.decode(row);
-      if (hasPivot) record.pivot = pivot(row);
+      if (pivot !== undefined) record.pivot = pivot(row);
       return nestedItem(Number(row[owner]), record);
     });
   },

@@ -151,11 +151,6 @@ export function storedIsoInstant(text: string): string {
   return isStoredText(text) ? `${text.slice(0, 23)}Z` : isoInstant(new Date(text));
 }
 
-/** `storedInstant(text).getTime()`, without the Date. */
-export function storedEpochMs(text: string): number {
-  return storedTime(text) ?? new Date(text).getTime();
-}
-
 /**
  * `date.toISOString()`, by hand for years 0000–9999: V8's builtin takes ≈ 0.7 µs a call and this
  * ≈ 0.25 µs, which counts where a page of records writes dozens of dates. Other years (written
