@@ -338,6 +338,31 @@ describe.each(targets)("soft-delete integrity on $label", ({ dialect }) => {
     expect(new Set(recorded.map((row) => row.record_hash)).size).toBe(6);
   });
 
+  it("takes each row of a ring once when deletes of its members race: 30 rounds, soft and hard", async () => {
+    const remove = (id: number) => db.transaction((tx) => table(nodes).within(tx).delete(id));
+    for (let round = 0; round < 30; round += 1) {
+      // A ring of three (0 under 2, 1 under 0, 2 under 1) and 3 under 2; three deletes at once.
+      const ring = { 0: { parent_id: 2 }, 1: { parent_id: 0 }, 2: { parent_id: 1 }, 3: { parent_id: 2 } };
+      const soft = await linked(tickets, "TIC", 4, ring);
+      const softOutcomes = await Promise.all([softDelete(tickets, soft[0]!), softDelete(tickets, soft[1]!), softDelete(tickets, soft[3]!)]);
+      expect(softOutcomes).toContain("deleted");
+      expect(softOutcomes.every((outcome) => outcome === "deleted" || outcome === "gone")).toBe(true);
+      expect(await trashed("tickets", soft)).toBe(4);
+      expect(await eventCounts("tickets", soft)).toEqual({ "tickets.deleted": 4 });
+
+      const hard = await linked(nodes, "NOD", 4, ring);
+      const places = hard.map((_, index) => p(index + 1)).join(", ");
+      const hashes = (await db.all(`SELECT "hash" FROM "nodes" WHERE "id" IN (${places})`, hard)).map((row) => String(row.hash));
+      const hardOutcomes = await Promise.all([remove(hard[0]!), remove(hard[1]!), remove(hard[3]!)]);
+      expect(hardOutcomes).toContain("deleted");
+      expect(hardOutcomes.every((outcome) => outcome === "deleted" || outcome === "gone")).toBe(true);
+      expect(await live("nodes", `"id" IN (${places})`, hard)).toBe(0);
+      // One `.deleted` event for each row the database deleted, whichever delete took it.
+      const recorded = await db.all(`SELECT "record_hash" FROM "hashapi_events" WHERE "type" = 'nodes.deleted' AND "record_hash" IN (${places})`, hashes);
+      expect(recorded.map((row) => String(row.record_hash)).sort()).toEqual([...hashes].sort());
+    }
+  });
+
   it("keeps statements of other requests out of an open transaction (a rollback takes only its own writes)", async () => {
     const owner = await newOwner();
     const failing = db.transaction(async (tx) => {

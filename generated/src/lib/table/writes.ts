@@ -83,10 +83,11 @@ export async function updateAndRead(
 }
 
 /**
- * Deletes one row, locked by the caller's transaction, with its event and those of what the
- * database's own foreign keys do to the rows pointing at it (see soft-delete.ts for soft deletes):
- * "referenced" when a live row the delete does not take points at one it takes through a restrict
- * relation, "gone" when there was no such row.
+ * Deletes one row with its event and those of what the database's own foreign keys do to the rows
+ * pointing at it (see soft-delete.ts for soft deletes): "referenced" when a live row the delete
+ * does not take points at one it takes through a restrict relation, "gone" when there was no such
+ * row. The row is locked first, as soft deletes lock theirs: a delete that waited for another to
+ * commit finds it gone, instead of recording the events of rows that other delete took.
  */
 export async function deleteRow(
   context: TableContext,
@@ -94,6 +95,12 @@ export async function deleteRow(
   actor: Actor | null,
 ): Promise<"deleted" | "referenced" | "gone"> {
   const { sql, spec } = context;
+  const root = new Binder(sql.dialect);
+  const present = await sql.get(
+    `SELECT "id" FROM ${context.table} WHERE "id" = ${root.add(id)}${sql.dialect.lockClause("update")}`,
+    root.list,
+  );
+  if (present === undefined) return "gone";
   const rows = await cascadeRows(sql, spec, [id], everyRow);
   if (await isHeldBack(sql, rows)) return "referenced";
   await recordDeletion(sql, actor, rows);
