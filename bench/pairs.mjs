@@ -3,6 +3,8 @@
 // median of those ratios reported: on this machine two runs of one build differ by 10–40 %, so
 // figures from separate runs (bench/service.mjs) can move a ratio more than a change does. Slices
 // alternate their order (AB, BA, …) so that neither server always runs on a warmer machine.
+// Each pair also gives the server CPU each request cost (from /proc): steadier than req/s, which
+// moves with the load generator on the same cores and with the machine's neighbours.
 //
 //   node bench/service.mjs --quick   # once: builds .tmp/bench/project and the seeded database
 //   node bench/pairs.mjs A B [--endpoints show,list,create,update] [--slices 12] [--seconds 2]
@@ -62,7 +64,7 @@ async function compare(options, id, seeded, seededPath) {
       const token = await login(running.baseUrl, admin);
       servers.push({ running, scenario: scenarioOf(id, seeded, token) });
     }
-    const [a, b] = servers.map(({ running, scenario }, index) => ({ label: options.servers[index], url: running.baseUrl, next: () => scenario.next() }));
+    const [a, b] = servers.map(({ running, scenario }, index) => ({ label: options.servers[index], url: running.baseUrl, pid: running.pid, next: () => scenario.next() }));
     return { endpoint: id, ...(await alternate([a, b], options)) };
   } finally {
     for (const { running } of servers) await stopProcess(running.handle);
@@ -90,4 +92,6 @@ process.stdout.write(`A = ${options.servers[0]}, B = ${options.servers[1]}; ${op
 for (const id of options.endpoints) {
   const result = await compare(options, id, seeded, seededPath);
   process.stdout.write(`${id.padEnd(7)} A ${Math.round(result.a).toLocaleString("en")} req/s, B ${Math.round(result.b).toLocaleString("en")} req/s, B/A ${describeRatio(result)}\n`);
+  if (result.cpu)
+    process.stdout.write(`${"".padEnd(7)} server CPU a request: A ${result.cpu.a.toFixed(1)} µs, B ${result.cpu.b.toFixed(1)} µs, A/B ${describeRatio(result.cpu)}\n`);
 }
