@@ -88,6 +88,25 @@ export function mayShowResource(reader: NestedReader, user: CurrentUser | undefi
 }
 
 /**
+ * What linking the related records a payload names (`names`, its belongsToMany keys) takes: the
+ * caller's role must show each of those resources (403 otherwise), and only records within its
+ * reach there may be linked (each relation's scope, undefined for all).
+ */
+export function linkScopes(
+  nested: NestedReaders,
+  names: readonly string[],
+  user: CurrentUser | undefined,
+): Record<string, ReturnType<NonNullable<NestedReader["scope"]>>> {
+  const links: Record<string, ReturnType<NonNullable<NestedReader["scope"]>>> = {};
+  for (const name of names) {
+    const reader = nested[name];
+    if (!reader || !mayShowResource(reader, user)) throw new Forbidden();
+    links[name] = reader.scope?.(user);
+  }
+  return links;
+}
+
+/**
  * After loading: every nested record must pass its own resource's show policy, and a nested
  * belongsTo record of an owned resource must be the caller's (403 otherwise). Nothing to wait for
  * (no relation whose records are asked one by one or whose owner is checked): no promise at all.

@@ -114,20 +114,7 @@ function oneTransactionAtATime(
     while (open) await open;
   };
   const inside: Sql = { ...direct, transaction: (work) => work(inside), close: async () => {} };
-  // Reads hand back read's own promise rather than wrap it in an async function's: a page runs
-  // three or four statements, and each wrapper cost a promise and two turns of the queue.
-  function reading<T>(
-    method: ReadMethod,
-    query: Parameters<Sql["all"]>[0],
-    values?: readonly unknown[],
-  ): Promise<T> {
-    if (open) return idle().then(() => read<T>(method, query, values));
-    try {
-      return read<T>(method, query, values);
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
-  }
+  const reading = readingWhenIdle(read, () => (open ? idle() : undefined));
   return {
     dialect,
     all: (query, values) => reading<SqlRow[]>("all", query, values),
@@ -158,6 +145,34 @@ function oneTransactionAtATime(
       await reader?.close();
       db.close();
     },
+  };
+}
+
+/**
+ * `read`, once no transaction is open (`busy` is the wait for it, undefined when none is). Reads
+ * hand back read's own promise rather than wrap it in an async function's: a page runs three or
+ * four statements, and each wrapper cost a promise and two turns of the queue.
+ */
+function readingWhenIdle(
+  read: <T>(
+    method: ReadMethod,
+    query: Parameters<Sql["all"]>[0],
+    values?: readonly unknown[],
+  ) => Promise<T>,
+  busy: () => Promise<void> | undefined,
+) {
+  return function whenIdle<T>(
+    method: ReadMethod,
+    query: Parameters<Sql["all"]>[0],
+    values?: readonly unknown[],
+  ): Promise<T> {
+    const waiting = busy();
+    if (waiting) return waiting.then(() => read<T>(method, query, values));
+    try {
+      return read<T>(method, query, values);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   };
 }
 

@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import cluster from "node:cluster";
-import type { RequestListener } from "node:http";
+import type { RequestListener, Server } from "node:http";
 import { register } from "prom-client";
 import { createApiServer } from "../http/client-errors.js";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
@@ -185,26 +185,7 @@ function serve<Config extends ServiceSettings>(
     ? keepEventsPruned(db, background.eventRetention, logger)
     : undefined;
   const dispatcher = background?.startDispatcher(logger);
-  const cannotListen = (error: Error) => {
-    process.stderr.write(`Cannot listen on ${config.host}:${config.port}: ${error.message}\n`);
-    process.exit(1);
-  };
-  // The pid tells which worker of a supervisor listens (one that has not yet keeps no port open).
-  const listening = (port: number) =>
-    logger.info(
-      { host: config.host, port, pid: process.pid },
-      `listening on http://${config.host}:${port}`,
-    );
-  // Under `npm run dev` the runner holds the socket and hands connections over (dev-handoff.ts).
-  const handoff = handedOff();
-  if (handoff) listenThroughRunner(server, config.host, config.port).then(listening, cannotListen);
-  else {
-    server.on("error", cannotListen);
-    server.listen(config.port, config.host, () => {
-      const address = server.address();
-      listening(typeof address === "object" && address ? address.port : config.port);
-    });
-  }
+  const handoff = listenForRequests(server, config, logger);
 
   // Graceful shutdown (docs/api-contract.md §9): readiness answers 503, the listener closes,
   // requests in flight are answered on connections that then close, and the process exits 0
@@ -240,8 +221,38 @@ function serve<Config extends ServiceSettings>(
     // A request that arrived before the signal keeps its connection alive: closed once idle.
     setInterval(() => server.closeIdleConnections(), 50).unref();
   };
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
-  process.on("SIGINT", () => shutdown("SIGINT"));
+  for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => shutdown(signal));
+}
+
+/**
+ * Listens on HOST:PORT, or under `npm run dev` through the runner, which holds the socket and hands
+ * connections over (dev-handoff.ts): true then. A port that cannot be had ends the process.
+ */
+function listenForRequests(
+  server: Server,
+  config: { host: string; port: number },
+  logger: Logger,
+): boolean {
+  const cannotListen = (error: Error) => {
+    process.stderr.write(`Cannot listen on ${config.host}:${config.port}: ${error.message}\n`);
+    process.exit(1);
+  };
+  // The pid tells which worker of a supervisor listens (one that has not yet keeps no port open).
+  const listening = (port: number) =>
+    logger.info(
+      { host: config.host, port, pid: process.pid },
+      `listening on http://${config.host}:${port}`,
+    );
+  if (handedOff()) {
+    listenThroughRunner(server, config.host, config.port).then(listening, cannotListen);
+    return true;
+  }
+  server.on("error", cannotListen);
+  server.listen(config.port, config.host, () => {
+    const address = server.address();
+    listening(typeof address === "object" && address ? address.port : config.port);
+  });
+  return false;
 }
 
 /**

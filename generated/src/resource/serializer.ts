@@ -58,19 +58,7 @@ export function createSerializer(
     }
     return { key, from: key, write: outputOf(kinds[key] ?? "", scales[key] ?? 0) ?? asIs };
   });
-  // Related serializers are looked up on first use: resources refer to each other in cycles.
-  const nestedLists = [
-    ...relationsOfKind(table, "hasMany").map(([name, relation]) => ({
-      name,
-      serializer: lazySerializer(() => serializerOf(relation.target())),
-      pivot: undefined,
-    })),
-    ...relationsOfKind(table, "belongsToMany").map(([name, relation]) => ({
-      name,
-      serializer: lazySerializer(() => serializerOf(relation.target())),
-      pivot: pivotOutput(relation),
-    })),
-  ];
+  const nestedLists = nestedListsOf(table, serializerOf);
   // What a role sees, decided once per role: its keys and their writers, built as one object.
   const plans = new Map<string | undefined, RecordOutput>();
   // A page's records are all output for one role: the last plan is kept at hand.
@@ -100,6 +88,23 @@ export function createSerializer(
     }
     return data;
   };
+}
+
+/** The relations that nest lists (hasMany, belongsToMany): their serializers, and a pivot's output. */
+function nestedListsOf(table: TableSpec, serializerOf: (table: TableSpec) => Serializer) {
+  // Related serializers are looked up on first use: resources refer to each other in cycles.
+  return [
+    ...relationsOfKind(table, "hasMany").map(([name, relation]) => ({
+      name,
+      serializer: lazySerializer(() => serializerOf(relation.target())),
+      pivot: undefined,
+    })),
+    ...relationsOfKind(table, "belongsToMany").map(([name, relation]) => ({
+      name,
+      serializer: lazySerializer(() => serializerOf(relation.target())),
+      pivot: pivotOutput(relation),
+    })),
+  ];
 }
 
 /** A record's output for one role: its visible keys, each written, in output order. */

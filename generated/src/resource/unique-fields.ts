@@ -2,6 +2,7 @@
 
 import { emptyFieldErrors, ValidationFailed, type FieldErrors } from "../lib/errors.js";
 import { isRecord, ownValue } from "../lib/records.js";
+import { uniqueViolationColumn } from "../lib/sql.js";
 import type { AnyTable } from "../lib/table.js";
 
 /*
@@ -44,4 +45,25 @@ export async function withTakenFields(
   const taken = await takenFields(table, unique, checked, exceptId, alreadyReported);
   for (const [field, messages] of Object.entries(taken)) error.errors[field] = messages;
   return error;
+}
+
+/**
+ * A UNIQUE violation of a write as the 422 of the field that collided: a value the payload sent,
+ * or else the column the database named; the error itself when neither says which.
+ */
+export async function uniqueViolationAnswer(
+  error: unknown,
+  table: AnyTable,
+  unique: Readonly<Record<string, string>>,
+  payload: object,
+  exceptId?: number,
+): Promise<unknown> {
+  const taken = await takenFields(table, unique, payload, exceptId);
+  if (Object.keys(taken).length > 0) return new ValidationFailed(taken);
+  // Not a value the payload sent (a default, or a value taken since): the column the database named.
+  const column = uniqueViolationColumn(error, table.spec.name);
+  const message = column === undefined ? undefined : unique[column];
+  return column !== undefined && message !== undefined
+    ? new ValidationFailed({ [column]: [message] })
+    : error;
 }

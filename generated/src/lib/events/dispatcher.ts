@@ -51,129 +51,26 @@ export interface Dispatcher {
 /** Starts delivering; a failure of the loop itself is logged and the loop goes on. */
 export function startDispatcher(options: DispatcherOptions): Dispatcher {
   const { sql, logger } = options;
-  const byName = new Map(options.webhooks.map((webhook) => [webhook.name, webhook]));
+  const webhooks = new Map(options.webhooks.map((webhook) => [webhook.name, webhook]));
   const handlers = new Map(options.handlers.map((handler) => [handler.name, handler]));
   const receivers = [...options.webhooks, ...options.handlers];
   const batch = options.batch ?? 8;
   // A lease outlives the attempt it covers, so only a worker that died lets another retry it.
   const leaseMs = { webhooks: options.timeoutMs + 10_000, handlers: handlerTimeoutMs + 10_000 };
-
-  /** Runs a handler within its time; what it throws (or a timeout) is the attempt's error. */
-  async function run(
-    handler: HandlerReceiver,
-    delivery: ClaimedDelivery,
-    eventAt: Date,
-  ): Promise<string | null> {
-    const view = await options.view(delivery.event, options.handlerRole);
-    const event = {
-      type: delivery.event.type,
-      timestamp: isoInstant(eventAt),
-      hash: delivery.event.hash,
-      actor: delivery.event.actor,
-      changes: view.changes,
-      record: view.record as Record<string, unknown> | null,
-    };
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<string>((resolve) => {
-      timer = setTimeout(
-        () => resolve(`the handler took more than ${handlerTimeoutMs} ms`),
-        handlerTimeoutMs,
-      );
-    });
-    const ran = Promise.resolve()
-      .then(() => handler.handle(event))
-      .then(
-        () => null,
-        (error: unknown) => (error instanceof Error ? error.message : String(error)),
-      );
-    try {
-      return await Promise.race([ran, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
   let stopped = false;
   let running: Promise<void> | undefined;
 
-  async function deliver(delivery: ClaimedDelivery): Promise<void> {
-    const webhook = byName.get(delivery.receiver);
-    const eventAt = decodeValue("datetime", delivery.event.at, sql.dialect) as Date;
+  const deliver = (delivery: ClaimedDelivery): Promise<void> => {
     const handler = handlers.get(delivery.receiver);
-    if (handler) {
-      const error = await run(handler, delivery, eventAt);
-      const retryAt =
-        error === null
-          ? null
-          : nextAttempt(delivery.attempts, eventAt, handlerRetryHours, options.retryBaseMs);
-      if (error !== null)
-        logger.warn(
-          {
-            handler: handler.name,
-            delivery: delivery.hash,
-            event: delivery.event.type,
-            attempts: delivery.attempts,
-            error,
-            retry: retryAt !== null,
-          },
-          "an event handler failed",
-        );
-      await settleDelivery(sql, delivery, {
-        delivered: error === null,
-        status: null,
-        error,
-        retryAt,
-      });
-      return;
-    }
-    if (!webhook) {
-      const error = `no webhook named ${delivery.receiver} in this service's configuration`;
-      await settleDelivery(sql, delivery, { delivered: false, status: null, error, retryAt: null });
-      return;
-    }
-    const view = await options.view(delivery.event, webhook.as);
-    const body = JSON.stringify({
-      type: delivery.event.type,
-      timestamp: isoInstant(eventAt),
-      data: {
-        hash: delivery.event.hash,
-        actor: delivery.event.actor,
-        changes: view.changes,
-        record: view.record,
-      },
-    });
-    const outcome = await postMessage(webhook, { id: delivery.hash, body }, options.timeoutMs);
-    const delivered = outcome.error === null;
-    const retryAt = delivered
-      ? null
-      : nextAttempt(delivery.attempts, eventAt, webhook.retryHours, options.retryBaseMs);
-    if (!delivered)
-      logger.warn(
-        {
-          webhook: webhook.name,
-          delivery: delivery.hash,
-          event: delivery.event.type,
-          attempts: delivery.attempts,
-          status: outcome.status,
-          error: outcome.error,
-          retry: retryAt !== null,
-        },
-        retryAt === null
-          ? "webhook delivery failed for good"
-          : "webhook delivery failed; it will be retried",
-      );
-    await settleDelivery(sql, delivery, { ...outcome, delivered, retryAt });
-  }
+    if (handler) return deliverToHandler(options, handler, delivery);
+    return deliverToWebhook(options, webhooks.get(delivery.receiver), delivery);
+  };
 
   async function round(): Promise<void> {
     while (!stopped && (await fanOut(sql, receivers)) > 0);
     for (;;) {
       if (stopped) return;
-      const claimed = [
-        ...(handlers.size > 0
-          ? await claimDeliveries(sql, "handlers", batch, leaseMs.handlers)
-          : []),
-        ...(byName.size > 0 ? await claimDeliveries(sql, "webhooks", batch, leaseMs.webhooks) : []),
-      ];
+      const claimed = await claimDue(sql, { handlers, webhooks }, batch, leaseMs);
       await Promise.all(
         claimed.map((delivery) =>
           deliver(delivery).catch((error: unknown) =>
@@ -207,4 +104,145 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       await running;
     },
   };
+}
+
+/** Due deliveries, up to `batch` of each kind that has receivers here, each leased for `leaseMs`. */
+async function claimDue(
+  sql: Sql,
+  receivers: { handlers: ReadonlyMap<string, unknown>; webhooks: ReadonlyMap<string, unknown> },
+  batch: number,
+  leaseMs: { handlers: number; webhooks: number },
+): Promise<ClaimedDelivery[]> {
+  return [
+    ...(receivers.handlers.size > 0
+      ? await claimDeliveries(sql, "handlers", batch, leaseMs.handlers)
+      : []),
+    ...(receivers.webhooks.size > 0
+      ? await claimDeliveries(sql, "webhooks", batch, leaseMs.webhooks)
+      : []),
+  ];
+}
+
+/** The instant an event happened, as a Date (stored as text on SQLite). */
+function eventInstant(options: DispatcherOptions, delivery: ClaimedDelivery): Date {
+  return decodeValue("datetime", delivery.event.at, options.sql.dialect) as Date;
+}
+
+/** One attempt of a src/custom/events.ts handler, settled: retried later when it failed. */
+async function deliverToHandler(
+  options: DispatcherOptions,
+  handler: HandlerReceiver,
+  delivery: ClaimedDelivery,
+): Promise<void> {
+  const eventAt = eventInstant(options, delivery);
+  const error = await runHandler(options, handler, delivery, eventAt);
+  const retryAt =
+    error === null
+      ? null
+      : nextAttempt(delivery.attempts, eventAt, handlerRetryHours, options.retryBaseMs);
+  if (error !== null)
+    options.logger.warn(
+      {
+        handler: handler.name,
+        delivery: delivery.hash,
+        event: delivery.event.type,
+        attempts: delivery.attempts,
+        error,
+        retry: retryAt !== null,
+      },
+      "an event handler failed",
+    );
+  await settleDelivery(options.sql, delivery, {
+    delivered: error === null,
+    status: null,
+    error,
+    retryAt,
+  });
+}
+
+/** Runs a handler within its time; what it throws (or a timeout) is the attempt's error. */
+async function runHandler(
+  options: DispatcherOptions,
+  handler: HandlerReceiver,
+  delivery: ClaimedDelivery,
+  eventAt: Date,
+): Promise<string | null> {
+  const view = await options.view(delivery.event, options.handlerRole);
+  const event = {
+    type: delivery.event.type,
+    timestamp: isoInstant(eventAt),
+    hash: delivery.event.hash,
+    actor: delivery.event.actor,
+    changes: view.changes,
+    record: view.record as Record<string, unknown> | null,
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string>((resolve) => {
+    timer = setTimeout(
+      () => resolve(`the handler took more than ${handlerTimeoutMs} ms`),
+      handlerTimeoutMs,
+    );
+  });
+  const ran = Promise.resolve()
+    .then(() => handler.handle(event))
+    .then(
+      () => null,
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+  try {
+    return await Promise.race([ran, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** One POST to a webhook (`webhook` undefined: no longer configured), settled: retried when it failed. */
+async function deliverToWebhook(
+  options: DispatcherOptions,
+  webhook: Webhook | undefined,
+  delivery: ClaimedDelivery,
+): Promise<void> {
+  if (!webhook) {
+    const error = `no webhook named ${delivery.receiver} in this service's configuration`;
+    await settleDelivery(options.sql, delivery, {
+      delivered: false,
+      status: null,
+      error,
+      retryAt: null,
+    });
+    return;
+  }
+  const eventAt = eventInstant(options, delivery);
+  const view = await options.view(delivery.event, webhook.as);
+  const body = JSON.stringify({
+    type: delivery.event.type,
+    timestamp: isoInstant(eventAt),
+    data: {
+      hash: delivery.event.hash,
+      actor: delivery.event.actor,
+      changes: view.changes,
+      record: view.record,
+    },
+  });
+  const outcome = await postMessage(webhook, { id: delivery.hash, body }, options.timeoutMs);
+  const delivered = outcome.error === null;
+  const retryAt = delivered
+    ? null
+    : nextAttempt(delivery.attempts, eventAt, webhook.retryHours, options.retryBaseMs);
+  if (!delivered)
+    options.logger.warn(
+      {
+        webhook: webhook.name,
+        delivery: delivery.hash,
+        event: delivery.event.type,
+        attempts: delivery.attempts,
+        status: outcome.status,
+        error: outcome.error,
+        retry: retryAt !== null,
+      },
+      retryAt === null
+        ? "webhook delivery failed for good"
+        : "webhook delivery failed; it will be retried",
+    );
+  await settleDelivery(options.sql, delivery, { ...outcome, delivered, retryAt });
 }

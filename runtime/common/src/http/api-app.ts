@@ -131,7 +131,7 @@ export function createApiApp(parts: ApiParts): Express {
   parts.resources(registry);
   if (parts.users) registry.manageUsers(...parts.users);
   registry.addRoutes(routes, "/api");
-  const { receivers, role, timeoutMs, retryBaseMs } = settings.webhooks;
+  const { receivers, role } = settings.webhooks;
   if (receivers.length > 0)
     addDeliveryRoutes(routes, "/api", auth, {
       role,
@@ -139,8 +139,21 @@ export function createApiApp(parts: ApiParts): Express {
       pagination: settings.pagination,
       webhooks: receivers.map((receiver) => receiver.name),
     });
+  app.locals.background = backgroundWork(parts, registry);
+  app.use(preparingRequests(settings, logger));
+  app.use(routes.middleware());
+  app.use("/api/docs", referencePage(parts.openapiText, parts.title));
+  app.use(notFound);
+  app.use(errorHandler);
+  return app;
+}
+
+/** The dispatcher of events and webhooks, and the retention of events, for lib/service.ts to start. */
+function backgroundWork(parts: ApiParts, registry: ResourceRegistry): BackgroundWork {
+  const { settings, db } = parts;
+  const { receivers, role, timeoutMs, retryBaseMs } = settings.webhooks;
   const handlers = handlerReceivers(parts.handlers ?? {});
-  const background: BackgroundWork = {
+  return {
     eventRetention: registry.retentionRules(settings.eventsRetainDays),
     startDispatcher: (log) => {
       for (const receiver of receivers)
@@ -161,22 +174,19 @@ export function createApiApp(parts: ApiParts): Express {
       });
     },
   };
-  app.locals.background = background;
+}
 
+/** The middleware every request goes through first: its id and log line, CORS, Host, JSON body. */
+function preparingRequests(settings: ApiSettings, logger: Logger): RequestHandler {
   const readBody = jsonBody(settings.bodyLimit);
   const corsOrigins = new Set(settings.corsOrigins);
-  const measured = metrics !== undefined;
-  app.use((req, res, next) => {
+  const measured = settings.metrics !== undefined;
+  return (req, res, next) => {
     startRequest(logger, req, res, measured);
     // CORS first: a browser app on a listed origin can read the errors below too.
     if (applyCors(corsOrigins, req, res)) return;
     if (checkHost(req, res)) readBody(req, res, next);
-  });
-  app.use(routes.middleware());
-  app.use("/api/docs", referencePage(parts.openapiText, parts.title));
-  app.use(notFound);
-  app.use(errorHandler);
-  return app;
+  };
 }
 
 /**

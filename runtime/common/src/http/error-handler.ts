@@ -31,48 +31,7 @@ export function errorHandler(
     res.end();
     return;
   }
-  if (error instanceof ValidationFailed)
-    return sendError(res, 422, "The given data was invalid.", error.errors);
-  if (error instanceof NotFound) return sendError(res, 404, error.message);
-  if (error instanceof Unauthenticated) {
-    res.setHeader("WWW-Authenticate", "Bearer");
-    return sendError(res, 401, "Unauthenticated.");
-  }
-  if (error instanceof Forbidden) return sendError(res, 403, error.message);
-  if (error instanceof Conflict) return sendError(res, 409, error.message);
-  if (error instanceof ServiceBusy) {
-    res.setHeader("Retry-After", String(error.retryAfterSeconds));
-    return sendError(res, 503, error.message);
-  }
-  if (error instanceof TooManyRequests) {
-    res.setHeader("Retry-After", String(error.retryAfterSeconds));
-    return sendError(res, 429, error.message);
-  }
-  if (error instanceof TooManyAttempts) {
-    res.setHeader("Retry-After", String(error.retryAfterSeconds));
-    return sendError(res, 429, "Too many attempts.");
-  }
-  // A statement ran past DATABASE_STATEMENT_TIMEOUT_MS and was stopped: the service refuses work
-  // beyond its bound as it refuses a full hashing queue, and the client may narrow the query.
-  if (isStatementTimeout(error)) {
-    req.log.warn({ err: error }, "a statement ran past DATABASE_STATEMENT_TIMEOUT_MS");
-    res.setHeader("Retry-After", "1");
-    return sendError(
-      res,
-      503,
-      "The request took too long and was stopped: narrow it (more filters, longer words) or try again later.",
-    );
-  }
-  // The database (or the pooler in front of it) is away: not ready, and the client may come back.
-  if (isDatabaseAway(error)) {
-    req.log.error({ err: error }, "the database does not answer");
-    return notReady(res);
-  }
-  // The database lacks a table or column this build reads: not ready (503, as /api/health says), not broken.
-  if (isSchemaBehind(error)) {
-    req.log.error({ err: error }, "the database is behind this build: run `npm run db:migrate`");
-    return notReady(res);
-  }
+  if (answeredAsDomainError(error, res) || answeredAsDatabaseError(error, req, res)) return;
   // The framework's own client errors (a path segment whose percent-encoding does not decode, …)
   // carry a 4xx status: they are the client's mistake, answered as such.
   const status = propertyOf(error, "status");
@@ -80,4 +39,51 @@ export function errorHandler(
     return sendError(res, 400, "Bad request.");
   req.log.error({ err: error }, "unexpected error");
   sendError(res, 500, "Server Error");
+}
+
+/** The runtime's own errors (lib/errors.ts), each with its status; false for any other error. */
+function answeredAsDomainError(error: unknown, res: Response): boolean {
+  if (error instanceof ValidationFailed)
+    sendError(res, 422, "The given data was invalid.", error.errors);
+  else if (error instanceof NotFound) sendError(res, 404, error.message);
+  else if (error instanceof Unauthenticated) {
+    res.setHeader("WWW-Authenticate", "Bearer");
+    sendError(res, 401, "Unauthenticated.");
+  } else if (error instanceof Forbidden) sendError(res, 403, error.message);
+  else if (error instanceof Conflict) sendError(res, 409, error.message);
+  else if (error instanceof ServiceBusy) {
+    res.setHeader("Retry-After", String(error.retryAfterSeconds));
+    sendError(res, 503, error.message);
+  } else if (error instanceof TooManyRequests) {
+    res.setHeader("Retry-After", String(error.retryAfterSeconds));
+    sendError(res, 429, error.message);
+  } else if (error instanceof TooManyAttempts) {
+    res.setHeader("Retry-After", String(error.retryAfterSeconds));
+    sendError(res, 429, "Too many attempts.");
+  } else return false;
+  return true;
+}
+
+/** A statement stopped at its time limit, a database away or behind this build: 503s; false otherwise. */
+function answeredAsDatabaseError(error: unknown, req: Request, res: Response): boolean {
+  // A statement ran past DATABASE_STATEMENT_TIMEOUT_MS and was stopped: the service refuses work
+  // beyond its bound as it refuses a full hashing queue, and the client may narrow the query.
+  if (isStatementTimeout(error)) {
+    req.log.warn({ err: error }, "a statement ran past DATABASE_STATEMENT_TIMEOUT_MS");
+    res.setHeader("Retry-After", "1");
+    sendError(
+      res,
+      503,
+      "The request took too long and was stopped: narrow it (more filters, longer words) or try again later.",
+    );
+  } else if (isDatabaseAway(error)) {
+    // The database (or the pooler in front of it) is away: not ready, and the client may come back.
+    req.log.error({ err: error }, "the database does not answer");
+    notReady(res);
+  } else if (isSchemaBehind(error)) {
+    // The database lacks a table or column this build reads: not ready (503, as /api/health says), not broken.
+    req.log.error({ err: error }, "the database is behind this build: run `npm run db:migrate`");
+    notReady(res);
+  } else return false;
+  return true;
 }

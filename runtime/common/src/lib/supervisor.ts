@@ -60,13 +60,7 @@ export function supervise(count: number, logger: Logger, graceMs: number): void 
   // Workers that have listened once: a later death is a crash to recover from, not a bad start.
   const listened = new Set<number>();
   const workers = () => Object.values(cluster.workers ?? {});
-  // A message to a worker that just died fails with an 'error' event on it (lib/ipc.ts), which
-  // would end the supervisor and every other worker: its death is handled on "exit" below.
-  cluster.on("fork", (worker) =>
-    worker.on("error", (error: Error) =>
-      logger.warn({ pid: worker.process.pid, err: error }, "worker: a message could not be sent"),
-    ),
-  );
+  survivesWorkerErrors(logger);
   for (let index = 0; index < count; index += 1) cluster.fork();
   cluster.on("listening", (worker) => {
     listened.add(worker.id);
@@ -111,19 +105,34 @@ export function supervise(count: number, logger: Logger, graceMs: number): void 
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
-      logger.info({ signal, workers: workers().length, graceMs }, "shutting down");
-      if (workers().length === 0) process.exit(0);
-      for (const worker of workers()) worker?.process.kill(signal);
-      // Workers stop waiting for their requests before this (service.ts workerDeadlineMs).
-      setTimeout(() => {
-        const left = workers();
-        logger.warn(
-          { workers: left.length, graceMs },
-          "shutdown grace over: killing the workers left",
-        );
-        for (const worker of left) worker?.process.kill("SIGKILL");
-        process.exit(1);
-      }, graceMs).unref();
+      stopWorkers(signal, logger, graceMs);
     });
   }
+}
+
+/**
+ * A message to a worker that just died fails with an 'error' event on it (lib/ipc.ts), which would
+ * end the supervisor and every other worker: the death is handled on "exit", the error only logged.
+ */
+function survivesWorkerErrors(logger: Logger): void {
+  cluster.on("fork", (worker) =>
+    worker.on("error", (error: Error) =>
+      logger.warn({ pid: worker.process.pid, err: error }, "worker: a message could not be sent"),
+    ),
+  );
+}
+
+/** Passes `signal` on to every worker; those still running after `graceMs` are killed. */
+function stopWorkers(signal: NodeJS.Signals, logger: Logger, graceMs: number): void {
+  const workers = () => Object.values(cluster.workers ?? {});
+  logger.info({ signal, workers: workers().length, graceMs }, "shutting down");
+  if (workers().length === 0) process.exit(0);
+  for (const worker of workers()) worker?.process.kill(signal);
+  // Workers stop waiting for their requests before this (service.ts workerDeadlineMs).
+  setTimeout(() => {
+    const left = workers();
+    logger.warn({ workers: left.length, graceMs }, "shutdown grace over: killing the workers left");
+    for (const worker of left) worker?.process.kill("SIGKILL");
+    process.exit(1);
+  }, graceMs).unref();
 }

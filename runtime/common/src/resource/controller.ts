@@ -11,7 +11,7 @@ import {
 import {
   assertMayRead,
   loadableRelations,
-  mayShowResource,
+  linkScopes,
   type NestedReaders,
 } from "../http/nested-access.js";
 import { cursorPaginate, paginate } from "../http/pagination.js";
@@ -332,22 +332,12 @@ export class ResourceController<
     });
   }
 
-  /**
-   * What linking the related records a payload names (belongsToMany) takes: the caller's role must
-   * show that resource (403 otherwise), and only records within its reach there may be linked.
-   */
+  /** What linking the records a payload names (belongsToMany) takes: see linkScopes. */
   protected linking(req: Request, payload: object): Pick<WriteRules, "links"> {
     const names = Object.keys(payload).filter((key) =>
       relationOfKind(this.service.resource.table, key, "belongsToMany"),
     );
-    if (names.length === 0) return {};
-    const links: Record<string, ReturnType<NonNullable<NestedReaders[string]["scope"]>>> = {};
-    for (const name of names) {
-      const reader = this.nested[name];
-      if (!reader || !mayShowResource(reader, req.user)) throw new Forbidden();
-      links[name] = reader.scope?.(req.user);
-    }
-    return { links };
+    return names.length === 0 ? {} : { links: linkScopes(this.nested, names, req.user) };
   }
 
   /** The caller's reach on this resource (its policy's scope and ownership), for a write to check under its lock. */

@@ -34,3 +34,15 @@ export function cursorColumns(
     throw new ValidationFailed({ ...emptyFieldErrors(), cursor: ["The cursor is invalid."] });
   return decoded;
 }
+
+/** An order turned around: a backwards cursor page reads forwards in it, then turns its rows back. */
+export function reversedOrder(orderBy: ListQuery["orderBy"]): ListQuery["orderBy"] {
+  return orderBy.map((entry): Record<string, "asc" | "desc"> =>
+    Object.fromEntries(
+      Object.entries(entry).map(([column, direction]) => [
+        column,
+        direction === "asc" ? "desc" : "asc",
+      ]),
+    ),
+  );
+}

@@ -3,9 +3,9 @@
 import type { ListQuery } from "../http/list-query.js";
 import { isForeignKeyViolation, isUniqueViolation } from "../lib/database.js";
 import { appendEvents, type Actor } from "../lib/events/outbox.js";
-import { Conflict, NotFound, ValidationFailed } from "../lib/errors.js";
+import { Conflict, NotFound } from "../lib/errors.js";
 import { hashMatcher, newHash } from "../lib/hash-id.js";
-import { uniqueViolationColumn, type Sql, type SqlRow } from "../lib/sql.js";
+import type { Sql, SqlRow } from "../lib/sql.js";
 import {
   columnsOf,
   decodeValue,
@@ -21,11 +21,11 @@ import {
   type Writable,
 } from "../lib/table.js";
 import type { ResourceDescriptor } from "./descriptor.js";
-import { cursorColumns, cursorKeys } from "./cursor-keys.js";
+import { cursorColumns, cursorKeys, reversedOrder } from "./cursor-keys.js";
 import { changesBetween, recordValues, type RecordValues } from "./event-changes.js";
 import { PayloadColumns } from "./payload-columns.js";
-import { takenFields, withTakenFields } from "./unique-fields.js";
-import type { RecordRules, WriteRules } from "./write-rules.js";
+import { uniqueViolationAnswer, withTakenFields } from "./unique-fields.js";
+import { guards, type RecordRules, type WriteRules } from "./write-rules.js";
 
 /** The caller's reach: a policy's scope of this resource, and of each nested hasMany's resource. */
 export type Reach = Pick<FindOptions<unknown>, "scope" | "scopeOf">;
@@ -126,16 +126,7 @@ export class ResourceService<
     const { position } = query.cursor;
     const backwards = position?.direction === "prev";
     // Backwards is forwards in the reversed order, read then turned around.
-    const orderBy = backwards
-      ? query.orderBy.map((entry): Record<string, "asc" | "desc"> =>
-          Object.fromEntries(
-            Object.entries(entry).map(([column, direction]) => [
-              column,
-              direction === "asc" ? "desc" : "asc",
-            ]),
-          ),
-        )
-      : query.orderBy;
+    const orderBy = backwards ? reversedOrder(query.orderBy) : query.orderBy;
     const after = position ? cursorColumns(this.kinds, orderBy, position.values) : undefined;
     const rows = await this.table.findMany({
       ...this.filtering(query, reach),
@@ -212,7 +203,9 @@ export class ResourceService<
         );
       } catch (error) {
         const collided =
-          isUniqueViolation(error) && attempt < hashAttempts && (await this.hashTaken(hash));
+          isUniqueViolation(error) &&
+          attempt < hashAttempts &&
+          (await this.anyTable.exists({ hash }));
         if (!collided) throw await this.explainWriteError(error, payload);
       }
     }
@@ -381,10 +374,6 @@ export class ResourceService<
     return this.values(row);
   }
 
-  private hashTaken(hash: string): Promise<boolean> {
-    return this.anyTable.exists({ hash });
-  }
-
   /**
    * A UNIQUE violation becomes the 422 of the field that collided. A FOREIGN KEY violation means a
    * related record was deleted between the check and the write: looking the relations up again
@@ -401,18 +390,6 @@ export class ResourceService<
     }
     if (!isUniqueViolation(error)) return error;
     const unique = this.resource.unique ?? {};
-    const taken = await takenFields(this.anyTable, unique, payload, exceptId);
-    if (Object.keys(taken).length > 0) return new ValidationFailed(taken);
-    // Not a value the payload sent (a default, or a value taken since): the column the database named.
-    const column = uniqueViolationColumn(error, this.resource.table.name);
-    const message = column === undefined ? undefined : this.resource.unique?.[column];
-    return column !== undefined && message !== undefined
-      ? new ValidationFailed({ [column]: [message] })
-      : error;
+    return uniqueViolationAnswer(error, this.anyTable, unique, payload, exceptId);
   }
-}
-
-/** Whether a write to an existing record must lock it and decide the caller's reach on it first. */
-function guards(rules: RecordRules): boolean {
-  return rules.reach !== undefined || rules.locked !== undefined;
 }

@@ -30,3 +30,8 @@ export interface WriteRules {
 
 /** What decides whether a write may touch an existing record, under its lock (see WriteRules). */
 export type RecordRules = Pick<WriteRules, "check" | "reach" | "locked" | "actor">;
+
+/** Whether a write to an existing record must lock it and decide the caller's reach on it first. */
+export function guards(rules: RecordRules): boolean {
+  return rules.reach !== undefined || rules.locked !== undefined;
+}

@@ -37,21 +37,9 @@ export const defaultStatementTimeoutMs = 2000;
  * set inside each transaction (`SET LOCAL`), for statements outside one see docs (role settings).
  */
 export function openSql(url: string, poolSize = 10, statementTimeoutMs = 0, pooled = false): Sql {
-  // pg's pool replaces broken connections by itself: after a database restart the next queries reconnect.
-  const pool = new pg.Pool({
-    connectionString: withoutPoolerFlag(url),
-    max: poolSize,
-    ...(statementTimeoutMs > 0 && !pooled ? { statement_timeout: statementTimeoutMs } : {}),
-    // Behind a pooler the bound is kept here: a pooler whose server is away holds a query in its
-    // queue (PgBouncer: 120 s), and the request with it. A second past the statement's own bound.
-    ...(statementTimeoutMs > 0 && pooled ? { query_timeout: statementTimeoutMs + 1000 } : {}),
-  });
-  pool.on("error", () => undefined); // an idle connection lost to a restart is simply replaced
+  const pool = openPool(url, poolSize, statementTimeoutMs, pooled);
   const nameOf = pooled ? () => undefined : statementNames();
-  const begin =
-    pooled && statementTimeoutMs > 0
-      ? `BEGIN; SET LOCAL statement_timeout = ${Math.floor(statementTimeoutMs)}`
-      : "BEGIN";
+  const begin = beginStatement(pooled, statementTimeoutMs);
   /** Runs one statement on the pool (any free connection) or on a transaction's own connection. */
   const query = (
     on: pg.Pool | pg.PoolClient,
@@ -105,6 +93,30 @@ export function openSql(url: string, poolSize = 10, statementTimeoutMs = 0, pool
       waiting: pool.waitingCount,
     }),
   };
+}
+
+/** A transaction's BEGIN: behind a pooler, with its statements' time limit (SET LOCAL ends with it). */
+function beginStatement(pooled: boolean, statementTimeoutMs: number): string {
+  return pooled && statementTimeoutMs > 0
+    ? `BEGIN; SET LOCAL statement_timeout = ${Math.floor(statementTimeoutMs)}`
+    : "BEGIN";
+}
+
+/**
+ * The pool of connections. pg's pool replaces broken connections by itself: after a database
+ * restart the next queries reconnect.
+ */
+function openPool(url: string, poolSize: number, statementTimeoutMs: number, pooled: boolean) {
+  const pool = new pg.Pool({
+    connectionString: withoutPoolerFlag(url),
+    max: poolSize,
+    ...(statementTimeoutMs > 0 && !pooled ? { statement_timeout: statementTimeoutMs } : {}),
+    // Behind a pooler the bound is kept here: a pooler whose server is away holds a query in its
+    // queue (PgBouncer: 120 s), and the request with it. A second past the statement's own bound.
+    ...(statementTimeoutMs > 0 && pooled ? { query_timeout: statementTimeoutMs + 1000 } : {}),
+  });
+  pool.on("error", () => undefined); // an idle connection lost to a restart is simply replaced
+  return pool;
 }
 
 /** pg's own timer (query_timeout) answered for the server: the 503 of a statement timeout. */
