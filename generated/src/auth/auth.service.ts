@@ -4,6 +4,7 @@ import { sql, type Database } from "../lib/database.js";
 import { outputOf } from "../lib/serialize.js";
 import type { RequestLimits } from "../http/request-limits.js";
 import type { ReplicaSet } from "../lib/replicas.js";
+import { decodedInstant } from "../lib/column-codec.js";
 import { Binder } from "../lib/sql.js";
 import { decodeValue, type ColumnKind } from "../lib/table.js";
 import { Unauthenticated } from "../lib/errors.js";
@@ -137,15 +138,15 @@ export class AuthService {
     // EXISTS is 1/0 on SQLite and true/false on PostgreSQL.
     if (!row || row.revoked === 1 || row.revoked === true) throw new Unauthenticated();
     // Issued before the user's password last changed: that ended the session.
-    const sessionsFrom = decodeValue("datetime", row.sessions_from, this.db.dialect) as Date | null;
+    const sessionsFrom = decodedInstant(row.sessions_from, this.db.dialect);
     if (sessionsFrom !== null && claims.issuedAtMs < sessionsFrom.getTime())
       throw new Unauthenticated();
     const user = {
       id: Number(row.id),
-      hash: row.hash as string,
-      name: row.name as string,
-      email: row.email as string,
-      role: row.role as string,
+      hash: String(row.hash),
+      name: String(row.name),
+      email: String(row.email),
+      role: String(row.role),
       ...Object.fromEntries(
         Object.entries(this.userFields).map(([name, { kind }]) => [
           name,

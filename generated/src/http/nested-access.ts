@@ -2,6 +2,7 @@
 
 import type { CurrentUser } from "../auth/auth.service.js";
 import { Forbidden, Unauthenticated } from "../lib/errors.js";
+import { propertyOf } from "../lib/records.js";
 import type { RowScope, StoredRow } from "../lib/table.js";
 
 /**
@@ -139,7 +140,7 @@ async function askEachRecord(
     // A page's belongsTo records (one each), whose ownership is asked once for the whole page.
     const single: object[] = [];
     for (const row of rows) {
-      const nested = (row as Record<string, unknown>)[relation];
+      const nested = propertyOf(row, relation);
       if (nested === null || nested === undefined) continue;
       if (!Array.isArray(nested)) single.push(nested);
       if (mayShow === undefined) continue;

@@ -18,7 +18,7 @@ import {
   type StoredRow,
   type TableSpec,
 } from "./table.js";
-import { messageOf } from "./records.js";
+import { listOf, messageOf, propertyOf } from "./records.js";
 
 /** A resource as the seeder needs it: its descriptor and its create rules (from its .resource.json). */
 export interface Seedable {
@@ -183,7 +183,7 @@ async function parentPools(
   // Relations a controller fills from the caller (a direct owner, `set:`) are optional in the create
   // rules, but the seed has no caller: it needs a user to point them at, like a required one.
   const required = new Set([
-    ...((rules.schema as { required?: string[] }).required ?? []),
+    ...listOf(propertyOf(rules.schema, "required")).map(String),
     ...Object.entries(resource.setByServer ?? {})
       .filter(([, set]) => set.from === "caller")
       .map(([key]) => key),

@@ -116,4 +116,7 @@ function serve(settings: { file: string; statementTimeoutMs: number }): void {
 }
 
 if (!isMainThread && propertyOf(workerData, "role") === role)
-  serve(workerData as { file: string; statementTimeoutMs: number });
+  serve({
+    file: String(propertyOf(workerData, "file")),
+    statementTimeoutMs: Number(propertyOf(workerData, "statementTimeoutMs")),
+  });

@@ -39,9 +39,7 @@ export interface ManyToManyParts {
  * need `update` on the record and `show` on the related one, within the caller's reach on both.
  */
 export class ManyToManyController {
-  private readonly pivot: (
-    values: Record<string, unknown> | undefined,
-  ) => Record<string, unknown> | undefined;
+  private readonly pivot: ReturnType<typeof pivotOutput>;
 
   constructor(private readonly parts: ManyToManyParts) {
     this.pivot = pivotOutput(parts.relation);
@@ -61,7 +59,7 @@ export class ManyToManyController {
     const records = rows as unknown as Record<string, unknown>[];
     await this.parts.parentTable.withPivot(ownerId, this.parts.name, records);
     for (const record of records) {
-      const values = this.pivot(record.pivot as Record<string, unknown> | undefined);
+      const values = this.pivot(record.pivot);
       if (values) record.pivot = new PivotOutput(values);
     }
   }

@@ -6,6 +6,7 @@ import { outputOf } from "../lib/serialize.js";
 import { isPublicIdKey, type ResourceDescriptor } from "./descriptor.js";
 import { fieldAccess } from "./field-access.js";
 import { objectBuilder, type BuiltKey } from "../lib/object-builder.js";
+import { isRecord } from "../lib/records.js";
 
 /** A record as the serializer reads it. */
 type Row = Record<string, unknown>;
@@ -132,7 +133,7 @@ function nestedOutput(
 ): Record<string, unknown> {
   const output = serialize(item, noRelations, role);
   if (pivot === undefined) return output;
-  const values = pivot(item.pivot as Record<string, unknown> | undefined);
+  const values = pivot(item.pivot);
   if (values) output.pivot = values;
   else if ("pivot" in output) delete output.pivot;
   return output;
@@ -149,7 +150,7 @@ export class PivotOutput {
  */
 export function pivotOutput(
   relation: ManyToManySpec,
-): (values: Record<string, unknown> | undefined) => Record<string, unknown> | undefined {
+): (values: unknown) => Record<string, unknown> | undefined {
   const exact = (value: unknown) => (value === null ? null : String(value));
   const columns = Object.entries(relation.pivotColumns ?? {}).map(
     ([column, kind]) =>
@@ -166,5 +167,5 @@ export function pivotOutput(
       write: (value) => write(value ?? null),
     })),
   );
-  return (values) => (values === undefined ? undefined : build(values, undefined, undefined));
+  return (values) => (isRecord(values) ? build(values, undefined, undefined) : undefined);
 }

@@ -5,6 +5,7 @@ import { isForeignKeyViolation, isUniqueViolation } from "../lib/database.js";
 import { appendEvents, type Actor } from "../lib/events/outbox.js";
 import { Conflict, NotFound } from "../lib/errors.js";
 import { hashMatcher, newHash } from "../lib/hash-id.js";
+import { propertyOf } from "../lib/records.js";
 import type { Sql, SqlRow } from "../lib/sql.js";
 import {
   columnsOf,
@@ -104,7 +105,7 @@ export class ResourceService<
     // The page's options, set one by one rather than spread (a list builds them on every request;
     // a spread inside a literal is V8's slow path). The count reads only their filtering ones.
     const page = this.filtering(query, reach);
-    page.orderBy = query.orderBy as never;
+    page.listOrder = query.orderBy;
     page.limit = query.perPage;
     page.offset = (query.page - 1) * query.perPage;
     page.relations = query.relations;
@@ -130,7 +131,7 @@ export class ResourceService<
     const after = position ? cursorColumns(this.kinds, orderBy, position.values) : undefined;
     const rows = await this.table.findMany({
       ...this.filtering(query, reach),
-      orderBy: orderBy as never,
+      listOrder: orderBy,
       ...(after ? { after } : {}),
       limit: query.perPage + 1,
       relations: query.relations,
@@ -220,7 +221,7 @@ export class ResourceService<
     let updated: Row | null;
     try {
       // A record read live must still be live when written (the seed updates trashed fixed rows).
-      const live = (row as { deleted_at?: unknown }).deleted_at == null;
+      const live = propertyOf(row, "deleted_at") == null;
       updated = await this.writing(
         payload,
         (table, data) => table.updateAndRead(row.id, data, relations, live),
@@ -361,11 +362,11 @@ export class ResourceService<
     const row: Record<string, unknown> = {};
     for (const [column, kind] of Object.entries(this.kinds))
       row[column] = decodeValue(kind, stored[column], tx.dialect);
-    const now = written as Record<string, unknown>;
     for (const [name, relation] of relationsOfKind(this.resource.table, "belongsTo")) {
       const id = stored[relation.foreignKey];
       if (id === null || id === undefined) row[name] = null;
-      else if (Number(now[relation.foreignKey]) === Number(id)) row[name] = now[name];
+      else if (Number(propertyOf(written, relation.foreignKey)) === Number(id))
+        row[name] = propertyOf(written, name);
       else
         row[name] = await this.tableOf(relation.target())
           .within(tx)

@@ -1,9 +1,9 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { decodeValue, encodeValue } from "../column-codec.js";
+import { encodeValue, requiredInstant } from "../column-codec.js";
 import { newHash } from "../hash-id.js";
 import { Binder, quote, type Sql, type SqlRow } from "../sql.js";
-import { eventsTable, storedActor } from "./outbox.js";
+import { eventsTable, recordedChanges, storedActor } from "./outbox.js";
 import type { Receiver } from "./receivers.js";
 
 /*
@@ -156,7 +156,7 @@ function claimed(row: SqlRow, event: SqlRow): ClaimedDelivery {
       type: String(event.type),
       hash: String(event.record_hash),
       actor: storedActor(event),
-      changes: JSON.parse(String(event.changes)) as Record<string, unknown>,
+      changes: recordedChanges(event.changes),
       at: event.created_at,
     },
   };
@@ -221,7 +221,7 @@ const listed = `SELECT "d"."hash", "d"."receiver", "e"."type", "d"."record_hash"
 
 function record(sql: Sql, row: SqlRow): DeliveryRecord {
   const time = (value: unknown) =>
-    value === null ? null : (decodeValue("datetime", value, sql.dialect) as Date).toISOString();
+    value === null ? null : requiredInstant(value, sql.dialect).toISOString();
   return {
     id: String(row.hash),
     webhook: String(row.receiver),

@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { decodeValue } from "../column-codec.js";
+import { requiredInstant } from "../column-codec.js";
 import { isoInstant } from "../dates.js";
 import type { Logger } from "../logger.js";
 import type { Sql } from "../sql.js";
@@ -125,7 +125,7 @@ async function claimDue(
 
 /** The instant an event happened, as a Date (stored as text on SQLite). */
 function eventInstant(options: DispatcherOptions, delivery: ClaimedDelivery): Date {
-  return decodeValue("datetime", delivery.event.at, options.sql.dialect) as Date;
+  return requiredInstant(delivery.event.at, options.sql.dialect);
 }
 
 /** One attempt of a src/custom/events.ts handler, settled: retried later when it failed. */

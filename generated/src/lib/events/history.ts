@@ -1,8 +1,8 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { decodeValue } from "../column-codec.js";
+import { requiredInstant } from "../column-codec.js";
 import { Binder, type Sql } from "../sql.js";
-import { eventsTable, storedActor } from "./outbox.js";
+import { eventsTable, recordedChanges, storedActor } from "./outbox.js";
 
 /*
  * A record's audit trail, read from the outbox (outbox.ts): its events newest first, by the index
@@ -43,9 +43,9 @@ export async function historyPage(
   const entries = rows.map((row): HistoryEntry => ({
     id: Number(row.id),
     event: String(row.type),
-    at: decodeValue("datetime", row.created_at, sql.dialect) as Date,
+    at: requiredInstant(row.created_at, sql.dialect),
     actor: storedActor(row),
-    changes: JSON.parse(String(row.changes)) as Record<string, unknown>,
+    changes: recordedChanges(row.changes),
   }));
   return newer ? entries.reverse() : entries;
 }

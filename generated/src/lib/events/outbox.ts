@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { encodeValue } from "../column-codec.js";
+import { isRecord } from "../records.js";
 import { Binder, quote, type Sql, type SqlRow } from "../sql.js";
 
 /*
@@ -91,6 +92,12 @@ export function changeOfHashes(key: string, before: string | null, after: string
   const side = (expression: string | null) =>
     expression === null ? "'null'" : `'"' || ${expression} || '"'`;
   return `'{${JSON.stringify(key).replaceAll("'", "''")}:[' || ${side(before)} || ',' || ${side(after)} || ']}'`;
+}
+
+/** An event's changes as stored (JSON text): an object, else none. */
+export function recordedChanges(stored: unknown): Record<string, unknown> {
+  const changes: unknown = JSON.parse(String(stored));
+  return isRecord(changes) ? changes : {};
 }
 
 /** An event's actor as stored (`actor_hash`, `actor_name`): as named at the write, or null. */

@@ -70,7 +70,7 @@ export async function findMany(
   const shape = shapeOf(context, options.relations ?? [], options.forOutput?.unshown);
   const values = new Binder(sql.dialect);
   let conditions = whereClause(context, options, values);
-  const keys = orderKeys(context, options.orderBy ?? defaultOrder);
+  const keys = orderKeys(context, options.orderBy ?? options.listOrder ?? defaultOrder);
   if (options.after) {
     const after = options.after;
     const keyset = keysetCondition(keys, after, (index) =>

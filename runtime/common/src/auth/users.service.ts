@@ -4,6 +4,7 @@ import type { ListQuery } from "../http/list-query.js";
 import { Conflict } from "../lib/errors.js";
 import { mapColumnConditions } from "../lib/list-conditions.js";
 import { hashPassword } from "../lib/passwords.js";
+import { propertyOf } from "../lib/records.js";
 import { Binder, type Sql } from "../lib/sql.js";
 import type { AnyTable, Table, TableSpec } from "../lib/table.js";
 import type { ResourceDescriptor } from "../resource/descriptor.js";
@@ -129,7 +130,7 @@ export class UsersService extends ResourceService<object, ManagedUser, UserPaylo
 
 function lowerCasedEmail(body: unknown): unknown {
   if (typeof body !== "object" || body === null) return body;
-  const email = (body as { email?: unknown }).email;
+  const email = propertyOf(body, "email");
   if (typeof email !== "string" || email === email.toLowerCase()) return body;
   return { ...body, email: email.toLowerCase() };
 }

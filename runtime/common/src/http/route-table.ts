@@ -7,6 +7,16 @@ export type Method = "get" | "post" | "put" | "patch" | "delete";
 export type Action = (req: Request, res: Response) => void | Promise<void>;
 export type Actions = Partial<Record<Method, Action>>;
 
+/** The action each HTTP method asks for (HEAD is GET without the body); any other is a 405. */
+const methods: ReadonlyMap<string, Method> = new Map([
+  ["GET", "get"],
+  ["HEAD", "get"],
+  ["POST", "post"],
+  ["PUT", "put"],
+  ["PATCH", "patch"],
+  ["DELETE", "delete"],
+]);
+
 /** A path's actions and the Allow header its 405 answers with (HEAD comes with GET). */
 interface Endpoint {
   readonly actions: Actions;
@@ -112,10 +122,8 @@ export class RouteTable {
       if (!found) return next();
       req.routeTemplate = found.endpoint.template;
       req.routePath = path;
-      const method = req.method === "HEAD" ? "get" : (req.method.toLowerCase() as Method);
-      const action = Object.hasOwn(found.endpoint.actions, method)
-        ? found.endpoint.actions[method]
-        : undefined;
+      const method = methods.get(req.method);
+      const action = method === undefined ? undefined : found.endpoint.actions[method];
       if (!action) {
         res.setHeader("Allow", found.endpoint.allow);
         return sendError(res, 405, "Method not allowed.");

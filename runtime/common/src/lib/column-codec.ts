@@ -52,6 +52,19 @@ export function decoderOf(
   return (value) => (value === null || value === undefined ? null : decode(value, dialect));
 }
 
+/** A stored instant (a datetime column) as a Date; null for NULL. */
+export function decodedInstant(value: unknown, dialect: SqlDialect): Date | null {
+  const decoded = decodeValue("datetime", value, dialect);
+  return decoded instanceof Date ? decoded : null;
+}
+
+/** A stored instant of a column that is never NULL (an event's, a delivery's), as a Date. */
+export function requiredInstant(value: unknown, dialect: SqlDialect): Date {
+  const decoded = decodedInstant(value, dialect);
+  if (decoded === null) throw new Error("an instant was read as NULL");
+  return decoded;
+}
+
 export function decodeValue(kind: ColumnKind, value: unknown, dialect: SqlDialect): unknown {
   if (value === null || value === undefined) return null;
   return (decoders[kind] ?? asIs)(value, dialect);

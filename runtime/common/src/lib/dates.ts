@@ -48,14 +48,10 @@ export function parseDate(text: string): Date | undefined {
 export function parseDateTime(text: string): Date | undefined {
   const match = dateTimePattern.exec(text);
   if (!match) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  // The pattern's first six groups are digits: each is there when it matched.
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = match
+    .slice(1, 7)
+    .map(Number);
   if (!isCalendarDay(year, month, day) || hour > 23 || minute > 59 || second > 59) return undefined;
   let offsetMinutes = 0;
   if (match[9] !== undefined) {

@@ -2,7 +2,7 @@
 
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdirSync, watch } from "node:fs";
-import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
+import { createServer, type Server, type Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultDatabaseUrl } from "./database.js";
@@ -105,7 +105,8 @@ async function listenFor(request: ListenRequest): Promise<number> {
   });
   // The old address closes only once the new one listens: a refused new one changes nothing.
   listener?.server.close();
-  const port = (server.address() as AddressInfo).port;
+  const bound = server.address();
+  const port = typeof bound === "object" && bound !== null ? bound.port : request.port;
   listener = { server, address, port };
   return port;
 }

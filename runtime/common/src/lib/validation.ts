@@ -5,12 +5,20 @@ import addFormatsModule from "ajv-formats";
 import { parseDate, parseDateTime } from "./dates.js";
 import { decimalProblem, type DecimalRule } from "./decimals.js";
 import { emptyFieldErrors, ValidationFailed, type FieldErrors } from "./errors.js";
-import { isRecord } from "./records.js";
+import { isRecord, propertyOf } from "./records.js";
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
-  addFormatsModule) as unknown as AddFormats;
+const addFormats = formatsFunction(propertyOf(addFormatsModule, "default") ?? addFormatsModule);
+
+function formatsFunction(value: unknown): AddFormats {
+  if (!isAddFormats(value)) throw new Error("ajv-formats exports no function");
+  return value;
+}
+
+function isAddFormats(value: unknown): value is AddFormats {
+  return typeof value === "function";
+}
 
 const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
 addFormats(ajv, ["email", "uuid", "uri"]);
@@ -34,9 +42,10 @@ const decimalKeyword = function validate(rule: DecimalRule, data: unknown): bool
   if (typeof data !== "string" && typeof data !== "number") return true;
   const problem = decimalProblem(data, rule);
   if (problem === undefined) return true;
-  (validate as { errors?: Partial<ErrorObject>[] }).errors = [
+  const errors: Partial<ErrorObject>[] = [
     { keyword: "x-decimal", message: problem, params: { rule: problem } },
   ];
+  Reflect.set(validate, "errors", errors);
   return false;
 };
 ajv.addKeyword({
@@ -78,11 +87,10 @@ const verbatimFields = new Set(["password", "password_confirmation", "current_pa
 
 /** The top-level properties a schema declares as text (a json field, which may hold anything, is not). */
 function textFields(schema: object): string[] {
-  const properties =
-    (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
-  return Object.entries(properties)
+  const properties = propertyOf(schema, "properties");
+  return Object.entries(isRecord(properties) ? properties : {})
     .filter(([field, property]) => {
-      const type = property?.type;
+      const type = propertyOf(property, "type");
       const text = type === "string" || (Array.isArray(type) && type.includes("string"));
       return text && !verbatimFields.has(field) && !field.endsWith("_confirmation");
     })

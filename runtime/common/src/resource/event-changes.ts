@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { Changes } from "../lib/events/outbox.js";
+import { propertyOf } from "../lib/records.js";
 import { outputOf } from "../lib/serialize.js";
 import { columnsOf, relationOfKind } from "../lib/table.js";
 import { isPublicIdKey, type ResourceDescriptor } from "./descriptor.js";
@@ -23,7 +24,7 @@ export function recordValues(resource: ResourceDescriptor): (row: object) => Rec
     .filter((key) => !isPublicIdKey(key) && !unrecorded.has(key))
     .map((key): [string, (row: Record<string, unknown>) => unknown] => {
       if (relationOfKind(table, key, "belongsTo"))
-        return [key, (row) => (row[key] as { hash: string } | null | undefined)?.hash ?? null];
+        return [key, (row) => propertyOf(row[key], "hash") ?? null];
       const output = outputOf(kinds[key] ?? "", scales[key] ?? 0);
       return [key, output ? (row) => output(row[key] ?? null) : (row) => row[key] ?? null];
     });

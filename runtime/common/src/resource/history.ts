@@ -77,7 +77,8 @@ async function cursorWindow(
   cursor: NonNullable<HistoryQuery["cursor"]>,
 ): Promise<{ entries: HistoryEntry[]; next: boolean; prev: boolean }> {
   const { position } = cursor;
-  const from = position?.values[0] as number | undefined;
+  const first = position?.values[0];
+  const from = typeof first === "number" ? first : undefined;
   if (position?.direction === "prev") {
     // Newest first, one more than a page: the extra one, if any, is the newest and is left out.
     const read = await historyPage(sql, hash, { newerThan: from! }, query.perPage + 1);

@@ -83,8 +83,8 @@ export function openSql(url: string, poolSize = 10, statementTimeoutMs = 0, pool
       await pool.end();
     },
     async connectionLimit() {
-      const row = (await pool.query("SHOW max_connections")).rows[0] as { max_connections: string };
-      return Number(row.max_connections);
+      const row: unknown = (await pool.query("SHOW max_connections")).rows[0];
+      return Number(propertyOf(row, "max_connections"));
     },
     poolUse: () => ({
       size: poolSize,

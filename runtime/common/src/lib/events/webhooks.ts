@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { createHmac } from "node:crypto";
+import { propertyOf } from "../records.js";
 import { eventMatcher, type Receiver } from "./receivers.js";
 
 /*
@@ -149,8 +150,9 @@ export async function postMessage(
 
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return "the request failed";
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? error.message;
+  const cause = propertyOf(error, "cause");
+  const said = propertyOf(cause, "code") ?? propertyOf(cause, "message");
+  return typeof said === "string" ? said : error.message;
 }
 
 // Retries after `base` (WEBHOOK_RETRY_BASE_MS, 5 s), then longer: with 5 s, 5 s, 30 s, 2 min, 10 min,

@@ -11,6 +11,11 @@ export interface FindOptions<Model> {
   /** The reach within each loaded hasMany relation, by relation name. */
   scopeOf?: (relation: string) => Reach | undefined;
   orderBy?: OrderBy<Model>;
+  /**
+   * A list query's order (http/list-query.ts), when no `orderBy` is given: column names a request
+   * chose, checked against the resource's sortable fields there and the table's columns here.
+   */
+  listOrder?: readonly Partial<Record<string, "asc" | "desc">>[];
   /** belongsTo relation name → the related record's hash (for code: an `eq` relation condition). */
   related?: Readonly<Record<string, string>>;
   /** A list query's conditions (filters, `?search=`, a relation's own list), ANDed: see list-conditions.ts. */
