@@ -7,6 +7,7 @@ import { assessChanges, type ChangeAssessment, type RequiredColumn, type RiskyCh
 import { caselessIndexChanges } from "./case-insensitive-email.js";
 import { fillStatement, withOptionalColumns } from "./fills.js";
 import { prismaMigrateDiff, type Provider } from "./prisma-diff.js";
+import { eventKeyStatements } from "./event-keys.js";
 import { DataLossRefused, UnfillableRefused } from "./refusals.js";
 import { hasRenames, renamedSchema, renameStatements, resolveRenames, type Renames } from "./renames.js";
 import { parseSchemaShape, withoutComments } from "./schema-shape.js";
@@ -31,7 +32,7 @@ export interface MigrationPlan {
   risky: RiskyChange[];
 }
 
-const noEvolution: SchemaEvolution = { tables: [], columns: [], fills: [], sources: {} };
+const noEvolution: SchemaEvolution = { tables: [], columns: [], fills: [], sources: {}, events: {} };
 const noRenames: Renames = { tables: [], columns: [] };
 
 /**
@@ -52,9 +53,11 @@ export async function planMigration(request: MigrationRequest): Promise<Migratio
   if (assessment.unfillable.length > 0) throw new UnfillableRefused(assessment.unfillable);
   if (assessment.risky.length > 0 && !request.acceptDataLoss) throw new DataLossRefused(assessment.risky);
 
-  const sql = await migrationSql(from, schema, provider, renames, assessment.required);
+  const name = nextFolderName(history.folders, request.label);
+  const events = eventKeyStatements(previous, from === null ? null : parseSchemaShape(from), parseSchemaShape(schema), renames, evolution, provider, name);
+  const sql = await migrationSql(from, schema, provider, renames, assessment.required, events);
   if (sql === "" && previous !== null) return empty;
-  const folder = `${migrationsDir}/${nextFolderName(history.folders, request.label)}`;
+  const folder = `${migrationsDir}/${name}`;
   const files: OutputFile[] = [
     migrationFile(`${folder}/migration.sql`, withHeader("migration.sql", sql, "migration", source), source),
     migrationFile(`${folder}/${snapshotFile}`, schema, source),
@@ -79,8 +82,11 @@ export function assessMigration(previous: string | null, schema: string, provide
   return { renames, from, assessment: assessChanges(parseSchemaShape(from), next, evolution) };
 }
 
-/** Renames first, then Prisma's diff; around required columns, the diff runs in two halves with the fills between. */
-async function migrationSql(from: string | null, schema: string, provider: Provider, renames: Renames, required: RequiredColumn[]): Promise<string> {
+/**
+ * Renames first, then Prisma's diff; around required columns, the diff runs in two halves with the
+ * fills between; last, the stored events follow the renames and drops (event-keys.ts).
+ */
+async function migrationSql(from: string | null, schema: string, provider: Provider, renames: Renames, required: RequiredColumn[], events: string[]): Promise<string> {
   const parts: string[] = [];
   if (hasRenames(renames)) parts.push(`-- Renames (renamedFrom in the specs): the rows stay\n${renameStatements(renames, provider).join("\n")}\n`);
   if (required.length === 0) parts.push(await prismaMigrateDiff(from, schema));
@@ -91,6 +97,7 @@ async function migrationSql(from: string | null, schema: string, provider: Provi
     parts.push(await prismaMigrateDiff(intermediate, schema));
   }
   parts.push(...caselessIndexChanges(from, schema, provider, parts));
+  if (events.length > 0) parts.push(`-- Stored events follow: renamed keys and types, dropped keys put out of the way (never shown again)\n${events.join("\n")}\n`);
   const sql = parts.filter((part) => part.trim() !== "").join("\n");
   return sql === "" ? "" : `${sql.trimEnd()}\n`;
 }

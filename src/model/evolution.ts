@@ -9,10 +9,21 @@ import { resourceTable, toPascal, toSnake } from "./naming.js";
  * hand and ignores the rest, so a `renamedFrom` left in a spec after its migration changes nothing.
  */
 export interface SchemaEvolution {
-  /** A resource's table renamed: `from` is the resource's previous name (the Prisma model name). */
-  tables: { from: string; table: string }[];
-  /** A column renamed: a field's `renamedFrom`, or a belongsTo's (its foreign key). */
-  columns: { table: string; from: string; to: string }[];
+  /**
+   * A resource's table renamed: `from` is the resource's previous name (the Prisma model name);
+   * `events`, its events' previous and new names (`appointment` → `visit`), absent for a pivot.
+   */
+  tables: { from: string; table: string; events?: { from: string; to: string } }[];
+  /**
+   * A column renamed: a field's `renamedFrom`, or a belongsTo's (its foreign key); `eventKey`, the
+   * key its events record it under before and after (a belongsTo's is the relation's name).
+   */
+  columns: { table: string; from: string; to: string; eventKey?: { from: string; to: string } }[];
+  /**
+   * Each resource's table → its events' name and the keys they record now: a column dropped from
+   * it leaves its key in old events, which the migration puts out of the way (src/migrate/event-keys.ts).
+   */
+  events: Record<string, { event: string; keys: readonly string[] }>;
   /** The value for rows without one when `column` becomes required: a `backfill:`, else the default. */
   fills: ColumnFill[];
   /** Each resource's table → its spec file, for messages. */
@@ -27,12 +38,13 @@ export interface ColumnFill {
 }
 
 export function evolutionOf(specs: ValidSpecs): SchemaEvolution {
-  const evolution: SchemaEvolution = { tables: [], columns: [], fills: [], sources: {} };
+  const evolution: SchemaEvolution = { tables: [], columns: [], fills: [], sources: {}, events: {} };
   for (const spec of specs.resources) {
     const table = resourceTable(spec);
     evolution.sources[table] = spec.file;
+    evolution.events[table] = { event: toSnake(spec.name), keys: eventKeysOf(spec) };
     if (spec.renamedFrom !== undefined && spec.renamedFrom !== spec.name)
-      evolution.tables.push({ from: spec.renamedFrom, table });
+      evolution.tables.push({ from: spec.renamedFrom, table, events: { from: toSnake(spec.renamedFrom), to: toSnake(spec.name) } });
     evolution.columns.push(...columnRenames(spec, table));
     pivotRenames(spec, table, specs, evolution);
     evolution.fills.push(...fillsOf(table, spec.fields));
@@ -75,9 +87,20 @@ function pivotRenames(spec: ResourceSpec, table: string, specs: ValidSpecs, evol
 function columnRenames(spec: ResourceSpec, table: string): SchemaEvolution["columns"] {
   const renames: SchemaEvolution["columns"] = [];
   for (const field of spec.fields)
-    if (field.renamedFrom !== undefined && field.renamedFrom !== field.name) renames.push({ table, from: field.renamedFrom, to: field.name });
+    if (field.renamedFrom !== undefined && field.renamedFrom !== field.name)
+      renames.push({ table, from: field.renamedFrom, to: field.name, eventKey: { from: field.renamedFrom, to: field.name } });
   for (const relation of spec.relations ?? [])
     if (relation.type === "belongsTo" && relation.renamedFrom !== undefined && relation.renamedFrom !== relation.name)
-      renames.push({ table, from: `${relation.renamedFrom}_id`, to: `${relation.name}_id` });
+      renames.push({ table, from: `${relation.renamedFrom}_id`, to: `${relation.name}_id`, eventKey: { from: relation.renamedFrom, to: relation.name } });
   return renames;
+}
+
+/** Every key a resource's events may hold now: its fields, belongsTo and belongsToMany relations, pivot fields. */
+function eventKeysOf(spec: ResourceSpec): string[] {
+  const relations = spec.relations ?? [];
+  return [
+    ...spec.fields.map((field) => field.name),
+    ...relations.filter((relation) => relation.type === "belongsTo" || relation.type === "belongsToMany").map((relation) => relation.name),
+    ...relations.flatMap((relation) => (relation.type === "belongsToMany" ? (relation.pivot ?? []).map((field) => `${relation.name}.${field.name}`) : [])),
+  ];
 }

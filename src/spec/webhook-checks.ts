@@ -32,12 +32,38 @@ export function checkWebhooks(project: ProjectSpec, source: SpecSource, resource
       problems.push(source.problem(["webhooks", index, "url"], `"${webhook.url}" is neither \${NAME} (an environment variable, read at start-up) nor an http:// or https:// URL`));
     if (!environmentVariable.test(webhook.secret))
       problems.push(source.problem(["webhooks", index, "secret"], "the secret must be ${NAME}: an environment variable holding it, read at start-up (a secret written in the specs would be in every copy of them)"));
+    const role = webhook.as ?? project.auth.roles[0]!;
     webhook.events.forEach((pattern, position) => {
-      const problem = patternProblem(pattern, names);
+      const problem = patternProblem(pattern, names) ?? reachProblem(pattern, role, project, resources);
       if (problem) problems.push(source.problem(["webhooks", index, "events", position], problem));
     });
   });
   return problems;
+}
+
+/**
+ * A webhook is sent what its `as` role may show (runtime resource/exits.ts). Naming a resource's
+ * events that role can never read would make a receiver that never hears them: refused, with why.
+ * (`*` takes what the role may read and leaves the rest, which needs no refusal.)
+ */
+function reachProblem(pattern: string, role: string, project: ProjectSpec, resources: readonly CheckedResource[]): string | undefined {
+  if (pattern === "*") return undefined;
+  const event = pattern.slice(0, pattern.indexOf("."));
+  if (event === "user") {
+    const managers = project.auth.manageUsers ?? [];
+    return managers.includes(role)
+      ? undefined
+      : `user events hold users' e-mails and roles, which only the roles of auth.users.manage read (${managers.length > 0 ? managers.join(", ") : "none: no auth.users.manage"}), and this webhook is sent what ${role} reads (as:): leave them out, or send them as one of those roles`;
+  }
+  const spec = resources.find((resource) => toSnake(resource.spec.name) === event)?.spec;
+  if (spec === undefined) return undefined;
+  const showRoles = spec.auth?.roles?.show;
+  if (showRoles !== undefined && !showRoles.includes(role))
+    return `${role} may not show ${spec.name} records (auth.roles.show: ${showRoles.join(", ")}), and this webhook is sent what ${role} reads (as:): it would never be sent these events; leave them out, or send them as one of those roles`;
+  const owner = spec.owner;
+  if (owner !== undefined && !(owner.bypass ?? []).includes(role))
+    return `${role} reaches only its own ${spec.name} records (owner:), and a webhook owns none: it would never be sent these events; send them as a role of owner.bypass (${(owner.bypass ?? []).join(", ") || "none"}), or leave them out`;
+  return undefined;
 }
 
 const environmentVariable = /^\$\{[A-Z][A-Z0-9_]*\}$/;

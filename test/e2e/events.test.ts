@@ -77,22 +77,26 @@ describe.each(databaseTargets)("the outbox on $label", ({ database }) => {
     expect(made.map((event) => event.type)).toEqual(["doctor.created", "doctor.specialties.attached", "doctor.specialties.attached"]);
     expect(made[0]!.changes).toMatchObject({ name: [null, "Dr. Events"], crm: [null, `CRM-EV-${database}`] });
     expect(made.slice(1).map((event) => event.changes.specialties).sort()).toEqual([[null, first], [null, second]].sort());
+    // A pivot's fields are in its link's events, as the link's routes output them.
+    expect(made.slice(1).map((event) => event.changes["specialties.since"]).sort()).toEqual([[null, "2020-01-31"], [null, null]].sort());
 
     // A payload's link set: the link it drops and the one it adds, and the record's own update.
     expect((await asAdmin("PATCH", `/api/doctors/${doctor}`, { name: "Dr. Events II", specialties: [{ hash: second }, { hash: third }] })).status).toBe(200);
     expect((await eventsOf(doctor)).slice(3)).toEqual([
       { type: "doctor.updated", hash: doctor, actor: adminHash, changes: { name: ["Dr. Events", "Dr. Events II"] } },
-      { type: "doctor.specialties.detached", hash: doctor, actor: adminHash, changes: { specialties: [first, null] } },
-      { type: "doctor.specialties.attached", hash: doctor, actor: adminHash, changes: { specialties: [null, third] } },
+      { type: "doctor.specialties.detached", hash: doctor, actor: adminHash, changes: { specialties: [first, null], "specialties.since": ["2020-01-31", null] } },
+      { type: "doctor.specialties.attached", hash: doctor, actor: adminHash, changes: { specialties: [null, third], "specialties.since": [null, null] } },
     ]);
-    // The link routes: linking again is no event (nothing changed); unlinking what is not linked is a 404 and none.
+    // The link routes: linking again with a new pivot value is an event of that value alone;
+    // unlinking what is not linked is a 404 and none.
     expect((await asAdmin("PUT", `/api/doctors/${doctor}/specialties/${first}`, {})).status).toBe(200);
     expect((await asAdmin("PUT", `/api/doctors/${doctor}/specialties/${first}`, { since: "2021-05-01" })).status).toBe(200);
     expect((await asAdmin("DELETE", `/api/doctors/${doctor}/specialties/${first}`)).status).toBe(200);
     expect((await asAdmin("DELETE", `/api/doctors/${doctor}/specialties/${first}`)).status).toBe(404);
-    expect((await eventsOf(doctor)).slice(6).map((event) => [event.type, event.changes.specialties])).toEqual([
-      ["doctor.specialties.attached", [null, first]],
-      ["doctor.specialties.detached", [first, null]],
+    expect((await eventsOf(doctor)).slice(6).map((event) => [event.type, event.changes])).toEqual([
+      ["doctor.specialties.attached", { specialties: [null, first], "specialties.since": [null, null] }],
+      ["doctor.specialties.attached", { "specialties.since": [null, "2021-05-01"] }],
+      ["doctor.specialties.detached", { specialties: [first, null], "specialties.since": ["2021-05-01", null] }],
     ]);
 
     // Delete and restore, and the history route over all of it.

@@ -1,12 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { historyLeaks, webhookLeaks } from "../support/exit-check.js";
 import { readDocument } from "../support/fuzz-document.js";
 import { FuzzSession, type SignedIn } from "../support/fuzz-session.js";
 import { loadModel, loadValidSpecs } from "../../src/index.js";
 import { filterOperators } from "../../src/model/list-operators.js";
 import { databaseTargets, startHostileService, type HostileService } from "../support/hostile.js";
-import { admin, client, run, type Project, type RunningService } from "../support/service.js";
+import { admin, client, run, startWebhookSink, type Project, type RunningService } from "../support/service.js";
 
 /**
  * Property-based fuzzing of the generated service, driven by its own openapi.json: for every
@@ -29,9 +30,12 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
   let token: string;
   /** A signed-in user of each role but the first (the admin's), from src/auth/roles.ts. */
   const roleTokens: SignedIn[] = [];
+  /** What each role's webhook was sent (hostile-specs/hashapi.yaml: one webhook per role), by role. */
+  let sink: Awaited<ReturnType<typeof startWebhookSink>>;
 
   beforeAll(async () => {
-    running = await startHostileService("fuzz", database);
+    sink = await startWebhookSink();
+    running = await startHostileService("fuzz", database, sink.env);
     ({ project, service } = running);
     const operations = readDocument(JSON.parse(await readFile(join(project.dir, "openapi.json"), "utf8")) as Record<string, unknown>);
     const login = await client(service.baseUrl)("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } });
@@ -70,6 +74,7 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
 
   afterAll(async () => {
     await running?.stop();
+    await sink?.close();
   });
 
   it("never answers 5xx, always answers the documented envelope, and keeps every worker alive", async () => {
@@ -132,6 +137,18 @@ describe.each(databaseTargets)("fuzzing openapi.json on $label", ({ database }) 
     const offered = Object.values(document.paths).flatMap((item) => Object.values(item).flatMap((operation) => (operation.parameters ?? []).map((parameter) => parameter.name)));
     for (const spec of specs.resources)
       for (const name of spec.serializer?.hidden ?? []) expect(offered.filter((parameter) => parameter === name || parameter.startsWith(`filter[${name}]`))).toEqual([]);
+  }, 300_000);
+
+  it("shows each role, in history and in webhook bodies, no key its own show of the record does not", async () => {
+    const send = client(service.baseUrl);
+    const specsDir = `${project.dir}-specs`;
+    const readers = [{ role: "admin", token: token as string | undefined }, ...roleTokens, { role: "anonymous", token: undefined }];
+    const history = await historyLeaks(send, specsDir, readers);
+    const webhooks = await webhookLeaks(send, specsDir, sink.sent, readers);
+    console.log(`fuzz on ${database}: ${history.read} histories and ${webhooks.read} webhook bodies read against the reader's show; bodies by role ${JSON.stringify(Object.fromEntries([...sink.sent].map(([role, bodies]) => [role, bodies.length])))}`);
+    expect([...history.leaks, ...webhooks.leaks]).toEqual([]);
+    expect(history.read).toBeGreaterThan(20);
+    expect(webhooks.read).toBeGreaterThan(20);
   }, 300_000);
 
   it("lost nothing it acknowledged: every created record is there unless its delete was acknowledged", async () => {

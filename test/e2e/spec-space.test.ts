@@ -8,9 +8,9 @@ import { HashapiError } from "../../src/errors.js";
 import { loadValidSpecs } from "../../src/pipeline/generate.js";
 import { databaseTargets } from "../support/hostile.js";
 import { startPostgres, type PostgresServer } from "../support/postgres.js";
-import { fuzzProject } from "../support/fuzz-project.js";
+import { exitsAfterChange, fuzzProject } from "../support/fuzz-project.js";
 import { repo } from "../support/service.js";
-import { specSet, writeSpecSet, type SpecSet } from "../support/spec-space.js";
+import { changedSet, specSet, writeSpecSet, type SpecSet } from "../support/spec-space.js";
 
 /**
  * The spec space, second tier (issue 31): spec sets drawn at random that `hashapi validate` accepts
@@ -75,7 +75,10 @@ describe.each(databaseTargets)("random spec sets on $label: generate, own tests,
       for (const [index, set] of drawn.entries()) {
         if (only !== undefined && index !== only) continue;
         // Every set runs even when one fails: a long run reports each failing set with its YAML.
-        const problem = await exerciseSet(set, `${seed}-${index}`, database, scratch, postgres);
+        // The first set of the first and of the random seed also lives through a change of its specs
+        // (SPEC_SPACE_CHANGE=all: every set).
+        const changes = (index === 0 && (seed === seeds[0] || seed === seeds.at(-1))) || process.env.SPEC_SPACE_CHANGE === "all";
+        const problem = await exerciseSet(set, `${seed}-${index}`, database, scratch, postgres, changes);
         console.log(`spec space (e2e) on ${database}: seed ${seed}, set ${index}: ${problem ? `FAILED\n${describeSet(set)}\n${problem.slice(0, 4000)}` : "clean"}`);
         if (problem) failed.push(`seed ${seed}, set ${index} on ${database}:\n${describeSet(set)}\n${problem}`);
       }
@@ -84,7 +87,7 @@ describe.each(databaseTargets)("random spec sets on $label: generate, own tests,
 });
 
 /** generate → own tests → migrate → seed for one set; what went wrong, or undefined. */
-async function exerciseSet(set: SpecSet, name: string, database: string, scratch: string, postgres: PostgresServer | undefined): Promise<string | undefined> {
+async function exerciseSet(set: SpecSet, name: string, database: string, scratch: string, postgres: PostgresServer | undefined, changeSpecs: boolean): Promise<string | undefined> {
   const specs = join(scratch, `specs-${name}`);
   const api = join(scratch, `api-${name}`);
   writeSpecSet(specs, set);
@@ -107,6 +110,23 @@ async function exerciseSet(set: SpecSet, name: string, database: string, scratch
   const { requests, byStatus } = fuzzed.session.totals;
   console.log(`spec space (e2e) on ${database}: set ${name} fuzzed with ${requests} requests, by status ${JSON.stringify(byStatus)}`);
   if (fuzzed.problems.length > 0) return `the fuzz of its openapi.json (seed ${fuzzSeed}):\n${fuzzed.problems.join("\n")}`;
+  if (changeSpecs) {
+    // The specs change over the data the fuzz left (a rename, a hide, a narrowing): every history
+    // still shows each reader what its show shows.
+    const changed = changedSet(set);
+    if (changed) {
+      writeSpecSet(specs, changed);
+      const regenerated = await execa(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", api], { cwd: repo, reject: false, all: true });
+      if (regenerated.exitCode !== 0) return `hashapi generate after the change:\n${regenerated.all}\n${describeSet(changed)}`;
+      for (const script of ["build", "db:migrate"]) {
+        const ran = await execa("npm", ["run", script, "--silent"], { cwd: api, reject: false, all: true, env });
+        if (ran.exitCode !== 0) return `npm run ${script} after the change:\n${ran.all}`;
+      }
+      const leaks = await exitsAfterChange(api, env, specs);
+      console.log(`spec space (e2e) on ${database}: set ${name} after a rename, a hide and a narrowing: ${leaks.length} leaks`);
+      if (leaks.length > 0) return `after the change:\n${describeSet(changed)}\n${leaks.join("\n")}`;
+    }
+  }
   await rm(api, { recursive: true, force: true });
   return undefined;
 }

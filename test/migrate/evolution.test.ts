@@ -38,7 +38,7 @@ const before = schema(`  name    String  @db.VarChar(120)
   status  String  @default("a") @db.VarChar(1)
   weight  Decimal? @db.Decimal(5, 2)`);
 
-const none: SchemaEvolution = { tables: [], columns: [], fills: [], sources: { patients: "specs/patient.yaml" } };
+const none: SchemaEvolution = { tables: [], columns: [], fills: [], sources: { patients: "specs/patient.yaml" }, events: {} };
 const assess = (next: string, evolution = none) => assessChanges(parseSchemaShape(before), parseSchemaShape(next), evolution);
 const effects = (next: string, evolution = none) => assess(next, evolution).risky.map((change) => change.effect);
 

@@ -4,7 +4,8 @@ import { execa } from "execa";
 import { loadModel } from "../../src/index.js";
 import { readDocument } from "./fuzz-document.js";
 import { FuzzSession, type SignedIn } from "./fuzz-session.js";
-import { client, startService } from "./service.js";
+import { historyLeaks, webhookLeaks } from "./exit-check.js";
+import { client, startService, startWebhookSink } from "./service.js";
 
 export interface ProjectFuzz {
   /** What went wrong: 5xx, answers outside the document or the access rules, a worker that died, a record lost. */
@@ -18,7 +19,8 @@ export interface ProjectFuzz {
  * as targets, then `runs` requests of FuzzSession.
  */
 export async function fuzzProject(dir: string, env: Record<string, string>, options: { seed: number; runs: number; name: string; specs: string }): Promise<ProjectFuzz> {
-  const service = await startService({ cwd: dir, env: { ...env, WEB_CONCURRENCY: "1" } });
+  const sink = await startWebhookSink();
+  const service = await startService({ cwd: dir, env: { ...env, WEB_CONCURRENCY: "1", ...sink.env } });
   const problems: string[] = [];
   try {
     const send = client(service.baseUrl);
@@ -62,7 +64,36 @@ export async function fuzzProject(dir: string, env: Record<string, string>, opti
     const model = await loadModel(options.specs);
     const cascading = model.resources.filter((resource) => resource.belongsTo.some((relation) => relation.onDelete === "cascade")).map((resource) => `/api/${resource.collection}/`);
     problems.push(...(await session.lostRecords()).filter((lost) => !cascading.some((collection) => lost.startsWith(collection))));
+    // Every exit shows each reader what its show does (issue 45): histories, and each role's webhook.
+    const readers = [...users, { role: "anonymous", token: undefined }];
+    const history = await historyLeaks(send, options.specs, readers);
+    const webhooks = await webhookLeaks(send, options.specs, sink.sent, readers);
+    problems.push(...history.leaks, ...webhooks.leaks);
     return { problems, session };
+  } finally {
+    await service.stop();
+    await sink.close();
+  }
+}
+
+/**
+ * After a change of its specs (a rename, a hide, a narrowing: spec-space.ts changedSet), generated,
+ * built and migrated over the data the fuzz left: every history read by each fuzz user (and nobody)
+ * against their show. What leaked, or what failed on the way.
+ */
+export async function exitsAfterChange(dir: string, env: Record<string, string>, specs: string): Promise<string[]> {
+  const service = await startService({ cwd: dir, env: { ...env, WEB_CONCURRENCY: "1" } });
+  try {
+    const send = client(service.baseUrl);
+    const roles = JSON.parse(/export const roles = (\[[^\]]*\])/.exec(await readFile(join(dir, "src/auth/roles.ts"), "utf8"))![1]!) as string[];
+    const readers = [];
+    for (const role of roles) {
+      const login = await send("POST", "/api/auth/login", { body: { email: `fuzz-${role}@example.com`, password: "a long password" } });
+      if (login.status !== 200) return [`login as ${role} after the change: ${login.status} ${login.text}`];
+      readers.push({ role, token: login.body.data.access_token as string });
+    }
+    const { leaks } = await historyLeaks(send, specs, [...readers, { role: "anonymous", token: undefined }]);
+    return leaks;
   } finally {
     await service.stop();
   }

@@ -21,7 +21,7 @@ export interface HostileService {
 }
 
 /** The fixtures generated for one database (a PostgreSQL cluster of its own) and served by two workers. */
-export async function startHostileService(name: string, database: "sqlite" | "postgresql"): Promise<HostileService> {
+export async function startHostileService(name: string, database: "sqlite" | "postgresql", env: Record<string, string> = {}): Promise<HostileService> {
   let postgres: PostgresServer | undefined;
   let databaseUrl: string | undefined;
   if (database === "postgresql") {
@@ -30,7 +30,7 @@ export async function startHostileService(name: string, database: "sqlite" | "po
     databaseUrl = postgres.url(name);
   }
   const project = await prepareProject({ name: `${name}-${database}`, database, databaseUrl, extraSpecs: hostileSpecs });
-  const service = await startService({ cwd: project.dir, env: { ...project.env, WEB_CONCURRENCY: "2" } });
+  const service = await startService({ cwd: project.dir, env: { ...project.env, WEB_CONCURRENCY: "2", ...env } });
   return {
     project,
     service,

@@ -153,8 +153,9 @@ export const specSet: fc.Arbitrary<SpecSet> = fc
       ...(roles ? { roles, ...(top.manageUsers ? { users: { manage: ["admin"] } } : {}) } : {}),
       ...(Object.keys(userFields).length > 0 ? { user: { fields: userFields } } : {}),
     };
-    // A webhook of every event (nothing listens there) from values already drawn, so every seed keeps its sets.
-    const webhooks = top.roles && top.manageUsers ? [{ name: "sink", url: "http://127.0.0.1:9/", secret: "${FUZZ_WEBHOOK_SECRET}", events: ["*"], retryHours: 0.001 }] : [];
+    // A webhook of every event per role (the fuzz receives them, checks each against that role's
+    // show), from values already drawn, so every seed keeps its sets.
+    const webhooks = top.roles && top.manageUsers ? allRoles.map((role) => ({ name: role === "admin" ? "sink" : `sink-${role}`, url: `\${FUZZ_WEBHOOK_URL_${role.toUpperCase()}}`, secret: "${FUZZ_WEBHOOK_SECRET}", events: ["*"], ...(role === "admin" ? {} : { as: role }), retryHours: 0.001 })) : [];
     // Request limits (from a value already drawn), far above what a set's own tests and fuzz send:
     // the counting runs (and on PostgreSQL its table is migrated), a 429 never comes.
     const rateLimit = top.count % 2 === 0 ? { rateLimit: { anonymous: 1_000_000, signedIn: 1_000_000, ...(roles ? { roles: { admin: 1_000_000 } } : {}) } } : {};
@@ -372,4 +373,43 @@ export function writeSpecSet(dir: string, set: SpecSet): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "hashapi.yaml"), stringify(set.project));
   for (const resource of set.resources) writeFileSync(join(dir, `${String(resource.name).toLowerCase()}.yaml`), stringify(resource));
+}
+
+/**
+ * The same set after a change of its specs over the data it holds (issue 45): in each audited
+ * resource a field renamed (`renamedFrom`), another hidden (`serializer.hidden`), and one limited to
+ * some roles narrowed to admins. Undefined when no resource has such fields.
+ */
+export function changedSet(set: SpecSet): SpecSet | undefined {
+  let changed = false;
+  const resources = set.resources.map((original) => {
+    if (!original.audit) return original;
+    const resource = structuredClone(original) as Spec;
+    const fields = fieldsOf(resource);
+    const hidden = new Set(((resource.serializer as { hidden?: string[] } | undefined)?.hidden ?? []) as string[]);
+    const plain = Object.keys(fields).filter((name) => !hidden.has(name) && !fields[name]!.unique && fields[name]!.set === undefined);
+    const [renamed, toHide] = plain;
+    if (renamed !== undefined) {
+      const to = `${renamed}_r`;
+      resource.fields = Object.fromEntries(Object.entries(fields).map(([name, field]) => (name === renamed ? [to, { ...field, renamedFrom: renamed }] : [name, field])));
+      const rules = resource.rules as Record<string, Record<string, unknown>> | undefined;
+      if (rules) for (const action of Object.keys(rules)) rules[action] = Object.fromEntries(Object.entries(rules[action]!).map(([name, rule]) => [name === renamed ? to : name, rule]));
+      if (Array.isArray(resource.seed)) resource.seed = (resource.seed as Spec[]).map((row) => Object.fromEntries(Object.entries(row).map(([name, value]) => [name === renamed ? to : name, value])));
+      changed = true;
+    }
+    if (toHide !== undefined) {
+      const { search: _search, filter: _filter, visibleTo: _visible, writableBy: _writable, ...rest } = fieldsOf(resource)[toHide]!;
+      fieldsOf(resource)[toHide] = rest;
+      resource.serializer = { ...(resource.serializer as Spec | undefined), hidden: [...hidden, toHide] };
+      changed = true;
+    }
+    const narrowed = Object.entries(fieldsOf(resource)).find(([, field]) => Array.isArray(field.visibleTo) && (field.visibleTo as string[]).length > 1);
+    if (narrowed) {
+      narrowed[1].visibleTo = ["admin"];
+      if (narrowed[1].writableBy) narrowed[1].writableBy = ["admin"];
+      changed = true;
+    }
+    return resource;
+  });
+  return changed ? { project: set.project, resources } : undefined;
 }
