@@ -31,6 +31,8 @@ export function buildPrismaSchema(project: ProjectModel): string {
     ...authModels(database, user, user.extraFields.map(inputOf), resources),
     eventsModel(database),
     deliveriesModel(database),
+    lanesModel(database),
+    jobsModel(database),
     // Request counts live in PostgreSQL, shared by every instance; SQLite's live in memory.
     ...(project.rateLimit && database.isPostgresql ? [rateLimitsModel()] : []),
   ];
@@ -263,6 +265,9 @@ function eventsModel(database: DatabaseModel): string {
       ["actor_hash", "String?", pg(database, "@db.VarChar(20)").trim()],
       ["actor_name", "String?", pg(database, "@db.VarChar(255)").trim()],
       ["changes", "String", pg(database, "@db.Text").trim()],
+      // What wrote it when not a request: `seed` (npm run db:seed) or `script` (user:create);
+      // receivers skip those unless they ask for seeds.
+      ["origin", "String?", pg(database, "@db.VarChar(10)").trim()],
       // Set once its deliveries exist (lib/events/deliveries.ts): a flag, not a position, because
       // transactions commit out of id order.
       ["fanned_out", "Boolean", "@default(false)"],
@@ -297,7 +302,58 @@ function deliveriesModel(database: DatabaseModel): string {
       ["created_at", "DateTime", timestamp.trim()],
       ["updated_at", "DateTime", timestamp.trim()],
     ],
-    ["@@unique([event_id, receiver])", "@@index([status, next_attempt_at])", "@@index([receiver, record_hash, event_id])", '@@map("hashapi_deliveries")'],
+    // receiver, record_hash, status, event_id: a lane's pending deliveries in order, past its delivered ones.
+    ["@@unique([event_id, receiver])", "@@index([status, next_attempt_at])", "@@index([receiver, record_hash, status, event_id])", '@@map("hashapi_deliveries")'],
+  );
+}
+
+/**
+ * A receiver's deliveries of one record wait in that record's lane (runtime lib/events/lanes.ts):
+ * one row while any is pending, leased by the worker that works it. `next_attempt_at` is when it is
+ * due, or its lease's end while leased: one index finds both.
+ */
+function lanesModel(database: DatabaseModel): string {
+  const timestamp = pg(database, "@db.Timestamptz(3)");
+  return modelBlock(
+    "HashapiLane",
+    [
+      ["receiver", "String", pg(database, "@db.VarChar(200)").trim()],
+      ["record_hash", "String", pg(database, "@db.VarChar(20)").trim()],
+      ["next_attempt_at", "DateTime", timestamp.trim()],
+      ["lease", "String?", pg(database, "@db.VarChar(36)").trim()],
+      // Moved on by every fan-out that adds to the lane: a worker closes it only at the version it read.
+      ["version", "Int", "@default(0)"],
+    ],
+    ["@@id([receiver, record_hash])", "@@index([receiver, next_attempt_at])", '@@map("hashapi_lanes")'],
+  );
+}
+
+/**
+ * Durable jobs (runtime lib/jobs/): enqueued in the transaction of the code that asks for them,
+ * run by whichever worker claims them (`lease`), retried, and kept failed once their attempts are
+ * spent (the dead letters, listed and retried at /api/jobs). `key` makes an enqueue happen once
+ * (a schedule's tick, a caller's own key); while running, `run_at` is the lease's end.
+ */
+function jobsModel(database: DatabaseModel): string {
+  const timestamp = pg(database, "@db.Timestamptz(3)");
+  return modelBlock(
+    "HashapiJob",
+    [
+      ["id", "Int", "@id @default(autoincrement())"],
+      ["hash", "String", `@unique${pg(database, "@db.VarChar(20)")}`],
+      ["name", "String", pg(database, "@db.VarChar(60)").trim()],
+      ["payload", "String", pg(database, "@db.Text").trim()],
+      ["key", "String?", `@unique${pg(database, "@db.VarChar(200)")}`],
+      ["status", "String", pg(database, "@db.VarChar(10)").trim()],
+      ["attempts", "Int", "@default(0)"],
+      ["run_at", "DateTime", timestamp.trim()],
+      ["lease", "String?", pg(database, "@db.VarChar(36)").trim()],
+      ["last_error", "String?", pg(database, "@db.VarChar(500)").trim()],
+      ["finished_at", "DateTime?", timestamp.trim()],
+      ["created_at", "DateTime", timestamp.trim()],
+      ["updated_at", "DateTime", timestamp.trim()],
+    ],
+    ["@@index([status, run_at])", "@@index([finished_at])", '@@map("hashapi_jobs")'],
   );
 }
 

@@ -94,7 +94,7 @@ describe.each(databaseTargets)("metrics on $label", ({ database }) => {
     // Two workers of DATABASE_POOL_SIZE 10 each, added up by the supervisor.
     expect(figures.get("db_pool_connections_size")).toBe(20);
     expect(figures.get("db_pool_connections_open")).toBeGreaterThanOrEqual(1);
-    expect(service.output()).toMatch(/"workers":2,"poolSize":10,"connections":20,"maxConnections":200,"msg":"database connections: 2 workers × DATABASE_POOL_SIZE 10 = up to 20 of the server's max_connections 200"/);
+    expect(service.output()).toMatch(/"workers":2,"poolSize":10,"backgroundPoolSize":5,"connections":30,"maxConnections":200,"msg":"database connections: 2 workers × \(DATABASE_POOL_SIZE 10 \+ 5 for background work\) = up to 30 of the server's max_connections 200"/);
   });
 
   it("keeps answering scrapes while workers die and others start (each scrape adds up the workers that answer)", async () => {

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeValue } from "../../runtime/common/src/lib/column-codec.js";
-import { fanOut } from "../../runtime/common/src/lib/events/deliveries.js";
+import { fanOut } from "../../runtime/common/src/lib/events/fan-out.js";
 import { eventMatcher } from "../../runtime/common/src/lib/events/receivers.js";
 import { pruneEvents } from "../../runtime/common/src/lib/events/retention.js";
 import { Binder, type Sql } from "../../runtime/common/src/lib/sql.js";
 import { openSql as openSqlite } from "../../runtime/sqlite/src/lib/driver.js";
-import { eventsTableStatement } from "../support/events-table.js";
+import { deliveryTablesStatements, eventsTableStatement } from "../support/events-table.js";
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
 /**
@@ -27,12 +27,6 @@ async function openPostgres(url: string): Promise<Sql> {
   return ((await import(driver)) as { openSql: (url: string, poolSize: number) => Sql }).openSql(url, 4);
 }
 
-const deliveriesTable = (dialect: "sqlite" | "postgresql") => {
-  const id = dialect === "sqlite" ? `"id" INTEGER PRIMARY KEY AUTOINCREMENT` : `"id" SERIAL PRIMARY KEY`;
-  const time = dialect === "sqlite" ? "DATETIME" : "TIMESTAMPTZ(3)";
-  return `CREATE TABLE "hashapi_deliveries" (${id}, "hash" TEXT NOT NULL UNIQUE, "event_id" INTEGER NOT NULL, "receiver" TEXT NOT NULL, "record_hash" TEXT NOT NULL, "status" TEXT NOT NULL, "attempts" INTEGER NOT NULL DEFAULT 0, "next_attempt_at" ${time} NOT NULL, "locked_until" ${time}, "last_status" INTEGER, "last_error" TEXT, "delivered_at" ${time}, "created_at" ${time} NOT NULL, "updated_at" ${time} NOT NULL, UNIQUE ("event_id", "receiver"))`;
-};
-
 describe.each(targets)("the outbox's retention and fan-out on $label", ({ dialect }) => {
   let db: Sql;
   let dir: string | undefined;
@@ -48,7 +42,7 @@ describe.each(targets)("the outbox's retention and fan-out on $label", ({ dialec
       db = await openPostgres(postgres.url("retention"));
     }
     await db.exec(eventsTableStatement(dialect));
-    await db.exec(deliveriesTable(dialect));
+    for (const statement of deliveryTablesStatements(dialect)) await db.exec(statement);
   }, 120_000);
 
   afterAll(async () => {
@@ -97,14 +91,15 @@ describe.each(targets)("the outbox's retention and fan-out on $label", ({ dialec
     await addEvent("patient.created", 0, "PAT_BBBBBBBB");
     await addEvent("doctor.specialties.attached", 0, "DOC_BBBBBBBB");
     await addEvent("user.updated", 0, "USR_BBBBBBBB");
-    const receivers = [
-      { name: "crm", matches: eventMatcher(["patient.*", "doctor.specialties.attached"]) },
-      { name: "on *", matches: eventMatcher(["*"]) },
-    ];
-    // Two workers at once: each event is taken by one of them.
+    const receiver = (name: string, patterns: string[]) => {
+      const matches = eventMatcher(patterns);
+      return { name, accepts: (event: { type: string }) => matches(event.type) };
+    };
+    const receivers = [receiver("crm", ["patient.*", "doctor.specialties.attached"]), receiver("on *", ["*"])];
+    // Two workers at once: each event is taken by one of them (the second waits for the first).
     const taken = await Promise.all([fanOut(db, receivers, 2), fanOut(db, receivers, 2)]);
-    expect(taken.reduce((sum, count) => sum + count, 0) + (await fanOut(db, receivers))).toBe(3);
-    expect(await fanOut(db, receivers)).toBe(0);
+    expect(taken.reduce((sum, made) => sum + made.events, 0) + (await fanOut(db, receivers)).events).toBe(3);
+    expect((await fanOut(db, receivers)).events).toBe(0);
     const made = await db.all(`SELECT "receiver", "record_hash", "status" FROM "hashapi_deliveries" ORDER BY "receiver", "record_hash"`);
     expect(made.map((row) => `${String(row.receiver)} ${String(row.record_hash)} ${String(row.status)}`)).toEqual([
       "crm DOC_BBBBBBBB pending",
@@ -112,6 +107,15 @@ describe.each(targets)("the outbox's retention and fan-out on $label", ({ dialec
       "on * DOC_BBBBBBBB pending",
       "on * PAT_BBBBBBBB pending",
       "on * USR_BBBBBBBB pending",
+    ]);
+    // Each receiver's deliveries of a record wait in that record's lane, due now.
+    const lanes = await db.all(`SELECT "receiver", "record_hash", "lease" FROM "hashapi_lanes" ORDER BY "receiver", "record_hash"`);
+    expect(lanes.map((row) => `${String(row.receiver)} ${String(row.record_hash)} ${String(row.lease)}`)).toEqual([
+      "crm DOC_BBBBBBBB null",
+      "crm PAT_BBBBBBBB null",
+      "on * DOC_BBBBBBBB null",
+      "on * PAT_BBBBBBBB null",
+      "on * USR_BBBBBBBB null",
     ]);
   });
 });

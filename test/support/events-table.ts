@@ -1,9 +1,22 @@
 /**
- * The outbox table (runtime lib/events/outbox.ts) for tests that build their own tables by hand: the
- * columns the Prisma model HashapiEvent gives it in a generated project's migrations.
+ * The outbox's tables (runtime lib/events/) for tests that build their own tables by hand: the
+ * columns the Prisma models HashapiEvent, HashapiDelivery and HashapiLane give them in a generated
+ * project's migrations.
  */
 export function eventsTableStatement(dialect: "sqlite" | "postgresql"): string {
   const id = dialect === "sqlite" ? `"id" INTEGER PRIMARY KEY AUTOINCREMENT` : `"id" SERIAL PRIMARY KEY`;
   const time = dialect === "sqlite" ? "DATETIME" : "TIMESTAMPTZ(3)";
-  return `CREATE TABLE "hashapi_events" (${id}, "type" TEXT NOT NULL, "record_hash" TEXT NOT NULL, "actor_hash" TEXT, "actor_name" TEXT, "changes" TEXT NOT NULL, "fanned_out" BOOLEAN NOT NULL DEFAULT false, "created_at" ${time} NOT NULL)`;
+  return `CREATE TABLE "hashapi_events" (${id}, "type" TEXT NOT NULL, "record_hash" TEXT NOT NULL, "actor_hash" TEXT, "actor_name" TEXT, "changes" TEXT NOT NULL, "origin" TEXT, "fanned_out" BOOLEAN NOT NULL DEFAULT false, "created_at" ${time} NOT NULL)`;
+}
+
+/** hashapi_deliveries and hashapi_lanes, with the indexes their statements rely on. */
+export function deliveryTablesStatements(dialect: "sqlite" | "postgresql"): string[] {
+  const id = dialect === "sqlite" ? `"id" INTEGER PRIMARY KEY AUTOINCREMENT` : `"id" SERIAL PRIMARY KEY`;
+  const time = dialect === "sqlite" ? "DATETIME" : "TIMESTAMPTZ(3)";
+  return [
+    `CREATE TABLE "hashapi_deliveries" (${id}, "hash" TEXT NOT NULL UNIQUE, "event_id" INTEGER NOT NULL, "receiver" TEXT NOT NULL, "record_hash" TEXT NOT NULL, "status" TEXT NOT NULL, "attempts" INTEGER NOT NULL DEFAULT 0, "next_attempt_at" ${time} NOT NULL, "locked_until" ${time}, "last_status" INTEGER, "last_error" TEXT, "delivered_at" ${time}, "created_at" ${time} NOT NULL, "updated_at" ${time} NOT NULL, UNIQUE ("event_id", "receiver"))`,
+    `CREATE INDEX "hashapi_deliveries_lane" ON "hashapi_deliveries" ("receiver", "record_hash", "status", "event_id")`,
+    `CREATE TABLE "hashapi_lanes" ("receiver" TEXT NOT NULL, "record_hash" TEXT NOT NULL, "next_attempt_at" ${time} NOT NULL, "lease" TEXT, "version" INTEGER NOT NULL DEFAULT 0, PRIMARY KEY ("receiver", "record_hash"))`,
+    `CREATE INDEX "hashapi_lanes_due" ON "hashapi_lanes" ("receiver", "next_attempt_at")`,
+  ];
 }

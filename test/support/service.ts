@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { existsSync } from "node:fs";
 import { cp, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { createServer as createHttpServer } from "node:http";
 import { connect, createServer } from "node:net";
 import { isAbsolute, join, resolve } from "node:path";
 import { execa, type ResultPromise } from "execa";
@@ -18,6 +19,29 @@ export const admin = { name: "Ada Admin", email: "ada@example.com", password: "c
 
 /** The signing secret of the test fixtures' webhooks (`${FUZZ_WEBHOOK_SECRET}`): whsec_ and base64 of 32 bytes. */
 export const fuzzWebhookSecret = `whsec_${Buffer.alloc(32, 1).toString("base64")}`;
+/** Where the hostile fixtures' webhooks send (one per role): port 9, where nothing listens, unless a test receives them. */
+export const fuzzWebhookUrls = Object.fromEntries(["admin", "doctor", "receptionist", "agent", "customer"].map((role) => [`FUZZ_WEBHOOK_URL_${role.toUpperCase()}`, `http://127.0.0.1:9/${role}`]));
+
+/** A receiver of the fixtures' per-role webhooks: what each role's was sent, and the URLs to give the service. */
+export async function startWebhookSink(): Promise<{ sent: Map<string, { type: string; data: { hash: string; changes: Record<string, unknown>; record: Record<string, unknown> | null } }[]>; env: Record<string, string>; close(): Promise<void> }> {
+  const sent = new Map<string, { type: string; data: { hash: string; changes: Record<string, unknown>; record: Record<string, unknown> | null } }[]>();
+  const server = createHttpServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    req.on("end", () => {
+      const role = String(req.url).slice(1);
+      sent.set(role, [...(sent.get(role) ?? []), JSON.parse(body)]);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const at = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return {
+    sent,
+    env: Object.fromEntries(Object.keys(fuzzWebhookUrls).map((variable) => [variable, `${at}/${variable.slice("FUZZ_WEBHOOK_URL_".length).toLowerCase()}`])),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
 
 /** An existing project directory to test instead of generating one (e.g. the hand-written reference). */
 export const externalProject = process.env.HASHAPI_E2E_PROJECT ? resolve(repo, process.env.HASHAPI_E2E_PROJECT) : undefined;
@@ -46,6 +70,8 @@ export interface PrepareOptions {
   projectDir?: string;
   /** A folder of further spec files generated with the example's (the hostile-client fixtures). */
   extraSpecs?: string;
+  /** Files of the project's own (`src/custom/…`), written before its first build: code its specs need. */
+  customFiles?: Record<string, string>;
 }
 
 const prepared = new Map<string, Promise<Project>>();
@@ -61,16 +87,16 @@ export function prepareProject(options: PrepareOptions = {}): Promise<Project> {
   const name = options.name ?? "e2e-sqlite";
   const database = options.database ?? "sqlite";
   const external = options.projectDir ?? (database === "sqlite" ? externalProject : undefined);
-  const key = JSON.stringify([name, database, options.databaseUrl, external, options.extraSpecs]);
+  const key = JSON.stringify([name, database, options.databaseUrl, external, options.extraSpecs, options.customFiles]);
   let project = prepared.get(key);
   if (!project) {
-    project = doPrepare(name, database, options.databaseUrl, external, options.extraSpecs);
+    project = doPrepare(name, database, options.databaseUrl, external, options.extraSpecs, options.customFiles);
     prepared.set(key, project);
   }
   return project;
 }
 
-async function doPrepare(name: string, database: "sqlite" | "postgresql", url: string | undefined, external: string | undefined, extraSpecs?: string): Promise<Project> {
+async function doPrepare(name: string, database: "sqlite" | "postgresql", url: string | undefined, external: string | undefined, extraSpecs?: string, customFiles: Record<string, string> = {}): Promise<Project> {
   const databaseFile = `data/${name}-${process.pid}.db`;
   const databaseUrl = url ?? `file:./${databaseFile}`;
   const env = { DATABASE_URL: databaseUrl };
@@ -94,6 +120,7 @@ async function doPrepare(name: string, database: "sqlite" | "postgresql", url: s
     const projectFile = join(specs, "hashapi.yaml");
     await writeFile(projectFile, (await readFile(projectFile, "utf8")).replace(/^database: .*$/m, `database: ${database}`));
     await run(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", dir, "--force"], repo, {});
+    for (const [path, content] of Object.entries(customFiles)) await writeFile(join(dir, path), content);
   }
   // An external project is shared with whoever else builds it: one build at a time.
   const unlock = external ? await lock(join(dir, ".e2e-build.lock")) : async () => {};
@@ -207,7 +234,7 @@ export async function startService(options: StartOptions | string, legacyEnv: Re
     cwd,
     reject: false,
     // FUZZ_WEBHOOK_SECRET: the secret of the fixtures that declare a webhook (others ignore it).
-    env: { NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), APP_URL: `http://127.0.0.1:${port}`, JWT_SECRET: jwtSecret, LOG_LEVEL: "warn", FUZZ_WEBHOOK_SECRET: fuzzWebhookSecret, ...env },
+    env: { NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), APP_URL: `http://127.0.0.1:${port}`, JWT_SECRET: jwtSecret, LOG_LEVEL: "warn", FUZZ_WEBHOOK_SECRET: fuzzWebhookSecret, ...fuzzWebhookUrls, ...env },
   });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
