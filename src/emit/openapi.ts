@@ -5,6 +5,8 @@ import { type JsonSchema } from "../model/json-schema.js";
 import type { BelongsToManyModel, ProjectModel, ResourceModel } from "../model/types.js";
 import { toPascal } from "../model/naming.js";
 import { maxNestedPerParent } from "../model/list-operators.js";
+import { backgroundPaths, backgroundSchemas } from "./openapi-background.js";
+import { badRequest, bodyErrors, json, listResponseSchema, postBodyErrors, ref, responseRef, successRecord } from "./openapi-parts.js";
 
 /**
  * The OpenAPI 3.1 document of a generated project, built from the model alone: request bodies are
@@ -123,10 +125,8 @@ export function buildOpenApi(project: ProjectModel): object {
     schemas.UserUpdatePayload = managed.validation.update.schema;
     Object.assign(paths, managedUserPaths(managed, project));
   }
-  if (project.webhooks.length > 0) {
-    schemas.Delivery = deliverySchema(project);
-    Object.assign(paths, deliveryPaths(project));
-  }
+  Object.assign(schemas, backgroundSchemas(project));
+  Object.assign(paths, backgroundPaths(project));
   withConnectionErrors(paths);
   if (project.rateLimit) withRequestLimits(paths);
   return {
@@ -182,9 +182,6 @@ function envelopeError(): JsonSchema {
   };
 }
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
-const json = (schema: object, example?: unknown) => ({ "application/json": { schema, ...(example === undefined ? {} : { example }) } });
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function errorResponses(project: ProjectModel): Record<string, object> {
@@ -217,18 +214,6 @@ function errorResponses(project: ProjectModel): Record<string, object> {
       content: json(ref("Error"), { type: "error", status: 431, message: "Request header fields too large." }),
     },
   };
-}
-
-const badRequest = { "400": responseRef("BadRequest") };
-const bodyErrors = { "413": responseRef("PayloadTooLarge"), "415": responseRef("UnsupportedMediaType") };
-/** A POST without a documented body still has its body parsed and checked (json-body.ts). */
-const postBodyErrors = { ...bodyErrors, "422": responseRef("ValidationFailed") };
-
-function successRecord(schema: object, status: number, example?: unknown) {
-  return json(
-    { type: "object", required: ["type", "status", "data"], properties: { type: { const: "success" }, status: { const: status }, data: schema }, additionalProperties: false },
-    example === undefined ? undefined : { type: "success", status, data: example },
-  );
 }
 
 /** A health probe: public, 200 with its status word, 503 when it can be not ready. */
@@ -421,64 +406,6 @@ function withParameterOf(resource: ResourceModel): object {
   return { name: "with", in: "query", description: `comma-separated relations to nest: ${resource.withable.join(", ") || "(none)"}`, schema: { type: "string" } };
 }
 
-/** One event's delivery to one webhook (runtime lib/events/deliveries.ts). */
-function deliverySchema(project: ProjectModel): JsonSchema {
-  const time = { type: ["string", "null"], format: "date-time" };
-  return {
-    type: "object",
-    required: ["id", "webhook", "event", "record", "status", "attempts", "last_status", "last_error", "next_attempt_at", "delivered_at", "created_at"],
-    properties: {
-      id: { type: "string", pattern: hashPattern("DLV"), examples: [exampleHash("DLV")] },
-      webhook: { enum: project.webhooks.map((webhook) => webhook.name) },
-      event: { type: "string", examples: ["patient.updated"] },
-      record: { type: "string", description: "the hash of the record the event is about" },
-      status: { enum: ["pending", "delivered", "failed"] },
-      attempts: { type: "integer", minimum: 0 },
-      last_status: { type: ["integer", "null"], description: "the receiver's answer to the last attempt; null when none came" },
-      last_error: { type: ["string", "null"] },
-      next_attempt_at: { ...time, description: "when a pending delivery is attempted next" },
-      delivered_at: time,
-      created_at: { type: "string", format: "date-time" },
-    },
-    additionalProperties: false,
-  };
-}
-
-/** The deliveries of hashapi.yaml's webhooks: their list and a retry, for the most privileged role. */
-function deliveryPaths(project: ProjectModel): Record<string, object> {
-  const role = project.auth.roles[0]!;
-  const access = { "x-roles": [role], description: `Only for the role ${role}; 403 for the others.` };
-  const tags = ["webhooks"];
-  const common = { "401": responseRef("Unauthenticated"), "403": responseRef("Forbidden"), "500": responseRef("ServerError") };
-  return {
-    "/api/webhooks/deliveries": {
-      get: {
-        operationId: "listDeliveries",
-        tags,
-        summary: "The deliveries of the webhooks, newest first",
-        ...access,
-        parameters: [
-          { name: "page", in: "query", schema: { type: "integer", minimum: 1, maximum: 2_147_483_647, default: 1 } },
-          { name: "per_page", in: "query", schema: { type: "integer", minimum: 1, maximum: project.pagination.maxPerPage, default: project.pagination.defaultPerPage } },
-          { name: "status", in: "query", schema: { enum: ["pending", "delivered", "failed"] } },
-          { name: "webhook", in: "query", schema: { enum: project.webhooks.map((webhook) => webhook.name) } },
-        ],
-        responses: { "200": { description: "a page of deliveries", content: json(listResponseSchema(ref("Delivery"))) }, ...badRequest, ...common, "422": responseRef("ValidationFailed") },
-      },
-    },
-    "/api/webhooks/deliveries/{id}/retry": {
-      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", examples: [exampleHash("DLV")] } }],
-      post: {
-        operationId: "retryDelivery",
-        tags,
-        summary: "Attempt a delivery again now (its attempts so far kept)",
-        ...access,
-        responses: { "200": { description: "the delivery, due now", content: successRecord(ref("Delivery"), 200) }, ...postBodyErrors, ...common, "404": responseRef("NotFound") },
-      },
-    },
-  };
-}
-
 /** One event of a record's history (runtime resource/history.ts). */
 function historyEntrySchema(): JsonSchema {
   return {
@@ -487,21 +414,21 @@ function historyEntrySchema(): JsonSchema {
     properties: {
       event: { type: "string", description: "<resource>.created, .updated, .deleted, .restored, or <resource>.<relation>.attached / .detached", examples: ["medical_record.updated"] },
       at: { type: "string", format: "date-time" },
-      actor: { anyOf: [{ type: "object", required: ["hash", "name"], properties: { hash: { type: "string", pattern: hashPattern("USR") }, name: { type: ["string", "null"] } }, additionalProperties: false }, { type: "null" }], description: "who wrote, as they were named then; null for seeds and scripts" },
-      changes: { type: "object", description: "per output key, [before, after] as records output them (a belongsTo as its hash)", additionalProperties: { type: "array", minItems: 2, maxItems: 2 } },
+      actor: {
+        anyOf: [
+          { type: "object", required: ["hash", "name"], properties: { hash: { type: "string", pattern: hashPattern("USR") }, name: { type: ["string", "null"] } }, additionalProperties: false },
+          { type: "object", required: ["hash", "name"], properties: { hash: { type: "null" }, name: { type: "null" } }, additionalProperties: false },
+          { type: "null" },
+        ],
+        description: "who wrote, as they were named then; { hash: null, name: null } to a caller without a token (a user wrote; users are shown to signed-in callers only); null for seeds and scripts",
+      },
+      changes: {
+        type: "object",
+        description: "per output key the caller may see now, [before, after] as records output them (a belongsTo as its hash; a link's pivot fields as <relation>.<field>)",
+        additionalProperties: { type: "array", minItems: 2, maxItems: 2 },
+      },
     },
     additionalProperties: false,
-  };
-}
-
-/** A page of records: the envelope, and the links and meta of either pagination mode. */
-function listResponseSchema(items: object): object {
-  return {
-    type: "object",
-    required: ["type", "status", "data", "links", "meta"],
-    properties: { type: { const: "success" }, status: { const: 200 }, data: { type: "array", items }, links: { anyOf: [ref("Links"), ref("CursorLinks")] }, meta: { anyOf: [ref("Meta"), ref("CursorMeta")] } },
-    additionalProperties: false,
-    description: "page-number mode: Links and Meta; with ?cursor=: CursorLinks and CursorMeta",
   };
 }
 

@@ -87,6 +87,19 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
     evolution: evolutionOf(specs),
     out: specs.project.out,
     webhooks: specs.project.webhooks.map((webhook) => webhookModel(webhook, specs.project.auth.roles[0]!)),
+    jobs: Object.entries(specs.project.jobs).map(([name, job]) => ({
+      name,
+      attempts: job.attempts ?? 10,
+      timeoutMs: (job.timeoutSeconds ?? 300) * 1000,
+      concurrency: job.concurrency ?? 4,
+    })),
+    schedules: specs.project.schedules.map((schedule) => ({
+      name: schedule.name,
+      cron: schedule.cron,
+      timezone: schedule.timezone ?? "UTC",
+      job: schedule.job,
+      payloadJson: JSON.stringify(schedule.payload ?? null),
+    })),
     ...rateLimitModel(specs, resources),
   };
   return model;
@@ -298,6 +311,8 @@ function webhookModel(webhook: WebhookSpec, firstRole: string): WebhookModel {
     events: webhook.events,
     as: webhook.as ?? firstRole,
     retryHours: webhook.retryHours ?? 24,
+    seeds: webhook.seeds ?? false,
+    concurrency: webhook.concurrency ?? 16,
   };
 }
 

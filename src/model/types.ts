@@ -27,6 +27,25 @@ export interface ProjectModel {
   webhooks: WebhookModel[];
   /** Request limits (hashapi.yaml and resources' `rateLimit`); absent when none is declared. */
   rateLimit?: RateLimitModel;
+  /** hashapi.yaml's jobs, as the generated src/jobs.ts declares them (runtime lib/jobs/). */
+  jobs: JobModel[];
+  schedules: ScheduleModel[];
+}
+
+export interface JobModel {
+  name: string;
+  attempts: number;
+  timeoutMs: number;
+  concurrency: number;
+}
+
+export interface ScheduleModel {
+  name: string;
+  cron: string;
+  timezone: string;
+  job: string;
+  /** The payload as JSON text (null when none). */
+  payloadJson: string;
 }
 
 /** Requests per caller per window: project-wide, per role, and per resource action. */
@@ -50,6 +69,10 @@ export interface WebhookModel {
   /** The role whose view of the record is sent. */
   as: string;
   retryHours: number;
+  /** Also sent what seeds and scripts write. */
+  seeds: boolean;
+  /** Records whose events go at once, per process. */
+  concurrency: number;
 }
 
 export interface DatabaseModel {

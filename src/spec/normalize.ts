@@ -37,6 +37,8 @@ type RawProject = {
   pagination?: Partial<ProjectSpec["pagination"]>;
   webhooks?: ProjectSpec["webhooks"];
   rateLimit?: ProjectSpec["rateLimit"];
+  jobs?: Record<string, ProjectSpec["jobs"][string] | null>;
+  schedules?: ProjectSpec["schedules"];
 };
 
 /** The role of every user of a project whose hashapi.yaml lists no `auth.roles`. */
@@ -64,5 +66,8 @@ export function normalizeProject(data: RawProject | null): ProjectSpec {
     },
     webhooks: data?.webhooks ?? [],
     ...(data?.rateLimit ? { rateLimit: data.rateLimit } : {}),
+    // `send-welcome:` with nothing after it is a job with every default.
+    jobs: Object.fromEntries(Object.entries(data?.jobs ?? {}).map(([name, job]) => [name, job ?? {}])),
+    schedules: data?.schedules ?? [],
   };
 }

@@ -105,6 +105,26 @@ export interface ProjectSpec {
   webhooks: WebhookSpec[];
   /** Requests per caller per window (docs/api-contract.md §9); undefined: no project-wide limit. */
   rateLimit?: RateLimitSpec;
+  /** Durable jobs, by name (spec-format "Jobs and schedules"). */
+  jobs: Record<string, JobSpec>;
+  /** Jobs enqueued on a cron schedule. */
+  schedules: ScheduleSpec[];
+}
+
+/** A job of hashapi.yaml's `jobs`. */
+export interface JobSpec {
+  attempts?: number;
+  timeoutSeconds?: number;
+  concurrency?: number;
+}
+
+/** One of hashapi.yaml's `schedules`. */
+export interface ScheduleSpec {
+  name: string;
+  cron: string;
+  job: string;
+  timezone?: string;
+  payload?: unknown;
 }
 
 /** hashapi.yaml's `rateLimit`. */
@@ -125,6 +145,10 @@ export interface WebhookSpec {
   /** The role whose view of the record is sent; the first role when absent. */
   as?: string;
   retryHours?: number;
+  /** Also send what seeds and scripts write. */
+  seeds?: boolean;
+  /** Records whose events go at once, per process. */
+  concurrency?: number;
 }
 
 export interface ValidSpecs {

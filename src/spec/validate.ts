@@ -6,6 +6,7 @@ import { sortProblems } from "./problem.js";
 import { checkAcrossResources, checkClientNames, checkDatabaseLimits, checkResource, type CheckedResource } from "./resource-checks.js";
 import { checkAgainstSchema } from "./schema-check.js";
 import { checkRateLimits } from "./rate-limit-checks.js";
+import { checkSchedules } from "./schedule-checks.js";
 import { checkWebhooks } from "./webhook-checks.js";
 import type { Problem, ValidSpecs } from "./types.js";
 
@@ -47,7 +48,7 @@ export function validateSpecs(loaded: LoadedSpecs): { problems: Problem[]; specs
   problems.push(...checkAcrossResources(resources, invalidNames), ...checkClientNames(resources, project.auth.manageUsers !== undefined));
   for (const resource of resources) problems.push(...checkOwner(resource, resources, project));
   problems.push(...checkRateLimits(project, loaded.project?.source, resources));
-  if (loaded.project && projectData !== null) problems.push(...checkManagedUsers(project, loaded.project.source, resources), ...checkWebhooks(project, loaded.project.source, resources));
+  if (loaded.project && projectData !== null) problems.push(...checkManagedUsers(project, loaded.project.source, resources), ...checkWebhooks(project, loaded.project.source, resources), ...checkSchedules(project, loaded.project.source));
 
   if (problems.length > 0) return { problems: sortProblems(problems) };
   return { problems: [], specs: { project, resources: resources.map((resource) => resource.spec) } };

@@ -44,6 +44,8 @@ describe("valid specs", () => {
       auth: { roles: ["user"], defaultRole: "user", declaresRoles: false, ttl: 3600, refreshTtl: 1209600, user: { fields: [] } },
       pagination: { defaultPerPage: 15, maxPerPage: 100 },
       webhooks: [],
+      jobs: {},
+      schedules: [],
     });
     const patientSpec = specs!.resources.find((resource) => resource.name === "Patient")!;
     expect(patientSpec.fields.map((field) => field.name)).toEqual(["name", "cpf"]);
