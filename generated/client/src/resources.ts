@@ -131,7 +131,11 @@ export function restorable<T extends ResourceTypes>(transport: Transport, path: 
 export interface HistoryEntry<T extends ResourceTypes> {
   readonly event: string;
   readonly at: string;
-  readonly actor: { readonly hash: `USR_${string}`; readonly name: string | null } | null;
+  /** `{ hash: null, name: null }` to a client without a token: a user wrote, not shown who. */
+  readonly actor:
+    | { readonly hash: `USR_${string}`; readonly name: string | null }
+    | { readonly hash: null; readonly name: null }
+    | null;
   readonly changes: {
     readonly [Key in (keyof T["Record"] | T["Relation"]) & string]?: readonly [unknown, unknown];
   };

@@ -1,10 +1,16 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { startDispatcher, type Dispatcher } from "../lib/events/dispatcher.js";
+import {
+  startDispatcher,
+  type Dispatcher,
+  type DispatcherOptions,
+} from "../lib/events/dispatcher.js";
+import type { JobQueue } from "../lib/jobs/jobs.js";
+import { startJobWorker, type JobWorker } from "../lib/jobs/worker.js";
+import { addDeliveryRoutes, addJobRoutes } from "../resource/background-routes.js";
 import { handlerReceivers, type EventHandlers } from "../lib/events/handlers.js";
 import type { RetentionRule } from "../lib/events/retention.js";
 import type { Webhook } from "../lib/events/webhooks.js";
-import { addDeliveryRoutes } from "../resource/deliveries.js";
 import express, { type Express, type RequestHandler } from "express";
 import { AuthController } from "../auth/auth.controller.js";
 import { addAuthRoutes } from "../auth/auth.routes.js";
@@ -13,7 +19,9 @@ import { LoginThrottle } from "../auth/login-throttle.js";
 import { Revocations } from "../auth/revocations.js";
 import { requestLimitsShared, type Database } from "../lib/database.js";
 import type { Logger } from "../lib/logger.js";
+import type { WatchedWork } from "../lib/metrics.js";
 import type { JwtSettings } from "../lib/tokens.js";
+import { eventReaders } from "../resource/exits.js";
 import { ResourceRegistry } from "../resource/registry.js";
 import { applyCors } from "./cors.js";
 import { CursorCodec } from "./cursor.js";
@@ -58,6 +66,10 @@ export interface ApiSettings {
 export interface BackgroundWork {
   readonly eventRetention: RetentionRule[];
   startDispatcher(logger: Logger): Dispatcher;
+  /** The job worker and schedules, when hashapi.yaml declares jobs. */
+  startJobs(logger: Logger): JobWorker | undefined;
+  /** What /metrics watches of that work (lib/metrics.ts). */
+  readonly watched: WatchedWork;
 }
 
 export interface ApiParts {
@@ -80,6 +92,8 @@ export interface ApiParts {
   resources: (registry: ResourceRegistry) => void;
   /** src/custom/events.ts: code run after commit for the events it names (lib/events/handlers.ts). */
   handlers?: EventHandlers;
+  /** hashapi.yaml's jobs and schedules with src/custom/jobs.ts's code (lib/jobs/). */
+  jobs?: JobQueue;
 }
 
 /**
@@ -124,21 +138,16 @@ export function createApiApp(parts: ApiParts): Express {
   const { metrics } = settings;
   if (metrics && "token" in metrics) routes.add("/metrics", { get: metricsRoute(metrics.token) });
   addAuthRoutes(routes, "/api/auth", new AuthController(auth), auth);
-  const registry = new ResourceRegistry(tables, auth, {
-    ...settings.pagination,
-    cursors: new CursorCodec(settings.jwt.key),
-  });
+  const registry = new ResourceRegistry(
+    tables,
+    auth,
+    { ...settings.pagination, cursors: new CursorCodec(settings.jwt.key) },
+    parts.jobs,
+  );
   parts.resources(registry);
   if (parts.users) registry.manageUsers(...parts.users);
   registry.addRoutes(routes, "/api");
-  const { receivers, role } = settings.webhooks;
-  if (receivers.length > 0)
-    addDeliveryRoutes(routes, "/api", auth, {
-      role,
-      sql: db,
-      pagination: settings.pagination,
-      webhooks: receivers.map((receiver) => receiver.name),
-    });
+  addBackgroundRoutes(routes, parts, auth);
   app.locals.background = backgroundWork(parts, registry);
   app.use(preparingRequests(settings, logger));
   app.use(routes.middleware());
@@ -148,13 +157,43 @@ export function createApiApp(parts: ApiParts): Express {
   return app;
 }
 
+/** The routes of the deliveries (with webhooks) and of the jobs (with jobs), for the first role. */
+function addBackgroundRoutes(routes: RouteTable, parts: ApiParts, auth: AuthService): void {
+  const { settings, db } = parts;
+  const { receivers, role } = settings.webhooks;
+  const common = { role, sql: db, pagination: settings.pagination };
+  if (receivers.length > 0)
+    addDeliveryRoutes(routes, "/api", auth, {
+      ...common,
+      webhooks: receivers.map((receiver) => receiver.name),
+    });
+  if (parts.jobs && parts.jobs.jobNames.length > 0)
+    addJobRoutes(routes, "/api", auth, { ...common, names: parts.jobs.jobNames });
+}
+
 /** The dispatcher of events and webhooks, and the retention of events, for lib/service.ts to start. */
 function backgroundWork(parts: ApiParts, registry: ResourceRegistry): BackgroundWork {
   const { settings, db } = parts;
-  const { receivers, role, timeoutMs, retryBaseMs } = settings.webhooks;
+  const { receivers, timeoutMs, retryBaseMs } = settings.webhooks;
   const handlers = handlerReceivers(parts.handlers ?? {});
+  const readers = eventReaders(registry.exitGate());
   return {
     eventRetention: registry.retentionRules(settings.eventsRetainDays),
+    watched: {
+      receivers: [...receivers, ...handlers].map((receiver) => receiver.name),
+      jobs: (parts.jobs?.jobNames.length ?? 0) > 0,
+    },
+    startJobs: (log) =>
+      parts.jobs && parts.jobs.jobNames.length > 0
+        ? startJobWorker({
+            sql: db,
+            queue: parts.jobs,
+            logger: log,
+            read: (hash) => readers.read(hash),
+            retryBaseMs,
+            retainDays: settings.eventsRetainDays,
+          })
+        : undefined,
     startDispatcher: (log) => {
       for (const receiver of receivers)
         if (settings.webhooks.warnPlainHttp && receiver.url.protocol === "http:")
@@ -166,13 +205,20 @@ function backgroundWork(parts: ApiParts, registry: ResourceRegistry): Background
         sql: db,
         webhooks: receivers,
         handlers,
-        handlerRole: role,
+        readers,
+        ...(parts.jobs ? { writeJobs: writeJobsOf(parts.jobs) } : {}),
         logger: log,
         timeoutMs,
         retryBaseMs,
-        view: (event, as) => registry.viewEvent(event, as),
       });
     },
+  };
+}
+
+/** Writes the jobs a handler asked for, with its success (lib/events/dispatcher.ts). */
+function writeJobsOf(queue: JobQueue): NonNullable<DispatcherOptions["writeJobs"]> {
+  return async (sql, jobs) => {
+    for (const job of jobs) await queue.enqueue(sql, job.name, job.payload, job.options);
   };
 }
 

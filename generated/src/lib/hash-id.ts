@@ -36,3 +36,9 @@ export function newHash(prefix: string): string {
 export function hashMatcher(prefix: string): RegExp {
   return new RegExp(hashPattern(prefix));
 }
+
+/** The prefix of a public id (`PAT` of `PAT_7KX9MQ2B`): which resource it names; "" for a malformed one. */
+export function hashPrefix(hash: string): string {
+  const end = hash.indexOf("_");
+  return end > 0 ? hash.slice(0, end) : "";
+}

@@ -4,6 +4,8 @@ import cluster from "node:cluster";
 import { answerSupervisor, askSupervisor } from "./metrics-cluster.js";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, register } from "prom-client";
 import { outboxLag } from "./events/lag.js";
+import { jobLagSeconds } from "./jobs/queue.js";
+import { workCounts } from "./work-counts.js";
 import type { Sql } from "./sql.js";
 
 /*
@@ -56,13 +58,30 @@ export function observeRequest(
   durations.observe(series.labels, seconds);
 }
 
+new Counter({
+  name: "hashapi_background_work_total",
+  help: "Deliveries (kind=delivery, by receiver: a webhook, or a handler `on <pattern>`) and job runs (kind=job, by job) this process finished, by outcome.",
+  labelNames: ["kind", "name", "outcome"] as const,
+  collect() {
+    this.reset();
+    for (const { kind, name, outcome, count } of workCounts())
+      this.inc({ kind, name, outcome }, count);
+  },
+});
+
+/** What the background work of the service is: its receivers' names (webhooks and handlers), and whether it has jobs. */
+export interface WatchedWork {
+  readonly receivers: readonly string[];
+  readonly jobs: boolean;
+}
+
 /**
  * Turns the metrics on in this process (only when METRICS_PORT or METRICS_TOKEN is set: otherwise
  * nothing is measured). A worker also answers its supervisor's questions for its figures.
  */
-export function enableMetrics(db: Sql): void {
+export function enableMetrics(db: Sql, work: WatchedWork = { receivers: [], jobs: false }): void {
   collectDefaultMetrics();
-  watchDatabase(db);
+  watchDatabase(db, work);
   if (cluster.isWorker) answerSupervisor();
 }
 
@@ -72,7 +91,7 @@ export function enableMetrics(db: Sql): void {
  * the same table seen by each, so the supervisor's sum would count it once per worker: it is
  * reported with `aggregator: "max"`.
  */
-function watchDatabase(db: Sql): void {
+function watchDatabase(db: Sql, work: WatchedWork): void {
   const pool = db.poolUse;
   if (pool) {
     for (const [state, help] of [
@@ -96,11 +115,24 @@ function watchDatabase(db: Sql): void {
     aggregator: "max",
     async collect() {
       try {
-        const { fanOutSeconds, deliverySeconds } = await outboxLag(db);
+        const { fanOutSeconds, deliverySeconds } = await outboxLag(db, work.receivers);
         lag.set({ stage: "fan_out" }, fanOutSeconds);
         lag.set({ stage: "delivery" }, deliverySeconds);
       } catch {
         // The database away: the series keep their last values; readiness says the rest.
+      }
+    },
+  });
+  if (!work.jobs) return;
+  const jobLag = new Gauge({
+    name: "hashapi_jobs_lag_seconds",
+    help: "How long the most overdue job has waited to run (0: none is due).",
+    aggregator: "max",
+    async collect() {
+      try {
+        jobLag.set(await jobLagSeconds(db));
+      } catch {
+        // As above.
       }
     },
   });

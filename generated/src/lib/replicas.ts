@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import { eventsTable } from "./events/outbox.js";
+import { eventsTable } from "./events/tables.js";
 import type { Logger } from "./logger.js";
 import { printableUrl } from "./database.js";
 import { Binder, isDatabaseAway, type Sql, type SqlQuery } from "./sql.js";

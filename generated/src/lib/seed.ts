@@ -6,6 +6,7 @@ import { serverSetValues } from "../resource/server-set.js";
 import { ResourceService, type AnyService } from "../resource/service.js";
 import { connectDatabase, explainOpenFailure, type Database } from "./database.js";
 import { Conflict, describeFieldErrors, ValidationFailed } from "./errors.js";
+import { recordEventsAs } from "./events/outbox.js";
 import { examplePayload, isRelationKey, type PayloadSchema } from "./examples.js";
 import { migrationsPath, pendingMigrations } from "./migrations.js";
 import { settingSource } from "./project-files.js";
@@ -267,6 +268,8 @@ export async function runSeedCommand(
   moduleUrl: string,
   seedables: readonly Seedable[],
 ): Promise<number> {
+  // Seeds are not traffic: receivers skip what they write unless they ask for seeds.
+  recordEventsAs("seed");
   const parsed = seedArguments(args);
   if (typeof parsed === "string") {
     process.stderr.write(`${parsed}\n${usage}\n`);

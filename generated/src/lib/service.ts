@@ -16,7 +16,11 @@ import {
 import { ReplicaSet, withReplicas } from "./replicas.js";
 import { closeHandedOff, handedOff, listenThroughRunner } from "./dev-handoff.js";
 import type { BackgroundWork } from "../http/api-app.js";
-import { keepEventsPruned } from "./events/retention.js";
+import {
+  isBackgroundThread,
+  runBackgroundWork,
+  startBackgroundThread,
+} from "./background-thread.js";
 import { startDraining } from "./draining.js";
 import type { ProductionSettings } from "./production-settings.js";
 import { createLogger, type Logger } from "./logger.js";
@@ -57,13 +61,23 @@ export async function runService<Config extends ServiceSettings>(
   moduleUrl: string,
   parts: ServiceParts<Config>,
 ): Promise<void> {
-  // A worker whose supervisor died (even by SIGKILL) must not live on as an orphan holding the port.
-  if (cluster.isWorker) process.on("disconnect", () => process.exit(1));
   const fromEnvFile = loadEnvironment(moduleUrl);
   const config = configOrExit(parts, fromEnvFile);
   const logger = createLogger(config.logLevel);
   const open = (poolSize: number) =>
     openDatabase(config.databaseUrl, poolSize, config.databaseStatementTimeoutMs, fromEnvFile);
+  // Decided first: a cluster worker's thread sees no cluster variables (the worker removed them
+  // before starting it), and must never take itself for a supervisor and fork workers of its own.
+  if (isBackgroundThread()) {
+    // The serving thread checked the migrations; this one only works beside it, on its own pool.
+    const db = await open(backgroundPoolSize(config.databasePoolSize));
+    const app = parts.createApp({ config, db, logger });
+    const background = (app as { locals?: { background?: BackgroundWork } }).locals?.background;
+    if (background) runBackgroundWork(background, db, logger);
+    return;
+  }
+  // A worker whose supervisor died (even by SIGKILL) must not live on as an orphan holding the port.
+  if (cluster.isWorker) process.on("disconnect", () => process.exit(1));
   // `npm run dev` runs one process per server: its runner is what restarts it.
   const workers = handedOff() ? 1 : workerCount();
   if (cluster.isPrimary && workers > 1) {
@@ -87,7 +101,12 @@ export async function runService<Config extends ServiceSettings>(
     await exitUnlessMigrated(db, moduleUrl);
     if (!handedOff()) await sayConnections(db, 1, config.databasePoolSize, logger);
   }
-  serve(config, db, parts, logger);
+  serve(moduleUrl, config, db, parts, logger);
+}
+
+/** The background thread's pool beside a serving pool of `poolSize` (PostgreSQL; SQLite has one connection). */
+function backgroundPoolSize(poolSize: number): number {
+  return Math.max(2, Math.ceil(poolSize / 2));
 }
 
 /** The primary, with DATABASE_REPLICA_URLS for the reads of GET requests when set (lib/replicas.ts). */
@@ -152,9 +171,10 @@ async function sayConnections(db: Database, workers: number, poolSize: number, l
   if (!db.connectionLimit) return;
   const maxConnections = await db.connectionLimit().catch(() => undefined);
   if (maxConnections === undefined) return;
-  const connections = workers * poolSize;
-  const facts = { workers, poolSize, connections, maxConnections };
-  const said = `database connections: ${workers} worker${workers === 1 ? "" : "s"} × DATABASE_POOL_SIZE ${poolSize} = up to ${connections} of the server's max_connections ${maxConnections}`;
+  const background = backgroundPoolSize(poolSize);
+  const connections = workers * (poolSize + background);
+  const facts = { workers, poolSize, backgroundPoolSize: background, connections, maxConnections };
+  const said = `database connections: ${workers} worker${workers === 1 ? "" : "s"} × (DATABASE_POOL_SIZE ${poolSize} + ${background} for background work) = up to ${connections} of the server's max_connections ${maxConnections}`;
   if (connections > maxConnections - 3)
     logger.warn(
       facts,
@@ -164,6 +184,7 @@ async function sayConnections(db: Database, workers: number, poolSize: number, l
 }
 
 function serve<Config extends ServiceSettings>(
+  moduleUrl: string,
   config: Config,
   db: Database,
   parts: ServiceParts<Config>,
@@ -172,19 +193,16 @@ function serve<Config extends ServiceSettings>(
   // Not Express's app.listen: since Express 5 its callback also runs on a failed listen, which
   // logged "listening" right before "address already in use".
   const app = parts.createApp({ config, db, logger });
-  if (config.metrics) enableMetrics(db);
+  // Beside the requests: old events leave the outbox, new ones are delivered (lib/events/), jobs run.
+  const background = (app as { locals?: { background?: BackgroundWork } }).locals?.background;
+  if (config.metrics) enableMetrics(db, background?.watched ?? { receivers: [], jobs: false });
   // One process on its own serves METRICS_PORT itself; a supervisor serves it for its workers.
   const metricsServer =
     config.metrics && "port" in config.metrics && cluster.isPrimary
       ? listenForMetrics(config.host, config.metrics.port, () => register.metrics(), logger)
       : undefined;
   const server = createApiServer(app);
-  // Beside the requests: old events leave the outbox, new ones are delivered (lib/events/).
-  const background = (app as { locals?: { background?: BackgroundWork } }).locals?.background;
-  const retention = background
-    ? keepEventsPruned(db, background.eventRetention, logger)
-    : undefined;
-  const dispatcher = background?.startDispatcher(logger);
+  const backgroundThread = background ? startBackgroundThread(moduleUrl, logger) : undefined;
   const handoff = listenForRequests(server, config, logger);
 
   // Graceful shutdown (docs/api-contract.md §9): readiness answers 503, the listener closes,
@@ -196,8 +214,7 @@ function serve<Config extends ServiceSettings>(
     stopping = true;
     startDraining();
     logger.info({ signal, graceMs: config.shutdownGraceMs }, "shutting down");
-    retention?.stop();
-    const delivering = dispatcher?.stop();
+    const delivering = backgroundThread?.stop(workerDeadlineMs(config.shutdownGraceMs));
     const force = setTimeout(() => {
       logger.warn({ graceMs: config.shutdownGraceMs }, "shutdown grace over: closing what is left");
       server.closeAllConnections();

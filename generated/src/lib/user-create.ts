@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { connectDatabase, explainOpenFailure, isUniqueViolation, sql } from "./database.js";
 import { newHash } from "./hash-id.js";
-import { appendEvents } from "./events/outbox.js";
+import { appendEvents, recordEventsAs } from "./events/outbox.js";
 import { hashPassword } from "./passwords.js";
 import { isSchemaBehind } from "./sql.js";
 import { messageOf } from "./records.js";
@@ -24,6 +24,8 @@ export async function runUserCreateCommand(
   /** The project's roles (src/auth/roles.ts) and the one a user gets without --role. */
   access: { roles: readonly string[]; defaultRole: string },
 ): Promise<number> {
+  // A script's write: receivers skip its event unless they ask for seeds.
+  recordEventsAs("script");
   const user = newUserArguments(argv, access);
   if (typeof user === "string") {
     process.stderr.write(`${user}\n`);

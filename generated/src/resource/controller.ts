@@ -15,12 +15,17 @@ import {
   type NestedReaders,
 } from "../http/nested-access.js";
 import { cursorPaginate, paginate } from "../http/pagination.js";
-import { Forbidden, NotFound, ValidationFailed } from "../lib/errors.js";
-import type { LinkedCondition } from "../lib/list-conditions.js";
+import { Forbidden, ValidationFailed } from "../lib/errors.js";
 import { relationOfKind } from "../lib/table.js";
 import { fieldAccess, payloadWriters, type FieldAccess } from "./field-access.js";
 import { actorOf } from "./actor.js";
 import { afterAnswer } from "./after-answer.js";
+import type { JobQueue } from "../lib/jobs/jobs.js";
+import { committingRule, type CommittingWrite } from "./committing.js";
+
+export type { CommittingWrite };
+import type { ControllerContext, LinkedList } from "./controller-context.js";
+import { pageCursors } from "./cursor-keys.js";
 import { sendHistory } from "./history.js";
 import { serverSetValues } from "./server-set.js";
 import { bothScopes, ownedPayload, ownerScope } from "./ownership.js";
@@ -28,27 +33,7 @@ import type { Policy } from "./policy.js";
 import type { Serializer } from "./serializer.js";
 import type { Reach, RecordRules, ResourceService, StoredRow, WriteRules } from "./service.js";
 
-/** A belongsToMany's own list: the records one row links to, and what each page's rows get added. */
-export interface LinkedList<Row> {
-  from: LinkedCondition["linkedFrom"];
-  decorate(rows: Row[]): Promise<void>;
-}
-
-/** What a resource's controller is built with (see registry.ts). */
-export interface ControllerContext<
-  Model,
-  Row extends StoredRow,
-  Create extends object,
-  Update extends object,
-  P,
-> {
-  service: ResourceService<Model, Row, Create, Update>;
-  policy: P;
-  listSpec: ListSpec;
-  /** Who may see the records each relation nests: their own resources' show rules. */
-  nested: NestedReaders;
-  serialize: Serializer;
-}
+export type { ControllerContext, LinkedList };
 
 /**
  * The actions of one resource. A resource's controller in src/custom/ extends it (through the
@@ -69,6 +54,10 @@ export class ResourceController<
   protected readonly listSpec: ListSpec;
   protected readonly nested: NestedReaders;
   protected readonly serialize: Serializer;
+  private readonly exit: ControllerContext<Model, Row, Create, Update, P>["exit"];
+  private readonly jobs: JobQueue | undefined;
+  /** A subclass overrides onWrite: writes then call it in their transaction. */
+  private readonly writesCommitting: boolean;
   /** Which fields each role sees and may send (visibleTo, writableBy). */
   protected readonly fields: FieldAccess;
   /** Some related resource's policy has a scope, which its nested records obey. */
@@ -80,6 +69,9 @@ export class ResourceController<
     this.listSpec = context.listSpec;
     this.nested = context.nested;
     this.serialize = context.serialize;
+    this.exit = context.exit;
+    this.jobs = context.jobs;
+    this.writesCommitting = this.onWrite !== ResourceController.prototype.onWrite;
     const resource = context.service.resource;
     this.fields = fieldAccess(resource.visibleTo, payloadWriters(resource), context.listSpec);
     this.nestedScopes = Object.values(context.nested).some((reader) => reader.scope !== undefined);
@@ -104,6 +96,23 @@ export class ResourceController<
   /** `record` as it was read before the delete. */
   protected afterDestroy(_req: Request, _record: Row): void | Promise<void> {}
   protected afterRestore(_req: Request, _record: Row): void | Promise<void> {}
+
+  /**
+   * In a create, update, delete or restore's own transaction, after the record and its events are
+   * written and before the commit: what must happen with the write or not at all, such as a job
+   * (`write.jobs.enqueue("send-welcome", { candidate: write.record.hash })`) or a row of your own
+   * (`write.sql`). What it throws rolls the write back and is answered as any error of the action.
+   */
+  protected onWrite(_req: Request, _write: CommittingWrite<Row>): void | Promise<void> {}
+
+  /** The rule that calls onWrite in a write's transaction, when a subclass has one. */
+  private committing(
+    req: Request,
+    action: CommittingWrite<Row>["action"],
+  ): Pick<WriteRules, "committing"> {
+    if (!this.writesCommitting) return {};
+    return committingRule<Row>(action, this.jobs, (write) => this.onWrite(req, write));
+  }
 
   /** 403 "This action is unauthorized." unless `allowed`. */
   protected authorize(allowed: boolean | Promise<boolean>): void | Promise<void> {
@@ -207,19 +216,9 @@ export class ResourceController<
     const { rows, more } = await this.service.cursorPage(query, this.reach(req));
     await decorate?.(rows);
     await assertMayRead(this.nested, rows, query.relations, req.user);
-    const { position, binding } = query.cursor;
-    const cursors = this.listSpec.cursors!;
-    const seal = (direction: "next" | "prev", row: Row | undefined) =>
-      row === undefined
-        ? null
-        : cursors.seal({ direction, values: this.service.cursorOf(query.orderBy, row) }, binding);
-    // Reading forwards, rows follow when the page overflowed and precede unless it is the first
-    // page; reading backwards, rows follow (the page read from) and precede when it overflowed.
-    const forwards = position?.direction !== "prev";
-    const follow = forwards ? more : true;
-    const precede = forwards ? position !== null : more;
-    const next = follow ? seal("next", rows.at(-1)) : null;
-    const prev = precede ? seal("prev", rows[0]) : null;
+    const { next, prev } = pageCursors(query, rows, more, this.listSpec.cursors!, (row) =>
+      this.service.cursorOf(query.orderBy, row),
+    );
     const { links, meta } = cursorPaginate(req, query.perPage, { next, prev });
     sendList(
       res,
@@ -248,6 +247,7 @@ export class ResourceController<
     const rules = {
       ...owned.rules,
       ...this.linking(req, owned.payload),
+      ...this.committing(req, "create"),
       actor: actorOf(req),
     };
     const created = await this.service.create(owned.payload, relations, rules);
@@ -285,6 +285,7 @@ export class ResourceController<
       ...owned.rules,
       ...this.linking(req, owned.payload),
       ...this.recordRules(req),
+      ...this.committing(req, "update"),
     };
     const updated = await this.service.update(row, owned.payload, relations, rules);
     await assertMayRead(this.nested, [updated], relations, req.user);
@@ -296,7 +297,10 @@ export class ResourceController<
     const row = await this.service.find(String(req.params.hash), [], this.reach(req));
     await this.authorize(this.policy.destroy(req.user, row));
     await this.beforeDestroy(req, row);
-    await this.service.destroy(row, this.recordRules(req));
+    await this.service.destroy(row, {
+      ...this.recordRules(req),
+      ...this.committing(req, "delete"),
+    });
     sendMessage(res, "Resource deleted.");
     afterAnswer(req, () => this.afterDestroy(req, row));
   }
@@ -305,7 +309,10 @@ export class ResourceController<
     const relations = this.relations(req);
     const row = await this.service.findTrashed(String(req.params.hash), relations, this.reach(req));
     await this.authorize(this.policy.restore?.(req.user, row) ?? true);
-    const restored = await this.service.restore(row, relations, this.recordRules(req));
+    const restored = await this.service.restore(row, relations, {
+      ...this.recordRules(req),
+      ...this.committing(req, "restore"),
+    });
     await assertMayRead(this.nested, [restored], relations, req.user);
     sendData(res, this.serialize(restored, relations, req.user?.role));
     afterAnswer(req, () => this.afterRestore(req, restored));
@@ -313,19 +320,13 @@ export class ResourceController<
 
   /** The record's events (resources with `audit`): readable by whoever may show it, trashed or not (history.ts). */
   async history(req: Request, res: Response): Promise<void> {
+    if (this.exit === undefined) throw new Error("A history route needs the exit gate");
     await sendHistory(req, res, {
       sql: this.service.table.sql,
-      fields: this.fields,
+      listSpec: this.fields.listSpecFor(req.user?.role),
+      ...this.exit,
       record: async (request) => {
-        const hash = String(request.params.hash);
-        const reach = this.reach(request);
-        const row = await this.service
-          .find(hash, [], reach)
-          .catch((error: unknown) =>
-            error instanceof NotFound
-              ? this.service.findTrashed(hash, [], reach)
-              : Promise.reject(error),
-          );
+        const row = await this.service.findEither(String(request.params.hash), this.reach(request));
         await this.authorize(this.policy.show(request.user, row));
         return row;
       },

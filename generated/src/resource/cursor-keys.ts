@@ -1,5 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
+import type { CursorCodec } from "../http/cursor.js";
 import type { ListQuery } from "../http/list-query.js";
 import { cursorValue, fromCursorValue, type ColumnKind } from "../lib/column-codec.js";
 import { emptyFieldErrors, ValidationFailed } from "../lib/errors.js";
@@ -45,4 +46,28 @@ export function reversedOrder(orderBy: ListQuery["orderBy"]): ListQuery["orderBy
       ]),
     ),
   );
+}
+
+/**
+ * The cursors of the pages beside a cursor page: reading forwards, rows follow when the page
+ * overflowed and precede unless it is the first page; reading backwards, rows follow (the page
+ * read from) and precede when it overflowed. Each sealed from its edge row's order keys.
+ */
+export function pageCursors<Row>(
+  query: ListQuery & { cursor: NonNullable<ListQuery["cursor"]> },
+  rows: readonly Row[],
+  more: boolean,
+  cursors: Pick<CursorCodec, "seal">,
+  keysOf: (row: Row) => unknown[],
+): { next: string | null; prev: string | null } {
+  const { position, binding } = query.cursor;
+  const seal = (direction: "next" | "prev", row: Row | undefined) =>
+    row === undefined ? null : cursors.seal({ direction, values: keysOf(row) }, binding);
+  const forwards = position?.direction !== "prev";
+  const follow = forwards ? more : true;
+  const precede = forwards ? position !== null : more;
+  return {
+    next: follow ? seal("next", rows.at(-1)) : null,
+    prev: precede ? seal("prev", rows[0]) : null,
+  };
 }

@@ -12,13 +12,25 @@ import type { AnyResource } from "./descriptor.js";
 
 type RoleLists = Readonly<Record<string, readonly string[]>>;
 
+/**
+ * The service's own code (event handlers, jobs) as a reader: it sees every field a record outputs,
+ * whatever `visibleTo` says, and still nothing outside the output allow-list (a password, a hidden
+ * or removed field). No request can be this reader: it is not a string, and roles are.
+ */
+export const everyField: unique symbol = Symbol("every field");
+
+/** Whose view a record is output for: a role, nobody signed in (undefined), or the service itself. */
+export type Viewer = string | undefined | typeof everyField;
+
 /** role → the keys of `fields` that role may not use; empty sets are not kept. */
 function refusedByRole(
   fields: RoleLists | undefined,
-): (role: string | undefined) => ReadonlySet<string> | undefined {
+): (role: Viewer) => ReadonlySet<string> | undefined {
   if (fields === undefined || Object.keys(fields).length === 0) return () => undefined;
   const cache = new Map<string, ReadonlySet<string> | undefined>();
-  return (role = "") => {
+  return (viewer) => {
+    if (viewer === everyField) return undefined;
+    const role = viewer ?? "";
     if (cache.has(role)) return cache.get(role);
     const refused = new Set(Object.keys(fields).filter((field) => !fields[field]!.includes(role)));
     const kept = refused.size > 0 ? refused : undefined;
@@ -29,8 +41,8 @@ function refusedByRole(
 }
 
 export interface FieldAccess {
-  /** The output keys a role does not see, or undefined when it sees them all. */
-  hiddenFrom(role: string | undefined): ReadonlySet<string> | undefined;
+  /** The output keys a viewer does not see, or undefined when it sees them all. */
+  hiddenFrom(viewer: Viewer): ReadonlySet<string> | undefined;
   /** The list options of a role: no filter, sort or search on a field it does not see. */
   listSpecFor(role: string | undefined): ListSpec;
   /**

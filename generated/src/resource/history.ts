@@ -7,35 +7,40 @@ import { parseHistoryQuery, type HistoryQuery } from "../http/history-query.js";
 import { cursorPaginate, paginate } from "../http/pagination.js";
 import { historyCount, historyPage, type HistoryEntry } from "../lib/events/history.js";
 import type { Sql } from "../lib/sql.js";
-import type { FieldAccess } from "./field-access.js";
+import type { ListSpec } from "../http/list-query.js";
+import type { ExitGate, ExitSubject } from "./exits.js";
 
 /** What answering a record's history takes: the record (404 out of reach, 403 refused) and its reader's view. */
 export interface HistorySource {
   readonly sql: Sql;
-  readonly fields: FieldAccess;
+  /** The caller's list options (its cursors). */
+  readonly listSpec: ListSpec;
+  /** What every exit shows each reader (exits.ts), and the record's resource there. */
+  readonly gate: ExitGate;
+  readonly subject: ExitSubject;
   /** The record as `show` finds and authorizes it: the history is readable by whoever may show it. */
   record(req: Request): Promise<{ readonly hash: string }>;
 }
 
 /**
  * `GET /api/<c>/{hash}/history` (resources with `audit`): the record's events newest first, as a list
- * (envelope, page numbers or cursors); changes to fields the caller may not see are left out.
+ * (envelope, page numbers or cursors), each as the exit gate shows it to the caller: changes to
+ * keys the record does not show the caller now are left out, old events included.
  */
 export async function sendHistory(
   req: Request,
   res: Response,
   source: HistorySource,
 ): Promise<void> {
-  const role = req.user?.role;
-  const listSpec = source.fields.listSpecFor(role);
+  const { listSpec, gate, subject } = source;
   const record = await source.record(req);
   const query = parseHistoryQuery(req, listSpec);
-  const hidden = source.fields.hiddenFrom(role);
+  const reader = { kind: "caller", user: req.user } as const;
   const output = (entry: HistoryEntry) => ({
     event: entry.event,
     at: isoInstant(entry.at),
-    actor: entry.actor,
-    changes: Object.fromEntries(Object.entries(entry.changes).filter(([key]) => !hidden?.has(key))),
+    actor: gate.actor(reader, entry.actor),
+    changes: gate.changes(subject, reader, entry.changes),
   });
   if (query.cursor) {
     const cursors = listSpec.cursors;

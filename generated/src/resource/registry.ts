@@ -29,8 +29,10 @@ import {
   type UserPayload,
   type UserRoles,
 } from "../auth/users.service.js";
-import type { EventView } from "../lib/events/dispatcher.js";
 import type { RetentionRule } from "../lib/events/retention.js";
+import type { JobQueue } from "../lib/jobs/jobs.js";
+import { ExitGate, type ExitSubject } from "./exits.js";
+import { resourceSubject, unmanagedUsersSubject, type SubjectSource } from "./exit-subjects.js";
 import { ownValue } from "../lib/records.js";
 
 type AnyController = ResourceController<object, StoredRow, object, object, AnyPolicy>;
@@ -60,6 +62,8 @@ export class ResourceRegistry {
   private readonly entries: Entry[] = [];
   private readonly tableOf: (spec: TableSpec) => AnyTable;
   private readonly serializers = new Map<TableSpec, Serializer>();
+  private readerCache?: Map<TableSpec, NestedReader>;
+  private gate?: ExitGate;
 
   private managedUsers?: {
     resource: ResourceDescriptor<object, ManagedUser, UserPayload, UserPayload>;
@@ -75,6 +79,8 @@ export class ResourceRegistry {
     private readonly auth: AuthService,
     /** Page sizes, and the cursors of cursor pagination. */
     private readonly pagination: Pick<ListSpec, "defaultPerPage" | "maxPerPage" | "cursors">,
+    /** hashapi.yaml's jobs, which controllers may enqueue with a write (onWrite). */
+    private readonly jobs?: JobQueue,
   ) {
     this.tableOf = tableLookup(tables);
     const users = tables.users;
@@ -120,29 +126,44 @@ export class ResourceRegistry {
   }
 
   /**
-   * An event's record and changes as a role sees them (what a webhook with `as: role` is sent): the
-   * record now, through its resource's serializer for that role (fields by `visibleTo`; a webhook
-   * is the service's own integration, so no owner or scope narrows it), null once it is gone.
+   * The one gate every exit passes (exits.ts): history, webhooks, handlers and what comes later
+   * decide what each reader sees of a record from the same declarations the routes are built from.
    */
-  async viewEvent(
-    event: { type: string; hash: string; changes: Record<string, unknown> },
-    role: string,
-  ): Promise<EventView> {
-    const name = event.type.slice(0, event.type.indexOf("."));
-    const entry = this.entries.find(({ resource }) => resource.table.event === name);
-    const table = entry?.resource.table ?? (name === "user" ? this.users : undefined);
-    if (!table) return { record: null, changes: event.changes };
-    const visibleTo = entry?.resource.visibleTo ?? {};
-    const hidden = (key: string) =>
-      Object.hasOwn(visibleTo, key) && !visibleTo[key]!.includes(role);
-    const changes = Object.fromEntries(
-      Object.entries(event.changes).filter(([key]) => !hidden(key)),
+  exitGate(): ExitGate {
+    return (this.gate ??= new ExitGate(this.exitSubjects(), this.tableOf));
+  }
+
+  private exitSubjects(): ExitSubject[] {
+    const readers = this.readers();
+    const sources = new Map<TableSpec, SubjectSource>(
+      this.entries.map(({ resource, policy }) => [
+        resource.table,
+        {
+          resource,
+          policy,
+          reader: readers.get(resource.table)!,
+          serialize: this.serializerOf(resource.table),
+        },
+      ]),
     );
-    const row = await this.tableOf(table).findOne({
-      hash: event.hash,
-      ...(table.softDelete ? { deleted: false } : {}),
-    } as never);
-    return { record: row ? this.serializerOf(table)(row, [], role) : null, changes };
+    const subjects = [...sources.values()].map((source) =>
+      resourceSubject(source, (table) => sources.get(table)),
+    );
+    const managed = this.managedUsers?.resource;
+    if (managed)
+      subjects.push(
+        resourceSubject(
+          {
+            resource: managed,
+            policy: new ResourcePolicy(),
+            reader: { public: false, showRoles: managed.roles?.show ?? [] },
+            serialize: createSerializer(managed, (spec) => this.serializerOf(spec)),
+          },
+          (table) => sources.get(table),
+        ),
+      );
+    else if (this.users) subjects.push(unmanagedUsersSubject(this.users, this.auth.userFields));
+    return subjects;
   }
 
   /**
@@ -160,19 +181,8 @@ export class ResourceRegistry {
 
   /** Adds each resource's routes at `<base>/<collection>` (base: /api). */
   addRoutes(routes: RouteTable, base: string): void {
-    const readers = new Map<TableSpec, NestedReader>(
-      this.entries.map(({ resource, policy }) => [
-        resource.table,
-        nestedReader(
-          (resource.publicActions ?? []).includes("show"),
-          ownedPolicy(policy, resource, this.tableOf),
-          resource.roles?.show,
-          policy.show === ResourcePolicy.prototype.show,
-        ),
-      ]),
-    );
-    // Any signed-in caller may see who a record points at; anonymous callers may not.
-    if (this.users) readers.set(this.users, { public: false });
+    const readers = this.readers();
+    const gate = this.exitGate();
     const controllers = new Map<TableSpec, AnyController>();
     for (const { resource, policy, Controller } of this.entries) {
       const nested = Object.fromEntries(
@@ -187,6 +197,8 @@ export class ResourceRegistry {
         listSpec: { ...resource.list, softDelete: resource.table.softDelete, ...this.pagination },
         nested,
         serialize: this.serializerOf(resource.table),
+        exit: { gate, subject: gate.subjectWithPrefix(resource.prefix)! },
+        ...(this.jobs ? { jobs: this.jobs } : {}),
       });
       addResourceRoutes(routes, `${base}/${resource.collection}`, controller, this.auth, {
         collection: resource.collection,
@@ -199,6 +211,25 @@ export class ResourceRegistry {
     }
     this.addLinkRoutes(routes, base, controllers, readers);
     if (this.managedUsers) this.addUserRoutes(routes, base, this.managedUsers);
+  }
+
+  /** Who may show each resource's records: in responses that nest them, and at every exit. */
+  private readers(): Map<TableSpec, NestedReader> {
+    if (this.readerCache) return this.readerCache;
+    const readers = new Map<TableSpec, NestedReader>(
+      this.entries.map(({ resource, policy }) => [
+        resource.table,
+        nestedReader(
+          (resource.publicActions ?? []).includes("show"),
+          ownedPolicy(policy, resource, this.tableOf),
+          resource.roles?.show,
+          policy.show === ResourcePolicy.prototype.show,
+        ),
+      ]),
+    );
+    // Any signed-in caller may see who a record points at; anonymous callers may not.
+    if (this.users) readers.set(this.users, { public: false });
+    return (this.readerCache = readers);
   }
 
   /** Each belongsToMany's routes, once every resource's controller exists. */

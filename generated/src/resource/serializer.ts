@@ -4,7 +4,7 @@ import type { ManyToManySpec } from "../lib/relations/belongs-to-many.js";
 import { columnsOf, relationOfKind, relationsOfKind, type TableSpec } from "../lib/table.js";
 import { outputOf } from "../lib/serialize.js";
 import { isPublicIdKey, type ResourceDescriptor } from "./descriptor.js";
-import { fieldAccess } from "./field-access.js";
+import { fieldAccess, type Viewer } from "./field-access.js";
 import { objectBuilder, type BuiltKey } from "../lib/object-builder.js";
 import { isRecord } from "../lib/records.js";
 
@@ -23,11 +23,11 @@ const noList = {
   maxPerPage: 1,
 };
 
-/** A record as output to a caller of `role` (fields it may not see are left out, nested records too). */
+/** A record as output to a viewer (fields it may not see are left out, nested records too). */
 export type Serializer = (
   row: object,
   relations?: readonly string[],
-  role?: string,
+  role?: Viewer,
 ) => Record<string, unknown>;
 
 /**
@@ -43,7 +43,7 @@ export function createSerializer(
   const hiddenFrom = fieldAccess(resource.visibleTo, undefined, noList).hiddenFrom;
   const kinds = columnsOf(table);
   // Each key's value: a column's (read as a named property: see objectBuilder), or a relation's.
-  const write = output.map((key): BuiltKey<Row, readonly string[], string | undefined> => {
+  const write = output.map((key): BuiltKey<Row, readonly string[], Viewer> => {
     if (isPublicIdKey(key)) return { key, from: "hash", write: asIs };
     const relation = relationOfKind(table, key, "belongsTo");
     if (relation) {
@@ -61,10 +61,10 @@ export function createSerializer(
   });
   const nestedLists = nestedListsOf(table, serializerOf);
   // What a role sees, decided once per role: its keys and their writers, built as one object.
-  const plans = new Map<string | undefined, RecordOutput>();
+  const plans = new Map<Viewer, RecordOutput>();
   // A page's records are all output for one role: the last plan is kept at hand.
-  let last: { role: string | undefined; plan: RecordOutput } | undefined;
-  const planFor = (role: string | undefined): RecordOutput => {
+  let last: { role: Viewer; plan: RecordOutput } | undefined;
+  const planFor = (role: Viewer): RecordOutput => {
     if (last !== undefined && last.role === role) return last.plan;
     let plan = plans.get(role);
     if (plan === undefined) {
@@ -112,7 +112,7 @@ function nestedListsOf(table: TableSpec, serializerOf: (table: TableSpec) => Ser
 type RecordOutput = (
   row: Row,
   relations: readonly string[],
-  role: string | undefined,
+  role: Viewer,
 ) => Record<string, unknown>;
 
 // A nested record's own relations are never loaded: one empty list for all of them.
@@ -129,7 +129,7 @@ function nestedOutput(
   item: Record<string, unknown>,
   serialize: Serializer,
   pivot: ReturnType<typeof pivotOutput> | undefined,
-  role: string | undefined,
+  role: Viewer,
 ): Record<string, unknown> {
   const output = serialize(item, noRelations, role);
   if (pivot === undefined) return output;

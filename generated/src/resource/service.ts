@@ -9,7 +9,6 @@ import { propertyOf } from "../lib/records.js";
 import type { Sql, SqlRow } from "../lib/sql.js";
 import {
   columnsOf,
-  decodeValue,
   relationOfKind,
   relationsOfKind,
   type FindOptions,
@@ -23,7 +22,7 @@ import {
 } from "../lib/table.js";
 import type { ResourceDescriptor } from "./descriptor.js";
 import { cursorColumns, cursorKeys, reversedOrder } from "./cursor-keys.js";
-import { changesBetween, recordValues, type RecordValues } from "./event-changes.js";
+import { changesBetween, recordValues, storedRecord, type RecordValues } from "./event-changes.js";
 import { PayloadColumns } from "./payload-columns.js";
 import { uniqueViolationAnswer, withTakenFields } from "./unique-fields.js";
 import { guards, type RecordRules, type WriteRules } from "./write-rules.js";
@@ -161,24 +160,29 @@ export class ResourceService<
   }
 
   /** A live record by hash; a malformed hash or one of another resource is simply not found. */
-  async find(hash: string, relations: readonly string[] = [], reach: Reach = {}): Promise<Row> {
-    const row = this.ownHash.test(hash)
-      ? await this.table.findOne({ hash, deleted: false }, relations, reach)
-      : null;
-    if (!row) throw new NotFound();
-    return row;
+  find(hash: string, relations: readonly string[] = [], reach: Reach = {}): Promise<Row> {
+    return this.findBy(hash, false, relations, reach);
   }
 
   /** A soft-deleted record by hash, for restore; a live or unknown one is not found. */
-  async findTrashed(
+  findTrashed(hash: string, relations: readonly string[] = [], reach: Reach = {}): Promise<Row> {
+    if (!this.resource.table.softDelete) return Promise.reject(new NotFound());
+    return this.findBy(hash, true, relations, reach);
+  }
+
+  /** A record by hash, live or soft-deleted (a history is read for either). */
+  findEither(hash: string, reach: Reach = {}): Promise<Row> {
+    return this.findBy(hash, undefined, [], reach);
+  }
+
+  private async findBy(
     hash: string,
-    relations: readonly string[] = [],
-    reach: Reach = {},
+    deleted: boolean | undefined,
+    relations: readonly string[],
+    reach: Reach,
   ): Promise<Row> {
-    const trashed = this.resource.table.softDelete && this.ownHash.test(hash);
-    const row = trashed
-      ? await this.table.findOne({ hash, deleted: true }, relations, reach)
-      : null;
+    const where = deleted === undefined ? { hash } : { hash, deleted };
+    const row = this.ownHash.test(hash) ? await this.table.findOne(where, relations, reach) : null;
     if (!row) throw new NotFound();
     return row;
   }
@@ -249,7 +253,9 @@ export class ResourceService<
         // Locked first (and the caller's reach decided again): its events are of the row deleted.
         if (!(await this.lockedInReach(tx, row.id, "live", rules))) return "gone" as const;
         await rules.check?.(tx);
-        return this.destroyWithin(row, tx, rules.actor ?? null);
+        const outcome = await this.destroyWithin(row, tx, rules.actor ?? null);
+        if (outcome === "deleted") await rules.committing?.(tx, row);
+        return outcome;
       })
       .catch((error: unknown) => {
         // A row its cascade removes, or the row itself, is still referenced (the database refused).
@@ -278,11 +284,13 @@ export class ResourceService<
     relations: readonly string[] = [],
     rules: RecordRules = {},
   ): Promise<Row> {
-    const restored = await this.table.sql.transaction(async (tx) =>
-      guards(rules) && !(await this.lockedInReach(tx, row.id, "trashed", rules))
-        ? { outcome: "gone" as const }
-        : this.table.within(tx).restore(row.id, rules.actor ?? null),
-    );
+    const restored = await this.table.sql.transaction(async (tx) => {
+      if (guards(rules) && !(await this.lockedInReach(tx, row.id, "trashed", rules)))
+        return { outcome: "gone" as const };
+      const outcome = await this.table.within(tx).restore(row.id, rules.actor ?? null);
+      if (outcome.outcome === "restored") await rules.committing?.(tx, row);
+      return outcome;
+    });
     if (restored.outcome === "gone") throw new NotFound();
     if (restored.outcome === "parent") {
       const label = restored.relation.replaceAll("_", " ");
@@ -329,14 +337,17 @@ export class ResourceService<
       if (written === null) return written;
       const actor = rules.actor ?? null;
       const event = `${this.resource.table.event}.${existing === undefined ? "created" : "updated"}`;
-      const before = stored ? await this.before(tx, stored, written) : undefined;
+      const before = stored
+        ? this.values(await storedRecord(tx, this.resource.table, stored, written, this.tableOf))
+        : undefined;
       const changes = changesBetween(before, this.values(written));
       await appendEvents(tx, actor, [{ type: event, hash: written.hash, changes }]);
-      if (linking.length === 0) return written;
       for (const [name, wanted] of links)
         await table.syncLinks(written, name, wanted, rules.links?.[name], actor);
+      await rules.committing?.(tx, written);
       // The row was read before its links were written: read again only when it nests them.
-      const nestsLinks = relations.some((name) => this.relation(name, "belongsToMany"));
+      const nestsLinks =
+        linking.length > 0 && relations.some((name) => this.relation(name, "belongsToMany"));
       return nestsLinks ? ((await table.findOne({ id: written.id }, relations)) as T) : written;
     });
   }
@@ -352,27 +363,6 @@ export class ResourceService<
     if (!row) return null;
     await rules.locked?.(row);
     return row;
-  }
-
-  /**
-   * A record's values before a write, from its row as the lock read it (stored columns): a belongsTo
-   * the write kept is the related record the written row holds; one it changed is looked up.
-   */
-  private async before(tx: Sql, stored: SqlRow, written: Row): Promise<RecordValues> {
-    const row: Record<string, unknown> = {};
-    for (const [column, kind] of Object.entries(this.kinds))
-      row[column] = decodeValue(kind, stored[column], tx.dialect);
-    for (const [name, relation] of relationsOfKind(this.resource.table, "belongsTo")) {
-      const id = stored[relation.foreignKey];
-      if (id === null || id === undefined) row[name] = null;
-      else if (Number(propertyOf(written, relation.foreignKey)) === Number(id))
-        row[name] = propertyOf(written, name);
-      else
-        row[name] = await this.tableOf(relation.target())
-          .within(tx)
-          .findOne({ id: Number(id) });
-    }
-    return this.values(row);
   }
 
   /**

@@ -2,7 +2,7 @@
 
 import type { Actor } from "../lib/events/outbox.js";
 import type { SqlRow, Sql } from "../lib/sql.js";
-import type { Reach } from "../lib/table.js";
+import type { Reach, StoredRow } from "../lib/table.js";
 import type { ParentRule } from "./payload-columns.js";
 
 /**
@@ -26,10 +26,15 @@ export interface WriteRules {
   readonly locked?: (row: SqlRow) => void | Promise<void>;
   /** Who writes, recorded with the write's events (lib/events/outbox.ts): none for seeds and scripts. */
   readonly actor?: Actor | null;
+  /**
+   * Runs in the write's transaction after the record and its events are written, before the
+   * commit (the controller's onWrite: jobs enqueued with the write): throws to roll it back.
+   */
+  readonly committing?: (sql: Sql, record: StoredRow) => Promise<void>;
 }
 
 /** What decides whether a write may touch an existing record, under its lock (see WriteRules). */
-export type RecordRules = Pick<WriteRules, "check" | "reach" | "locked" | "actor">;
+export type RecordRules = Pick<WriteRules, "check" | "reach" | "locked" | "actor" | "committing">;
 
 /** Whether a write to an existing record must lock it and decide the caller's reach on it first. */
 export function guards(rules: RecordRules): boolean {

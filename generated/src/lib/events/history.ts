@@ -2,7 +2,8 @@
 
 import { requiredInstant } from "../column-codec.js";
 import { Binder, type Sql } from "../sql.js";
-import { eventsTable, recordedChanges, storedActor } from "./outbox.js";
+import { recordedChanges, storedActor } from "./outbox.js";
+import { eventsTable } from "./tables.js";
 
 /*
  * A record's audit trail, read from the outbox (outbox.ts): its events newest first, by the index

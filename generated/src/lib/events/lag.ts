@@ -2,8 +2,7 @@
 
 import { decodeValue } from "../column-codec.js";
 import { Binder, type Sql } from "../sql.js";
-import { deliveriesTable } from "./deliveries.js";
-import { eventsTable } from "./outbox.js";
+import { deliveriesTable, eventsTable } from "./tables.js";
 
 /** How far the outbox is behind, in seconds (0 when nothing waits), for /metrics. */
 export interface OutboxLag {
@@ -15,19 +14,28 @@ export interface OutboxLag {
 
 /**
  * Two index lookups (fanned_out, id and status, next_attempt_at): a scrape costs the same whether
- * the backlog holds ten deliveries or ten million.
+ * the backlog holds ten deliveries or ten million. Only the receivers this service has count: the
+ * deliveries of a webhook since removed from hashapi.yaml wait, listed, until the retention deletes
+ * them, and are no lag of this service's.
  */
-export async function outboxLag(sql: Sql, now = new Date()): Promise<OutboxLag> {
+export async function outboxLag(
+  sql: Sql,
+  receivers: readonly string[],
+  now = new Date(),
+): Promise<OutboxLag> {
   const events = new Binder(sql.dialect);
   const oldestEvent = await sql.get(
     `SELECT "created_at" AS "at" FROM ${eventsTable} WHERE "fanned_out" = ${events.add(false)} ORDER BY "id" LIMIT 1`,
     events.list,
   );
   const deliveries = new Binder(sql.dialect);
-  const mostOverdue = await sql.get(
-    `SELECT "next_attempt_at" AS "at" FROM ${deliveriesTable} WHERE "status" = ${deliveries.add("pending")} ORDER BY "next_attempt_at" LIMIT 1`,
-    deliveries.list,
-  );
+  const mostOverdue =
+    receivers.length === 0
+      ? undefined
+      : await sql.get(
+          `SELECT "next_attempt_at" AS "at" FROM ${deliveriesTable} WHERE "status" = ${deliveries.add("pending")} AND "receiver" IN (${deliveries.addAll(receivers)}) ORDER BY "next_attempt_at" LIMIT 1`,
+          deliveries.list,
+        );
   return {
     fanOutSeconds: secondsSince(oldestEvent?.at, sql, now),
     deliverySeconds: secondsSince(mostOverdue?.at, sql, now),

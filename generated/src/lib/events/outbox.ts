@@ -2,7 +2,9 @@
 
 import { encodeValue } from "../column-codec.js";
 import { isRecord } from "../records.js";
+import { delayedSignal } from "../signal.js";
 import { Binder, quote, type Sql, type SqlRow } from "../sql.js";
+import { eventsTable } from "./tables.js";
 
 /*
  * The outbox: every write the service commits appends its event to the table hashapi_events in the
@@ -10,9 +12,6 @@ import { Binder, quote, type Sql, type SqlRow } from "../sql.js";
  * whatever crashes afterwards. The audit trail (GET /api/<c>/{hash}/history) reads it; deliveries
  * read it after commit.
  */
-
-/** The outbox's table (Prisma model HashapiEvent). */
-export const eventsTable = quote("hashapi_events");
 
 /** Who made a write: a signed-in user, or null for seeds and scripts. */
 export interface Actor {
@@ -30,9 +29,38 @@ export interface WriteEvent {
   readonly changes: Changes;
 }
 
-const columns = ["type", "record_hash", "actor_hash", "actor_name", "changes", "created_at"]
+/**
+ * What wrote this process's events, when not a request: a command marks its own (`npm run db:seed`
+ * as `seed`, `npm run user:create` as `script`), and receivers skip them unless they ask for seeds
+ * (lib/events/fan-out.ts). A command runs in a process of its own, which makes this a setting of
+ * the process rather than of each write.
+ */
+let origin: "seed" | "script" | null = null;
+
+/** Marks every event this process writes from now on as written by a command, not a request. */
+export function recordEventsAs(command: "seed" | "script"): void {
+  origin = command;
+}
+
+const columns = [
+  "type",
+  "record_hash",
+  "actor_hash",
+  "actor_name",
+  "changes",
+  "origin",
+  "created_at",
+]
   .map(quote)
   .join(", ");
+
+/**
+ * Tells this process's event worker that events were written, so that it fans them out at once
+ * rather than at its next poll. Told a little after the write (its transaction commits meanwhile),
+ * at most every 20 ms under a stream of writes: each fan-out is a write of its own, which on SQLite
+ * waits for the one writer with the requests'. What it misses, the poll finds.
+ */
+export const eventsWritten = delayedSignal(20);
 
 /** Appends events, in order, in the transaction `sql` belongs to. */
 export async function appendEvents(
@@ -49,6 +77,7 @@ export async function appendEvents(
       values.add(actor?.hash ?? null),
       values.add(actor?.name ?? null),
       values.add(JSON.stringify(event.changes)),
+      values.add(origin),
       values.add(at),
     ];
     await sql.run(
@@ -56,6 +85,7 @@ export async function appendEvents(
       values.list,
     );
   }
+  eventsWritten.notify();
 }
 
 /**
@@ -75,13 +105,15 @@ export async function appendEventsOfRows(
     values.add(type),
     values.add(actor?.hash ?? null),
     values.add(actor?.name ?? null),
+    values.add(origin),
     values.add(encodeValue("datetime", new Date(), sql.dialect)),
   ];
   const selected = rows(values);
   await sql.run(
-    `INSERT INTO ${eventsTable} (${columns}) SELECT ${head[0]}, "selected"."hash", ${head[1]}, ${head[2]}, "selected"."changes", ${head[3]} FROM (${selected}) AS "selected"`,
+    `INSERT INTO ${eventsTable} (${columns}) SELECT ${head[0]}, "selected"."hash", ${head[1]}, ${head[2]}, "selected"."changes", ${head[3]}, ${head[4]} FROM (${selected}) AS "selected"`,
     values.list,
   );
+  eventsWritten.notify();
 }
 
 /**

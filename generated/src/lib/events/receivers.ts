@@ -1,9 +1,13 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-/** A receiver of events (a webhook of hashapi.yaml): its name, and which event types are for it. */
+/** A receiver of events (a webhook of hashapi.yaml, a handler of src/custom/events.ts). */
 export interface Receiver {
   readonly name: string;
   matches(type: string): boolean;
+  /** It also hears what commands write (`npm run db:seed`, `npm run user:create`). */
+  readonly seeds: boolean;
+  /** How many of its lanes (records) one process works at once. */
+  readonly concurrency: number;
 }
 
 /**

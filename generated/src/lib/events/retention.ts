@@ -3,8 +3,7 @@
 import { encodeValue } from "../column-codec.js";
 import type { Logger } from "../logger.js";
 import { Binder, type Sql } from "../sql.js";
-import { deliveriesTable } from "./deliveries.js";
-import { eventsTable } from "./outbox.js";
+import { deliveriesTable, eventsTable } from "./tables.js";
 
 /*
  * How long the outbox keeps events: a resource with `audit: { retainDays: N }` keeps its events N

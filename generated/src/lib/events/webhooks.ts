@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { createHmac } from "node:crypto";
-import { propertyOf } from "../records.js";
+import { post, type PostOutcome } from "./post.js";
 import { eventMatcher, type Receiver } from "./receivers.js";
 
 /*
@@ -22,6 +22,10 @@ export interface DeclaredWebhook {
   readonly events: readonly string[];
   readonly as: string;
   readonly retryHours: number;
+  /** It also hears what `npm run db:seed` and scripts write (default false). */
+  readonly seeds?: boolean;
+  /** Records whose events it is sent at once, per process (default 16). */
+  readonly concurrency?: number;
 }
 
 /** A webhook ready to deliver to: its URL and secret read from the environment. */
@@ -69,6 +73,8 @@ export function readWebhooks(
         secret,
         as: webhook.as,
         retryHours: webhook.retryHours,
+        seeds: webhook.seeds ?? false,
+        concurrency: webhook.concurrency ?? 16,
         matches: eventMatcher(webhook.events),
       });
   }
@@ -108,51 +114,24 @@ export function signature(secret: Buffer, id: string, timestamp: number, body: s
   return `v1,${createHmac("sha256", secret).update(`${id}.${timestamp}.${body}`).digest("base64")}`;
 }
 
-/** An attempt's answer: the receiver's status (null: none came) and what went wrong, if anything. */
-export interface PostOutcome {
-  readonly status: number | null;
-  readonly error: string | null;
-}
-
 /**
  * POSTs one message to a webhook, signed, within `timeoutMs`: a 2xx is delivered; any other status,
  * a redirect (not followed), a timeout or a network error is not.
  */
-export async function postMessage(
+export function postMessage(
   webhook: Webhook,
   message: { id: string; body: string },
   timeoutMs: number,
 ): Promise<PostOutcome> {
   const timestamp = Math.floor(Date.now() / 1000);
-  try {
-    const response = await fetch(webhook.url, {
-      method: "POST",
-      redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
-      headers: {
-        "content-type": "application/json",
-        "user-agent": "hashapi-webhooks",
-        "webhook-id": message.id,
-        "webhook-timestamp": String(timestamp),
-        "webhook-signature": signature(webhook.secret, message.id, timestamp, message.body),
-      },
-      body: message.body,
-    });
-    // The body is not read: only the status counts, and a huge answer must cost nothing.
-    await response.body?.cancel().catch(() => undefined);
-    const delivered = response.status >= 200 && response.status < 300;
-    return { status: response.status, error: delivered ? null : `answered ${response.status}` };
-  } catch (error) {
-    const timedOut = error instanceof Error && error.name === "TimeoutError";
-    return { status: null, error: timedOut ? `no answer within ${timeoutMs} ms` : describe(error) };
-  }
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return "the request failed";
-  const cause = propertyOf(error, "cause");
-  const said = propertyOf(cause, "code") ?? propertyOf(cause, "message");
-  return typeof said === "string" ? said : error.message;
+  const headers = {
+    "content-type": "application/json",
+    "user-agent": "hashapi-webhooks",
+    "webhook-id": message.id,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": signature(webhook.secret, message.id, timestamp, message.body),
+  };
+  return post(webhook, headers, message.body, timeoutMs);
 }
 
 // Retries after `base` (WEBHOOK_RETRY_BASE_MS, 5 s), then longer: with 5 s, 5 s, 30 s, 2 min, 10 min,

@@ -13,7 +13,7 @@ import {
   type NestedStatements,
 } from "../table/nested-items.js";
 import type { ManyToManySpec } from "../table/spec.js";
-import { recordAttached, recordDetached, type LinkOwner } from "../events/link-events.js";
+import { recordDetached, recordLinked, type LinkOwner } from "../events/link-events.js";
 import { boundHashes, type RelationKind } from "./kind.js";
 
 /*
@@ -138,14 +138,16 @@ export async function syncLinks(
     `DELETE FROM ${quote(relation.pivot)} WHERE ${mine} AND ${removed(binder)}`,
     binder.list,
   );
-  await recordAttached(
+  await recordLinked(
     sql,
     relation,
     name,
     owner,
     links.map((link) => link.id),
+    async () => {
+      for (const link of links) await writeLink(sql, relation, owner.id, link);
+    },
   );
-  for (const link of links) await writeLink(sql, relation, owner.id, link);
 }
 
 /** Links `owner` to `link.id` (once: linking again only updates the pivot values given), with its event. */
@@ -156,8 +158,9 @@ export async function attachLink(
   owner: LinkOwner,
   link: Link,
 ): Promise<void> {
-  await recordAttached(sql, relation, name, owner, [link.id]);
-  await writeLink(sql, relation, owner.id, link);
+  await recordLinked(sql, relation, name, owner, [link.id], () =>
+    writeLink(sql, relation, owner.id, link),
+  );
 }
 
 /** Writes one pivot row (or its values, when the link exists). */

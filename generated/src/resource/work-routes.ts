@@ -8,44 +8,53 @@ import { label } from "../http/filter-query.js";
 import { integerParameter, maxPage, QueryParameters } from "../http/list-query.js";
 import { paginate } from "../http/pagination.js";
 import type { RouteTable } from "../http/route-table.js";
-import { deliveryPage, retryDelivery } from "../lib/events/deliveries.js";
 import { Forbidden, NotFound, ValidationFailed } from "../lib/errors.js";
 import { hashMatcher } from "../lib/hash-id.js";
-import type { Sql } from "../lib/sql.js";
 
-export interface DeliveryRouteOptions {
-  /** The one role that may read and retry deliveries: the most privileged (auth.roles' first). */
+/*
+ * The routes of the service's background work for its most privileged role: the webhooks'
+ * deliveries and the jobs, each a list (newest first, by status and by receiver or name, in
+ * pages) and a retry of one by its id.
+ */
+
+export interface WorkRouteOptions<Row> {
+  /** The one role that may read and retry: the most privileged (auth.roles' first). */
   readonly role: string;
-  readonly sql: Sql;
   readonly pagination: { readonly defaultPerPage: number; readonly maxPerPage: number };
-  /** The webhooks' names, which `?webhook=` takes. */
-  readonly webhooks: readonly string[];
+  /** What `?status=` takes. */
+  readonly statuses: readonly string[];
+  /** The other filter: `?webhook=` or `?name=`, and the values it takes. */
+  readonly filter: { readonly parameter: string; readonly values: readonly string[] };
+  /** The prefix of an item's id (`DLV`, `JOB`): any other id is the 404 of a missing one. */
+  readonly idPrefix: string;
+  page(
+    filter: { status?: string; value?: string },
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: Row[]; total: number }>;
+  /** Makes one due now again; null when there is no such item. */
+  retry(id: string): Promise<Row | null>;
 }
 
-const statuses = ["pending", "delivered", "failed"];
-const deliveryHash = hashMatcher("DLV");
-
-/**
- * `GET <base>/webhooks/deliveries` (newest first; `?status=`, `?webhook=`, pages) and
- * `POST <base>/webhooks/deliveries/{id}/retry` (due again now), for the most privileged role only.
- */
-export function addDeliveryRoutes(
+/** `GET <path>` and `POST <path>/{id}/retry`. */
+export function addWorkRoutes<Row>(
   routes: RouteTable,
-  base: string,
+  path: string,
   auth: AuthService,
-  options: DeliveryRouteOptions,
+  options: WorkRouteOptions<Row>,
 ): void {
   const only = (action: (req: Request, res: Response) => Promise<void>) =>
     requireAuth(auth, async (req, res) => {
       if (req.user?.role !== options.role) throw new Forbidden();
       await action(req, res);
     });
-  routes.add(`${base}/webhooks/deliveries`, {
+  const itemId = hashMatcher(options.idPrefix);
+  const { parameter, values } = options.filter;
+  routes.add(path, {
     get: only(async (req, res) => {
       const parameters = new QueryParameters(req.query);
       const { fail } = parameters;
       for (const key of Object.keys(req.query))
-        if (!["page", "per_page", "status", "webhook"].includes(key))
+        if (!["page", "per_page", "status", parameter].includes(key))
           fail(key, `The ${label(key)} parameter is not supported.`);
       const page = integerParameter(parameters.single("page"), 1, 1, maxPage, "page", fail);
       const perPage = integerParameter(
@@ -57,25 +66,24 @@ export function addDeliveryRoutes(
         fail,
       );
       const status = parameters.single("status");
-      if (status !== undefined && !statuses.includes(status))
+      if (status !== undefined && !options.statuses.includes(status))
         fail("status", "The selected status is invalid.");
-      const webhook = parameters.single("webhook");
-      if (webhook !== undefined && !options.webhooks.includes(webhook))
-        fail("webhook", "The selected webhook is invalid.");
+      const value = parameters.single(parameter);
+      if (value !== undefined && !values.includes(value))
+        fail(parameter, `The selected ${label(parameter)} is invalid.`);
       if (Object.keys(parameters.errors).length > 0) throw new ValidationFailed(parameters.errors);
-      const found = await deliveryPage(
-        options.sql,
-        { ...(status ? { status } : {}), ...(webhook ? { webhook } : {}) },
+      const found = await options.page(
+        { ...(status ? { status } : {}), ...(value ? { value } : {}) },
         { limit: perPage, offset: (page - 1) * perPage },
       );
       const { links, meta } = paginate(req, page, perPage, found.total, found.rows.length);
       sendList(res, found.rows, links, meta);
     }),
   });
-  routes.add(`${base}/webhooks/deliveries/:id/retry`, {
+  routes.add(`${path}/:id/retry`, {
     post: only(async (req, res) => {
       const id = String(req.params.id);
-      const retried = deliveryHash.test(id) ? await retryDelivery(options.sql, id) : null;
+      const retried = itemId.test(id) ? await options.retry(id) : null;
       if (!retried) throw new NotFound();
       sendData(res, retried);
     }),

@@ -1,0 +1,46 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { EnqueueOptions, JobQueue } from "../lib/jobs/jobs.js";
+import type { Sql } from "../lib/sql.js";
+import type { StoredRow } from "../lib/table.js";
+import type { WriteRules } from "./write-rules.js";
+
+/** A write about to commit, as a controller's onWrite sees it. */
+export interface CommittingWrite<Row> {
+  readonly action: "create" | "update" | "delete" | "restore";
+  /** The record as written (a delete's as it was read before the delete). */
+  readonly record: Row;
+  /** Puts a job on the queue with this write: it exists once the write commits, never if it rolls back. */
+  readonly jobs: {
+    enqueue(name: string, payload?: unknown, options?: EnqueueOptions): Promise<void>;
+  };
+  /** The write's transaction, for statements of your own that must commit with it. */
+  readonly sql: Sql;
+}
+
+/**
+ * The write rule that calls `onWrite` in a write's own transaction, after its record and events are
+ * written (WriteRules.committing), with the project's jobs to enqueue in that transaction.
+ */
+export function committingRule<Row>(
+  action: CommittingWrite<Row>["action"],
+  jobs: JobQueue | undefined,
+  onWrite: (write: CommittingWrite<Row>) => void | Promise<void>,
+): Pick<WriteRules, "committing"> {
+  return {
+    committing: async (sql: Sql, record: StoredRow) => {
+      await onWrite({
+        action,
+        record: record as Row,
+        sql,
+        jobs: {
+          enqueue: (name, payload, options) => {
+            if (jobs === undefined)
+              throw new Error(`No job named "${name}": hashapi.yaml declares no jobs`);
+            return jobs.enqueue(sql, name, payload, options);
+          },
+        },
+      });
+    },
+  };
+}
