@@ -1,14 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { settleDeliveries } from "../../runtime/common/src/lib/events/deliveries.js";
 import { fanOut } from "../../runtime/common/src/lib/events/fan-out.js";
-import { claimLanes, closeLane, pendingOf, refreshVersion, type Lane } from "../../runtime/common/src/lib/events/lanes.js";
+import { claimLanes, closeLane, openMissingLanes, pendingOf, refreshVersion, type Lane } from "../../runtime/common/src/lib/events/lanes.js";
 import type { Sql } from "../../runtime/common/src/lib/sql.js";
-import { openSql as openSqlite } from "../../runtime/sqlite/src/lib/driver.js";
 import { deliveryTablesStatements, eventsTableStatement } from "../support/events-table.js";
-import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
+import { integrationTargets, openIntegrationDatabase, type IntegrationDatabase } from "../support/integration-database.js";
 
 /**
  * Issue 45: the lanes deliveries wait in (runtime lib/events/lanes.ts), on a real database each:
@@ -16,41 +12,22 @@ import { postgresBinDir, startPostgres, type PostgresServer } from "../support/p
  * at the version its worker read, so a fan-out adding to it at the same moment never leaves a
  * pending delivery without a lane (hundreds of races); a worker that lost its lease settles nothing.
  */
-const targets = [
-  { label: "SQLite", dialect: "sqlite" as const },
-  ...(postgresBinDir() || process.env.CI ? [{ label: "PostgreSQL", dialect: "postgresql" as const }] : []),
-];
-
-async function openPostgres(url: string): Promise<Sql> {
-  const driver = "../../runtime/postgresql/src/lib/driver.js";
-  return ((await import(driver)) as { openSql: (url: string, poolSize: number) => Sql }).openSql(url, 6);
-}
-
 const everything = [{ name: "crm", accepts: () => true }];
 
-describe.each(targets)("delivery lanes on $label", ({ dialect }) => {
+describe.each(integrationTargets)("delivery lanes on $label", ({ dialect }) => {
   let db: Sql;
-  let dir: string | undefined;
-  let postgres: PostgresServer | undefined;
+  let opened: IntegrationDatabase | undefined;
   let id = 0;
 
   beforeAll(async () => {
-    if (dialect === "sqlite") {
-      dir = mkdtempSync(join(tmpdir(), "hashapi-lanes-"));
-      db = openSqlite(`file:${join(dir, "test.db")}`);
-    } else {
-      postgres = await startPostgres();
-      await postgres.createDatabase("lanes");
-      db = await openPostgres(postgres.url("lanes"));
-    }
+    opened = await openIntegrationDatabase(dialect, "lanes", 6);
+    db = opened.db;
     await db.exec(eventsTableStatement(dialect));
     for (const statement of deliveryTablesStatements(dialect)) await db.exec(statement);
   }, 120_000);
 
   afterAll(async () => {
-    await db?.close();
-    await postgres?.destroy();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await opened?.close();
   });
 
   beforeEach(async () => {
@@ -101,6 +78,16 @@ describe.each(targets)("delivery lanes on $label", ({ dialect }) => {
     expect(await settleDeliveries(db, again!, [{ delivery: delivery!, outcome: { delivered: true, status: 204, error: null, retryAt: null } }])).toBe(true);
     expect(await closeLane(db, again!)).toBe(true);
     expect(await count(`SELECT COUNT(*) AS "count" FROM "hashapi_lanes"`)).toBe(0);
+  });
+
+  it("opens a lane for pending deliveries that have none (a backlog from before lanes), once", async () => {
+    for (let n = 0; n < 3; n += 1) await addEvent(hash(2_000 + n));
+    await fanOut(db, everything);
+    await db.run(`DELETE FROM "hashapi_lanes"`);
+    await openMissingLanes(db);
+    await openMissingLanes(db);
+    expect(await count(`SELECT COUNT(*) AS "count" FROM "hashapi_lanes"`)).toBe(3);
+    expect(await claimLanes(db, "crm", 10, 60_000)).toHaveLength(3);
   });
 
   it("never leaves a pending delivery without a lane while fan-out adds to lanes being closed: 300 races", async () => {

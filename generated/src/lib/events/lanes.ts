@@ -181,16 +181,16 @@ export async function reopenLane(sql: Sql, receiver: string, recordHash: string)
 }
 
 /**
- * Opens a lane, due now, for each receiver and record with pending deliveries but no lane: those
+ * Opens a lane for each receiver and record with pending deliveries but no lane: those
  * made before lanes existed (a project upgraded with a backlog), or made due again with SQL by hand.
  * One statement over the pending deliveries, run once when a worker starts.
  */
 export async function openMissingLanes(sql: Sql): Promise<void> {
   const values = new Binder(sql.dialect);
-  const now = values.add(at(sql, new Date()));
   const pending = values.add("pending");
+  // Due when its earliest delivery is (a value of the column itself: no bound instant to cast).
   await sql.run(
-    `INSERT INTO ${lanesTable} ("receiver", "record_hash", "next_attempt_at") SELECT DISTINCT "d"."receiver", "d"."record_hash", ${now} FROM ${deliveriesTable} AS "d" WHERE "d"."status" = ${pending} AND NOT EXISTS (SELECT 1 FROM ${lanesTable} AS "l" WHERE "l"."receiver" = "d"."receiver" AND "l"."record_hash" = "d"."record_hash") ON CONFLICT ("receiver", "record_hash") DO NOTHING`,
+    `INSERT INTO ${lanesTable} ("receiver", "record_hash", "next_attempt_at") SELECT "d"."receiver", "d"."record_hash", MIN("d"."next_attempt_at") FROM ${deliveriesTable} AS "d" WHERE "d"."status" = ${pending} AND NOT EXISTS (SELECT 1 FROM ${lanesTable} AS "l" WHERE "l"."receiver" = "d"."receiver" AND "l"."record_hash" = "d"."record_hash") GROUP BY "d"."receiver", "d"."record_hash" ON CONFLICT ("receiver", "record_hash") DO NOTHING`,
     values.list,
   );
 }
