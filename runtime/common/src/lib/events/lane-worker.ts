@@ -79,7 +79,7 @@ export async function workLane(
         lost: lost.signal,
       });
       if (ended) return;
-      // A page short of full was the lane's last: its outcomes and its close in one write.
+      // A page short of full was the lane's last: its outcomes written, it is closed.
       if (deliveries.length < pageOfLane && (await batch.flushAndClose()) !== "grew") return;
     }
   } finally {
@@ -146,17 +146,15 @@ class Batch {
   }
 
   /**
-   * Writes what is waiting and closes the lane at the version it was read at, in one transaction
-   * (one hold of SQLite's writer); true when the lane is closed. Not closed (it grew since), the
-   * outcomes are still written and the worker reads the lane again ("grew"); "lost" when the lane
-   * is no longer the worker's.
+   * Writes what is waiting, then closes the lane at the version it was read at: "closed", or
+   * "grew" when fan-out added to it since (the worker reads it again), or "lost" when the lane is
+   * no longer the worker's. Two statements, not a transaction: a worker that dies between them
+   * leaves a settled lane whose lease runs out and which the next worker closes; a transaction
+   * would hold every other lane of this thread behind it (SQLite's driver runs one at a time).
    */
   async flushAndClose(): Promise<"closed" | "grew" | "lost"> {
-    const written = this.settled.splice(0);
-    return this.settings.sql.transaction(async (tx) => {
-      if (written.length > 0 && !(await settleDeliveries(tx, this.lane, written))) return "lost";
-      return (await closeLane(tx, this.lane)) ? "closed" : "grew";
-    });
+    if (!(await this.flush())) return "lost";
+    return (await closeLane(this.settings.sql, this.lane)) ? "closed" : "grew";
   }
 
   /** Writes one outcome now, with the jobs a handler asked for in the same transaction. */
