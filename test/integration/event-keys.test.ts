@@ -1,14 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sql } from "../../runtime/common/src/lib/sql.js";
-import { openSql as openSqlite } from "../../runtime/sqlite/src/lib/driver.js";
 import { eventKeyStatements } from "../../src/migrate/event-keys.js";
 import { parseSchemaShape } from "../../src/migrate/schema-shape.js";
 import type { SchemaEvolution } from "../../src/model/evolution.js";
 import { eventsTableStatement } from "../support/events-table.js";
-import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
+import { integrationTargets, openIntegrationDatabase, type IntegrationDatabase } from "../support/integration-database.js";
 
 /**
  * Issue 45: a migration carries its renames and drops into the stored events (src/migrate/
@@ -16,16 +12,6 @@ import { postgresBinDir, startPostgres, type PostgresServer } from "../support/p
  * resource's type follow, a dropped column's key is put out of the way, values and other
  * resources' events stay exactly as they were.
  */
-const targets = [
-  { label: "SQLite", dialect: "sqlite" as const },
-  ...(postgresBinDir() || process.env.CI ? [{ label: "PostgreSQL", dialect: "postgresql" as const }] : []),
-];
-
-async function openPostgres(url: string): Promise<Sql> {
-  const driver = "../../runtime/postgresql/src/lib/driver.js";
-  return ((await import(driver)) as { openSql: (url: string, poolSize: number) => Sql }).openSql(url, 2);
-}
-
 const before = `model HashapiEvent {
   id Int @id
   @@map("hashapi_events")
@@ -68,27 +54,18 @@ const renames = {
   ],
 };
 
-describe.each(targets)("stored events follow a migration's renames and drops on $label", ({ dialect }) => {
+describe.each(integrationTargets)("stored events follow a migration's renames and drops on $label", ({ dialect }) => {
   let db: Sql;
-  let dir: string | undefined;
-  let postgres: PostgresServer | undefined;
+  let opened: IntegrationDatabase | undefined;
 
   beforeAll(async () => {
-    if (dialect === "sqlite") {
-      dir = mkdtempSync(join(tmpdir(), "hashapi-event-keys-"));
-      db = openSqlite(`file:${join(dir, "test.db")}`);
-    } else {
-      postgres = await startPostgres();
-      await postgres.createDatabase("event_keys");
-      db = await openPostgres(postgres.url("event_keys"));
-    }
+    opened = await openIntegrationDatabase(dialect, "event_keys", 2);
+    db = opened.db;
     await db.exec(eventsTableStatement(dialect));
   }, 120_000);
 
   afterAll(async () => {
-    await db?.close();
-    await postgres?.destroy();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await opened?.close();
   });
 
   it("renames keys and types, puts dropped keys out of the way, and leaves the rest as it was", async () => {

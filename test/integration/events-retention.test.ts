@@ -1,15 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeValue } from "../../runtime/common/src/lib/column-codec.js";
 import { fanOut } from "../../runtime/common/src/lib/events/fan-out.js";
 import { eventMatcher } from "../../runtime/common/src/lib/events/receivers.js";
 import { pruneEvents } from "../../runtime/common/src/lib/events/retention.js";
 import { Binder, type Sql } from "../../runtime/common/src/lib/sql.js";
-import { openSql as openSqlite } from "../../runtime/sqlite/src/lib/driver.js";
 import { deliveryTablesStatements, eventsTableStatement } from "../support/events-table.js";
-import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
+import { integrationTargets, openIntegrationDatabase, type IntegrationDatabase } from "../support/integration-database.js";
 
 /**
  * The outbox's retention and fan-out on a real database each (issue 35): old events of each rule
@@ -17,38 +13,19 @@ import { postgresBinDir, startPostgres, type PostgresServer } from "../support/p
  * resource's name is no wildcard; fan-out makes one delivery per receiver an event is for and
  * marks every event, once, whatever runs it.
  */
-const targets = [
-  { label: "SQLite", dialect: "sqlite" as const },
-  ...(postgresBinDir() || process.env.CI ? [{ label: "PostgreSQL", dialect: "postgresql" as const }] : []),
-];
-
-async function openPostgres(url: string): Promise<Sql> {
-  const driver = "../../runtime/postgresql/src/lib/driver.js";
-  return ((await import(driver)) as { openSql: (url: string, poolSize: number) => Sql }).openSql(url, 4);
-}
-
-describe.each(targets)("the outbox's retention and fan-out on $label", ({ dialect }) => {
+describe.each(integrationTargets)("the outbox's retention and fan-out on $label", ({ dialect }) => {
   let db: Sql;
-  let dir: string | undefined;
-  let postgres: PostgresServer | undefined;
+  let opened: IntegrationDatabase | undefined;
 
   beforeAll(async () => {
-    if (dialect === "sqlite") {
-      dir = mkdtempSync(join(tmpdir(), "hashapi-retention-"));
-      db = openSqlite(`file:${join(dir, "test.db")}`);
-    } else {
-      postgres = await startPostgres();
-      await postgres.createDatabase("retention");
-      db = await openPostgres(postgres.url("retention"));
-    }
+    opened = await openIntegrationDatabase(dialect, "retention", 4);
+    db = opened.db;
     await db.exec(eventsTableStatement(dialect));
     for (const statement of deliveryTablesStatements(dialect)) await db.exec(statement);
   }, 120_000);
 
   afterAll(async () => {
-    await db?.close();
-    await postgres?.destroy();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await opened?.close();
   });
 
   const day = 86_400_000;

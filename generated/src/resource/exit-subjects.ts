@@ -6,7 +6,7 @@ import { relationsOfKind, type TableSpec } from "../lib/table.js";
 import type { ResourceDescriptor } from "./descriptor.js";
 import { recordedKeys } from "./event-changes.js";
 import type { ExitLinks, ExitSubject } from "./exits.js";
-import { fieldAccess } from "./field-access.js";
+import { hiddenByRole } from "./field-access.js";
 import { ResourcePolicy, type Policy } from "./policy.js";
 import type { Serializer } from "./serializer.js";
 
@@ -22,16 +22,6 @@ export interface SubjectSource {
   readonly reader: NestedReader;
   readonly serialize: Serializer;
 }
-
-// Field visibility needs no list options.
-const noList = {
-  sortable: [],
-  filters: {},
-  relations: [],
-  softDelete: false,
-  defaultPerPage: 1,
-  maxPerPage: 1,
-};
 
 /** A resource's subject; `sourceOf` finds the resource a relation points at. */
 export function resourceSubject(
@@ -57,7 +47,7 @@ export function resourceSubject(
     table: resource.table,
     prefix: resource.prefix,
     recorded: recordedKeys(resource),
-    hiddenFrom: fieldAccess(resource.visibleTo, undefined, noList).hiddenFrom,
+    hiddenFrom: hiddenByRole(resource.visibleTo),
     reader,
     ...(resource.owner ? { owner: resource.owner } : {}),
     decidesPerRecord: policy.scope !== undefined || policy.show !== ResourcePolicy.prototype.show,

@@ -22,6 +22,13 @@ export const everyField: unique symbol = Symbol("every field");
 /** Whose view a record is output for: a role, nobody signed in (undefined), or the service itself. */
 export type Viewer = string | undefined | typeof everyField;
 
+/** viewer → the keys of `visibleTo` that viewer may not see (undefined: it sees them all). */
+export function hiddenByRole(
+  visibleTo: RoleLists | undefined,
+): (viewer: Viewer) => ReadonlySet<string> | undefined {
+  return refusedByRole(visibleTo);
+}
+
 /** role → the keys of `fields` that role may not use; empty sets are not kept. */
 function refusedByRole(
   fields: RoleLists | undefined,

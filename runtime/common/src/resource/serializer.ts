@@ -4,7 +4,7 @@ import type { ManyToManySpec } from "../lib/relations/belongs-to-many.js";
 import { columnsOf, relationOfKind, relationsOfKind, type TableSpec } from "../lib/table.js";
 import { outputOf } from "../lib/serialize.js";
 import { isPublicIdKey, type ResourceDescriptor } from "./descriptor.js";
-import { fieldAccess, type Viewer } from "./field-access.js";
+import { hiddenByRole, type Viewer } from "./field-access.js";
 import { objectBuilder, type BuiltKey } from "../lib/object-builder.js";
 import { isRecord } from "../lib/records.js";
 
@@ -12,16 +12,6 @@ import { isRecord } from "../lib/records.js";
 type Row = Record<string, unknown>;
 
 const asIs = (value: unknown) => value;
-
-// Field visibility needs no list options.
-const noList = {
-  sortable: [],
-  filters: {},
-  relations: [],
-  softDelete: false,
-  defaultPerPage: 1,
-  maxPerPage: 1,
-};
 
 /** A record as output to a viewer (fields it may not see are left out, nested records too). */
 export type Serializer = (
@@ -40,7 +30,7 @@ export function createSerializer(
   serializerOf: (table: TableSpec) => Serializer,
 ): Serializer {
   const { table, output, scales = {} } = resource;
-  const hiddenFrom = fieldAccess(resource.visibleTo, undefined, noList).hiddenFrom;
+  const hiddenFrom = hiddenByRole(resource.visibleTo);
   const kinds = columnsOf(table);
   // Each key's value: a column's (read as a named property: see objectBuilder), or a relation's.
   const write = output.map((key): BuiltKey<Row, readonly string[], Viewer> => {
