@@ -5,9 +5,8 @@ import type { Express } from "express";
 import { userFields } from "./auth/user-fields.js";
 import type { Config } from "./config.js";
 import { handlers } from "./custom/events.js";
-import { jobs } from "./custom/jobs.js";
 import { createApiApp } from "./http/api-app.js";
-import { jobSettings, schedules } from "./jobs.js";
+import { jobHandlers, jobSettings, schedules } from "./jobs.js";
 import { JobQueue } from "./lib/jobs/jobs.js";
 import type { Database } from "./lib/database.js";
 import type { Logger } from "./lib/logger.js";
@@ -55,8 +54,8 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
     users: [userResource, { roles, defaultRole }],
     // src/custom/events.ts (yours): code run after commit, durable and retried.
     handlers,
-    // hashapi.yaml's jobs and schedules, run by src/custom/jobs.ts (yours).
-    jobs: new JobQueue(jobSettings, jobs, schedules),
+    // hashapi.yaml's jobs and schedules, each job run by its src/custom/jobs/<name>.ts (yours).
+    jobs: new JobQueue(jobSettings, jobHandlers, schedules),
     resources(registry) {
       registry.add(appointmentResource, new AppointmentPolicy(), AppointmentController);
       registry.add(doctorResource, new DoctorPolicy(), DoctorController);

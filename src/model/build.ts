@@ -89,6 +89,7 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
     webhooks: specs.project.webhooks.map((webhook) => webhookModel(webhook, specs.project.auth.roles[0]!)),
     jobs: Object.entries(specs.project.jobs).map(([name, job]) => ({
       name,
+      binding: `job_${name.replaceAll("-", "_")}`,
       attempts: job.attempts ?? 10,
       timeoutMs: (job.timeoutSeconds ?? 300) * 1000,
       concurrency: job.concurrency ?? 4,

@@ -34,6 +34,8 @@ export interface ProjectModel {
 
 export interface JobModel {
   name: string;
+  /** Its handler's binding in the generated src/jobs.ts (`send-digest` → `job_send_digest`: names hold no `_`, so it is unique). */
+  binding: string;
   attempts: number;
   timeoutMs: number;
   concurrency: number;

@@ -5,7 +5,7 @@ export interface DriftReport {
   missing: string[];
   changed: { path: string; diff: string }[];
   orphaned: string[];
-  /** User-owned files whose resource is gone (see ChangeKind "orphan-user"). */
+  /** User-owned files whose resource or job is gone (see ChangeKind "orphan-user"). */
   orphanedUser: string[];
 }
 

@@ -24,7 +24,7 @@ export function formatChangeSet(changes: ChangeSet, options: { onlyChanges?: boo
       const notes: Partial<Record<ChangeKind, string>> = {
         "keep-user": " (yours: never overwritten)",
         "keep-migration": " (migration: never rewritten)",
-        "orphan-user": " (yours: its resource is gone; --prune-custom)",
+        "orphan-user": " (yours: its resource or job is gone; --prune-custom)",
       };
       const note = notes[change.kind] ?? "";
       return `${paint(change.kind, labels[change.kind])} ${change.path}${note}`;
@@ -38,7 +38,7 @@ export function formatDriftReport(report: DriftReport): string {
     ...report.missing.map((path) => `missing   ${path}`),
     ...report.changed.map(({ path }) => `changed   ${path}`),
     ...report.orphaned.map((path) => `orphaned  ${path}`),
-    ...report.orphanedUser.map((path) => `orphaned  ${path} (yours: its resource is gone; generate --prune-custom deletes it)`),
+    ...report.orphanedUser.map((path) => `orphaned  ${path} (yours: its resource or job is gone; generate --prune-custom deletes it)`),
   ];
   const diffs = report.changed.map(({ diff }) => diff.trimEnd());
   return [...lines, "", ...diffs, "", "Run `hashapi generate` to bring the output up to date.", ""].join("\n");

@@ -42,11 +42,11 @@ export async function writeOutput(outDir: string, map: FileMap, options: WriteOp
   return changes;
 }
 
-/** Your files of a resource whose spec is gone: they import deleted files, so the project would not build. */
+/** Your files of a resource whose spec is gone (they import deleted files: the project would not build) or of a job no longer declared. */
 export class OrphanedUserFiles extends HashapiError {
   constructor(readonly paths: readonly string[]) {
     super(
-      `These files of yours belong to resources no spec defines any more, and import files that generation removes:\n` +
+      `These files of yours belong to resources no spec defines any more (they import files that generation removes) or to jobs hashapi.yaml no longer declares:\n` +
         `${paths.map((path) => `  ${path}`).join("\n")}\n` +
         "Nothing was written. Move what you want to keep elsewhere, then run again with --prune-custom to delete them\n" +
         "(or restore the spec if its removal was a mistake).",

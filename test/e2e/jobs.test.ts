@@ -17,44 +17,44 @@ import { admin, client, prepareProject, repo, run, startService, type Project, t
  * listed and retried by the most privileged role.
  */
 
-/** Every run of every job, as lines of its own log: start and end, with the job's id and attempt. */
-const jobsSource = `import { appendFileSync, existsSync } from "node:fs";
-import type { JobHandlers } from "../lib/jobs/jobs.js";
-import type { JobName } from "../jobs.js";
+/** Every run of every job, as lines of its own log: start and end, with the job's id and attempt (a file per job). */
+const jobSource = (body: string) => `import { appendFileSync, existsSync } from "node:fs";
+import type { JobHandler } from "../../lib/jobs/jobs.js";
 
 const log = (line: object) => appendFileSync(process.env.JOBS_LOG!, JSON.stringify({ ...line, pid: process.pid, at: Date.now() }) + "\\n");
 
-export const jobs: JobHandlers<JobName> = {
-  welcome: async (payload, ctx) => {
-    log({ run: "start", job: ctx.job.id, name: "welcome", attempt: ctx.job.attempt, payload });
-    try {
-      const patient = await ctx.read((payload as { patient: string }).patient);
-      await new Promise((done) => setTimeout(done, 150));
-      if (patient) ctx.jobs.enqueue("from-handler", { after: ctx.job.id });
-      log({ run: "end", job: ctx.job.id, name: "welcome", read: patient?.name ?? null });
-    } catch (error) {
-      log({ run: "end", job: ctx.job.id, name: "welcome", error: String(error) });
-      throw error;
-    }
-  },
-  flaky: async (_payload, ctx) => {
-    log({ run: "start", job: ctx.job.id, name: "flaky", attempt: ctx.job.attempt });
-    if (existsSync(process.env.JOBS_LOG! + ".fail")) {
-      log({ run: "end", job: ctx.job.id, name: "flaky", error: "still failing" });
-      throw new Error("still failing");
-    }
-    log({ run: "end", job: ctx.job.id, name: "flaky" });
-  },
-  "from-handler": async (payload, ctx) => {
-    log({ run: "start", job: ctx.job.id, name: "from-handler", payload });
-    log({ run: "end", job: ctx.job.id, name: "from-handler" });
-  },
-  tick: async (payload, ctx) => {
-    log({ run: "start", job: ctx.job.id, name: "tick", payload });
-    log({ run: "end", job: ctx.job.id, name: "tick" });
-  },
-};
+export const job: JobHandler = ${body};
 `;
+const jobFiles = {
+  "src/custom/jobs/welcome.ts": jobSource(`async (payload, ctx) => {
+  log({ run: "start", job: ctx.job.id, name: "welcome", attempt: ctx.job.attempt, payload });
+  try {
+    const patient = await ctx.read((payload as { patient: string }).patient);
+    await new Promise((done) => setTimeout(done, 150));
+    if (patient) ctx.jobs.enqueue("from-handler", { after: ctx.job.id });
+    log({ run: "end", job: ctx.job.id, name: "welcome", read: patient?.name ?? null });
+  } catch (error) {
+    log({ run: "end", job: ctx.job.id, name: "welcome", error: String(error) });
+    throw error;
+  }
+}`),
+  "src/custom/jobs/flaky.ts": jobSource(`async (_payload, ctx) => {
+  log({ run: "start", job: ctx.job.id, name: "flaky", attempt: ctx.job.attempt });
+  if (existsSync(process.env.JOBS_LOG! + ".fail")) {
+    log({ run: "end", job: ctx.job.id, name: "flaky", error: "still failing" });
+    throw new Error("still failing");
+  }
+  log({ run: "end", job: ctx.job.id, name: "flaky" });
+}`),
+  "src/custom/jobs/from-handler.ts": jobSource(`async (payload, ctx) => {
+  log({ run: "start", job: ctx.job.id, name: "from-handler", payload });
+  log({ run: "end", job: ctx.job.id, name: "from-handler" });
+}`),
+  "src/custom/jobs/tick.ts": jobSource(`async (payload, ctx) => {
+  log({ run: "start", job: ctx.job.id, name: "tick", payload });
+  log({ run: "end", job: ctx.job.id, name: "tick" });
+}`),
+};
 
 /** The patients' controller: a welcome job with each create, in its transaction. */
 const controllerSource = `import type { Request } from "express";
@@ -101,6 +101,15 @@ interface Run {
   at: number;
 }
 
+/** SIGKILL, unless the process ended between listing and killing (a worker the supervisor was replacing). */
+function killIfRunning(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
+}
+
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -136,7 +145,7 @@ describe.each(databaseTargets)("jobs and schedules on $label", ({ database }) =>
       database,
       databaseUrl,
       extraSpecs: join(repo, "test/fixtures/jobs"),
-      customFiles: { "src/custom/jobs.ts": jobsSource, "src/custom/patient/patient.controller.ts": controllerSource, "src/custom/events.ts": handlersSource },
+      customFiles: { ...jobFiles, "src/custom/patient/patient.controller.ts": controllerSource, "src/custom/events.ts": handlersSource },
     });
     const env = { ...project.env, WEB_CONCURRENCY: "2", JOBS_LOG: jobsLog, WEBHOOK_RETRY_BASE_MS: "200" };
     services.push(await startService({ cwd: project.dir, env }));
@@ -209,7 +218,7 @@ describe.each(databaseTargets)("jobs and schedules on $label", ({ database }) =>
         const workers = (await execa("pgrep", ["-P", String(service.process.pid)], { reject: false })).stdout.split("\n").filter(Boolean);
         // Two workers, each with its background thread (a thread, never a process of its own).
         if (round === 0) expect(workers).toHaveLength(2);
-        for (const pid of workers) process.kill(Number(pid), "SIGKILL");
+        for (const pid of workers) killIfRunning(Number(pid));
       }
     }
     const hashes = made.map((reply) => reply.body.data.hash as string);

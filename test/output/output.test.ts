@@ -109,7 +109,7 @@ describe("check", () => {
     const report = await checkOutput(dir, build(file("src/a.ts", "a\n")));
     expect(report.orphanedUser).toEqual(["src/custom/gone/gone.policy.ts"]);
     expect(isClean(report)).toBe(false);
-    expect(formatDriftReport(report)).toContain("orphaned  src/custom/gone/gone.policy.ts (yours: its resource is gone; generate --prune-custom deletes it)");
+    expect(formatDriftReport(report)).toContain("orphaned  src/custom/gone/gone.policy.ts (yours: its resource or job is gone; generate --prune-custom deletes it)");
   });
 });
 

@@ -9,6 +9,7 @@ const resource = (kebab: string, source: string) => ({ names: { kebab }, source 
 const project = {
   source: "specs/",
   resources: [resource("patient", "specs/patient.yaml"), resource("medical-record", "specs/medical-record.yaml")],
+  jobs: [{ name: "send-digest", binding: "job_send_digest" }],
 } as unknown as ProjectModel;
 
 describe("engine", () => {
@@ -44,6 +45,13 @@ describe("plan", () => {
       ["src/resources/medical-record/medical-record.routes.ts", "generated", "specs/medical-record.yaml"],
       ["src/resources/patient/patient.routes.ts", "generated", "specs/patient.yaml"],
     ]);
+  });
+
+  it("renders per-job templates once per job of hashapi.yaml, a file each, with the job in the view", () => {
+    const artifacts = planArtifacts(project, [{ path: "src/custom/jobs/__job__.ts", source: "job {{job.binding}}" }]);
+    expect(artifacts.map((artifact) => [artifact.outputPath, artifact.ownership, artifact.view.job?.name])).toEqual([["src/custom/jobs/send-digest.ts", "user", "send-digest"]]);
+    expect(renderArtifacts(artifacts).map((file) => file.content)).toEqual([expect.stringContaining("job job_send_digest")]);
+    expect(planArtifacts({ ...project, jobs: [] }, [{ path: "src/custom/jobs/__job__.ts", source: "job" }])).toEqual([]);
   });
 
   it("skips a template that renders to whitespace only", () => {

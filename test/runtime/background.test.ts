@@ -112,7 +112,7 @@ describe("the project's own code, checked at start-up", () => {
 
   it("refuses jobs declared without code, and code for undeclared jobs", () => {
     const settings = { welcome: { attempts: 3, timeoutMs: 1_000, concurrency: 1 } };
-    expect(() => new JobQueue(settings, {})).toThrow(/no handler for the job "welcome"/);
+    expect(() => new JobQueue(settings, {})).toThrow(/src\/custom\/jobs\/welcome.ts exports no function `job` for the job "welcome"/);
     expect(() => new JobQueue(settings, { welcome: () => undefined, stray: () => undefined })).toThrow(/"stray", which hashapi.yaml's jobs do not declare/);
     expect(new JobQueue(settings, { welcome: () => undefined }).jobNames).toEqual(["welcome"]);
   });

@@ -92,7 +92,7 @@ export interface ApiParts {
   resources: (registry: ResourceRegistry) => void;
   /** src/custom/events.ts: code run after commit for the events it names (lib/events/handlers.ts). */
   handlers?: EventHandlers;
-  /** hashapi.yaml's jobs and schedules with src/custom/jobs.ts's code (lib/jobs/). */
+  /** hashapi.yaml's jobs and schedules with their code, src/custom/jobs/<name>.ts (lib/jobs/). */
   jobs?: JobQueue;
 }
 

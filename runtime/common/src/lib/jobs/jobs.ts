@@ -6,7 +6,7 @@ import { insertJob, type EnqueueOptions } from "./queue.js";
 
 /*
  * What a project declares and writes for its jobs: hashapi.yaml's `jobs:` (their settings, in the
- * generated src/jobs.ts) and `schedules:`, and src/custom/jobs.ts (yours), which runs each one.
+ * generated src/jobs.ts) and `schedules:`, and src/custom/jobs/<name>.ts (yours), a job's code each.
  */
 
 export type { EnqueueOptions };
@@ -36,7 +36,7 @@ export interface JobContext {
 /** A job's code: what it throws (or running over its time) fails the run, which is retried. */
 export type JobHandler = (payload: unknown, context: JobContext) => void | Promise<void>;
 
-/** src/custom/jobs.ts: one handler per job hashapi.yaml declares. */
+/** One handler per job hashapi.yaml declares, each from its src/custom/jobs/<name>.ts. */
 export type JobHandlers<Name extends string = string> = Readonly<Record<Name, JobHandler>>;
 
 /** A job of hashapi.yaml as the worker runs it. */
@@ -70,12 +70,12 @@ export class JobQueue {
     for (const name of this.names)
       if (typeof handlers[name] !== "function")
         throw new Error(
-          `src/custom/jobs.ts exports no handler for the job "${name}" that hashapi.yaml declares: add one`,
+          `src/custom/jobs/${name}.ts exports no function \`job\` for the job "${name}" that hashapi.yaml declares: export one`,
         );
     for (const name of Object.keys(handlers))
       if (!this.names.has(name))
         throw new Error(
-          `src/custom/jobs.ts has a handler for "${name}", which hashapi.yaml's jobs do not declare: declare it there, or remove it`,
+          `a handler for "${name}", which hashapi.yaml's jobs do not declare: declare it there, or remove it`,
         );
   }
 
