@@ -1,4 +1,4 @@
-import { cp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -389,6 +389,32 @@ export class CommentController extends CommentControllerBase {
     await run(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", api], repo, {});
     expect(await readFile(overrides, "utf8")).toContain('setByServer: ["author"]');
   }, 240_000);
+});
+
+/**
+ * A project of one role (issue 46): every user is of the first role, so the users suite's own
+ * earlier tests leave it several; "the last one of the first role" still holds, and is tested alone.
+ */
+describe("the generated users suite of a project with one role", () => {
+  const oneDir = join(repo, ".tmp", `generated-tests-one-role-${process.pid}`);
+
+  afterAll(async () => {
+    await rm(oneDir, { recursive: true, force: true });
+  });
+
+  it("passes: the last user of the only role is never deleted nor demoted", async () => {
+    const specs = join(oneDir, "specs");
+    const api = join(oneDir, "api");
+    await rm(oneDir, { recursive: true, force: true });
+    await mkdir(specs, { recursive: true });
+    await writeFile(join(specs, "hashapi.yaml"), "name: solo\ndatabase: sqlite\nauth:\n  roles: [owner]\n  users:\n    manage: [owner]\n");
+    await writeFile(join(specs, "note.yaml"), "name: Note\nfields:\n  title: { type: string, max: 120 }\n");
+    await run(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", api, "--force"], repo, {});
+    const result = await execa(process.execPath, [vitest, "run", "test/users.test.ts"], { cwd: api, reject: false, all: true, env: { CI: "true" } });
+    const report = String(result.all).replace(/\x1b\[[0-9;]*m/g, "");
+    expect(result.exitCode, report.slice(-3000)).toBe(0);
+    expect(report).toMatch(/✓ never deletes nor demotes the last user of the first role \(409\)/);
+  }, 180_000);
 });
 
 /**

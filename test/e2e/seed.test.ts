@@ -1,9 +1,10 @@
 import { execa } from "execa";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryDatabase } from "../support/databases.js";
 import { databaseTargets } from "../support/hostile.js";
 import { startPostgres, type PostgresServer } from "../support/postgres.js";
-import { prepareProject, type Project } from "../support/service.js";
+import { prepareProject, repo, type Project } from "../support/service.js";
 
 /**
  * `npm run db:seed` of a generated project (issue 21): realistic records of every resource through
@@ -21,7 +22,7 @@ describe.each(databaseTargets)("npm run db:seed on $label", ({ database }) => {
       for (const name of ["seed_a", "seed_b"]) await postgres.createDatabase(name);
       urls.push(postgres.url("seed_a"), postgres.url("seed_b"));
     } else urls.push(`file:./data/seed-a-${process.pid}.db`, `file:./data/seed-b-${process.pid}.db`);
-    project = await prepareProject({ name: `e2e-seed-${database}`, database, databaseUrl: urls[0] });
+    project = await prepareProject({ name: `e2e-seed-${database}`, database, databaseUrl: urls[0], extraSpecs: join(repo, "test/fixtures/seed-domains") });
   }, 300_000);
 
   afterAll(async () => {
@@ -50,6 +51,9 @@ describe.each(databaseTargets)("npm run db:seed on $label", ({ database }) => {
     for (const { name } of names) expect(name).toMatch(/^\p{Lu}\p{Ll}+ \p{Lu}\p{Ll}+$/u);
     const live = await rows(urls[0]!, `SELECT COUNT(*) AS "n" FROM "patients" WHERE "deleted_at" IS NULL`);
     expect(Number(live[0]!.n)).toBe(18);
+    // A unique field of six values: six records, and why not more (never a failure).
+    expect(first.stdout).toMatch(/^slots: 6 created, not more: seen_at is unique and its rules allow 6 values$/m);
+    expect((await rows(urls[0]!, `SELECT "seen_at" FROM "slots" ORDER BY "seen_at"`)).map((row) => Number(row.seen_at))).toEqual([-4, -3, -2, -1, 0, 1]);
   });
 
   it("adds records when run again (never failing on a unique value), and --if-empty then does nothing", async () => {
@@ -58,6 +62,7 @@ describe.each(databaseTargets)("npm run db:seed on $label", ({ database }) => {
     // 20 more, and the two fixed doctors updated in place, not added again.
     expect(await count(urls[0]!, "doctors")).toBe(42);
     expect(await count(urls[0]!, "patients")).toBe(40);
+    expect(again.stdout).toMatch(/^slots: 0 created, not more: seen_at is unique and its rules allow 6 values$/m);
     const cpfs = await rows(urls[0]!, `SELECT COUNT(DISTINCT "cpf") AS "n" FROM "patients"`);
     expect(Number(cpfs[0]!.n)).toBe(40);
     const skipped = await seed(urls[0]!, "--if-empty");

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { stringify } from "yaml";
 import { describe, expect, it } from "vitest";
-import { examplePayload, exampleValue, type PropertySchema } from "../../runtime/common/src/lib/examples.js";
+import { examplePayload, exampleValue, uniqueRoom, type PropertySchema } from "../../runtime/common/src/lib/examples.js";
 import { payloadValidators, type PayloadRules } from "../../runtime/common/src/lib/validation.js";
 import { buildResourceDeclaration } from "../../src/emit/resource-declaration.js";
 import { HashapiError } from "../../src/errors.js";
@@ -135,5 +135,35 @@ describe("example values (runtime/common/src/lib/examples.ts) against random spe
     expect(values).toEqual(["978-0306406151", "978-0306406152", "978-0306406153", "978-0312345678"]);
     expect(exampleValue({ type: "string", pattern: "^[A-Z]{3}$" }, "code", 1)).toBeUndefined();
     expect(exampleValue({ type: "string", pattern: "^x$", examples: ["x"] }, "code", 5)).toBe("x");
+  });
+});
+
+describe("uniqueRoom: how many records a payload's unique fields leave room for", () => {
+  const rules = {
+    schema: {
+      properties: {
+        seen_at: { type: "integer", minimum: -4, maximum: 1 },
+        level: { type: "string", enum: ["low", "mid", "high"] },
+        code: { type: "string", pattern: "^[0-9]{2}$" },
+        flag: { type: "boolean" },
+        name: { type: "string", maxLength: 40 },
+        count: { type: "integer" },
+      },
+    },
+  };
+
+  it("names the unique field of fewest values, and none when every one has plenty", () => {
+    expect(uniqueRoom(rules, { seen_at: 1, level: 1, code: 1 })).toEqual({ field: "level", values: 3 });
+    expect(uniqueRoom(rules, { seen_at: 1, code: 1 })).toEqual({ field: "seen_at", values: 6 });
+    expect(uniqueRoom(rules, { code: 1 })).toEqual({ field: "code", values: 100 });
+    expect(uniqueRoom(rules, { flag: 1, name: 1 })).toEqual({ field: "flag", values: 2 });
+    expect(uniqueRoom(rules, { name: 1, count: 1 })).toBeUndefined();
+    // A field that is not unique leaves room for any number.
+    expect(uniqueRoom(rules, {})).toBeUndefined();
+  });
+
+  it("counts the values examplePayload reaches: that many consecutive numbers give that many distinct values", () => {
+    const values = new Set(Array.from({ length: 6 }, (_, n) => examplePayload(rules, 100 + n, { seen_at: 1 }).seen_at));
+    expect(values.size).toBe(6);
   });
 });

@@ -7,7 +7,7 @@ import { ResourceService, type AnyService } from "../resource/service.js";
 import { connectDatabase, explainOpenFailure, type Database } from "./database.js";
 import { Conflict, describeFieldErrors, ValidationFailed } from "./errors.js";
 import { recordEventsAs } from "./events/outbox.js";
-import { examplePayload, isRelationKey, type PayloadSchema } from "./examples.js";
+import { examplePayload, isRelationKey, uniqueRoom, type PayloadSchema } from "./examples.js";
 import { migrationsPath, pendingMigrations } from "./migrations.js";
 import { settingSource } from "./project-files.js";
 import {
@@ -44,6 +44,8 @@ export interface SeedReport {
   softDeleted: number;
   /** Why nothing was created (a required relation with no record to point at). */
   skipped?: string;
+  /** Why fewer were created than asked: a unique field whose rules allow only so many values. */
+  limited?: string;
 }
 
 /** A small deterministic generator (mulberry32): the same seed, the same choices. */
@@ -166,8 +168,23 @@ export async function seedDatabase(
       report.skipped = skipped;
       continue;
     }
-    const created = await createRecords(seedable, service, parents, existing, options);
+    // A unique field of few values leaves room for that many records, not `count`.
+    const room = uniqueRoom(seedable.rules, seedable.unique ?? {});
+    const count = room
+      ? Math.min(options.count, Math.max(0, room.values - existing))
+      : options.count;
+    const sized = { ...options, count };
+    const created = await createRecords(
+      seedable,
+      service,
+      parents,
+      existing,
+      sized,
+      room !== undefined,
+    );
     report.created = created.length;
+    if (room && created.length < options.count)
+      report.limited = `${room.field} is unique and its rules allow ${room.values} values`;
     if (resource.table.softDelete) report.softDeleted = await softDeleteSome(service, created);
   }
   return reports;
@@ -209,7 +226,8 @@ async function parentPools(
 /**
  * `options.count` records through the service's own create, each pointing at parents drawn at
  * random; numbers continue after the rows already there, and a unique value already taken is drawn
- * again (a retry jumps past this run's range).
+ * again (a retry jumps past this run's range; with `fewValues`, one whose every retry collides ends
+ * the run: the field's values are spent).
  */
 async function createRecords(
   { resource, rules, unique }: Seedable,
@@ -217,6 +235,8 @@ async function createRecords(
   parents: Readonly<Record<string, string[]>>,
   existing: number,
   options: SeedOptions,
+  /** A unique field of few values: once every attempt at a record collides, the room is full. */
+  fewValues = false,
 ): Promise<StoredRow[]> {
   const pick = random(options.seed * 31 + existing);
   const created: StoredRow[] = [];
@@ -230,7 +250,10 @@ async function createRecords(
         created.push(await service.create(resource.validate.create(payload)));
         break;
       } catch (error) {
-        if (!(error instanceof ValidationFailed) || attempt === attemptsPerRecord - 1) throw error;
+        if (!(error instanceof ValidationFailed)) throw error;
+        if (attempt < attemptsPerRecord - 1) continue;
+        if (fewValues) return created;
+        throw error;
       }
     }
   }
@@ -341,7 +364,8 @@ function seedArguments(
 function reportLine(report: SeedReport): string {
   const fixed = report.upserted > 0 ? `${report.upserted} fixed rows upserted, ` : "";
   const deleted = report.softDeleted > 0 ? ` (${report.softDeleted} of them soft-deleted)` : "";
+  const limited = report.limited ? `, not more: ${report.limited}` : "";
   return report.skipped
     ? `${report.table}: ${fixed}none (${report.skipped})`
-    : `${report.table}: ${fixed}${report.created} created${deleted}`;
+    : `${report.table}: ${fixed}${report.created} created${deleted}${limited}`;
 }

@@ -349,3 +349,47 @@ export function examplePayload(
   }
   return payload;
 }
+
+/** The unique field of a payload with the fewest distinct values, and how many it takes. */
+export interface UniqueRoom {
+  readonly field: string;
+  readonly values: number;
+}
+
+/**
+ * How many records a payload's unique fields leave room for, where a field's rules allow only so
+ * many values (an enum, a boolean, a small integer range, a few digits): the field that allows
+ * fewest, or undefined when every one allows more than `enough`. Counts what the rules accept,
+ * which `examplePayload` reaches for as many consecutive numbers.
+ */
+export function uniqueRoom(
+  rules: PayloadSchema,
+  unique: Readonly<Record<string, unknown>>,
+  enough = 1_000_000,
+): UniqueRoom | undefined {
+  let fewest: UniqueRoom | undefined;
+  for (const [field, property] of Object.entries(rules.schema.properties ?? {})) {
+    if (!Object.hasOwn(unique, field)) continue;
+    const values = distinctValues(property);
+    if (values !== undefined && values < enough && (fewest === undefined || values < fewest.values))
+      fewest = { field, values };
+  }
+  return fewest;
+}
+
+/** How many distinct values derived() gives a property, when its rules bound them. */
+function distinctValues(property: PropertySchema): number | undefined {
+  const values = property.enum?.filter((value) => value !== null);
+  if (values && values.length > 0) return values.length;
+  const types = typesOf(property);
+  if (property["x-decimal"]) return undefined;
+  if (types.includes("integer")) {
+    const lo = Math.max(property.minimum ?? int32.min, int32.min);
+    const hi = Math.min(property.maximum ?? int32.max, int32.max);
+    return hi - lo + 1;
+  }
+  if (types.includes("boolean")) return 2;
+  const digits = digitsOnly.exec(property.pattern ?? "");
+  if (digits) return 10 ** Number(digits[1]);
+  return undefined;
+}
