@@ -2,6 +2,7 @@ import { operatorsOf, type FilterKind, type FilterOperator } from "../model/list
 import type { PayloadKey } from "../model/validation.js";
 import { linkTypeName, pivotTypeName } from "../model/client-names.js";
 import { tsTypeOf } from "../model/output-schema.js";
+import { payloadWriters } from "../model/payload-writers.js";
 import type {
   BelongsToManyModel,
   ProjectModel,
@@ -70,7 +71,7 @@ function meType(model: ProjectModel): string {
 function resourceTypes(resource: ResourceModel, builtInUsers = false): string {
   const p = resource.names.pascal;
   const visibleTo = resource.declaration.visibleTo ?? {};
-  const writableBy = resource.declaration.writableBy ?? {};
+  const writableBy = payloadWriters(resource.declaration);
   const ownHash = hashType({ names: resource.names, ...(builtInUsers ? { builtIn: true as const } : {}) });
   const out: string[] = [];
   if (!builtInUsers) out.push(`/** The public id of ${resource.names.aLabel}. */\nexport type ${p}Hash = \`${resource.prefix}_\${string}\`;\n`);
@@ -155,7 +156,8 @@ function loadedType(resource: ResourceModel, relation: RelationModel): string {
 
 /** A payload's keys: relations by their target's hash type, fields only some roles may send noted. */
 function payloadType(name: string, summary: string, resource: ResourceModel, payload: readonly PayloadKey[], writableBy: Record<string, string[]>): string {
-  const lines = payload.map((key) => {
+  // A key no role may send (what the server sets, without bypass roles) is no part of the payload.
+  const lines = payload.filter((key) => writableBy[key.key]?.length !== 0).map((key) => {
     const relation = resource.relations.find((candidate) => candidate.name === key.key);
     const type = relation ? relationPayloadType(key.tsType, relation) : key.tsType;
     const writers = writableBy[key.key];

@@ -1,4 +1,5 @@
 import { filterParameters, searchAndCursorParameters } from "./list-parameters.js";
+import { payloadWriters } from "../model/payload-writers.js";
 import { exampleHash, hashPattern } from "../model/hash-format.js";
 import { fieldType } from "../model/field-types.js";
 import { type JsonSchema } from "../model/json-schema.js";
@@ -252,11 +253,7 @@ function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<s
   // Per operation: who may call it. Public ones take no token; those limited to roles say which (x-roles, for tools).
   // Fields only some roles may send, said where they are sent (the payload schemas stay the validators' own).
   // What the server sets (`set:`) is sent by its bypass roles only.
-  const writers = [
-    ...resource.fields.flatMap((field) => (field.writableBy ? [{ name: field.name, roles: field.writableBy }] : [])),
-    ...resource.belongsTo.flatMap((relation) => (relation.setByCaller ? [{ name: relation.name, roles: relation.setByCaller.bypass }] : [])),
-    ...resource.fields.flatMap((field) => (field.setByServer ? [{ name: field.name, roles: field.setByServer.bypass }] : [])),
-  ];
+  const writers = Object.entries(payloadWriters(resource.declaration)).map(([name, roles]) => ({ name, roles }));
   const when = (set: { on: string }) => (set.on === "write" ? "on every write" : "on create");
   const toCaller = resource.belongsTo.filter((relation) => relation.setByCaller);
   const toNow = resource.fields.filter((field) => field.setByServer);

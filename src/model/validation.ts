@@ -396,7 +396,9 @@ export function addManyRelations(validation: ActionValidation, relations: ManyPa
     }
     properties[relation.name] = { type: "array", maxItems: maxLinksPerPayload, items };
     messages[relation.name] = { type: laravelMessage("array", relation.name), null: laravelMessage("array", relation.name), maxItems: laravelMessage("maxArray", relation.name, { max: maxLinksPerPayload }) };
-    messages[item] = { type: invalid, pattern: invalid };
+    // With pivot fields an item is an object: a bare hash there is told so, not "invalid" (it may exist).
+    const itemShape = relation.pivotFields.length > 0 ? `The ${item} field must be an object with the related record's hash and the pivot's fields.` : invalid;
+    messages[item] = { type: itemShape, pattern: invalid };
     keys.push(relation.name);
     payload.push({ key: relation.name, tsType: `${itemType}[]`, optional: true });
   }

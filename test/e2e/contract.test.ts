@@ -823,6 +823,20 @@ describe.each(targets)("api-contract.md on $label", ({ id, database, proxied }) 
       const missing = await call("POST", "/api/appointments", { token, body: { scheduled_at: "2026-12-01T10:00:00.000Z" } });
       expect(missing.status).toBe(422);
       expect(Object.keys(missing.body.errors).sort()).toEqual(["doctor", "patient"]);
+      // Every problem at once: a field its rules refuse, unknown records of both relations.
+      const everything = await call("POST", "/api/appointments", { token, body: { patient: "PAT_AAAAAAAA", doctor: "DOC_AAAAAAAA", scheduled_at: "not a date", status: "lost" } });
+      expect(everything.status).toBe(422);
+      expect(Object.keys(everything.body.errors).sort()).toEqual(["doctor", "patient", "scheduled_at", "status"]);
+      expect(everything.body.errors.doctor).toEqual(["The selected doctor is invalid."]);
+      // Valid by its own rules, with a value already taken, an unknown user and an unknown
+      // specialty (a belongsToMany): one 422 too.
+      const crm = (await call("GET", `/api/doctors/${doctor}`, { token })).body.data.crm as string;
+      const taken = await call("POST", "/api/doctors", { token, body: { name: "Dr. Twice", crm, user: "USR_AAAAAAAA", specialties: [{ hash: "SPC_AAAAAAAA" }] } });
+      expect(taken.status).toBe(422);
+      expect(Object.keys(taken.body.errors).sort()).toEqual(["crm", "specialties.0", "user"]);
+      // Refused by its rules too: the database's problems are added to the rules'.
+      const ruled = await call("POST", "/api/doctors", { token, body: { name: "x".repeat(121), crm, user: "USR_AAAAAAAA", specialties: [{ hash: "SPC_AAAAAAAA" }] } });
+      expect(Object.keys(ruled.body.errors).sort()).toEqual(["crm", "name", "specialties.0", "user"]);
       const moved = await createAppointment(patient, doctor);
       const other = await createDoctor();
       const changed = await call("PATCH", `/api/appointments/${moved.body.data.hash}`, { token, body: { doctor: other } });
@@ -839,7 +853,8 @@ describe.each(targets)("api-contract.md on $label", ({ id, database, proxied }) 
       expect((await createAppointment(patient, doctor)).status).toBe(201);
       const reply = await call("DELETE", `/api/doctors/${doctor}`, { token });
       expect(reply.status).toBe(409);
-      expect(reply.body).toEqual({ type: "error", status: 409, message: "Resource is referenced by other records." });
+      // Naming the relation that holds it (a resource's name, never a record).
+      expect(reply.body).toEqual({ type: "error", status: 409, message: "Resource is referenced by other records: an appointment still points at this doctor." });
       expect((await call("GET", `/api/doctors/${doctor}`, { token })).status).toBe(200);
     });
 

@@ -68,6 +68,9 @@ describe.each(databaseTargets)("many-to-many on $label", ({ database }) => {
       expect(reply.status, JSON.stringify(specialties).slice(0, 80)).toBe(422);
       expect(Object.keys(reply.body.errors), JSON.stringify(specialties).slice(0, 80)).toEqual([key]);
     }
+    // A bare hash among objects, of a record that exists: told the item's shape, not "invalid".
+    const mixed = await api("PATCH", `/api/doctors/${doctor}`, { token, body: { specialties: [{ hash: specialty.Cardio }, specialty.Derma] } });
+    expect(mixed.body.errors).toEqual({ "specialties.1": ["The specialties.1 field must be an object with the related record's hash and the pivot's fields."] });
     // Nothing was written by a refused payload.
     expect(await linked(doctor)).toEqual([[specialty.Derma, "2020-05-01"], [specialty.Neuro, null]].sort());
     // An empty list unlinks everything.

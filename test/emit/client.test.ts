@@ -35,3 +35,30 @@ describe("the names the typed client declares", () => {
     expect(new Set(declared).size).toBe(declared.length);
   });
 });
+
+describe("the payload types of the typed client", () => {
+  it("leave out what only the server sets, and note what only some roles may send, as the server decides", async () => {
+    const { mkdtemp, writeFile, copyFile, rm } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = await mkdtemp(join(tmpdir(), "hashapi-client-"));
+    try {
+      await copyFile(`${repo}specs/hashapi.yaml`, join(dir, "hashapi.yaml"));
+      await writeFile(
+        join(dir, "job.yaml"),
+        "name: Job\nfields:\n  title: { type: string, max: 120 }\n  opened_at: { type: datetime, set: create }\n  closed_on: { type: date, set: { on: write, bypass: [admin] } }\nrelations:\n  recruiter: { type: belongsTo, resource: User, set: create }\n  editor: { type: belongsTo, resource: User, set: { on: write, bypass: [admin] } }\n  owner: { type: belongsTo, resource: User }\nowner: { relation: owner, bypass: [admin] }\n",
+      );
+      const { specs, problems } = validateSpecs(await loadSpecsDir(dir));
+      expect(problems).toEqual([]);
+      const module = buildClientModule(buildModel(specs!, "specs/"));
+      for (const payload of ["JobCreate", "JobUpdate"]) {
+        const body = new RegExp(`export interface ${payload} \\{([^}]*)\\}`).exec(module)![1]!;
+        expect(body, payload).not.toMatch(/opened_at|recruiter/);
+        for (const key of ["closed_on", "editor", "owner"]) expect(body, `${payload} ${key}`).toMatch(new RegExp(`Only admin may send it[^\\n]*\\n\\s*${key}\\?`));
+        expect(body).toMatch(/\n {2}title/);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

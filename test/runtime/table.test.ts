@@ -7,6 +7,7 @@ import { sql, type Sql } from "../../runtime/common/src/lib/sql.js";
 import { maxNestedPerParent } from "../../runtime/common/src/lib/list-operators.js";
 import { Table, type TableSpec } from "../../runtime/common/src/lib/table.js";
 import { eventsTableStatement } from "../support/events-table.js";
+import { referencedMessage } from "../../runtime/common/src/resource/referenced-message.js";
 
 // Row types as Prisma would generate them for two related tables.
 interface Owner {
@@ -198,6 +199,11 @@ describe("Table (runtime/common/src/lib/table.ts) on SQLite", () => {
     expect(await owners.exists({ name: "Ana" })).toBe(true);
     expect(await owners.exists({ name: "Ana" }, ownerId)).toBe(false);
     expect(await owners.delete(ownerId)).toBe("referenced");
+    const why = await owners.whatHoldsBack(ownerId);
+    expect([why?.holder.name, why?.held.name]).toEqual(["pets", "owners"]);
+    expect(referencedMessage(ownerTable as TableSpec, why)).toBe("Resource is referenced by other records: a pet still points at this owner.");
+    expect(referencedMessage(ownerTable as TableSpec, { holder: ownerTable as TableSpec, held: petTable as TableSpec })).toBe("Resource is referenced by other records: an owner still points at a pet its delete would take.");
+    expect(referencedMessage(ownerTable as TableSpec, undefined)).toBe("Resource is referenced by other records.");
     expect(await owners.liveId("OWN_AAAAAAAA")).toBe(ownerId);
     const pet = (await pets.findOne({ hash: "PET_BBBBBBBB" }))!;
     expect(await pets.update(pet.id, { name: "Bianca" })).toBe(true);

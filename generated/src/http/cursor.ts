@@ -47,7 +47,9 @@ export class CursorCodec {
   open(cursor: string, binding: string): CursorPosition | undefined {
     if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
     const bytes = Buffer.from(cursor, "base64url");
-    if (bytes.length <= ivLength + tagLength) return undefined;
+    // Decoding drops trailing characters that make no whole byte: only the exact text sealed is one.
+    if (bytes.length <= ivLength + tagLength || bytes.toString("base64url") !== cursor)
+      return undefined;
     try {
       const decipher = createDecipheriv("aes-256-gcm", this.key, bytes.subarray(0, ivLength), {
         authTagLength: tagLength,

@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { Request } from "express";
-import { kindNoun, parseQueryValue } from "../lib/column-codec.js";
+import { kindNoun, parseQueryValue, queryBoolean } from "../lib/column-codec.js";
 import { emptyFieldErrors, ValidationFailed } from "../lib/errors.js";
 import {
   maxMatchText,
@@ -145,7 +145,7 @@ function sortParameter(
   return orderBy;
 }
 
-/** `?with_trashed=true|false`, on a resource with soft delete. */
+/** `?with_trashed=true|false` (or 1|0), on a resource with soft delete. */
 function trashedParameter(
   trashed: string | undefined,
   spec: ListSpec,
@@ -153,9 +153,10 @@ function trashedParameter(
 ): boolean {
   if (trashed === undefined) return false;
   if (!spec.softDelete) fail("with_trashed", "The with trashed parameter is not supported here.");
-  else if (trashed !== "true" && trashed !== "false")
+  const value = queryBoolean(trashed);
+  if (spec.softDelete && value === undefined)
     fail("with_trashed", "The with trashed field must be true or false.");
-  return spec.softDelete && trashed === "true";
+  return spec.softDelete && value === true;
 }
 
 /**

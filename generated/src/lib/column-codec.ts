@@ -137,7 +137,7 @@ export function parseQueryValue(
     case "decimal":
       return /^-?\d{1,65}(\.\d{1,30})?$/.test(raw) ? raw : undefined;
     case "boolean":
-      return raw === "true" ? true : raw === "false" ? false : undefined;
+      return queryBoolean(raw);
     case "date":
       return parseDate(raw);
     case "datetime":
@@ -191,4 +191,9 @@ export function fromCursorValue(kind: ColumnKind, value: unknown): unknown {
     default:
       return undefined;
   }
+}
+
+/** A boolean of a query string, as a form or a link writes it: `true`/`false` or `1`/`0`. */
+export function queryBoolean(raw: string): boolean | undefined {
+  return raw === "true" || raw === "1" ? true : raw === "false" || raw === "0" ? false : undefined;
 }

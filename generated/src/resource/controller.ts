@@ -15,7 +15,7 @@ import {
   type NestedReaders,
 } from "../http/nested-access.js";
 import { cursorPaginate, paginate } from "../http/pagination.js";
-import { Forbidden, ValidationFailed } from "../lib/errors.js";
+import { Forbidden, Unauthenticated, ValidationFailed } from "../lib/errors.js";
 import { relationOfKind } from "../lib/table.js";
 import { fieldAccess, payloadWriters, type FieldAccess } from "./field-access.js";
 import { actorOf } from "./actor.js";
@@ -27,6 +27,7 @@ export type { CommittingWrite };
 import type { ControllerContext, LinkedList } from "./controller-context.js";
 import { pageCursors } from "./cursor-keys.js";
 import { sendHistory } from "./history.js";
+import { addReferenceProblems } from "./write-errors.js";
 import { serverSetValues } from "./server-set.js";
 import { bothScopes, ownedPayload, ownerScope } from "./ownership.js";
 import type { Policy } from "./policy.js";
@@ -114,13 +115,19 @@ export class ResourceController<
     return committingRule<Row>(action, this.jobs, (write) => this.onWrite(req, write));
   }
 
-  /** 403 "This action is unauthorized." unless `allowed`. */
-  protected authorize(allowed: boolean | Promise<boolean>): void | Promise<void> {
+  /**
+   * Nothing unless `allowed`; refused, 403 "This action is unauthorized." to a signed-in caller and
+   * 401 to an anonymous one (`req` given: signing in may change the verdict, as on ?with_trashed).
+   */
+  protected authorize(allowed: boolean | Promise<boolean>, req?: Request): void | Promise<void> {
+    const refuse = () => {
+      throw req !== undefined && req.user === undefined ? new Unauthenticated() : new Forbidden();
+    };
     if (typeof allowed !== "boolean")
       return allowed.then((verdict) => {
-        if (!verdict) throw new Forbidden();
+        if (!verdict) refuse();
       });
-    if (!allowed) throw new Forbidden();
+    if (!allowed) refuse();
   }
 
   /** What the caller may reach: the policy's scope here, and each nested resource's own. */
@@ -176,7 +183,7 @@ export class ResourceController<
   async listed(req: Request, res: Response, linked?: LinkedList<Row>): Promise<void> {
     const parsed = parseListQuery(req, this.fields.listSpecFor(req.user?.role));
     // A verdict given at once is not awaited: an await costs a turn of the queue.
-    const authorizing = this.authorize(this.policy.index(req.user, parsed));
+    const authorizing = this.authorize(this.policy.index(req.user, parsed), req);
     if (authorizing) await authorizing;
     const relations = this.relations(req, parsed.relations);
     const query = linked
@@ -229,28 +236,13 @@ export class ResourceController<
   }
 
   async store(req: Request, res: Response): Promise<void> {
-    await this.authorize(this.policy.store(req.user));
+    await this.authorize(this.policy.store(req.user), req);
     await this.beforeCreate(req);
     const relations = this.relations(req);
-    const payload = await this.validated(
-      () => this.service.resource.validate.create(req.body),
-      req.body,
-      undefined,
-      req.user?.role,
-    );
-    const owned = ownedPayload(
-      this.service.resource.owner,
-      req.user,
-      this.setFromCaller(req, payload, true),
-      true,
-    );
-    const rules = {
-      ...owned.rules,
-      ...this.linking(req, owned.payload),
-      ...this.committing(req, "create"),
-      actor: actorOf(req),
-    };
-    const created = await this.service.create(owned.payload, relations, rules);
+    const valid = await this.validated(req, () => this.service.resource.validate.create(req.body));
+    const planned = this.planned(req, valid, true);
+    const rules = { ...planned.rules, ...this.committing(req, "create"), actor: actorOf(req) };
+    const created = await this.service.create(planned.payload, relations, rules);
     await assertMayRead(this.nested, [created], relations, req.user);
     sendData(res, this.serialize(created, relations, req.user?.role), 201);
     afterAnswer(req, () => this.afterCreate(req, created));
@@ -259,7 +251,7 @@ export class ResourceController<
   async show(req: Request, res: Response): Promise<void> {
     const relations = this.relations(req, parseRelationsQuery(req, this.listSpec.relations));
     const row = await this.service.find(String(req.params.hash), relations, this.reach(req));
-    await this.authorize(this.policy.show(req.user, row));
+    await this.authorize(this.policy.show(req.user, row), req);
     await assertMayRead(this.nested, [row], relations, req.user);
     sendData(res, this.serialize(row, relations, req.user?.role));
   }
@@ -267,27 +259,12 @@ export class ResourceController<
   async update(req: Request, res: Response): Promise<void> {
     const relations = this.relations(req);
     const row = await this.service.find(String(req.params.hash), relations, this.reach(req));
-    await this.authorize(this.policy.update(req.user, row));
+    await this.authorize(this.policy.update(req.user, row), req);
     await this.beforeUpdate(req, row);
-    const payload = await this.validated(
-      () => this.service.resource.validate.update(req.body),
-      req.body,
-      row.id,
-      req.user?.role,
-    );
-    const owned = ownedPayload(
-      this.service.resource.owner,
-      req.user,
-      this.setFromCaller(req, payload, false),
-      false,
-    );
-    const rules = {
-      ...owned.rules,
-      ...this.linking(req, owned.payload),
-      ...this.recordRules(req),
-      ...this.committing(req, "update"),
-    };
-    const updated = await this.service.update(row, owned.payload, relations, rules);
+    const validate = () => this.service.resource.validate.update(req.body);
+    const planned = this.planned(req, await this.validated(req, validate, row.id), false);
+    const rules = { ...planned.rules, ...this.recordRules(req), ...this.committing(req, "update") };
+    const updated = await this.service.update(row, planned.payload, relations, rules);
     await assertMayRead(this.nested, [updated], relations, req.user);
     sendData(res, this.serialize(updated, relations, req.user?.role));
     afterAnswer(req, () => this.afterUpdate(req, updated));
@@ -295,7 +272,7 @@ export class ResourceController<
 
   async destroy(req: Request, res: Response): Promise<void> {
     const row = await this.service.find(String(req.params.hash), [], this.reach(req));
-    await this.authorize(this.policy.destroy(req.user, row));
+    await this.authorize(this.policy.destroy(req.user, row), req);
     await this.beforeDestroy(req, row);
     await this.service.destroy(row, {
       ...this.recordRules(req),
@@ -308,7 +285,7 @@ export class ResourceController<
   async restore(req: Request, res: Response): Promise<void> {
     const relations = this.relations(req);
     const row = await this.service.findTrashed(String(req.params.hash), relations, this.reach(req));
-    await this.authorize(this.policy.restore?.(req.user, row) ?? true);
+    await this.authorize(this.policy.restore?.(req.user, row) ?? true, req);
     const restored = await this.service.restore(row, relations, {
       ...this.recordRules(req),
       ...this.committing(req, "restore"),
@@ -327,7 +304,7 @@ export class ResourceController<
       ...this.exit,
       record: async (request) => {
         const row = await this.service.findEither(String(request.params.hash), this.reach(request));
-        await this.authorize(this.policy.show(request.user, row));
+        await this.authorize(this.policy.show(request.user, row), request);
         return row;
       },
     });
@@ -351,6 +328,7 @@ export class ResourceController<
     const row = await this.service.find(hash, [], this.reach(req));
     await this.authorize(
       action === "show" ? this.policy.show(req.user, row) : this.policy.update(req.user, row),
+      req,
     );
     return row;
   }
@@ -375,24 +353,42 @@ export class ResourceController<
   }
 
   /**
-   * Validates a payload; on failure, also reports unique values already taken, like Laravel, and
-   * fields the caller's role may not send ("prohibited"), all in one 422.
+   * Validates the request's payload; on failure, also reports what the database would (unique
+   * values already taken, like Laravel, and related records unknown or out of the caller's reach)
+   * and fields the caller's role may not send ("prohibited"), all in one 422.
    */
-  protected async validated<T>(
+  protected async validated<T extends object>(
+    req: Request,
     validate: () => T,
-    body: unknown,
     exceptId?: number,
-    role?: string,
   ): Promise<T> {
+    const role = req.user?.role;
     let payload: T;
     try {
       payload = validate();
     } catch (error) {
-      const failed = await this.service.withUniqueErrors(error, body, exceptId);
-      if (failed instanceof ValidationFailed) this.fields.assertWritable(role, body, failed);
+      const failed = await this.service.withUniqueErrors(error, req.body, exceptId);
+      if (failed instanceof ValidationFailed) {
+        await addReferenceProblems(failed, req.body, (rest) => {
+          const planned = this.planned(req, rest, exceptId === undefined);
+          return this.service.referenceProblems(planned.payload, planned.rules);
+        });
+        this.fields.assertWritable(role, req.body, failed);
+      }
       throw failed;
     }
-    this.fields.assertWritable(role, body);
+    this.fields.assertWritable(role, req.body);
     return payload;
+  }
+
+  /** The payload as written and the rules its write decides under: its owner, what the server sets, its links. */
+  private planned<T extends object>(req: Request, payload: T, creating: boolean) {
+    const owner = this.service.resource.owner;
+    const withCaller = this.setFromCaller(req, payload, creating);
+    const owned = ownedPayload(owner, req.user, withCaller, creating);
+    return {
+      payload: owned.payload,
+      rules: { ...owned.rules, ...this.linking(req, owned.payload) },
+    };
   }
 }

@@ -49,13 +49,13 @@ export class UsersController extends ResourceController<
   }
 
   /** The payload's own checks, and a role above the caller's refused in the same 422. */
-  protected override async validated<T>(
+  protected override async validated<T extends object>(
+    req: Request,
     validate: () => T,
-    body: unknown,
     exceptId?: number,
-    role?: string,
   ): Promise<T> {
-    const sent = propertyOf(body, "role");
+    const role = req.user?.role;
+    const sent = propertyOf(req.body, "role");
     // A new user without a role gets the default one, which must not be above the caller's either.
     const given =
       typeof sent === "string"
@@ -69,7 +69,7 @@ export class UsersController extends ResourceController<
         : undefined;
     let payload: T;
     try {
-      payload = await super.validated(validate, body, exceptId, role);
+      payload = await super.validated(req, validate, exceptId);
     } catch (error) {
       if (message !== undefined && error instanceof ValidationFailed)
         error.errors.role ??= [message];

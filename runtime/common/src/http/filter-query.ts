@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { kindNoun, parseQueryValue } from "../lib/column-codec.js";
+import { kindNoun, parseQueryValue, queryBoolean } from "../lib/column-codec.js";
 import {
   isFilterOperator,
   listOperators,
@@ -52,7 +52,8 @@ export function filterOperand(
   const kind = spec.filters[field]!;
   const name = label(field);
   if (op === "null") {
-    if (raw === "true" || raw === "false") return { value: raw === "true" };
+    const value = queryBoolean(raw);
+    if (value !== undefined) return { value };
     return { problem: `The ${name} filter (null) must be true or false.` };
   }
   if (textMatchOperators.has(op)) {

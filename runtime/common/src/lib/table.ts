@@ -10,7 +10,8 @@ import { withPivot } from "./table/nested.js";
 import type { CountOptions, FindOptions } from "./table/options.js";
 import { lockReached, reachConditions, reachedRow } from "./table/reach.js";
 import * as reads from "./table/reads.js";
-import { restore, softDelete, type Restored } from "./table/soft-delete.js";
+import type { HeldBack } from "./table/cascade.js";
+import { restore, softDelete, whatHoldsBack, type Restored } from "./table/soft-delete.js";
 import {
   fromClause,
   type Reach,
@@ -159,6 +160,11 @@ export class Table<Model, Row = Model> {
   /** Soft-deletes a live row with its relations' onDelete, all or nothing, with their events (soft-delete.ts). */
   softDelete(id: number, actor: Actor | null = null): Promise<"deleted" | "referenced" | "gone"> {
     return softDelete(this.context, id, actor);
+  }
+
+  /** What holds a delete of row `id` back (a live row pointing at it, or at a row its cascade takes, through restrict). */
+  whatHoldsBack(id: number): Promise<HeldBack | undefined> {
+    return whatHoldsBack(this.context, id);
   }
 
   /** Restores a soft-deleted row with what its delete cascaded to, with their events (soft-delete.ts). */

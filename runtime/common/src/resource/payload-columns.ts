@@ -1,9 +1,10 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { emptyFieldErrors, ValidationFailed } from "../lib/errors.js";
+import { emptyFieldErrors, ValidationFailed, type FieldErrors } from "../lib/errors.js";
 import { isRecord, ownValue } from "../lib/records.js";
 import { pivotColumns, type Link } from "../lib/relations/belongs-to-many.js";
 import { toDate } from "../lib/serialize.js";
+import { takenFields } from "./unique-fields.js";
 import type { Sql } from "../lib/sql.js";
 import {
   columnsOf,
@@ -121,5 +122,65 @@ export class PayloadColumns {
     }
     if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
     return links;
+  }
+
+  /**
+   * columns() and links() together: what both find wrong in one ValidationFailed (a client sees
+   * every unknown record of a payload at once), with `unique` values already taken added to it;
+   * else the row's columns and its links.
+   */
+  async resolve(
+    payload: object,
+    sql: Sql,
+    options: {
+      lock?: "share";
+      parent?: ParentRule;
+      reach?: Readonly<Record<string, Reach | undefined>>;
+      unique?: { table: AnyTable; fields: Readonly<Record<string, string>>; exceptId?: number };
+    } = {},
+  ): Promise<{ data: Record<string, unknown>; links: Map<string, Link[]> }> {
+    const errors = emptyFieldErrors();
+    const collect = async <T,>(check: () => Promise<T>): Promise<T | undefined> => {
+      try {
+        return await check();
+      } catch (error) {
+        if (!(error instanceof ValidationFailed)) throw error;
+        Object.assign(errors, error.errors);
+        return undefined;
+      }
+    };
+    const data = await collect(() => this.columns(payload, sql, options.lock, options.parent));
+    const links = await collect(() =>
+      this.links(payload, this.linking(payload), sql, options.reach),
+    );
+    if (data !== undefined && links !== undefined) return { data, links };
+    const { unique } = options;
+    if (unique) {
+      const reported = new Set(Object.keys(errors));
+      const taken = await takenFields(
+        unique.table,
+        unique.fields,
+        payload,
+        unique.exceptId,
+        reported,
+      );
+      Object.assign(errors, taken);
+    }
+    throw new ValidationFailed(errors);
+  }
+
+  /** What resolve() would refuse in the payload, read without locks: none is an empty FieldErrors. */
+  async problems(
+    payload: object,
+    sql: Sql,
+    options: { parent?: ParentRule; reach?: Readonly<Record<string, Reach | undefined>> },
+  ): Promise<FieldErrors> {
+    try {
+      await this.resolve(payload, sql, options);
+      return emptyFieldErrors();
+    } catch (error) {
+      if (error instanceof ValidationFailed) return error.errors;
+      throw error;
+    }
   }
 }

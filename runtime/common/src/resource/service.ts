@@ -3,7 +3,7 @@
 import type { ListQuery } from "../http/list-query.js";
 import { isForeignKeyViolation, isUniqueViolation } from "../lib/database.js";
 import { appendEvents, type Actor } from "../lib/events/outbox.js";
-import { Conflict, NotFound } from "../lib/errors.js";
+import { Conflict, NotFound, type FieldErrors } from "../lib/errors.js";
 import { hashMatcher, newHash } from "../lib/hash-id.js";
 import { propertyOf } from "../lib/records.js";
 import type { Sql, SqlRow } from "../lib/sql.js";
@@ -24,7 +24,9 @@ import type { ResourceDescriptor } from "./descriptor.js";
 import { cursorColumns, cursorKeys, reversedOrder } from "./cursor-keys.js";
 import { changesBetween, recordValues, storedRecord, type RecordValues } from "./event-changes.js";
 import { PayloadColumns } from "./payload-columns.js";
-import { uniqueViolationAnswer, withTakenFields } from "./unique-fields.js";
+import { referencedMessage } from "./referenced-message.js";
+import { withTakenFields } from "./unique-fields.js";
+import { explainWriteError } from "./write-errors.js";
 import { guards, type RecordRules, type WriteRules } from "./write-rules.js";
 
 /** The caller's reach: a policy's scope of this resource, and of each nested hasMany's resource. */
@@ -74,16 +76,6 @@ export class ResourceService<
         .map(([name]) => name)
         .filter((name) => !resource.output.includes(name)),
     };
-  }
-
-  /** Payload → columns (payload-columns.ts), typed as this table's writable columns. */
-  private async toData(
-    payload: Create | Update,
-    sql: Sql,
-    lock?: "share",
-    parent?: WriteRules["parent"],
-  ): Promise<Writable<Model>> {
-    return (await this.payloads.columns(payload, sql, lock, parent)) as Writable<Model>;
   }
 
   /** This resource's relation `name` when it is of `kind` (a payload key or a `?with=` name). */
@@ -262,7 +254,13 @@ export class ResourceService<
         if (isForeignKeyViolation(error)) return "referenced" as const;
         throw error;
       });
-    if (outcome === "referenced") throw new Conflict();
+    if (outcome === "referenced")
+      throw new Conflict(
+        referencedMessage(
+          this.table.spec,
+          await this.table.whatHoldsBack(row.id).catch(() => undefined),
+        ),
+      );
     if (outcome === "gone") throw new NotFound();
   }
 
@@ -301,6 +299,20 @@ export class ResourceService<
     return record;
   }
 
+  /**
+   * What the payload's related records would answer, read (not locked) under the caller's rules:
+   * the problems a payload refused by its own rules has besides, so one 422 holds them all.
+   */
+  async referenceProblems(
+    payload: object,
+    rules: Pick<WriteRules, "parent" | "links">,
+  ): Promise<FieldErrors> {
+    return this.payloads.problems(payload, this.table.sql, {
+      parent: rules.parent,
+      reach: rules.links,
+    });
+  }
+
   /** Adds "has already been taken" to validation errors, so a client sees every problem at once. */
   withUniqueErrors(error: unknown, body: unknown, exceptId?: number): Promise<unknown> {
     return withTakenFields(error, body, this.anyTable, this.resource.unique ?? {}, exceptId);
@@ -331,9 +343,15 @@ export class ResourceService<
         if (!stored) throw new NotFound();
       }
       await rules.check?.(tx);
-      const data = await this.toData(payload, tx, "share", rules.parent);
-      const links = await this.payloads.links(payload, linking, tx, rules.links);
-      const written = await write(table, data);
+      // Every record it names unknown or out of reach, with the unique values already taken, in one 422.
+      const unique = {
+        table: this.anyTable.within(tx),
+        fields: this.resource.unique ?? {},
+        exceptId: existing?.id,
+      };
+      const options = { lock: "share" as const, parent: rules.parent, reach: rules.links, unique };
+      const { data, links } = await this.payloads.resolve(payload, tx, options);
+      const written = await write(table, data as Writable<Model>);
       if (written === null) return written;
       const actor = rules.actor ?? null;
       const event = `${this.resource.table.event}.${existing === undefined ? "created" : "updated"}`;
@@ -365,22 +383,9 @@ export class ResourceService<
     return row;
   }
 
-  /**
-   * A UNIQUE violation becomes the 422 of the field that collided. A FOREIGN KEY violation means a
-   * related record was deleted between the check and the write: looking the relations up again
-   * throws the 422 that names it.
-   */
-  private async explainWriteError(
-    error: unknown,
-    payload: Create | Update,
-    exceptId?: number,
-  ): Promise<unknown> {
-    if (isForeignKeyViolation(error)) {
-      await this.toData(payload, this.table.sql);
-      return error;
-    }
-    if (!isUniqueViolation(error)) return error;
+  /** A write's database error as the 422 that explains it, when one does (write-errors.ts). */
+  private explainWriteError(error: unknown, payload: object, exceptId?: number): Promise<unknown> {
     const unique = this.resource.unique ?? {};
-    return uniqueViolationAnswer(error, this.anyTable, unique, payload, exceptId);
+    return explainWriteError(error, this.payloads, this.anyTable, unique, payload, exceptId);
   }
 }

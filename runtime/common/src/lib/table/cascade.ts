@@ -124,6 +124,17 @@ export async function cascadeChildren(
  * not hold it back (as SQL's own foreign keys decide at the statement's end).
  */
 export async function isHeldBack(sql: Sql, rows: CascadeRows): Promise<boolean> {
+  return (await heldBack(sql, rows)) !== undefined;
+}
+
+/** What holds a delete back: a live row of `holder` points at a row of `held` the delete takes. */
+export interface HeldBack {
+  readonly holder: TableSpec;
+  readonly held: TableSpec;
+}
+
+/** The first restrict relation that holds the cascade's delete back (see isHeldBack), if any. */
+export async function heldBack(sql: Sql, rows: CascadeRows): Promise<HeldBack | undefined> {
   for (const step of rows.steps)
     for (const relation of step.spec.restrictedBy) {
       const target = relation.target();
@@ -136,8 +147,9 @@ export async function isHeldBack(sql: Sql, rows: CascadeRows): Promise<boolean> 
           `SELECT "id" FROM ${quote(target.name)} WHERE ${inIds(values, relation.foreignKey, chunk)}${live} LIMIT ${limit}`,
           values.list,
         );
-        if (referencing.some((row) => !rows.has(target, Number(row.id)))) return true;
+        if (referencing.some((row) => !rows.has(target, Number(row.id))))
+          return { holder: target, held: step.spec };
       }
     }
-  return false;
+  return undefined;
 }

@@ -14,9 +14,11 @@ import {
   cascadeRows,
   chunks,
   everyRow,
+  heldBack,
   inIds,
   isHeldBack,
   type CascadeRows,
+  type HeldBack,
   type CascadeWalk,
 } from "./cascade.js";
 import type { TableContext } from "./context.js";
@@ -85,6 +87,18 @@ export async function restore(
   }
   await restoreRows(sql, rows, actor);
   return { outcome: "restored" };
+}
+
+/**
+ * Why a delete of row `id` answered "referenced": the restrict relation that holds it back, read
+ * again for the 409's message (outside the refused write: undefined when it no longer holds).
+ */
+export async function whatHoldsBack(
+  context: TableContext,
+  id: number,
+): Promise<HeldBack | undefined> {
+  const walk = context.spec.softDelete ? liveRows : everyRow;
+  return heldBack(context.sql, await cascadeRows(context.sql, context.spec, [id], walk));
 }
 
 /** Soft deletes and restores follow cascades into the tables with soft delete only. */

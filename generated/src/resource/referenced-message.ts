@@ -1,0 +1,22 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { HeldBack } from "../lib/table/cascade.js";
+import type { TableSpec } from "../lib/table.js";
+
+/**
+ * The 409 of a delete that a restrict relation holds back, naming it: "Resource is referenced by
+ * other records: an appointment still points at this patient." (a resource's name, never a record).
+ */
+export function referencedMessage(root: TableSpec, why: HeldBack | undefined): string {
+  const generic = "Resource is referenced by other records.";
+  if (why === undefined) return generic;
+  const holder = nounOf(why.holder);
+  const held =
+    why.held === root
+      ? `this ${nounOf(root)}`
+      : `${articleOf(nounOf(why.held))} ${nounOf(why.held)} its delete would take`;
+  return `Resource is referenced by other records: ${articleOf(holder)} ${holder} still points at ${held}.`;
+}
+
+const nounOf = (spec: TableSpec) => spec.event.replaceAll("_", " ");
+const articleOf = (noun: string) => (/^[aeiou]/.test(noun) ? "an" : "a");
