@@ -65,12 +65,7 @@ export async function runService<Config extends ServiceSettings>(
   const config = configOrExit(parts, fromEnvFile);
   const logger = createLogger(config.logLevel);
   const open = (poolSize: number) =>
-    openDatabase(
-      config.databaseUrl,
-      poolSize,
-      config.databaseStatementTimeoutMs,
-      fromEnvFile,
-    ).catch((error: Error) => startupFailure(logger, error.message));
+    openDatabase(config.databaseUrl, poolSize, config.databaseStatementTimeoutMs, fromEnvFile);
   // Decided first: a cluster worker's thread sees no cluster variables (the worker removed them
   // before starting it), and must never take itself for a supervisor and fork workers of its own.
   if (isBackgroundThread()) {
@@ -88,7 +83,7 @@ export async function runService<Config extends ServiceSettings>(
   if (cluster.isPrimary && workers > 1) {
     // The supervisor checks once, so a missing migration is one line, not one per worker.
     const db = await open(1);
-    await exitUnlessMigrated(db, moduleUrl, logger);
+    await exitUnlessMigrated(db, moduleUrl);
     await sayConnections(db, workers, config.databasePoolSize, logger);
     await db.close();
     const metrics = config.metrics ? clusterMetrics() : undefined;
@@ -103,7 +98,7 @@ export async function runService<Config extends ServiceSettings>(
   const primary = await open(config.databasePoolSize);
   const db = withReadReplicas(primary, config, logger);
   if (cluster.isPrimary) {
-    await exitUnlessMigrated(db, moduleUrl, logger);
+    await exitUnlessMigrated(db, moduleUrl);
     if (!handedOff()) await sayConnections(db, 1, config.databasePoolSize, logger);
   }
   serve(moduleUrl, config, db, parts, logger);
@@ -136,7 +131,8 @@ function configOrExit<Config extends ServiceSettings>(
     return parts.loadConfig(process.env, fromEnvFile);
   } catch (error) {
     if (!(error instanceof parts.ConfigError)) throw error;
-    startupFailure(createLogger("info"), error.message);
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
   }
 }
 
@@ -148,29 +144,20 @@ async function openDatabase(
 ): Promise<Database> {
   return connectDatabase(url, poolSize, statementTimeoutMs).catch((error: unknown) => {
     const source = settingSource("DATABASE_URL", fromEnvFile);
-    throw new Error(explainOpenFailure(url, source, error));
+    process.stderr.write(`${explainOpenFailure(url, source, error)}\n`);
+    process.exit(1);
   });
 }
 
 /** A server on a database without its migrations would answer 503s: say so once and stop instead. */
-async function exitUnlessMigrated(db: Database, moduleUrl: string, logger: Logger): Promise<void> {
+async function exitUnlessMigrated(db: Database, moduleUrl: string): Promise<void> {
   const pending = await pendingMigrations(db, migrationsPath(moduleUrl));
   if (pending.length === 0) return;
   const count = pending.length === 1 ? "1 migration" : `${pending.length} migrations`;
-  await db.close();
-  startupFailure(
-    logger,
-    `The database at DATABASE_URL lacks ${count} (${pending.join(", ")}): run \`npm run db:migrate\`, then start again.`,
-    { pending },
+  process.stderr.write(
+    `The database at DATABASE_URL lacks ${count} (${pending.join(", ")}): run \`npm run db:migrate\`, then start again.\n`,
   );
-}
-
-/**
- * A serving process that cannot start: one fatal line of its JSON log (never plain text among
- * them: a log collector reads every line), then exit 1. pino writes stdout synchronously.
- */
-function startupFailure(logger: Logger, message: string, fields: object = {}): never {
-  logger.fatal(fields, message);
+  await db.close();
   process.exit(1);
 }
 
@@ -263,11 +250,13 @@ function listenForRequests(
   config: { host: string; port: number },
   logger: Logger,
 ): boolean {
-  const cannotListen = (error: Error) =>
-    startupFailure(logger, `Cannot listen on ${config.host}:${config.port}: ${error.message}`, {
-      host: config.host,
-      port: config.port,
-    });
+  // After the start-up's JSON log lines, so one of them (a log collector reads every line); what
+  // goes wrong before any (settings, the database, its migrations) stays plain text for a person.
+  const cannotListen = (error: Error) => {
+    const { host, port } = config;
+    logger.fatal({ host, port }, `Cannot listen on ${host}:${port}: ${error.message}`);
+    process.exit(1);
+  };
   // The pid tells which worker of a supervisor listens (one that has not yet keeps no port open).
   const listening = (port: number) =>
     logger.info(
