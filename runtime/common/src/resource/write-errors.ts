@@ -2,6 +2,7 @@
 
 import { isForeignKeyViolation, isUniqueViolation } from "../lib/database.js";
 import { ValidationFailed, type FieldErrors } from "../lib/errors.js";
+import { isRecord } from "../lib/records.js";
 import type { AnyTable } from "../lib/table.js";
 import type { PayloadColumns } from "./payload-columns.js";
 import { uniqueViolationAnswer } from "./unique-fields.js";
@@ -44,7 +45,7 @@ export async function addReferenceProblems(
   body: unknown,
   problemsOf: (rest: Record<string, unknown>) => Promise<FieldErrors>,
 ): Promise<void> {
-  const values = failed.checked ?? (typeof body === "object" && body !== null ? body : {});
+  const values = failed.checked ?? (isRecord(body) ? body : {});
   const reported = Object.keys(failed.errors);
   const refused = (key: string) =>
     reported.some((field) => field === key || field.startsWith(`${key}.`));
