@@ -61,9 +61,13 @@ export function checkRules(source: SpecSource, spec: ResourceSpec): Problem[] {
 }
 
 function checkCreateCoversRequired(source: SpecSource, spec: ResourceSpec, rules: Record<string, string[]>): Problem[] {
+  // What the server fills (`set:`, a direct owner) is never the payload's to hold: not required of it.
+  const directOwner = spec.owner?.relation.includes(".") ? undefined : spec.owner?.relation;
   const mustBeRequired = [
-    ...spec.fields.filter((field) => !field.nullable && field.default === undefined).map((field) => field.name),
-    ...(spec.relations ?? []).filter((relation) => relation.type === "belongsTo" && relation.required).map((relation) => relation.name),
+    ...spec.fields.filter((field) => !field.nullable && field.default === undefined && field.set === undefined).map((field) => field.name),
+    ...(spec.relations ?? [])
+      .filter((relation) => relation.type === "belongsTo" && relation.required && relation.set === undefined && relation.name !== directOwner)
+      .map((relation) => relation.name),
   ];
   return mustBeRequired
     .filter((key) => !(rules[key] ?? []).some((text) => parseRule(text).name === "required"))

@@ -53,6 +53,30 @@ describe("valid specs", () => {
   });
 });
 
+describe("explicit create rules and what the server sets", () => {
+  it("does not ask create rules to require a set: date, a set: relation or a direct owner", () => {
+    const files = {
+      "hashapi.yaml": "name: clinic\nauth:\n  roles: [admin, nurse]\n",
+      "note.yaml": [
+        "name: Note",
+        "fields:",
+        "  body: { type: string }",
+        "  reviewed_on: { type: date, set: write }",
+        "relations:",
+        "  author: { type: belongsTo, resource: User, required: true }",
+        "  editor: { type: belongsTo, resource: User, required: true, set: create }",
+        "owner: { relation: author, bypass: [admin] }",
+        "rules:",
+        "  create:",
+        "    body: [required, string]",
+        "",
+      ].join("\n"),
+    };
+    const { problems } = validate(files);
+    expect(problems.map(formatProblem)).toEqual([]);
+  });
+});
+
 describe("loading a folder", () => {
   it("reads *.yaml and *.yml in name order, the project file apart", async () => {
     const dir = await mkdtemp(join(tmpdir(), "hashapi-specs-"));

@@ -17,7 +17,8 @@ export interface SpecSet {
 }
 
 const resourceNames = ["Ticket", "Comment", "Organization", "Review", "Order", "Member", "Invoice"] as const;
-const allRoles = ["admin", "agent", "customer"] as const;
+// Four roles (issue 46: a test acted as a role that may not list, among four).
+const allRoles = ["admin", "agent", "customer", "viewer"] as const;
 const actions = ["index", "store", "show", "update", "destroy"] as const;
 
 const fieldName = fc.stringMatching(/^[a-z]{2,9}$/).map((name) => `f_${name}`);
@@ -56,9 +57,11 @@ const field: fc.Arbitrary<Record<string, unknown>> = fc
     set: fc.constantFrom<"create" | "write" | undefined>(undefined, undefined, "create", "write"),
     /** A string's further options: a minimum, an exact length, or a pattern with its example. */
     textShape: fc.constantFrom("plain", "plain", "min", "length", "pattern"),
+    /** An integer's range: none, or a small one (six values, three), which a unique field fills. */
+    range: fc.constantFrom<[number, number] | undefined>(undefined, undefined, undefined, [-4, 1], [0, 2]),
   })
   .chain((spec) => defaultFor(spec.type, spec.nullable).map((value) => ({ ...spec, default: value })))
-  .map(({ type, nullable, unique, index, search, max, narrowFilter, visibleTo, writable, precision, set, textShape, default: value }) => {
+  .map(({ type, nullable, unique, index, search, max, narrowFilter, visibleTo, writable, precision, set, textShape, range, default: value }) => {
     // Dates and datetimes the server sets to the current time take no default and no writableBy.
     const serverSet = set !== undefined && (type === "date" || type === "datetime");
     const text = ["string", "text", "email"].includes(type);
@@ -74,10 +77,11 @@ const field: fc.Arbitrary<Record<string, unknown>> = fc
       ...(type === "string" && textShape === "length" ? { length: 8 } : {}),
       ...(type === "string" && textShape === "pattern" ? { pattern: "^[A-Z]{2}-[0-9]{3}$", example: "AB-123" } : {}),
       ...(type === "enum" ? { values: ["low", "mid", "high"] } : {}),
+      ...(type === "integer" && range ? { min: range[0], max: range[1] } : {}),
       ...(type === "decimal" ? { precision, scale: Math.min(2, precision) } : {}),
       ...(narrowFilter !== undefined && type !== "json" && type !== "boolean" ? { filter: narrowFilter } : {}),
       ...(visibleTo ? { visibleTo, ...(writable && !serverSet ? { writableBy: visibleTo } : {}) } : {}),
-      ...(value !== undefined && !uniqueAllowed && !serverSet ? { default: type === "enum" ? "low" : value } : {}),
+      ...(value !== undefined && !uniqueAllowed && !serverSet ? { default: type === "enum" ? "low" : type === "integer" && range && typeof value === "number" ? Math.min(Math.max(value, range[0]), range[1]) : value } : {}),
       ...(serverSet ? { set } : {}),
     };
   });
@@ -89,7 +93,8 @@ interface RelationDraft {
   target: number;
   required: boolean;
   onDelete: "restrict" | "cascade" | "setNull";
-  pivot: boolean;
+  /** Pivot fields of any type (and their options but those of lists, access and uniqueness). */
+  pivot: [string, Record<string, unknown>][] | undefined;
 }
 
 const relation = (count: number): fc.Arbitrary<RelationDraft> =>
@@ -99,7 +104,7 @@ const relation = (count: number): fc.Arbitrary<RelationDraft> =>
     target: fc.integer({ min: -1, max: count - 1 }),
     required: fc.boolean(),
     onDelete: fc.constantFrom<RelationDraft["onDelete"]>("restrict", "cascade", "setNull"),
-    pivot: fc.boolean(),
+    pivot: fc.option(fc.uniqueArray(fc.tuple(fieldName, field), { minLength: 1, maxLength: 3, selector: ([name]) => name }), { nil: undefined }),
   });
 
 const resourceDraft = (count: number) =>
@@ -187,7 +192,7 @@ export const specSet: fc.Arbitrary<SpecSet> = fc
         const target = entry.target === -1 ? "User" : resourceNames[entry.target]!;
         if (entry.kind === "belongsToMany") {
           if (target === "User" || target === name) continue;
-          relations[entry.name] = { type: "belongsToMany", resource: target, ...(entry.pivot ? { pivot: { p_note: { type: "string", max: 40, nullable: true } } } : {}) };
+          relations[entry.name] = { type: "belongsToMany", resource: target, ...(entry.pivot ? { pivot: pivotFields(entry.pivot, top.database) } : {}) };
           continue;
         }
         const required = entry.required && target !== name;
@@ -245,6 +250,18 @@ export const specSet: fc.Arbitrary<SpecSet> = fc
   });
 
 type Spec = Record<string, unknown>;
+
+/** A link's pivot fields (`p_<name>`): a field's type and options, less those of lists, access and uniqueness. */
+function pivotFields(drawn: [string, Spec][], database: string): Spec {
+  return Object.fromEntries(
+    drawn.map(([name, spec]) => {
+      const { unique: _u, index: _i, search: _s, filter: _f, visibleTo: _v, writableBy: _w, set: _set, ...rest } = spec;
+      // SQLite takes no json default (the format refuses it there).
+      const kept = rest.type === "json" && database === "sqlite" ? (({ default: _d, ...others }) => others)(rest) : rest;
+      return [`p_${name.slice(2)}`, kept];
+    }),
+  );
+}
 const relationsOf = (resource: Spec) => (resource.relations ?? {}) as Record<string, Spec>;
 const fieldsOf = (resource: Spec) => resource.fields as Record<string, Spec>;
 
