@@ -7,6 +7,7 @@ import { examplePayload } from "../src/lib/examples.js";
 import { openTables, type Tables } from "../src/resources/tables.js";
 import { overrides } from "./custom/factories.js";
 import { acceptedPayload, nextNumber, startTestApi, type TestApi as TestApiOf } from "./harness.js";
+import { withUniqueRoom } from "./unique-room.js";
 import appointmentDeclaration from "../src/resources/appointment/appointment.resource.json" with { type: "json" };
 import { appointmentResource } from "../src/resources/appointment/appointment.resource.js";
 import doctorDeclaration from "../src/resources/doctor/doctor.resource.json" with { type: "json" };
@@ -53,6 +54,7 @@ export const factories = {
     const payload = acceptedPayload(
       appointmentResource,
       await made.appointment(api, n, owner, making),
+      owner ?? api.user.hash,
     );
     return (await api.service(appointmentResource).create(payload)).hash as string;
   },
@@ -62,7 +64,11 @@ export const factories = {
     owner?: string,
     making: readonly string[] = [],
   ): Promise<string> {
-    const payload = acceptedPayload(doctorResource, await made.doctor(api, n, owner, making));
+    const payload = acceptedPayload(
+      doctorResource,
+      await made.doctor(api, n, owner, making),
+      owner ?? api.user.hash,
+    );
     return (await api.service(doctorResource).create(payload)).hash as string;
   },
   async medicalRecord(
@@ -74,6 +80,7 @@ export const factories = {
     const payload = acceptedPayload(
       medicalRecordResource,
       await made.medicalRecord(api, n, owner, making),
+      owner ?? api.user.hash,
     );
     return (await api.service(medicalRecordResource).create(payload)).hash as string;
   },
@@ -83,7 +90,11 @@ export const factories = {
     owner?: string,
     making: readonly string[] = [],
   ): Promise<string> {
-    const payload = acceptedPayload(patientResource, await made.patient(api, n, owner, making));
+    const payload = acceptedPayload(
+      patientResource,
+      await made.patient(api, n, owner, making),
+      owner ?? api.user.hash,
+    );
     return (await api.service(patientResource).create(payload)).hash as string;
   },
   async specialty(
@@ -92,7 +103,11 @@ export const factories = {
     owner?: string,
     making: readonly string[] = [],
   ): Promise<string> {
-    const payload = acceptedPayload(specialtyResource, await made.specialty(api, n, owner, making));
+    const payload = acceptedPayload(
+      specialtyResource,
+      await made.specialty(api, n, owner, making),
+      owner ?? api.user.hash,
+    );
     return (await api.service(specialtyResource).create(payload)).hash as string;
   },
 };
@@ -126,7 +141,14 @@ const made = {
   ): Promise<Record<string, unknown>> {
     const within = [...making, "doctor"];
     return {
-      ...examplePayload(doctorDeclaration.validation.create, n, doctorDeclaration.unique),
+      // A unique field that allows only so many values gets one no record holds (test/unique-room.ts).
+      ...(await withUniqueRoom(
+        api,
+        doctorResource,
+        doctorDeclaration.validation.create,
+        doctorDeclaration.unique,
+        examplePayload(doctorDeclaration.validation.create, n, doctorDeclaration.unique),
+      )),
       // A number of its own: two relations to one resource must not make the same unique values.
       user: await factories.user(api, nextNumber(), owner, within),
     };
@@ -156,7 +178,14 @@ const made = {
     void owner;
     void making;
     return {
-      ...examplePayload(patientDeclaration.validation.create, n, patientDeclaration.unique),
+      // A unique field that allows only so many values gets one no record holds (test/unique-room.ts).
+      ...(await withUniqueRoom(
+        api,
+        patientResource,
+        patientDeclaration.validation.create,
+        patientDeclaration.unique,
+        examplePayload(patientDeclaration.validation.create, n, patientDeclaration.unique),
+      )),
     };
   },
   async specialty(
@@ -169,7 +198,14 @@ const made = {
     void owner;
     void making;
     return {
-      ...examplePayload(specialtyDeclaration.validation.create, n, specialtyDeclaration.unique),
+      // A unique field that allows only so many values gets one no record holds (test/unique-room.ts).
+      ...(await withUniqueRoom(
+        api,
+        specialtyResource,
+        specialtyDeclaration.validation.create,
+        specialtyDeclaration.unique,
+        examplePayload(specialtyDeclaration.validation.create, n, specialtyDeclaration.unique),
+      )),
     };
   },
 };

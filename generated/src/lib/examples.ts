@@ -378,7 +378,7 @@ export function uniqueRoom(
 }
 
 /** How many distinct values derived() gives a property, when its rules bound them. */
-function distinctValues(property: PropertySchema): number | undefined {
+export function distinctValues(property: PropertySchema): number | undefined {
   const values = property.enum?.filter((value) => value !== null);
   if (values && values.length > 0) return values.length;
   const types = typesOf(property);

@@ -13,6 +13,7 @@ import { hashPassword } from "../src/lib/passwords.js";
 import { tableLookup } from "../src/lib/table.js";
 import { freshTestDatabase } from "../src/lib/test-database.js";
 import type { ResourceDescriptor } from "../src/resource/descriptor.js";
+import { serverSetValues } from "../src/resource/server-set.js";
 import { ResourceService } from "../src/resource/service.js";
 
 /*
@@ -100,9 +101,25 @@ export function explain(reply: { status: number; body: any }): string {
 export function acceptedPayload<Create>(
   resource: ResourceDescriptor<any, any, Create, any>,
   payload: unknown,
+  /** The user a `set:` relation the payload leaves out is set to, as the controller sets it. */
+  callerHash?: string,
 ): Create {
   try {
-    return resource.validate.create(payload);
+    // What the server sets (`set:`) and the payload left out (create rules may not even list it):
+    // filled as the controller fills it, since the factories write through the service.
+    const validated = resource.validate.create(payload) as Create & Record<string, unknown>;
+    // A direct owner the create rules leave out is the caller too, as the controller sets it.
+    const ownerKey = resource.owner?.through === undefined ? resource.owner?.payloadKey : undefined;
+    const owned =
+      ownerKey !== undefined && validated[ownerKey] === undefined
+        ? { ...validated, [ownerKey]: (payload as Record<string, unknown>)[ownerKey] ?? callerHash }
+        : validated;
+    return serverSetValues(
+      resource.setByServer,
+      resource.table.columns as Record<string, string>,
+      owned,
+      { creating: true, callerHash, now: new Date() },
+    );
   } catch (error) {
     if (!(error instanceof ValidationFailed)) throw error;
     const reply = { status: 422, body: { message: error.message, errors: error.errors } };

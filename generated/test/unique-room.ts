@@ -1,0 +1,85 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { decodeValue } from "../src/lib/column-codec.js";
+import { quote } from "../src/lib/sql.js";
+import {
+  distinctValues,
+  exampleValue,
+  type PayloadSchema,
+  type PropertySchema,
+} from "../src/lib/examples.js";
+import type { ResourceDescriptor } from "../src/resource/descriptor.js";
+import type { TestApi } from "./harness.js";
+
+/*
+ * A unique field whose rules allow only so many values (`unique: true, min: -4, max: 1`: six; an
+ * enum; a boolean) holds only that many records, while a test file makes records by the dozen. Each
+ * payload the factories make gets a value no record holds; when every value is held, the oldest
+ * record that can go is deleted to free one (the test database is the file's own). A test that needs
+ * more records at once than the field allows cannot pass, and says so.
+ */
+
+/** Domains up to this size are searched value by value; larger ones never fill in a test file. */
+const searchable = 10_000;
+
+/** The payload, with each finite unique field's value one that no record holds. */
+export async function withUniqueRoom(
+  api: TestApi<any>,
+  resource: ResourceDescriptor<any, any, any, any>,
+  rules: PayloadSchema,
+  unique: Readonly<Record<string, unknown>>,
+  payload: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const service = api.service(resource);
+  const result = { ...payload };
+  for (const [field, value] of Object.entries(payload)) {
+    const property = rules.schema.properties?.[field];
+    if (!Object.hasOwn(unique, field) || property === undefined || value === null) continue;
+    const count = distinctValues(property);
+    if (count === undefined || count > searchable) continue;
+    const held = (candidate: unknown) => service.table.exists({ [field]: candidate });
+    if (!(await held(value))) continue;
+    result[field] =
+      (await freeValue(count, property, field, held)) ??
+      (await evictOldest(api, resource, field, count));
+  }
+  return result;
+}
+
+/** A value of the field's domain that no record holds, if one is left. */
+async function freeValue(
+  count: number,
+  property: PropertySchema,
+  field: string,
+  held: (candidate: unknown) => Promise<boolean>,
+): Promise<unknown> {
+  for (let n = 0; n < count; n += 1) {
+    const candidate = exampleValue(property, field, n, true);
+    if (candidate !== undefined && !(await held(candidate))) return candidate;
+  }
+  return undefined;
+}
+
+/** Deletes the oldest record holding a value of the field that nothing holds back; its value. */
+async function evictOldest(
+  api: TestApi<any>,
+  resource: ResourceDescriptor<any, any, any, any>,
+  field: string,
+  count: number,
+): Promise<unknown> {
+  const service = api.service(resource);
+  const table = quote(resource.table.name);
+  const holders = await api.db.all(
+    `SELECT "id", ${quote(field)} AS "value" FROM ${table} WHERE ${quote(field)} IS NOT NULL ORDER BY "id"`,
+  );
+  const kind = (resource.table.columns as Record<string, Parameters<typeof decodeValue>[0]>)[
+    field
+  ]!;
+  for (const holder of holders) {
+    if ((await service.table.delete(Number(holder.id))) !== "deleted") continue;
+    return decodeValue(kind, holder.value, api.db.dialect);
+  }
+  throw new Error(
+    `${resource.table.name}.${field} allows ${count} values and every record holding one is held back by others: a test needs more ${resource.table.name} at once than the field allows`,
+  );
+}
