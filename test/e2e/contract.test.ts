@@ -986,14 +986,48 @@ describe.each(targets)("api-contract.md on $label", ({ id, database, proxied }) 
       expect(doctors.status).toBe(422);
     });
 
-    it("refuses to start on a database that lacks its migrations: exit 1, one line naming them and the command", async () => {
-      const refused = await startService({ cwd: project.dir, env: { ...serviceEnv, DATABASE_URL: unmigratedUrl, DIRECT_DATABASE_URL: "" } }).then(
+    it("started by a person (not NODE_ENV=production), refuses a database that lacks its migrations: exit 1, one line naming them and the command", async () => {
+      const refused = await startService({ cwd: project.dir, env: { ...serviceEnv, NODE_ENV: "development", DATABASE_URL: unmigratedUrl, DIRECT_DATABASE_URL: "" } }).then(
         () => new Error("started on an unmigrated database"),
         (error: Error) => error,
       );
       expect(refused.message).toMatch(/service exited early/);
       expect(refused.message).toMatch(/lacks 1 migration \(0001_init\): run `npm run db:migrate`, then start again\./);
       expect(refused.message).not.toMatch(/\bat \S+ \(/);
+    });
+
+    it("in production waits for its migrations (a rolling deploy): live 200, ready 503 naming them, other requests 503, ready once they are applied", async () => {
+      const env = { ...serviceEnv, DATABASE_URL: unmigratedUrl, DIRECT_DATABASE_URL: "", LOG_LEVEL: "info" };
+      const waiting = await startService({ cwd: project.dir, env, startedWhen: "/api/health/live" });
+      try {
+        const call = client(waiting.baseUrl);
+        const ready = await call("GET", "/api/health/ready");
+        expect(ready.status).toBe(503);
+        expect(ready.body.message).toBe("The service is not ready: the database lacks 0001_init.");
+        expect(ready.headers.get("retry-after")).toBe("5");
+        for (const path of ["/api/patients", "/api/auth/me", "/api/openapi.json"]) {
+          const refused = await call("GET", path, { token });
+          expect(refused.status, path).toBe(503);
+          expect(refused.body, path).toEqual({ type: "error", status: 503, message: "The service is not ready." });
+          expect(refused.headers.get("retry-after"), path).toBe("5");
+        }
+        expect(waiting.output()).toMatch(/"pending":\["0001_init"\].*waiting for `npm run db:migrate`/);
+        // The migration job of the deploy ends: the same process turns ready, and serves.
+        await migrate(project.dir, env);
+        // Each worker looks for itself (every second): ready once all of them answer so.
+        const deadline = Date.now() + 15_000;
+        const answers = async () => [...(await Promise.all([1, 2, 3, 4].map(() => call("GET", "/api/health/ready"))))].map((reply) => reply.status);
+        while (!(await answers()).every((status) => status === 200)) {
+          expect(Date.now(), waiting.output()).toBeLessThan(deadline);
+          await sleep(200);
+        }
+        // The token is of another database's user: the app itself answers now, not the gate.
+        for (let attempt = 0; attempt < 4; attempt += 1) expect((await call("GET", "/api/patients", { token })).status).toBe(401);
+        expect(waiting.output()).toMatch(/"msg":"the database holds every migration: ready"/);
+      } finally {
+        await waiting.stop();
+      }
+      expect(waiting.process.exitCode).toBe(0);
     });
 
     it("answers 503 'not ready', never a 500, when the database lacks tables this build reads, logged with a request id (a second instance on a database whose tables went missing)", async () => {

@@ -111,13 +111,23 @@ function nonJsonLines(output: string): string[] {
 }
 
 describe("stopping the service", () => {
-  it("SIGTERM to `npm start` stops the supervisor and every worker: the request in flight is answered, readiness says 503 meanwhile, exit 0", async () => {
+  it("SIGTERM to `npm start` stops the supervisor and every worker: the request in flight is answered, the port stays open meanwhile (readiness and new work 503), exit 0", async () => {
     const service = await start("npm", { WEB_CONCURRENCY: "2", SHUTDOWN_GRACE_MS: "8000" });
     const before = await service.pids();
     expect(before.length, service.output()).toBe(3);
     const login = await halfSentLogin(service.port);
     service.child.kill("SIGTERM");
     await new Promise((done) => setTimeout(done, 300));
+    // While the login is in flight the port stays open: a probe on a new connection hears 503 (not
+    // a refused connection), and new work is refused with 503 too (issue 46).
+    const base = `http://127.0.0.1:${service.port}`;
+    for (const path of ["/api/health/ready", "/api/health/ready", "/api/patients"]) {
+      const reply = await fetch(`${base}${path}`);
+      expect(reply.status, path).toBe(503);
+      expect(reply.headers.get("connection"), path).toBe("close");
+      expect(await reply.json(), path).toEqual({ type: "error", status: 503, message: "The service is shutting down." });
+    }
+    expect((await fetch(`${base}/api/health/live`)).status).toBe(200);
     // The rest of the login, and on the same connection a readiness probe sent while draining.
     login.finish(`GET /api/health/ready HTTP/1.1\r\nHost: 127.0.0.1:${service.port}\r\n\r\n`);
     const { exitCode } = await exited(service.child);
@@ -125,7 +135,7 @@ describe("stopping the service", () => {
     const replies = login.received();
     login.socket.destroy();
     expect(replies, service.output()).toMatch(/^HTTP\/1\.1 401 /);
-    expect(replies).toMatch(/HTTP\/1\.1 503 [^]*"message":"The service is not ready\."/);
+    expect(replies).toMatch(/HTTP\/1\.1 503 [^]*"message":"The service is shutting down\."/);
     expect(replies).toMatch(/connection: close/i);
     // Exit 0 is the path within SHUTDOWN_GRACE_MS: past it, what is left is cut and the exit is 1.
     expect(exitCode, service.output()).toBe(0);

@@ -220,6 +220,8 @@ export interface RunningService {
 export interface StartOptions {
   cwd: string;
   env?: Record<string, string>;
+  /** The path that must answer 200 before the service counts as started (default /api/health). */
+  startedWhen?: string;
 }
 
 /**
@@ -227,7 +229,7 @@ export interface StartOptions {
  * LOG_LEVEL=warn unless `env` says otherwise) and waits, at most 20 s, for GET /api/health to answer 200.
  */
 export async function startService(options: StartOptions | string, legacyEnv: Record<string, string> = {}): Promise<RunningService> {
-  const { cwd, env = legacyEnv } = typeof options === "string" ? { cwd: options } : options;
+  const { cwd, env = legacyEnv, startedWhen = "/api/health" } = typeof options === "string" ? { cwd: options } : options;
   const port = await freePort();
   let output = "";
   const child = execa(process.execPath, ["dist/server.js"], {
@@ -245,12 +247,12 @@ export async function startService(options: StartOptions | string, legacyEnv: Re
       await child;
       throw new Error(`service exited early:\n${output}`);
     }
-    const ok = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2_000) }).then((response) => response.status === 200, () => false);
+    const ok = await fetch(`${baseUrl}${startedWhen}`, { signal: AbortSignal.timeout(2_000) }).then((response) => response.status === 200, () => false);
     if (ok) break;
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
       await child;
-      throw new Error(`service did not answer /api/health in 20 s:\n${output}`);
+      throw new Error(`service did not answer ${startedWhen} in 20 s:\n${output}`);
     }
     await new Promise((done) => setTimeout(done, 100));
   }

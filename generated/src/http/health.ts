@@ -3,6 +3,7 @@
 import type { Request, Response } from "express";
 import { isDraining } from "../lib/draining.js";
 import { pendingMigrations } from "../lib/migrations.js";
+import { migrationsAwaited } from "../lib/service-gate.js";
 import type { Sql } from "../lib/sql.js";
 import { sendData, sendError } from "./envelope.js";
 
@@ -20,13 +21,18 @@ export function health(db: Sql, migrationsDir: string) {
 
 /**
  * GET /api/health/ready: what /api/health answers, and 503 as soon as the process drains for a
- * shutdown (an orchestrator stops sending new work before the process goes away).
+ * shutdown (an orchestrator stops sending new work before the process goes away). A database
+ * behind this build is named: the migrations it lacks (their names are the project's, in
+ * prisma/migrations), which a deploy waits for.
  */
 export function readiness(db: Sql, migrationsDir: string) {
   return async (req: Request, res: Response): Promise<void> => {
-    if (!isDraining() && (await databaseReady(db, migrationsDir, req)))
-      sendData(res, { status: "ready" });
-    else notReady(res);
+    if (isDraining()) return notReady(res, "The service is shutting down.");
+    const awaited = migrationsAwaited();
+    const behind = awaited.length > 0 ? awaited : await databaseBehind(db, migrationsDir, req);
+    if (behind === undefined) sendData(res, { status: "ready" });
+    else if (behind.length === 0) notReady(res);
+    else notReady(res, `The service is not ready: the database lacks ${behind.join(", ")}.`);
   };
 }
 
@@ -40,22 +46,29 @@ export function liveness(_req: Request, res: Response): void {
 }
 
 async function databaseReady(db: Sql, migrationsDir: string, req: Request): Promise<boolean> {
+  return (await databaseBehind(db, migrationsDir, req)) === undefined;
+}
+
+/** The migrations the database lacks; empty when it does not answer; undefined when it is ready. */
+async function databaseBehind(
+  db: Sql,
+  migrationsDir: string,
+  req: Request,
+): Promise<string[] | undefined> {
   let behind: string[];
   try {
     behind = await pendingMigrations(db, migrationsDir);
   } catch (error) {
     req.log.error({ err: error }, "health: the database does not answer");
-    return false;
+    return [];
   }
-  if (behind.length > 0) {
-    req.log.warn({ pending: behind }, "health: migrations pending");
-    return false;
-  }
-  return true;
+  if (behind.length === 0) return undefined;
+  req.log.warn({ pending: behind }, "health: migrations pending");
+  return behind;
 }
 
 /** 503 "not ready", and when to ask again: the schema is behind this build, or the database is away. */
-export function notReady(res: Response): void {
+export function notReady(res: Response, message = "The service is not ready."): void {
   res.setHeader("Retry-After", "5");
-  sendError(res, 503, "The service is not ready.");
+  sendError(res, 503, message);
 }

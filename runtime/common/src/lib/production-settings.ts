@@ -8,6 +8,11 @@ export interface ProductionSettings {
   /** SHUTDOWN_GRACE_MS: a SIGTERM or SIGINT has the process gone within this (default 10 s). */
   shutdownGraceMs: number;
   /**
+   * SHUTDOWN_DELAY_MS: after the signal, how long the process still serves every request while
+   * readiness answers 503, for a load balancer to notice before new work is refused (default 0).
+   */
+  shutdownDelayMs: number;
+  /**
    * GET /metrics: on its own port (METRICS_PORT, never behind the API's port), else on the API's
    * port for a bearer METRICS_TOKEN; neither set: no metrics route at all.
    */
@@ -48,7 +53,21 @@ export function readProductionSettings(
     problems.push(
       `SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 100 to 600000, got "${environment.SHUTDOWN_GRACE_MS}"`,
     );
-  return { shutdownGraceMs, metrics: readMetrics(environment, problems), databaseReplicaUrls };
+  const shutdownDelayMs = Number(environment.SHUTDOWN_DELAY_MS || 0);
+  if (
+    !Number.isInteger(shutdownDelayMs) ||
+    shutdownDelayMs < 0 ||
+    shutdownDelayMs >= shutdownGraceMs
+  )
+    problems.push(
+      `SHUTDOWN_DELAY_MS must be a whole number of milliseconds from 0 to less than SHUTDOWN_GRACE_MS (${shutdownGraceMs}), got "${environment.SHUTDOWN_DELAY_MS}"`,
+    );
+  return {
+    shutdownGraceMs,
+    shutdownDelayMs,
+    metrics: readMetrics(environment, problems),
+    databaseReplicaUrls,
+  };
 }
 
 function readMetrics(

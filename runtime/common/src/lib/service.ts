@@ -17,11 +17,13 @@ import { ReplicaSet, withReplicas } from "./replicas.js";
 import { closeHandedOff, handedOff, listenThroughRunner } from "./dev-handoff.js";
 import type { BackgroundWork } from "../http/api-app.js";
 import {
+  type BackgroundThread,
   isBackgroundThread,
   runBackgroundWork,
   startBackgroundThread,
 } from "./background-thread.js";
 import { startDraining } from "./draining.js";
+import { awaitMigrations, gated, type GatedApp } from "./service-gate.js";
 import type { ProductionSettings } from "./production-settings.js";
 import { createLogger, type Logger } from "./logger.js";
 import { enableMetrics } from "./metrics.js";
@@ -83,7 +85,7 @@ export async function runService<Config extends ServiceSettings>(
   if (cluster.isPrimary && workers > 1) {
     // The supervisor checks once, so a missing migration is one line, not one per worker.
     const db = await open(1);
-    await exitUnlessMigrated(db, moduleUrl);
+    await migratedOrWaiting(db, moduleUrl, logger);
     await sayConnections(db, workers, config.databasePoolSize, logger);
     await db.close();
     const metrics = config.metrics ? clusterMetrics() : undefined;
@@ -97,11 +99,11 @@ export async function runService<Config extends ServiceSettings>(
   }
   const primary = await open(config.databasePoolSize);
   const db = withReadReplicas(primary, config, logger);
-  if (cluster.isPrimary) {
-    await exitUnlessMigrated(db, moduleUrl);
-    if (!handedOff()) await sayConnections(db, 1, config.databasePoolSize, logger);
-  }
-  serve(moduleUrl, config, db, parts, logger);
+  // A worker's supervisor refused already where a person started it; in production it waits too.
+  const awaited = await migratedOrWaiting(db, moduleUrl, cluster.isPrimary ? logger : undefined);
+  if (cluster.isPrimary && !handedOff())
+    await sayConnections(db, 1, config.databasePoolSize, logger);
+  serve(moduleUrl, config, db, parts, logger, awaited);
 }
 
 /** The background thread's pool beside a serving pool of `poolSize` (PostgreSQL; SQLite has one connection). */
@@ -149,11 +151,30 @@ async function openDatabase(
   });
 }
 
-/** A server on a database without its migrations would answer 503s: say so once and stop instead. */
-async function exitUnlessMigrated(db: Database, moduleUrl: string): Promise<void> {
+/** How often a process waiting for its migrations looks whether they are applied. */
+const migrationPollMs = 1000;
+
+/**
+ * The migrations the database lacks, which the process waits for. In production (NODE_ENV=production)
+ * it starts anyway: a rolling deploy starts the new version before its migration job ends, and the
+ * process serves its probes (live 200, ready 503 naming them) until they are applied. Anywhere else
+ * a person typed the command: one line says what to run, and the process stops.
+ */
+async function migratedOrWaiting(
+  db: Database,
+  moduleUrl: string,
+  logger: Logger | undefined,
+): Promise<string[]> {
   const pending = await pendingMigrations(db, migrationsPath(moduleUrl));
-  if (pending.length === 0) return;
+  if (pending.length === 0) return [];
   const count = pending.length === 1 ? "1 migration" : `${pending.length} migrations`;
+  if (process.env.NODE_ENV === "production" && !handedOff()) {
+    logger?.warn(
+      { pending },
+      `the database lacks ${count} (${pending.join(", ")}): waiting for \`npm run db:migrate\`; /api/health/ready answers 503 until they are applied`,
+    );
+    return pending;
+  }
   process.stderr.write(
     `The database at DATABASE_URL lacks ${count} (${pending.join(", ")}): run \`npm run db:migrate\`, then start again.\n`,
   );
@@ -183,12 +204,25 @@ async function sayConnections(db: Database, workers: number, poolSize: number, l
   else logger.info(facts, said);
 }
 
+/** Looks every few seconds until the migrations are applied; the gate then lets requests through. */
+async function untilMigrated(db: Database, moduleUrl: string, logger: Logger): Promise<void> {
+  for (;;) {
+    await new Promise((done) => setTimeout(done, migrationPollMs).unref());
+    const pending = await pendingMigrations(db, migrationsPath(moduleUrl)).catch(() => undefined);
+    if (pending === undefined) continue;
+    awaitMigrations(pending);
+    if (pending.length === 0) break;
+  }
+  logger.info("the database holds every migration: ready");
+}
+
 function serve<Config extends ServiceSettings>(
   moduleUrl: string,
   config: Config,
   db: Database,
   parts: ServiceParts<Config>,
   logger: Logger,
+  awaited: readonly string[],
 ): void {
   // Not Express's app.listen: since Express 5 its callback also runs on a failed listen, which
   // logged "listening" right before "address already in use".
@@ -201,17 +235,55 @@ function serve<Config extends ServiceSettings>(
     config.metrics && "port" in config.metrics && cluster.isPrimary
       ? listenForMetrics(config.host, config.metrics.port, () => register.metrics(), logger)
       : undefined;
-  const server = createApiServer(app);
-  const backgroundThread = background ? startBackgroundThread(moduleUrl, logger) : undefined;
+  const stops = { stopping: false };
+  const gate = gated(app);
+  const server = createApiServer(gate.listener);
+  awaitMigrations(awaited);
+  // Background work reads and writes the new schema: it starts once the schema is there.
+  let backgroundThread: ReturnType<typeof startBackgroundThread> | undefined;
+  const startBackground = () => {
+    if (background && !stops.stopping) backgroundThread = startBackgroundThread(moduleUrl, logger);
+  };
+  if (awaited.length === 0) startBackground();
+  else void untilMigrated(db, moduleUrl, logger).then(startBackground);
   const handoff = listenForRequests(server, config, logger);
 
-  // Graceful shutdown (docs/api-contract.md §9): readiness answers 503, the listener closes,
-  // requests in flight are answered on connections that then close, and the process exits 0
-  // within SHUTDOWN_GRACE_MS. What is still running at the deadline is cut, and the exit is 1.
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  const stop = stopOnSignal({ server, gate, config, db, logger, handoff, metricsServer, stops });
+  for (const signal of ["SIGTERM", "SIGINT"])
+    process.on(signal, () => stop(signal, backgroundThread));
+}
+
+interface Stoppable {
+  server: Server;
+  gate: GatedApp;
+  config: ServiceSettings;
+  db: Database;
+  logger: Logger;
+  /** Whether `npm run dev`'s runner holds the socket (dev-handoff.ts). */
+  handoff: boolean;
+  metricsServer: Server | undefined;
+  stops: { stopping: boolean };
+}
+
+/**
+ * Graceful shutdown (docs/api-contract.md §9): readiness answers 503, requests in flight are
+ * answered on connections that then close (the port stays open meanwhile, refusing new work),
+ * and the process exits 0 within SHUTDOWN_GRACE_MS. What is still running at the deadline is cut,
+ * and the exit is 1.
+ */
+function stopOnSignal({
+  server,
+  gate,
+  config,
+  db,
+  logger,
+  handoff,
+  metricsServer,
+  stops,
+}: Stoppable) {
+  return (signal: string, backgroundThread: BackgroundThread | undefined) => {
+    if (stops.stopping) return;
+    stops.stopping = true;
     startDraining();
     logger.info({ signal, graceMs: config.shutdownGraceMs }, "shutting down");
     const delivering = backgroundThread?.stop(workerDeadlineMs(config.shutdownGraceMs));
@@ -234,11 +306,22 @@ function serve<Config extends ServiceSettings>(
       response.shouldKeepAlive = false;
     });
     metricsServer?.close();
-    server.close(() => void closed());
-    // A request that arrived before the signal keeps its connection alive: closed once idle.
-    setInterval(() => server.closeIdleConnections(), 50).unref();
+    // The port stays open while requests are in flight (readiness answers 503 to a probe meanwhile,
+    // new work is refused with 503) and closes when the last one is answered.
+    let closing = false;
+    const closeListener = () => {
+      if (closing) return;
+      closing = true;
+      server.close(() => void closed());
+      // A request that arrived before the signal keeps its connection alive: closed once idle.
+      setInterval(() => server.closeIdleConnections(), 50).unref();
+    };
+    setTimeout(() => {
+      gate.refuseNewWork();
+      gate.onIdle(closeListener);
+      if (gate.inFlight() === 0) closeListener();
+    }, config.shutdownDelayMs).unref();
   };
-  for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => shutdown(signal));
 }
 
 /**
