@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { get as httpGet } from "node:http";
 import { join } from "node:path";
 import { execa, type ResultPromise } from "execa";
@@ -106,6 +106,69 @@ describe.each(databaseTargets)("the dev loop on $label", ({ database }) => {
     }
     process.stdout.write(`dev loop (ms):\n${timings.map(([label, ms]) => `  ${label.padEnd(48)} ${Math.round(ms)}`).join("\n")}\n`);
   }, 240_000);
+});
+
+/**
+ * Issue 46: switching a running dev loop from SQLite to PostgreSQL as `hashapi generate` advises
+ * (move prisma/migrations out, generate again, point .env's DATABASE_URL at PostgreSQL). The runner
+ * loaded the SQLite driver: it stops the old server, says why, starts afresh and serves the new
+ * database, never the old data under the new code.
+ */
+describe("the dev loop follows a switch of database", () => {
+  let project: Project;
+  let postgres: PostgresServer;
+
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    await postgres.createDatabase("dev_switch");
+    project = await prepareProject({ name: "e2e-dev-switch", database: "sqlite" });
+  }, 300_000);
+
+  afterAll(async () => {
+    await project?.cleanup();
+    await postgres?.destroy();
+  });
+
+  it("SQLite → PostgreSQL while `npm run dev` runs: the old server stops, the runner says why and serves the new database", async () => {
+    const specs = `${project.dir}-specs`;
+    const port = await freePort();
+    await writeFile(join(project.dir, ".env"), `DATABASE_URL=${project.databaseUrl}\n`);
+    const env = { PORT: String(port), HOST: "127.0.0.1", JWT_SECRET: jwtSecret, LOG_LEVEL: "info", NO_COLOR: "1" };
+    const { DATABASE_URL: _fromEnv, ...inherited } = process.env;
+    const dev = output(execa("npm", ["run", "dev", "--silent"], { cwd: project.dir, env: { ...inherited, ...env }, extendEnv: false, reject: false, all: true, detached: true }));
+    try {
+      await waitFor200(`http://127.0.0.1:${port}/api/health`);
+      const api = client(`http://127.0.0.1:${port}`);
+      const login = () => api("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } });
+      expect((await login()).status, dev.text()).toBe(200);
+
+      // generate's advice, step by step.
+      await rename(join(project.dir, "prisma/migrations"), join(project.dir, "..", `sqlite-migrations-${process.pid}`));
+      await writeFile(join(specs, "hashapi.yaml"), (await readFile(join(specs, "hashapi.yaml"), "utf8")).replace(/^database: .*$/m, "database: postgresql"));
+      const generated = await execa(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", project.dir], { cwd: repo, reject: false, all: true });
+      expect(generated.exitCode, generated.all).toBe(0);
+      await waitUntil(() => /the project's database \(src\/lib\/driver\.ts\) changed: the server stops/.test(dev.text()), 30_000, dev.text);
+      // The fresh runner names the URL .env still holds; nothing serves the SQLite data meanwhile.
+      await waitUntil(() => /DATABASE_URL \(from \.env\) must be a PostgreSQL URL/.test(dev.text()), 60_000, dev.text);
+      const meanwhile = await login().catch(() => undefined);
+      expect(meanwhile?.status, dev.text()).not.toBe(200);
+      expect(dev.text()).not.toMatch(/the one before goes on serving/);
+
+      await writeFile(join(project.dir, ".env"), `DATABASE_URL=${postgres.url("dev_switch")}\n`);
+      await waitFor200(`http://127.0.0.1:${port}/api/health`, 60_000);
+      expect(dev.text()).toMatch(/Applied 0001_init/);
+      // The PostgreSQL database is served: it has no users yet (the SQLite one's admin is not there).
+      const fresh = await login();
+      expect(fresh.status, dev.text()).toBe(401);
+      expect(dev.text()).not.toMatch(/the background thread failed/);
+      const users = await queryDatabase(postgres.url("dev_switch"), project.dir, `SELECT count(*) AS "count" FROM "users"`);
+      expect(Number((users as { count: unknown }[])[0]!.count)).toBe(0);
+    } finally {
+      if (dev.process.pid) process.kill(-dev.process.pid, "SIGTERM");
+      await dev.process;
+      await rm(join(project.dir, "..", `sqlite-migrations-${process.pid}`), { recursive: true, force: true });
+    }
+  }, 300_000);
 });
 
 interface Probe {

@@ -32,13 +32,26 @@ export interface BackgroundThread {
   stop(graceMs: number): Promise<void>;
 }
 
+/**
+ * A worker running the entry module. Under `npm run dev` the module is TypeScript, loaded through
+ * tsx, whose loader a worker thread does not inherit from its process: the worker registers it
+ * first (without it, every delivery and job of the dev server failed to start).
+ */
+function workerOf(moduleUrl: string): Worker {
+  const options = { workerData: { role: marker } };
+  if (!moduleUrl.endsWith(".ts")) return new Worker(new URL(moduleUrl), options);
+  const tsx = import.meta.resolve("tsx/esm/api");
+  const code = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(moduleUrl)}); });`;
+  return new Worker(code, { ...options, eval: true });
+}
+
 /** Starts the background thread of this process: the service's own entry module, run as that thread. */
 export function startBackgroundThread(moduleUrl: string, logger: Logger): BackgroundThread {
   let stopping = false;
   let worker: Worker;
   let restarts = 0;
   const start = () => {
-    worker = new Worker(new URL(moduleUrl), { workerData: { role: marker } });
+    worker = workerOf(moduleUrl);
     worker.on("message", (message: unknown) => takeRemoteWorkCounts(message));
     worker.on("error", (error) => logger.error({ err: error }, "the background thread failed"));
     worker.on("exit", (code) => {

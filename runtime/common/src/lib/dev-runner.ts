@@ -1,7 +1,8 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { fork, type ChildProcess } from "node:child_process";
-import { mkdirSync, watch } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, watch } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,13 +21,16 @@ import { appliedMarkerPath, migrationsPath } from "./migrations.js";
 import { projectPath, readSetting } from "./project-files.js";
 
 /*
- * `npm run dev`: serves src/ through tsx and restarts the server when a file under src/ (or .env)
+ * `npm run dev` (started by dev-server.ts): serves src/ through tsx and restarts the server when a file under src/ (or .env)
  * changes. A restart is what makes a change visible, but a cold start spends most of its second
  * loading Express, ajv, pino and the database driver; so the next server process is always started
  * ahead, with those loaded, and on a change it only imports the project's modules. This process
  * holds the listening socket and hands connections to the server that serves (dev-handoff.ts), so
  * the previous server serves until the next one is ready: a request is never refused by a restart.
- * A change to node_modules (npm install) needs `npm run dev` again.
+ * What this process itself loaded cannot change under it: when the project's database changes
+ * (src/lib/driver.ts, rewritten by `hashapi generate` after `database:` changed in hashapi.yaml) or
+ * its dependencies do (package.json, `npm install`), it stops the server, says why, and exits for
+ * dev-server.ts to start a fresh one, which reads everything anew.
  *
  * It also follows the schema (outside production): before each start it applies the pending
  * migrations (a new one from `hashapi generate` or `--watch` triggers a start), and a
@@ -41,6 +45,27 @@ const migrationsDir = migrationsPath(import.meta.url);
 const followsMigrations = readSetting(import.meta.url, "NODE_ENV").value !== "production";
 // Saving in an editor is often several writes in a row: one restart for them all.
 const settleMs = 60;
+/** The exit that asks dev-server.ts for a fresh runner (see freshStartNeeded). */
+const freshStartCode = 75;
+
+/** What this process loaded that a restart of the server cannot renew, as found on disk now. */
+const loadedFiles = {
+  "src/lib/driver.ts": "the project's database (src/lib/driver.ts)",
+  "package.json": "the dependencies (package.json)",
+  "node_modules/.package-lock.json": "the installed packages (npm install)",
+} as const;
+const fingerprint = (file: string) => {
+  const path = join(projectDir, file);
+  return existsSync(path) ? createHash("sha256").update(readFileSync(path)).digest("hex") : "";
+};
+const fingerprints = new Map(Object.keys(loadedFiles).map((file) => [file, fingerprint(file)]));
+
+/** What changed of what this process loaded, if anything: it then needs a fresh start. */
+function freshStartNeeded(): string | undefined {
+  for (const [file, what] of Object.entries(loadedFiles))
+    if (fingerprint(file) !== fingerprints.get(file)) return what;
+  return undefined;
+}
 
 interface Standby {
   process: ChildProcess;
@@ -162,6 +187,8 @@ async function schemaReady(): Promise<boolean> {
  * not start leaves the previous one serving.
  */
 async function restart(reason: string | undefined): Promise<void> {
+  const renewed = freshStartNeeded();
+  if (renewed) return startAfresh(renewed);
   if (reason) process.stdout.write(`\n↻ ${reason} changed: restarting\n`);
   if (!(await schemaReady()) || stopping) return;
   const next = standby;
@@ -198,6 +225,24 @@ async function restart(reason: string | undefined): Promise<void> {
   });
 }
 
+/**
+ * Stops serving (never the old database's data under the new code's name), then exits for
+ * dev-server.ts to start this runner afresh.
+ */
+async function startAfresh(what: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  process.stdout.write(
+    `\n↻ ${what} changed: the server stops and \`npm run dev\` starts afresh, reading it anew\n`,
+  );
+  listener?.server.close();
+  for (const socket of waiting) socket.destroy();
+  standby.process.kill("SIGTERM");
+  if (active) await draining(active);
+  await Promise.all([exited(standby.process), active ? exited(active) : undefined]);
+  process.exit(freshStartCode);
+}
+
 let pending: NodeJS.Timeout | undefined;
 let changed: string | undefined;
 function onChange(path: string): void {
@@ -212,8 +257,12 @@ watch(join(projectDir, "src"), { recursive: true }, (_event, file) => {
   if (file) onChange(join("src", file));
 });
 watch(projectDir, (_event, file) => {
-  if (file === ".env") onChange(file);
+  if (file === ".env" || file === "package.json") onChange(file);
 });
+if (existsSync(join(projectDir, "node_modules")))
+  watch(join(projectDir, "node_modules"), (_event, file) => {
+    if (file === ".package-lock.json") onChange("node_modules");
+  });
 if (followsMigrations) {
   const marker = appliedMarkerPath(migrationsDir);
   for (const dir of [migrationsDir, dirname(marker)]) mkdirSync(dir, { recursive: true });
