@@ -128,6 +128,17 @@ export function checkResource({ spec, source }: CheckedResource): Problem[] {
       problems.push(source.problem(["fields", field.name, "filter"], `"${field.name}" is hidden (serializer.hidden): no filter may compare it; remove filter or unhide it`));
   });
 
+  // A relation no response shows (serializer.hidden, or left out of serializer.fields) cannot be
+  // nested in every response: the runtime would output what openapi.json and the serializer hide.
+  const listed = spec.serializer?.fields;
+  (spec.eagerLoad ?? []).forEach((name, index) => {
+    if (!relationNames.has(name)) return;
+    if (hidden.has(name))
+      problems.push(source.problem(["eagerLoad", index], `"${name}" is hidden (serializer.hidden): no response shows it, so none may nest it; remove it from eagerLoad or from serializer.hidden`));
+    else if (listed !== undefined && !listed.includes(name))
+      problems.push(source.problem(["eagerLoad", index], `"${name}" is not in serializer.fields: no response shows it, so none may nest it; add it to serializer.fields or remove it from eagerLoad`));
+  });
+
   (spec.auth?.public ?? []).forEach((action, index) => {
     if (action === "restore" && !spec.softDelete) {
       problems.push(source.problem(["auth", "public", index], '"restore" exists only for resources with softDelete: true'));
