@@ -54,6 +54,10 @@ describe.each(databaseTargets)("npm run db:seed on $label", ({ database }) => {
     // A unique field of six values: six records, and why not more (never a failure).
     expect(first.stdout).toMatch(/^slots: 6 created, not more: seen_at is unique and its rules allow 6 values$/m);
     expect((await rows(urls[0]!, `SELECT "seen_at" FROM "slots" ORDER BY "seen_at"`)).map((row) => Number(row.seen_at))).toEqual([-4, -3, -2, -1, 0, 1]);
+    // Create rules without the owner and the set: keys: the seed fills them as a request would.
+    expect(first.stdout).toMatch(/^memos: 20 created$/m);
+    const memos = await rows(urls[0]!, `SELECT COUNT(*) AS "n" FROM "memos" WHERE "writer_id" IS NOT NULL AND "editor_id" IS NOT NULL AND "reviewed_on" IS NOT NULL`);
+    expect(Number(memos[0]!.n)).toBe(20);
   });
 
   it("adds records when run again (never failing on a unique value), and --if-empty then does nothing", async () => {

@@ -13,7 +13,7 @@ import { hashPassword } from "../src/lib/passwords.js";
 import { tableLookup } from "../src/lib/table.js";
 import { freshTestDatabase } from "../src/lib/test-database.js";
 import type { ResourceDescriptor } from "../src/resource/descriptor.js";
-import { serverSetValues } from "../src/resource/server-set.js";
+import { completedForService } from "../src/resource/server-set.js";
 import { ResourceService } from "../src/resource/service.js";
 
 /*
@@ -105,20 +105,13 @@ export function acceptedPayload<Create>(
   callerHash?: string,
 ): Create {
   try {
-    // What the server sets (`set:`) and the payload left out (create rules may not even list it):
-    // filled as the controller fills it, since the factories write through the service.
-    const validated = resource.validate.create(payload) as Create & Record<string, unknown>;
-    // A direct owner the create rules leave out is the caller too, as the controller sets it.
-    const ownerKey = resource.owner?.through === undefined ? resource.owner?.payloadKey : undefined;
-    const owned =
-      ownerKey !== undefined && validated[ownerKey] === undefined
-        ? { ...validated, [ownerKey]: (payload as Record<string, unknown>)[ownerKey] ?? callerHash }
-        : validated;
-    return serverSetValues(
-      resource.setByServer,
-      resource.table.columns as Record<string, string>,
-      owned,
-      { creating: true, callerHash, now: new Date() },
+    // What the server sets (`set:`, a direct owner) and the create rules may not even list: filled
+    // as the controller fills it, since the factories write through the service.
+    return completedForService(
+      resource,
+      resource.validate.create(payload) as Create & object,
+      payload as Record<string, unknown>,
+      callerHash,
     );
   } catch (error) {
     if (!(error instanceof ValidationFailed)) throw error;

@@ -2,7 +2,7 @@
 
 import { parseArgs } from "node:util";
 import type { AnyResource } from "../resource/descriptor.js";
-import { serverSetValues } from "../resource/server-set.js";
+import { completedForService, serverSetValues } from "../resource/server-set.js";
 import { ResourceService, type AnyService } from "../resource/service.js";
 import { connectDatabase, explainOpenFailure, type Database } from "./database.js";
 import { Conflict, describeFieldErrors, ValidationFailed } from "./errors.js";
@@ -209,9 +209,16 @@ async function parentPools(
   ]);
   const parents: Record<string, string[]> = {};
   let skipped: string | undefined;
-  for (const [key, property] of Object.entries(rules.schema.properties ?? {})) {
+  // The create rules' relation keys, and those the server fills even where the rules leave them out.
+  const keys = new Set([
+    ...Object.entries(rules.schema.properties ?? {})
+      .filter(([, property]) => isRelationKey(property))
+      .map(([key]) => key),
+    ...required,
+  ]);
+  for (const key of keys) {
     const relation = relationOfKind(resource.table, key, "belongsTo");
-    if (!isRelationKey(property) || !relation) continue;
+    if (!relation) continue;
     const rows = await tableOf(relation.target()).findMany({
       orderBy: [{ id: "desc" }],
       limit: parentPool,
@@ -244,10 +251,19 @@ async function createRecords(
     for (let attempt = 0; attempt < attemptsPerRecord; attempt += 1) {
       const n = options.seed * 1_000_003 + existing + index + attempt * (options.count + 7_919);
       const payload: Record<string, unknown> = examplePayload(rules, n, unique ?? {});
-      for (const [key, hashes] of Object.entries(parents))
-        if (hashes.length > 0) payload[key] = hashes[Math.floor(pick() * hashes.length)];
+      // Parents of relations the rules leave out (the server fills them) are given after validation.
+      const filledByServer: Record<string, unknown> = {};
+      for (const [key, hashes] of Object.entries(parents)) {
+        if (hashes.length === 0) continue;
+        const listed = Object.hasOwn(rules.schema.properties ?? {}, key);
+        (listed ? payload : filledByServer)[key] = hashes[Math.floor(pick() * hashes.length)];
+      }
       try {
-        created.push(await service.create(resource.validate.create(payload)));
+        const validated = resource.validate.create(payload);
+        const given = { ...payload, ...filledByServer };
+        created.push(
+          await service.create(completedForService(resource, validated, given, undefined)),
+        );
         break;
       } catch (error) {
         if (!(error instanceof ValidationFailed)) throw error;

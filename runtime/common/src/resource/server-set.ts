@@ -30,3 +30,35 @@ export function serverSetValues<T extends object>(
   }
   return Object.keys(filled).length === 0 ? payload : { ...payload, ...filled };
 }
+
+/**
+ * A create payload that code writes through the service (seeds, the test factories), completed as
+ * the controller completes a request's: the direct owner and the `set:` relations the create rules
+ * leave out (validation drops them) come back from the payload given, else the caller; `set:` dates
+ * are the current time.
+ */
+export function completedForService<T extends object>(
+  resource: Pick<AnyResource, "setByServer" | "owner" | "table">,
+  validated: T,
+  given: Readonly<Record<string, unknown>>,
+  callerHash: string | undefined,
+): T {
+  const direct = resource.owner?.through === undefined ? resource.owner?.payloadKey : undefined;
+  const restored: Record<string, unknown> = {};
+  for (const key of [direct, ...Object.keys(resource.setByServer ?? {})])
+    if (key !== undefined && ownValue(validated, key) === undefined && given[key] !== undefined)
+      restored[key] = given[key];
+  const owned =
+    direct !== undefined &&
+    restored[direct] === undefined &&
+    ownValue(validated, direct) === undefined &&
+    callerHash !== undefined
+      ? { [direct]: callerHash }
+      : {};
+  return serverSetValues(
+    resource.setByServer,
+    resource.table.columns,
+    { ...validated, ...restored, ...owned },
+    { creating: true, callerHash, now: new Date() },
+  );
+}
