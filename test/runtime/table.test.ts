@@ -135,6 +135,13 @@ describe("Table (runtime/common/src/lib/table.ts) on SQLite", () => {
     expect(await owners.count()).toBe(1);
     expect(await owners.count({ withTrashed: true })).toBe(2);
     expect(await owners.liveId("OWN_BBBBBBBB")).toBeNull();
+    // Several hashes in one statement: the live ones and their ids, the deleted and unknown left out.
+    const before = statements.length;
+    const ids = await owners.liveIds(["OWN_AAAAAAAA", "OWN_BBBBBBBB", "OWN_ZZZZZZZZ"]);
+    expect(statements.length - before).toBe(1);
+    expect([...ids]).toEqual([["OWN_AAAAAAAA", ownerId]]);
+    expect(await owners.liveIds([])).toEqual(new Map());
+    expect(await owners.liveIds(["OWN_AAAAAAAA"], undefined, { where: { name: "Someone else" } })).toEqual(new Map());
   });
 
   it("reads, counts and nests only the rows of a scope, in the statement that reads them", async () => {

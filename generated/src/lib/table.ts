@@ -8,7 +8,7 @@ import type { Sql, SqlRow } from "./sql.js";
 import { belongsToManyOf, tableContext, type TableContext } from "./table/context.js";
 import { withPivot } from "./table/nested.js";
 import type { CountOptions, FindOptions } from "./table/options.js";
-import { lockReached, reachConditions, reachedRow } from "./table/reach.js";
+import { lockReached, reachConditions, reachedRow, reachedRows } from "./table/reach.js";
 import * as reads from "./table/reads.js";
 import type { HeldBack } from "./table/cascade.js";
 import { restore, softDelete, whatHoldsBack, type Restored } from "./table/soft-delete.js";
@@ -114,6 +114,11 @@ export class Table<Model, Row = Model> {
   async liveId(hash: string, lock?: "share", scope?: Reach): Promise<number | null> {
     const row = await reachedRow(this.context, "hash", hash, lock, scope);
     return row ? Number(row.id) : null;
+  }
+
+  /** liveId for several hashes in one statement: hash → id of those live (and within `scope`). */
+  liveIds(hashes: readonly string[], lock?: "share", scope?: Reach): Promise<Map<string, number>> {
+    return reachedRows(this.context, hashes, lock, scope);
   }
 
   /** Locks row `id` for a write and decides under that lock whether the caller still reaches it (reach.ts). */

@@ -101,7 +101,7 @@ export class PayloadColumns {
       if (!relation || !Array.isArray(items)) continue;
       const target = this.tableOf(relation.target()).within(sql);
       const seen = new Set<string>();
-      const wanted: Link[] = [];
+      const named: { key: string; hash: string; pivot: Record<string, unknown> }[] = [];
       for (const [index, item] of items.entries()) {
         const { hash, ...pivot } = isRecord(item) ? item : { hash: item };
         const key = `${name}.${index}`;
@@ -114,8 +114,14 @@ export class PayloadColumns {
           continue;
         }
         seen.add(hash);
-        const id = await target.liveId(hash, "share", reach[name]);
-        if (id === null) errors[key] = [`The selected ${key} is invalid.`];
+        named.push({ key, hash, pivot });
+      }
+      // One statement for the relation's records, not one per item.
+      const ids = await target.liveIds([...seen], "share", reach[name]);
+      const wanted: Link[] = [];
+      for (const { key, hash, pivot } of named) {
+        const id = ids.get(hash);
+        if (id === undefined) errors[key] = [`The selected ${key} is invalid.`];
         else wanted.push({ id, pivot: pivotColumns(relation, pivot) });
       }
       links.set(name, wanted);

@@ -74,6 +74,28 @@ export async function reachedRow(
 }
 
 /**
+ * The rows among `hashes` that are live and within `scope`, locked as asked, in one statement:
+ * hash → id (a hash missing from the map finds no such row).
+ */
+export async function reachedRows(
+  context: TableContext,
+  hashes: readonly string[],
+  lock: "share" | undefined,
+  scope: Reach | undefined,
+): Promise<Map<string, number>> {
+  if (hashes.length === 0) return new Map();
+  const { sql, spec, alias } = context;
+  const values = new Binder(sql.dialect);
+  const listed = hashes.map((hash) => values.add(hash)).join(", ");
+  const conditions = [`${alias}."hash" IN (${listed})`, ...reachConditions(context, scope, values)];
+  const rows = await sql.all(
+    `SELECT ${alias}."id", ${alias}."hash" FROM ${fromClause(spec)} WHERE ${conditions.join(" AND ")}${sql.dialect.lockClause(lock)}`,
+    values.list,
+  );
+  return new Map(rows.map((row) => [String(row.hash), Number(row.id)]));
+}
+
+/**
  * Locks row `id` for a write and decides, under that lock, whether the caller still reaches it:
  * live (trashed, for a restore) and within `scope`. The parents a scope runs through are locked
  * first (FOR SHARE, the order a cascade locks in: parent, then child) and matched again, so a
