@@ -20,7 +20,7 @@ export const admin = { name: "Ada Admin", email: "ada@example.com", password: "c
 /** The signing secret of the test fixtures' webhooks (`${FUZZ_WEBHOOK_SECRET}`): whsec_ and base64 of 32 bytes. */
 export const fuzzWebhookSecret = `whsec_${Buffer.alloc(32, 1).toString("base64")}`;
 /** Where the hostile fixtures' webhooks send (one per role): port 9, where nothing listens, unless a test receives them. */
-export const fuzzWebhookUrls = Object.fromEntries(["admin", "doctor", "receptionist", "agent", "customer"].map((role) => [`FUZZ_WEBHOOK_URL_${role.toUpperCase()}`, `http://127.0.0.1:9/${role}`]));
+export const fuzzWebhookUrls = Object.fromEntries(["admin", "doctor", "receptionist", "agent", "customer", "viewer"].map((role) => [`FUZZ_WEBHOOK_URL_${role.toUpperCase()}`, `http://127.0.0.1:9/${role}`]));
 
 /** A receiver of the fixtures' per-role webhooks: what each role's was sent, and the URLs to give the service. */
 export async function startWebhookSink(): Promise<{ sent: Map<string, { type: string; data: { hash: string; changes: Record<string, unknown>; record: Record<string, unknown> | null } }[]>; env: Record<string, string>; close(): Promise<void> }> {
