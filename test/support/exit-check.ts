@@ -21,10 +21,13 @@ export interface SentBody {
 
 async function linkKeysOf(specsDir: string): Promise<(resource: string) => string[]> {
   const specs = await loadValidSpecs(specsDir);
+  // The other side of a link (`inverse:`) declares no pivot: its fields are the owning side's.
+  const pivotOf = (resource: string, relation: { pivot?: { name: string }[]; inverse?: string; resource: string }) =>
+    relation.inverse === undefined ? (relation.pivot ?? []) : (specs.resources.find((spec) => spec.name === relation.resource)?.relations?.find((owning) => owning.name === relation.inverse && owning.resource === resource)?.pivot ?? []);
   return (name) =>
     (specs.resources.find((spec) => spec.name === name)?.relations ?? [])
       .filter((relation) => relation.type === "belongsToMany")
-      .flatMap((relation) => [relation.name, ...(relation.pivot ?? []).map((field) => `${relation.name}.${field.name}`)]);
+      .flatMap((relation) => [relation.name, ...pivotOf(name, relation).map((field) => `${relation.name}.${field.name}`)]);
 }
 
 /** The keys of `keys` that `reader`'s show of the record at `path` does not have; null when its show is refused (and so must every other exit be). */

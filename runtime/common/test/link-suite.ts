@@ -1,5 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
+import { isDeepStrictEqual } from "node:util";
 import { expect, it } from "vitest";
 import type { CurrentUser } from "../src/auth/auth.service.js";
 import { examplePayload, type PayloadSchema, type PropertySchema } from "../src/lib/examples.js";
@@ -40,6 +41,8 @@ const sameValue = (sent: unknown, stored: unknown, property?: PropertySchema) =>
     return Number(stored) === Number(sent);
   if (property?.format === "date-time" && typeof sent === "string" && typeof stored === "string")
     return Date.parse(stored) === Date.parse(sent);
+  // A json value comes back as an equal value, not the same object.
+  if (typeof sent === "object" && sent !== null) return isDeepStrictEqual(stored, sent);
   return stored === sent;
 };
 
