@@ -30,32 +30,56 @@ export async function withUniqueRoom(
   unique: Readonly<Record<string, unknown>>,
   payload: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  const service = api.service(resource);
   const result = { ...payload };
   for (const [field, value] of Object.entries(payload)) {
     const property = rules.schema.properties?.[field];
     if (!Object.hasOwn(unique, field) || property === undefined || value === null) continue;
     const count = distinctValues(property);
     if (count === undefined || count > searchable) continue;
-    const held = (candidate: unknown) => service.table.exists({ [field]: candidate });
-    if (!(await held(value))) continue;
+    // The records holding a value, read once: the domain is searched against them, not the table.
+    const holders = await holdersOf(api, resource, field);
+    const held = new Set(holders.map((holder) => JSON.stringify(holder.value)));
+    if (!held.has(JSON.stringify(value))) continue;
     result[field] =
-      (await freeValue(count, property, field, held)) ??
-      (await evictOldest(api, resource, field, count));
+      freeValue(count, property, field, held) ??
+      (await evictOldest(api, resource, field, count, holders));
   }
   return result;
 }
 
+interface Holder {
+  readonly id: number;
+  readonly value: unknown;
+}
+
+/** The records holding a value of the field (live or not: uniqueness counts both), oldest first. */
+async function holdersOf(
+  api: TestApi<any>,
+  resource: ResourceDescriptor<any, any, any, any>,
+  field: string,
+): Promise<Holder[]> {
+  const kind = (resource.table.columns as Record<string, Parameters<typeof decodeValue>[0]>)[
+    field
+  ]!;
+  const rows = await api.db.all(
+    `SELECT "id", ${quote(field)} AS "value" FROM ${quote(resource.table.name)} WHERE ${quote(field)} IS NOT NULL ORDER BY "id"`,
+  );
+  return rows.map((row) => ({
+    id: Number(row.id),
+    value: decodeValue(kind, row.value, api.db.dialect),
+  }));
+}
+
 /** A value of the field's domain that no record holds, if one is left. */
-async function freeValue(
+function freeValue(
   count: number,
   property: PropertySchema,
   field: string,
-  held: (candidate: unknown) => Promise<boolean>,
-): Promise<unknown> {
+  held: ReadonlySet<string>,
+): unknown {
   for (let n = 0; n < count; n += 1) {
     const candidate = exampleValue(property, field, n, true);
-    if (candidate !== undefined && !(await held(candidate))) return candidate;
+    if (candidate !== undefined && !held.has(JSON.stringify(candidate))) return candidate;
   }
   return undefined;
 }
@@ -66,19 +90,11 @@ async function evictOldest(
   resource: ResourceDescriptor<any, any, any, any>,
   field: string,
   count: number,
+  holders: readonly Holder[],
 ): Promise<unknown> {
   const service = api.service(resource);
-  const table = quote(resource.table.name);
-  const holders = await api.db.all(
-    `SELECT "id", ${quote(field)} AS "value" FROM ${table} WHERE ${quote(field)} IS NOT NULL ORDER BY "id"`,
-  );
-  const kind = (resource.table.columns as Record<string, Parameters<typeof decodeValue>[0]>)[
-    field
-  ]!;
-  for (const holder of holders) {
-    if ((await service.table.delete(Number(holder.id))) !== "deleted") continue;
-    return decodeValue(kind, holder.value, api.db.dialect);
-  }
+  for (const holder of holders)
+    if ((await service.table.delete(holder.id)) === "deleted") return holder.value;
   throw new Error(
     `${resource.table.name}.${field} allows ${count} values and every record holding one is held back by others: a test needs more ${resource.table.name} at once than the field allows`,
   );

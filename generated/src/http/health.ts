@@ -3,7 +3,7 @@
 import type { Request, Response } from "express";
 import { isDraining } from "../lib/draining.js";
 import { pendingMigrations } from "../lib/migrations.js";
-import { migrationsAwaited } from "../lib/service-gate.js";
+import { migrationsAwaited, notReadyMessage } from "../lib/service-gate.js";
 import type { Sql } from "../lib/sql.js";
 import { sendData, sendError } from "./envelope.js";
 
@@ -68,7 +68,7 @@ async function databaseBehind(
 }
 
 /** 503 "not ready", and when to ask again: the schema is behind this build, or the database is away. */
-export function notReady(res: Response, message = "The service is not ready."): void {
+export function notReady(res: Response, message = notReadyMessage): void {
   res.setHeader("Retry-After", "5");
   sendError(res, 503, message);
 }

@@ -14,6 +14,9 @@ import { isDraining } from "./draining.js";
 
 let pending: readonly string[] = [];
 
+/** What a request is answered while the schema is behind this build (health.ts's notReady too). */
+export const notReadyMessage = "The service is not ready.";
+
 /** The migrations this process waits for (empty once they are applied, or when it never waited). */
 export function migrationsAwaited(): readonly string[] {
   return pending;
@@ -58,7 +61,7 @@ export function gated(app: RequestListener): GatedApp {
   const listener: RequestListener = (req, res) => {
     if (!isProbe(req)) {
       if (refusing && isDraining()) return refuse(res, "The service is shutting down.", 1);
-      if (pending.length > 0) return refuse(res, "The service is not ready.", 5);
+      if (pending.length > 0) return refuse(res, notReadyMessage, 5);
       inFlight += 1;
       res.once("close", () => {
         inFlight -= 1;

@@ -204,7 +204,7 @@ async function sayConnections(db: Database, workers: number, poolSize: number, l
   else logger.info(facts, said);
 }
 
-/** Looks every few seconds until the migrations are applied; the gate then lets requests through. */
+/** Looks every second until the migrations are applied; the gate then lets requests through. */
 async function untilMigrated(db: Database, moduleUrl: string, logger: Logger): Promise<void> {
   for (;;) {
     await new Promise((done) => setTimeout(done, migrationPollMs).unref());

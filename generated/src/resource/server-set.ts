@@ -44,21 +44,15 @@ export function completedForService<T extends object>(
   callerHash: string | undefined,
 ): T {
   const direct = resource.owner?.through === undefined ? resource.owner?.payloadKey : undefined;
-  const restored: Record<string, unknown> = {};
+  const completed: Record<string, unknown> = { ...(validated as Record<string, unknown>) };
   for (const key of [direct, ...Object.keys(resource.setByServer ?? {})])
-    if (key !== undefined && ownValue(validated, key) === undefined && given[key] !== undefined)
-      restored[key] = given[key];
-  const owned =
-    direct !== undefined &&
-    restored[direct] === undefined &&
-    ownValue(validated, direct) === undefined &&
-    callerHash !== undefined
-      ? { [direct]: callerHash }
-      : {};
-  return serverSetValues(
-    resource.setByServer,
-    resource.table.columns,
-    { ...validated, ...restored, ...owned },
-    { creating: true, callerHash, now: new Date() },
-  );
+    if (key !== undefined && ownValue(completed, key) === undefined && given[key] !== undefined)
+      completed[key] = given[key];
+  if (direct !== undefined && ownValue(completed, direct) === undefined && callerHash !== undefined)
+    completed[direct] = callerHash;
+  return serverSetValues(resource.setByServer, resource.table.columns, completed as T, {
+    creating: true,
+    callerHash,
+    now: new Date(),
+  });
 }

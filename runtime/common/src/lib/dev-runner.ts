@@ -21,8 +21,8 @@ import { appliedMarkerPath, migrationsPath } from "./migrations.js";
 import { projectPath, readSetting } from "./project-files.js";
 
 /*
- * `npm run dev` (started by dev-server.ts): serves src/ through tsx and restarts the server when a file under src/ (or .env)
- * changes. A restart is what makes a change visible, but a cold start spends most of its second
+ * `npm run dev` (started by dev-server.ts): serves src/ through tsx and restarts the server when a
+ * file under src/ (or .env) changes. A restart is what makes a change visible, but a cold start spends most of its second
  * loading Express, ajv, pino and the database driver; so the next server process is always started
  * ahead, with those loaded, and on a change it only imports the project's modules. This process
  * holds the listening socket and hands connections to the server that serves (dev-handoff.ts), so
