@@ -1,4 +1,5 @@
 import { checkFieldRoles, checkManagedUsers, checkOwner, checkProjectRoles, checkResourceRoles, checkSetByServer, checkUserFields } from "./access-checks.js";
+import { checkEagerLoadReaders } from "./eager-load-checks.js";
 import { checkField } from "./field-checks.js";
 import type { LoadedSpecs } from "./load.js";
 import { normalizeProject, normalizeResource } from "./normalize.js";
@@ -47,6 +48,7 @@ export function validateSpecs(loaded: LoadedSpecs): { problems: Problem[]; specs
   }
   problems.push(...checkAcrossResources(resources, invalidNames), ...checkClientNames(resources, project.auth.manageUsers !== undefined));
   for (const resource of resources) problems.push(...checkOwner(resource, resources, project));
+  problems.push(...checkEagerLoadReaders(resources, project));
   problems.push(...checkRateLimits(project, loaded.project?.source, resources));
   if (loaded.project && projectData !== null) problems.push(...checkManagedUsers(project, loaded.project.source, resources), ...checkWebhooks(project, loaded.project.source, resources), ...checkSchedules(project, loaded.project.source));
 

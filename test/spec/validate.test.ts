@@ -77,6 +77,18 @@ describe("explicit create rules and what the server sets", () => {
   });
 });
 
+describe("eagerLoad and who reads what it nests", () => {
+  it("accepts an owned resource nested in records owned through it, and one every reader may show", () => {
+    const files = {
+      "hashapi.yaml": "name: desk\nauth:\n  roles: [admin, clerk, customer]\n",
+      "ticket.yaml": "name: Ticket\nfields:\n  title: { type: string }\nrelations:\n  opener: { type: belongsTo, resource: User }\nowner: { relation: opener, bypass: [admin] }\nauth:\n  roles: { show: [admin, clerk, customer] }\n",
+      "comment.yaml": "name: Comment\nfields:\n  body: { type: text }\nrelations:\n  ticket: { type: belongsTo, resource: Ticket, required: true }\n  topic: { type: belongsTo, resource: Topic }\neagerLoad: [ticket, topic]\nowner: { relation: ticket.opener, bypass: [admin] }\n",
+      "topic.yaml": "name: Topic\nfields:\n  label: { type: string }\nauth:\n  public: [show]\n  roles: { index: [admin] }\n",
+    };
+    expect(validate(files).problems.map(formatProblem)).toEqual([]);
+  });
+});
+
 describe("loading a folder", () => {
   it("reads *.yaml and *.yml in name order, the project file apart", async () => {
     const dir = await mkdtemp(join(tmpdir(), "hashapi-specs-"));
