@@ -1,5 +1,28 @@
-import type { CheckedResource } from "./resource-checks.js";
+import type { CheckedResource } from "./checked.js";
+import { didYouMean } from "./problem.js";
+import type { SpecSource } from "./source.js";
 import type { ActionName, Problem, ProjectSpec, ResourceSpec } from "./types.js";
+
+/** eagerLoad names relations of the resource that its responses show (within one resource file). */
+export function checkEagerLoad({ spec, source }: CheckedResource): Problem[] {
+  const problems: Problem[] = [];
+  const relationNames = new Set((spec.relations ?? []).map((relation) => relation.name));
+  const hidden = new Set(spec.serializer?.hidden ?? []);
+(spec.eagerLoad ?? []).forEach((name, index) => {
+  if (!relationNames.has(name)) problems.push(source.problem(["eagerLoad", index], `unknown relation "${name}"${didYouMean(name, relationNames)}`));
+});
+// A relation no response shows (serializer.hidden, or left out of serializer.fields) cannot be
+// nested in every response: the runtime would output what openapi.json and the serializer hide.
+const listed = spec.serializer?.fields;
+(spec.eagerLoad ?? []).forEach((name, index) => {
+  if (!relationNames.has(name)) return;
+  if (hidden.has(name))
+    problems.push(source.problem(["eagerLoad", index], `"${name}" is hidden (serializer.hidden): no response shows it, so none may nest it; remove it from eagerLoad or from serializer.hidden`));
+  else if (listed !== undefined && !listed.includes(name))
+    problems.push(source.problem(["eagerLoad", index], `"${name}" is not in serializer.fields: no response shows it, so none may nest it; add it to serializer.fields or remove it from eagerLoad`));
+});
+  return problems;
+}
 
 /** The actions whose answer is a record of the resource, with its eagerLoad relations nested. */
 const answeringActions: readonly ActionName[] = ["index", "show", "store", "update", "restore"];
@@ -26,6 +49,7 @@ export function checkEagerLoadReaders(resources: readonly CheckedResource[], pro
       const target = relation && byName.get(relation.resource);
       if (!relation || !target || target === spec) return;
       const at = ["eagerLoad", index];
+      problems.push(...checkPublicEagerLoad(spec, source, name, target));
       const showRoles = target.auth?.public?.includes("show") ? undefined : target.auth?.roles?.show;
       const refused = showRoles ? readers.filter((role) => !showRoles.includes(role)) : [];
       if (refused.length > 0) {
@@ -73,3 +97,21 @@ function ownsEveryNested(spec: ResourceSpec, relation: string, target: ResourceS
 
 const listed = (roles: readonly string[]) => (roles.length === 1 ? roles[0]! : `${roles.slice(0, -1).join(", ")} and ${roles.at(-1)}`);
 const capitalized = (text: string) => (text ? text[0]!.toUpperCase() + text.slice(1) : text);
+
+/**
+ * A relation nested in every response (eagerLoad) of a resource that anonymous callers may read
+ * must point at a resource that anonymous callers may see too: otherwise every anonymous read would
+ * be refused with 401 (a nested record is shown only to whom its own show action would show it).
+ */
+function checkPublicEagerLoad(spec: ResourceSpec, source: SpecSource, relation: string, target: ResourceSpec): Problem[] {
+  const index = (spec.eagerLoad ?? []).indexOf(relation);
+  if (index < 0) return [];
+  const publicReads = (spec.auth?.public ?? []).filter((action) => action === "index" || action === "show");
+  if (publicReads.length === 0 || (target.auth?.public ?? []).includes("show")) return [];
+  return [
+    source.problem(
+      ["eagerLoad", index],
+      `"${relation}" is nested in every response of ${spec.name}, whose ${publicReads.join(" and ")} ${publicReads.length > 1 ? "are" : "is"} public, but ${target.name}'s show is not: anonymous callers would get 401. Add show to auth.public in ${target.file}, or remove "${relation}" from eagerLoad`,
+    ),
+  ];
+}

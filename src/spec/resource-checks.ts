@@ -1,19 +1,16 @@
 import { projectClientNames, resourceClientNames } from "../model/client-names.js";
 import { fieldType } from "../model/field-types.js";
-import { defaultCollection, derivePrefix, toSnake } from "../model/naming.js";
+import { defaultCollection, derivePrefix } from "../model/naming.js";
 import { checkField, reservedFieldNames } from "./field-checks.js";
 import { didYouMean } from "./problem.js";
 import { checkRules } from "./rule-checks.js";
-import type { SpecSource } from "./source.js";
-import type { Problem, ProjectSpec, ResourceSpec } from "./types.js";
+import type { Problem, ProjectSpec } from "./types.js";
 
-export interface CheckedResource {
-  spec: ResourceSpec;
-  source: SpecSource;
-}
+import type { CheckedResource } from "./checked.js";
+import { checkEagerLoad } from "./eager-load-checks.js";
+import { checkRelationOptions, checkRelationTargets, checkRequiredCycles } from "./relation-checks.js";
 
-/** The built-in users' resource name, which a belongsTo may point at. */
-export const builtInUser = "User";
+export { builtInUser, type CheckedResource } from "./checked.js";
 
 /** The built-in User resource owns this prefix. */
 const builtInPrefixes = new Map([["USR", "the built-in User"]]);
@@ -46,10 +43,26 @@ const reservedResourceNames: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** Checks within one resource file. */
-export function checkResource({ spec, source }: CheckedResource): Problem[] {
-  const problems: Problem[] = [];
-  const relationNames = new Set((spec.relations ?? []).map((relation) => relation.name));
+export function checkResource(resource: CheckedResource): Problem[] {
+  const { spec, source } = resource;
+  return [
+    ...checkResourceName(resource),
+    ...checkFieldNames(resource),
+    ...checkRenames(resource),
+    ...checkRelationOptions(resource),
+    ...checkEagerLoad(resource),
+    ...checkSerializer(resource),
+    ...(spec.auth?.public ?? []).flatMap((action, index) =>
+      action === "restore" && !spec.softDelete ? [source.problem(["auth", "public", index], '"restore" exists only for resources with softDelete: true')] : [],
+    ),
+    ...checkRules(source, spec),
+    ...checkSeedRows(resource),
+  ];
+}
 
+/** A name that is not the built-in resources', nor reserved, and long enough for a prefix. */
+function checkResourceName({ spec, source }: CheckedResource): Problem[] {
+  const problems: Problem[] = [];
   const builtIn = builtInResources.get(spec.name);
   if (builtIn) problems.push(source.problem(["name"], `"${spec.name}" is ${builtIn}`));
   const reserved = reservedResourceNames.get(spec.name);
@@ -57,6 +70,13 @@ export function checkResource({ spec, source }: CheckedResource): Problem[] {
   if (spec.prefix === undefined && derivePrefix(spec.name) === undefined) {
     problems.push(source.problem(["name"], `"${spec.name}" is too short to derive a public-id prefix from; set prefix: with three uppercase letters`));
   }
+  return problems;
+}
+
+/** Each field: a name no column or relation of the resource takes already, and its own options. */
+function checkFieldNames({ spec, source }: CheckedResource): Problem[] {
+  const problems: Problem[] = [];
+  const relationNames = new Set((spec.relations ?? []).map((relation) => relation.name));
   for (const field of spec.fields) {
     if (reservedFieldNames.has(field.name)) {
       problems.push(source.problem(["fields", field.name], `"${field.name}" is reserved (${[...reservedFieldNames].join(", ")}); choose another name`, "key"));
@@ -68,44 +88,15 @@ export function checkResource({ spec, source }: CheckedResource): Problem[] {
     }
     problems.push(...checkField(source, ["fields"], field));
   }
+  return problems;
+}
 
-  problems.push(...checkRenames({ spec, source }));
-
-  for (const relation of spec.relations ?? []) {
-    const at = ["relations", relation.name];
-    if (reservedFieldNames.has(relation.name)) problems.push(source.problem(at, `"${relation.name}" is reserved; choose another relation name`, "key"));
-    if (relation.type !== "belongsToMany" && relation.pivot !== undefined) problems.push(source.problem([...at, "pivot"], `"pivot" applies to belongsToMany only`, "key"));
-    if (relation.type === "belongsToMany") {
-      if (relation.name === "restore") problems.push(source.problem(at, `"restore" is the path of a restore; choose another relation name`, "key"));
-      for (const option of ["required", "onDelete"] as const) {
-        if (relation[option] !== undefined) problems.push(source.problem([...at, option], `"${option}" applies to belongsTo only; a belongsToMany's links are removed with either record`, "key"));
-      }
-      if (relation.pivot !== undefined && relation.inverse !== undefined) problems.push(source.problem([...at, "pivot"], `the pivot fields belong to the side without inverse (${relation.resource}.${relation.inverse}); declare them there`, "key"));
-      for (const field of relation.pivot ?? []) {
-        if (["hash", "id", "pivot"].includes(field.name) || field.name.endsWith("_id")) problems.push(source.problem([...at, "pivot", field.name], `"${field.name}" is reserved in a pivot (its keys and the related record's hash); choose another name`, "key"));
-        if (field.unique) problems.push(source.problem([...at, "pivot", field.name, "unique"], "a pivot field cannot be unique"));
-        if (field.index) problems.push(source.problem([...at, "pivot", field.name, "index"], "a pivot field takes no index of its own (the pivot is read by its keys)"));
-        problems.push(...checkField(source, [...at, "pivot"], field));
-      }
-    } else if (relation.type === "hasMany") {
-      for (const option of ["required", "onDelete"] as const) {
-        if (relation[option] !== undefined) problems.push(source.problem([...at, option], `"${option}" applies to belongsTo only; set it on the other side`, "key"));
-      }
-    } else {
-      if (relation.inverse !== undefined) problems.push(source.problem([...at, "inverse"], `"inverse" applies to hasMany only`, "key"));
-      if (relation.onDelete === "setNull" && relation.required) {
-        problems.push(source.problem([...at, "onDelete"], "setNull needs a relation that is not required (its column must accept NULL)"));
-      }
-    }
-  }
-
-  (spec.eagerLoad ?? []).forEach((name, index) => {
-    if (!relationNames.has(name)) problems.push(source.problem(["eagerLoad", index], `unknown relation "${name}"${didYouMean(name, relationNames)}`));
-  });
-
+/** serializer.fields and .hidden name what a record outputs; a hidden field is no search or filter. */
+function checkSerializer({ spec, source }: CheckedResource): Problem[] {
+  const problems: Problem[] = [];
   const outputKeys = [
     ...spec.fields.map((field) => field.name),
-    ...relationNames,
+    ...(spec.relations ?? []).map((relation) => relation.name),
     "created_at",
     "updated_at",
     ...(spec.softDelete ? ["deleted_at"] : []),
@@ -117,7 +108,6 @@ export function checkResource({ spec, source }: CheckedResource): Problem[] {
       }
     });
   }
-
   // A field no caller sees cannot be one callers search or filter by: its values would show through.
   const hidden = new Set(spec.serializer?.hidden ?? []);
   spec.fields.forEach((field) => {
@@ -127,26 +117,6 @@ export function checkResource({ spec, source }: CheckedResource): Problem[] {
     if (Array.isArray(field.filter))
       problems.push(source.problem(["fields", field.name, "filter"], `"${field.name}" is hidden (serializer.hidden): no filter may compare it; remove filter or unhide it`));
   });
-
-  // A relation no response shows (serializer.hidden, or left out of serializer.fields) cannot be
-  // nested in every response: the runtime would output what openapi.json and the serializer hide.
-  const listed = spec.serializer?.fields;
-  (spec.eagerLoad ?? []).forEach((name, index) => {
-    if (!relationNames.has(name)) return;
-    if (hidden.has(name))
-      problems.push(source.problem(["eagerLoad", index], `"${name}" is hidden (serializer.hidden): no response shows it, so none may nest it; remove it from eagerLoad or from serializer.hidden`));
-    else if (listed !== undefined && !listed.includes(name))
-      problems.push(source.problem(["eagerLoad", index], `"${name}" is not in serializer.fields: no response shows it, so none may nest it; add it to serializer.fields or remove it from eagerLoad`));
-  });
-
-  (spec.auth?.public ?? []).forEach((action, index) => {
-    if (action === "restore" && !spec.softDelete) {
-      problems.push(source.problem(["auth", "public", index], '"restore" exists only for resources with softDelete: true'));
-    }
-  });
-
-  problems.push(...checkRules(source, spec));
-  problems.push(...checkSeedRows({ spec, source }));
   return problems;
 }
 
@@ -281,123 +251,9 @@ export function checkAcrossResources(resources: CheckedResource[], otherNames: r
     } else byPrefix.set(prefix, resource);
   }
 
-  for (const { spec, source } of resources) {
-    const renamedFrom = spec.renamedFrom;
-    if (renamedFrom !== undefined && renamedFrom !== spec.name && byName.has(renamedFrom)) {
-      problems.push(source.problem(["renamedFrom"], `"${renamedFrom}" is still a resource (${byName.get(renamedFrom)!.spec.file}); a table cannot be renamed into two`));
-    }
-    for (const relation of spec.relations ?? []) {
-      const at = ["relations", relation.name];
-      if (relation.resource === builtInUser) {
-        // The built-in users: any resource may point at one; they list nothing back.
-        if (relation.type !== "belongsTo") problems.push(source.problem([...at, "type"], `only a belongsTo may point at the built-in User: users list nothing back`));
-        else if (spec.eagerLoad?.includes(relation.name) && (spec.auth?.public ?? []).some((action) => action === "index" || action === "show"))
-          problems.push(source.problem(["eagerLoad", spec.eagerLoad.indexOf(relation.name)], `"${relation.name}" is a user, which anonymous callers may not see: a resource with public reads cannot nest it in every response`));
-        continue;
-      }
-      const target = byName.get(relation.resource);
-      if (!target) {
-        // A resource whose own file has errors still exists: those errors are reported there.
-        if (otherNames.includes(relation.resource)) continue;
-        problems.push(source.problem([...at, "resource"], `unknown resource "${relation.resource}"${didYouMean(relation.resource, [...byName.keys(), ...otherNames])}`));
-        continue;
-      }
-      // A belongsTo on the target with an unknown resource is reported there; its hasMany mirror is not checked.
-      const targetHasUnknown = (target.spec.relations ?? []).some((other) => !byName.has(other.resource) && !otherNames.includes(other.resource));
-      if (relation.type === "hasMany" && !targetHasUnknown) problems.push(...checkInverse(spec, source, relation, target.spec));
-      if (relation.type === "belongsToMany" && relation.inverse !== undefined) problems.push(...checkManyInverse(spec, source, relation, target.spec));
-      if (relation.type === "belongsTo" && spec.eagerLoad?.includes(relation.name) && relation.resource === spec.name) {
-        problems.push(source.problem([...at, "resource"], "a resource cannot eager-load a relation to itself"));
-      }
-      problems.push(...checkPublicEagerLoad(spec, source, relation.name, target.spec));
-    }
-  }
+  problems.push(...checkRelationTargets(resources, byName, otherNames));
   problems.push(...checkRequiredCycles(resources));
   return problems;
-}
-
-/**
- * Required belongsTo relations that lead back to where they start (a resource requiring itself, or
- * A requiring B requiring A): no record of any of them could be created first. Reported once per
- * cycle, at the relation of the first resource in spec order that starts it.
- */
-function checkRequiredCycles(resources: readonly CheckedResource[]): Problem[] {
-  const byName = new Map(resources.map((resource) => [resource.spec.name, resource]));
-  const required = (name: string) => (byName.get(name)?.spec.relations ?? []).filter((relation) => relation.type === "belongsTo" && relation.required === true && byName.has(relation.resource));
-  const problems: Problem[] = [];
-  const reported = new Set<string>();
-  for (const { spec, source } of resources)
-    for (const start of required(spec.name)) {
-      // A path of required relations from the target back to this resource, if any.
-      const path = [spec.name, start.resource];
-      const seen = new Set<string>();
-      const back = (name: string): boolean => {
-        if (name === spec.name) return true;
-        if (seen.has(name)) return false;
-        seen.add(name);
-        for (const next of required(name)) {
-          path.push(next.resource);
-          if (back(next.resource)) return true;
-          path.pop();
-        }
-        return false;
-      };
-      if (!back(start.resource)) continue;
-      const cycle = [...new Set(path)].sort().join(",");
-      if (reported.has(cycle)) continue;
-      reported.add(cycle);
-      problems.push(source.problem(["relations", start.name, "required"], `required relations lead back to ${spec.name} (${path.join(" → ")}): no record of ${path.length > 2 ? "any of them" : "it"} could be created first; make one of them optional`));
-    }
-  return problems;
-}
-
-/** A belongsToMany's `inverse`: the other resource's belongsToMany back here, which owns the pivot. */
-function checkManyInverse(spec: ResourceSpec, source: SpecSource, relation: NonNullable<ResourceSpec["relations"]>[number], target: ResourceSpec): Problem[] {
-  const at = ["relations", relation.name, "inverse"];
-  const other = (target.relations ?? []).find((candidate) => candidate.name === relation.inverse);
-  if (!other || other.type !== "belongsToMany" || other.resource !== spec.name) return [source.problem(at, `${target.name} has no belongsToMany "${relation.inverse}" pointing to ${spec.name}`)];
-  if (other.inverse !== undefined) return [source.problem(at, `${target.name}.${relation.inverse} has an inverse too: exactly one side of a belongsToMany (the one that owns the pivot table) goes without inverse`)];
-  return [];
-}
-
-function checkInverse(spec: ResourceSpec, source: SpecSource, relation: NonNullable<ResourceSpec["relations"]>[number], target: ResourceSpec): Problem[] {
-  const candidates = (target.relations ?? []).filter((other) => other.type === "belongsTo" && other.resource === spec.name);
-  const at = ["relations", relation.name];
-  if (relation.inverse !== undefined) {
-    return candidates.some((candidate) => candidate.name === relation.inverse)
-      ? []
-      : [source.problem([...at, "inverse"], `${target.name} has no belongsTo "${relation.inverse}" pointing to ${spec.name}`)];
-  }
-  if (candidates.length === 0) {
-    return [
-      source.problem(
-        [...at, "resource"],
-        `hasMany needs a matching belongsTo on ${target.name}: add relations: { ${toSnake(spec.name)}: { type: belongsTo, resource: ${spec.name} } } to ${target.file}`,
-      ),
-    ];
-  }
-  if (candidates.length > 1) {
-    return [source.problem(at, `${target.name} has several belongsTo to ${spec.name} (${candidates.map((candidate) => candidate.name).join(", ")}); name the one this hasMany mirrors with inverse:`, "key")];
-  }
-  return [];
-}
-
-/**
- * A relation nested in every response (eagerLoad) of a resource that anonymous callers may read
- * must point at a resource that anonymous callers may see too: otherwise every anonymous read would
- * be refused with 401 (a nested record is shown only to whom its own show action would show it).
- */
-function checkPublicEagerLoad(spec: ResourceSpec, source: SpecSource, relation: string, target: ResourceSpec): Problem[] {
-  const index = (spec.eagerLoad ?? []).indexOf(relation);
-  if (index < 0) return [];
-  const publicReads = (spec.auth?.public ?? []).filter((action) => action === "index" || action === "show");
-  if (publicReads.length === 0 || (target.auth?.public ?? []).includes("show")) return [];
-  return [
-    source.problem(
-      ["eagerLoad", index],
-      `"${relation}" is nested in every response of ${spec.name}, whose ${publicReads.join(" and ")} ${publicReads.length > 1 ? "are" : "is"} public, but ${target.name}'s show is not: anonymous callers would get 401. Add show to auth.public in ${target.file}, or remove "${relation}" from eagerLoad`,
-    ),
-  ];
 }
 
 /**
