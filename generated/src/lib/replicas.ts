@@ -147,12 +147,16 @@ export function withReplicas(primary: Sql, replicas: ReplicaSet): Sql {
   };
 }
 
-/** A read a replica can answer: SELECT, not locking rows (a lock is for a write that follows). */
-function isPlainSelect(query: SqlQuery | string): boolean {
-  // A text, or an `sql` query whose first part starts the statement.
-  const text = typeof query === "string" ? query : (query as SqlQuery).strings[0];
-  if (typeof text !== "string") return false;
+/**
+ * A read a replica can answer: SELECT, not locking rows (a lock is for a write that follows) nor
+ * calling what a replica refuses (a sequence's next value, an advisory lock). An `sql` query is
+ * judged on all its text parts: a locking clause may follow a value.
+ */
+export function isPlainSelect(query: SqlQuery | string): boolean {
+  const text = typeof query === "string" ? query : query.strings.join(" ");
   return (
-    /^\s*SELECT\b/i.test(text) && !/\bFOR\s+(UPDATE|SHARE|NO KEY UPDATE|KEY SHARE)\b/i.test(text)
+    /^\s*SELECT\b/i.test(text) &&
+    !/\bFOR\s+(UPDATE|SHARE|NO\s+KEY\s+UPDATE|KEY\s+SHARE)\b/i.test(text) &&
+    !/\b(nextval|setval|pg_(try_)?advisory_(xact_)?lock(_shared)?)\s*\(/i.test(text)
   );
 }
