@@ -1,7 +1,9 @@
 import type { ParsedRule } from "../spec/rules.js";
-import { hashPattern } from "./hash-format.js";
 import { laravelMessage } from "./laravel-messages.js";
-import { baseMessages, fieldType, type FieldType } from "./field-types.js";
+import { fieldType } from "./field-types.js";
+import { hashPattern } from "./hash-format.js";
+import { allowNull, fieldSchema, relationSchema, type BuiltProperty } from "./property-schema.js";
+import type { PayloadField, PayloadRelation } from "./payload-field.js";
 import type { JsonSchema } from "./json-schema.js";
 
 /**
@@ -14,31 +16,7 @@ export type Action = "create" | "update";
 
 export type { ParsedRule };
 
-export interface PayloadField {
-  name: string;
-  type: FieldType;
-  nullable: boolean;
-  hasDefault: boolean;
-  max?: number;
-  min?: number;
-  length?: number;
-  pattern?: string;
-  values?: string[];
-  precision?: number;
-  scale?: number;
-  unique: boolean;
-  /** The spec's `example:`, emitted as the property's `examples` for the tests and seed data. */
-  example?: unknown;
-}
-
-export interface PayloadRelation {
-  name: string;
-  targetResource: string;
-  targetPrefix: string;
-  required: boolean;
-  /** A payload may leave it out on create (a direct owner, set from the token), yet never send null. */
-  setFromToken?: boolean;
-}
+export type { PayloadField, PayloadRelation } from "./payload-field.js";
 
 /** What a generated validator needs beyond the schema: checks that need the database. */
 export interface ActionValidation {
@@ -120,25 +98,11 @@ export function buildActionValidation(
 
   for (const [key, keyRules] of rules) {
     const field = fields.find((candidate) => candidate.name === key);
-    const relation = relations.find((candidate) => candidate.name === key);
     const has = (name: string) => keyRules.some((rule) => rule.name === name);
     const isRequired = has("required");
     const isNullable = has("nullable");
-    // A field every record must have (not nullable, no default) may be left out of an update but not
-    // emptied by it: text trimmed to nothing is refused as on create (Laravel's `filled`).
-    const filled = isRequired || (action === "update" && field !== undefined && !field.nullable && !field.hasDefault && !isNullable);
-    const built = field
-      ? fieldSchema(field, keyRules, filled)
-      : relationSchema(relation!);
-    if (isNullable) built.schema = allowNull(built.schema);
-    if (field?.example !== undefined) built.schema = { ...built.schema, examples: [field.example] };
-    built.messages.null = isRequired
-      ? laravelMessage("required", key)
-      : (built.messages.type ?? laravelMessage("string", key));
-    if (isRequired) {
-      required.push(key);
-      built.messages.required = laravelMessage("required", key);
-    }
+    const built = keyProperty(action, key, keyRules, field, relations);
+    if (isRequired) required.push(key);
     properties[key] = built.schema;
     messages[key] = built.messages;
     result.keys.push(key);
@@ -163,6 +127,22 @@ export function buildActionValidation(
   return result;
 }
 
+/** One payload key's schema and messages: a field's or a relation's, with its presence rules. */
+function keyProperty(action: Action, key: string, keyRules: ParsedRule[], field: PayloadField | undefined, relations: PayloadRelation[]): BuiltProperty {
+  const has = (name: string) => keyRules.some((rule) => rule.name === name);
+  const isRequired = has("required");
+  const isNullable = has("nullable");
+  // A field every record must have (not nullable, no default) may be left out of an update but not
+  // emptied by it: text trimmed to nothing is refused as on create (Laravel's `filled`).
+  const filled = isRequired || (action === "update" && field !== undefined && !field.nullable && !field.hasDefault && !isNullable);
+  const built = field ? fieldSchema(field, keyRules, filled) : relationSchema(relations.find((candidate) => candidate.name === key)!);
+  if (isNullable) built.schema = allowNull(built.schema);
+  if (field?.example !== undefined) built.schema = { ...built.schema, examples: [field.example] };
+  built.messages.null = isRequired ? laravelMessage("required", key) : (built.messages.type ?? laravelMessage("string", key));
+  if (isRequired) built.messages.required = laravelMessage("required", key);
+  return built;
+}
+
 /** Each field's messages written once, with every keyword that answers with it, in first-seen order. */
 function groupMessages(messages: Record<string, Record<string, string>>): ActionValidation["messageList"] {
   return Object.fromEntries(
@@ -181,178 +161,6 @@ function payloadKey(key: string, field: PayloadField | undefined, required: bool
 
 function inputTsType(field: PayloadField): string {
   return fieldType(field.type).payload.tsType(field);
-}
-
-interface BuiltProperty {
-  schema: JsonSchema;
-  messages: Record<string, string>;
-}
-
-function relationSchema(relation: PayloadRelation): BuiltProperty {
-  const invalid = laravelMessage("exists", relation.name);
-  return {
-    schema: { type: "string", pattern: hashPattern(relation.targetPrefix) },
-    messages: { type: invalid, pattern: invalid },
-  };
-}
-
-/** `nonEmpty`: text must not be empty (a required field, or one an update must not empty). */
-function fieldSchema(field: PayloadField, rules: ParsedRule[], nonEmpty: boolean): BuiltProperty {
-  const key = field.name;
-  const numeric = fieldType(field.type).payload.numeric;
-  const schema: JsonSchema = fieldType(field.type).payload.schema(field);
-  const messages: Record<string, string> = baseMessages(field.type, key);
-
-  for (const rule of rules) {
-    const [first, second] = rule.args;
-    switch (rule.name) {
-      case "max":
-        setUpperBound(schema, messages, key, numeric, Number(first));
-        break;
-      case "min":
-        setLowerBound(schema, messages, key, numeric, Number(first));
-        break;
-      case "between":
-        setLowerBound(schema, messages, key, numeric, Number(first));
-        setUpperBound(schema, messages, key, numeric, Number(second));
-        break;
-      case "size":
-        if (numeric) {
-          schema.minimum = schema.maximum = Number(first);
-          messages.minimum = messages.maximum = laravelMessage("sizeNumeric", key, { size: Number(first) });
-        } else {
-          schema.minLength = schema.maxLength = Number(first);
-          messages.minLength = messages.maxLength = laravelMessage("sizeString", key, { size: Number(first) });
-        }
-        break;
-      case "digits":
-        if (field.type === "integer") {
-          schema.minimum = 10 ** (Number(first) - 1);
-          schema.maximum = 10 ** Number(first) - 1;
-          messages.minimum = messages.maximum = laravelMessage("digits", key, { digits: Number(first) });
-        } else {
-          schema.pattern = `^[0-9]{${Number(first)}}$`;
-          messages.pattern = laravelMessage("digits", key, { digits: Number(first) });
-        }
-        break;
-      case "in":
-        schema.enum = [...rule.args];
-        delete schema.type;
-        messages.enum = laravelMessage("in", key);
-        messages.type = laravelMessage("in", key);
-        break;
-      case "regex":
-        schema.pattern = stripRegexDelimiters(rule.args.join(","));
-        messages.pattern = laravelMessage("regex", key);
-        break;
-      case "email":
-        schema.format = "email";
-        messages.format = laravelMessage("email", key);
-        break;
-      case "uuid":
-        schema.format = "uuid";
-        messages.format = laravelMessage("uuid", key);
-        break;
-      case "url":
-        schema.format = "uri";
-        messages.format = laravelMessage("url", key);
-        break;
-      default:
-        // presence rules, type rules (already in baseSchema), unique/exists/confirmed (database or
-        // cross-field checks made by the generated validator).
-        break;
-    }
-  }
-
-  if (field.type === "integer") limitToInt32(schema, messages, key);
-  if (field.type === "decimal") addDecimalLimits(schema, messages, field);
-
-  if (nonEmpty && schema.type === "string" && (schema.minLength ?? 0) < 1) {
-    // Laravel's `required` rejects the empty string; say so in its own words.
-    schema.minLength = 1;
-    messages.minLength = laravelMessage("required", key);
-  }
-  return { schema, messages };
-}
-
-/** Prisma's Int is 32-bit on SQLite and PostgreSQL alike: a larger value could not be stored. */
-const int32 = { minimum: -2_147_483_648, maximum: 2_147_483_647 };
-
-function limitToInt32(schema: JsonSchema, messages: Record<string, string>, key: string): void {
-  if (schema.minimum === undefined || schema.minimum < int32.minimum) {
-    schema.minimum = int32.minimum;
-    messages.minimum = laravelMessage("minNumeric", key, { min: int32.minimum });
-  }
-  if (schema.maximum === undefined || schema.maximum > int32.maximum) {
-    schema.maximum = int32.maximum;
-    messages.maximum = laravelMessage("maxNumeric", key, { max: int32.maximum });
-  }
-}
-
-/**
- * `x-decimal` (checked by the generated service's validation.ts): the column's precision and scale,
- * and any min/max rule, applied alike to a value sent as a string or as a number. `minimum` and
- * `maximum` stay in the schema too, where every JSON Schema tool reads them (for numbers).
- */
-function addDecimalLimits(schema: JsonSchema, messages: Record<string, string>, field: PayloadField): void {
-  const scale = field.scale ?? 2;
-  const precision = field.precision ?? 10;
-  schema["x-decimal"] = {
-    precision,
-    scale,
-    ...(schema.minimum === undefined ? {} : { minimum: schema.minimum }),
-    ...(schema.maximum === undefined ? {} : { maximum: schema.maximum }),
-  };
-  messages.numeric = laravelMessage("numeric", field.name);
-  messages.decimalIntegerDigits = laravelMessage("decimalIntegerDigits", field.name, { digits: precision - scale });
-  messages.decimalPlaces = laravelMessage("decimal", field.name, { decimal: `0-${scale}` });
-}
-
-function setUpperBound(
-  schema: JsonSchema,
-  messages: Record<string, string>,
-  key: string,
-  numeric: boolean,
-  max: number,
-): void {
-  if (numeric) {
-    schema.maximum = max;
-    messages.maximum = laravelMessage("maxNumeric", key, { max });
-  } else {
-    schema.maxLength = max;
-    messages.maxLength = laravelMessage("maxString", key, { max });
-  }
-}
-
-function setLowerBound(
-  schema: JsonSchema,
-  messages: Record<string, string>,
-  key: string,
-  numeric: boolean,
-  min: number,
-): void {
-  if (numeric) {
-    schema.minimum = min;
-    messages.minimum = laravelMessage("minNumeric", key, { min });
-  } else {
-    schema.minLength = min;
-    messages.minLength = laravelMessage("minString", key, { min });
-  }
-}
-
-function allowNull(schema: JsonSchema): JsonSchema {
-  if (schema.not !== undefined) {
-    const { not: _nullRefused, ...anyValue } = schema;
-    return anyValue;
-  }
-  if (schema.enum) return { ...schema, enum: [...schema.enum, null] };
-  if (schema.type === undefined) return schema;
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  return { ...schema, type: [...types, "null"] };
-}
-
-function stripRegexDelimiters(regex: string): string {
-  return regex.startsWith("/") && regex.lastIndexOf("/") > 0 ? regex.slice(1, regex.lastIndexOf("/")) : regex;
 }
 
 /** A belongsToMany as payloads write it: the related records' hashes, with the pivot's fields. */
