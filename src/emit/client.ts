@@ -69,10 +69,20 @@ function meType(model: ProjectModel): string {
 }
 
 function resourceTypes(resource: ResourceModel, builtInUsers = false): string {
+  const ownHash = hashType({ names: resource.names, ...(builtInUsers ? { builtIn: true as const } : {}) });
+  const p = resource.names.pascal;
+  return [
+    ...recordTypes(resource, ownHash, builtInUsers),
+    ...payloadTypes(resource),
+    ...listTypes(resource),
+    `/** Everything the client's routes of ${resource.collection} are typed by. */\nexport interface ${p}Types extends core.ResourceTypes {\n  Record: ${p};\n  Hash: ${ownHash};\n  Create: ${p}Create;\n  Update: ${p}Update;\n  Params: ${p}Params;\n  Relation: ${p}Relation;\n  Loaded: ${p}Loaded;\n}\n`,
+  ].join("\n");
+}
+
+/** The record's hash, the record nested in another's, its pivots, its loaded relations, and as its routes output it. */
+function recordTypes(resource: ResourceModel, ownHash: string, builtInUsers: boolean): string[] {
   const p = resource.names.pascal;
   const visibleTo = resource.declaration.visibleTo ?? {};
-  const writableBy = payloadWriters(resource.declaration);
-  const ownHash = hashType({ names: resource.names, ...(builtInUsers ? { builtIn: true as const } : {}) });
   const out: string[] = [];
   if (!builtInUsers) out.push(`/** The public id of ${resource.names.aLabel}. */\nexport type ${p}Hash = \`${resource.prefix}_\${string}\`;\n`);
 
@@ -106,16 +116,26 @@ function resourceTypes(resource: ResourceModel, builtInUsers = false): string {
       ? `/** ${capitalized(resource.names.aLabel)} as its routes output it. */\nexport type ${p} = ${p}Nested;\n`
       : `/** ${capitalized(resource.names.aLabel)} as its routes output it (${eager.join(", ")} always loaded). */\nexport type ${p} = Omit<${p}Nested, ${union(eager.map(quoted))}> & Pick<${p}Loaded, ${union(eager.map(quoted))}>;\n`,
   );
+  return out;
+}
 
-  out.push(payloadType(`${p}Create`, `What POST /api/${resource.collection} accepts.`, resource, resource.validation.create.payload, writableBy));
-  out.push(payloadType(`${p}Update`, `What PATCH /api/${resource.collection}/{hash} accepts.`, resource, resource.validation.update.payload, writableBy));
-  for (const relation of resource.belongsToMany) {
-    const payload = resource.pivotPayloads.find((entry) => entry.name === relation.name)?.validation.payload ?? [];
-    out.push(payloadType(linkType(resource, relation), `The body of PUT /api/${resource.collection}/{hash}/${relation.name}/{related}.`, resource, payload, {}));
-  }
+/** What creates, updates and links accept. */
+function payloadTypes(resource: ResourceModel): string[] {
+  const p = resource.names.pascal;
+  const writableBy = payloadWriters(resource.declaration);
+  return [
+    payloadType(`${p}Create`, `What POST /api/${resource.collection} accepts.`, resource, resource.validation.create.payload, writableBy),
+    payloadType(`${p}Update`, `What PATCH /api/${resource.collection}/{hash} accepts.`, resource, resource.validation.update.payload, writableBy),
+    ...resource.belongsToMany.map((relation) => {
+      const payload = resource.pivotPayloads.find((entry) => entry.name === relation.name)?.validation.payload ?? [];
+      return payloadType(linkType(resource, relation), `The body of PUT /api/${resource.collection}/{hash}/${relation.name}/{related}.`, resource, payload, {});
+    }),
+  ];
+}
 
-  out.push(`export type ${p}Relation = ${union(resource.withable.map(quoted))};\n`);
-  out.push(`export type ${p}SortKey = ${union(resource.sortable.flatMap((field) => [quoted(field), quoted(`-${field}`)]))};\n`);
+/** A list's parameters: relations, sort keys, filters with their operators. */
+function listTypes(resource: ResourceModel): string[] {
+  const p = resource.names.pascal;
   const filters = resource.filters.map((filter) => {
     const value = filterValueType(resource, filter);
     const shared = sharedFilters.find((candidate) => sameOperators(candidate.operators, filter.operators));
@@ -124,7 +144,6 @@ function resourceTypes(resource: ResourceModel, builtInUsers = false): string {
     const note = filter.visibleTo ? doc(`Only ${roles(filter.visibleTo)} may filter by it.`) : "";
     return `${note}  ${filter.name}?: ${type};\n`;
   });
-  out.push(`/** The list filters, each with its field's operators: \`filter: { name: { contains: "sil" } }\`. */\nexport type ${p}Filter = {\n${filters.join("")}};\n`);
   const params = [
     `  filter?: ${p}Filter;\n`,
     ...(resource.search.length > 0 ? [`  /** Every word in some of: ${resource.search.join(", ")}. */\n  search?: string;\n`] : []),
@@ -134,11 +153,12 @@ function resourceTypes(resource: ResourceModel, builtInUsers = false): string {
     `  /** Cursor mode: "" for the first page, then a page's \`meta.next_cursor\` or \`prev_cursor\`. */\n  cursor?: string;\n`,
     ...(resource.softDelete ? [`  withTrashed?: boolean;\n`] : []),
   ];
-  out.push(`export interface ${p}Params {\n${params.join("")}}\n`);
-  out.push(
-    `/** Everything the client's routes of ${resource.collection} are typed by. */\nexport interface ${p}Types extends core.ResourceTypes {\n  Record: ${p};\n  Hash: ${ownHash};\n  Create: ${p}Create;\n  Update: ${p}Update;\n  Params: ${p}Params;\n  Relation: ${p}Relation;\n  Loaded: ${p}Loaded;\n}\n`,
-  );
-  return out.join("\n");
+  return [
+    `export type ${p}Relation = ${union(resource.withable.map(quoted))};\n`,
+    `export type ${p}SortKey = ${union(resource.sortable.flatMap((field) => [quoted(field), quoted(`-${field}`)]))};\n`,
+    `/** The list filters, each with its field's operators: \`filter: { name: { contains: "sil" } }\`. */\nexport type ${p}Filter = {\n${filters.join("")}};\n`,
+    `export interface ${p}Params {\n${params.join("")}}\n`,
+  ];
 }
 
 function loadedType(resource: ResourceModel, relation: RelationModel): string {

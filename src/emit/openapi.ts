@@ -1,5 +1,4 @@
 import { filterParameters, searchAndCursorParameters } from "./list-parameters.js";
-import { payloadWriters } from "../model/payload-writers.js";
 import { exampleHash, hashPattern } from "../model/hash-format.js";
 import { fieldType } from "../model/field-types.js";
 import { type JsonSchema } from "../model/json-schema.js";
@@ -7,6 +6,8 @@ import type { BelongsToManyModel, ProjectModel, ResourceModel } from "../model/t
 import { toPascal } from "../model/naming.js";
 import { maxNestedPerParent } from "../model/list-operators.js";
 import { backgroundPaths, backgroundSchemas } from "./openapi-background.js";
+import { operationAccess } from "./openapi-access.js";
+import { errorResponses, sharedSchemas } from "./openapi-components.js";
 import { badRequest, bodyErrors, json, listResponseSchema, postBodyErrors, ref, responseRef, successRecord } from "./openapi-parts.js";
 
 /**
@@ -14,104 +15,7 @@ import { badRequest, bodyErrors, json, listResponseSchema, postBodyErrors, ref, 
  * the very JSON Schemas the generated validators compile, responses the serializers' output schemas.
  */
 export function buildOpenApi(project: ProjectModel): object {
-  const schemas: Record<string, JsonSchema> = {
-    Error: envelopeError(),
-    ValidationError: {
-      ...envelopeError(),
-      required: ["type", "status", "message", "errors"],
-      properties: { ...envelopeError().properties, errors: { type: "object", additionalProperties: { type: "array", items: { type: "string" } } } },
-    },
-    Message: {
-      type: "object",
-      required: ["type", "status", "message"],
-      properties: { type: { const: "success" }, status: { type: "integer" }, message: { type: "string" } },
-      additionalProperties: false,
-    },
-    Links: {
-      type: "object",
-      required: ["first", "last", "prev", "next"],
-      properties: {
-        first: { type: "string", format: "uri" },
-        last: { type: "string", format: "uri" },
-        prev: { type: ["string", "null"], format: "uri" },
-        next: { type: ["string", "null"], format: "uri" },
-      },
-      additionalProperties: false,
-    },
-    Meta: {
-      type: "object",
-      required: ["current_page", "from", "last_page", "path", "per_page", "to", "total"],
-      properties: {
-        current_page: { type: "integer", minimum: 1 },
-        from: { type: ["integer", "null"] },
-        last_page: { type: "integer", minimum: 1 },
-        path: { type: "string", format: "uri" },
-        per_page: { type: "integer", minimum: 1 },
-        to: { type: ["integer", "null"] },
-        total: { type: "integer", minimum: 0 },
-      },
-      additionalProperties: false,
-    },
-    CursorLinks: {
-      type: "object",
-      required: ["prev", "next"],
-      properties: {
-        prev: { type: ["string", "null"], format: "uri" },
-        next: { type: ["string", "null"], format: "uri" },
-      },
-      additionalProperties: false,
-    },
-    CursorMeta: {
-      type: "object",
-      required: ["path", "per_page", "next_cursor", "prev_cursor"],
-      properties: {
-        path: { type: "string", format: "uri" },
-        per_page: { type: "integer", minimum: 1 },
-        next_cursor: { type: ["string", "null"] },
-        prev_cursor: { type: ["string", "null"] },
-      },
-      additionalProperties: false,
-    },
-    User: {
-      type: "object",
-      required: ["hash", "name", "email", "role", ...project.user.extraFields.map((field) => field.name)],
-      properties: {
-        hash: { type: "string", pattern: hashPattern("USR"), examples: [exampleHash("USR")] },
-        name: { type: "string" },
-        email: { type: "string", format: "email" },
-        role: { type: "string", enum: [...project.auth.roles], description: "one of hashapi.yaml's auth.roles, read on every request", examples: [project.auth.roles[0]] },
-        ...Object.fromEntries(project.user.extraFields.map((field) => [field.name, field.outputSchema])),
-      },
-      additionalProperties: false,
-    },
-    Token: {
-      type: "object",
-      required: ["access_token", "token_type", "expires_in"],
-      properties: { access_token: { type: "string" }, token_type: { const: "Bearer" }, expires_in: { type: "integer", examples: [project.auth.ttl] } },
-      additionalProperties: false,
-    },
-    LoginPayload: {
-      type: "object",
-      required: ["email", "password"],
-      properties: { email: { type: "string", format: "email", maxLength: 255 }, password: { type: "string", minLength: 1, maxLength: 1024 } },
-      additionalProperties: false,
-    },
-  };
-  // Only when a resource points at users: an unused component would be noise (and a lint warning).
-  if (project.resources.some((resource) => resource.serializer.some((entry) => entry.kind === "belongsTo" && entry.relation.target.builtIn)))
-    schemas.RelatedUser = {
-      type: "object",
-      description: "A user a record points at (a belongsTo to User), when loaded: never their e-mail, role or password",
-      required: ["hash", "name", ...project.user.extraFields.map((field) => field.name)],
-      properties: {
-        hash: { type: "string", pattern: hashPattern("USR"), examples: [exampleHash("USR")] },
-        name: { type: "string" },
-        ...Object.fromEntries(project.user.extraFields.map((field) => [field.name, field.outputSchema])),
-      },
-      additionalProperties: false,
-    };
-  // Only when a resource keeps a history: an unused component would be noise.
-  if (project.resources.some((resource) => resource.audit)) schemas.HistoryEntry = historyEntrySchema();
+  const schemas = sharedSchemas(project);
   const paths: Record<string, object> = { ...authPaths() };
   for (const resource of project.resources) {
     schemas[resource.names.pascal] = recordSchema(resource, project.resources, true);
@@ -174,48 +78,7 @@ function withRequestLimits(paths: Record<string, object>): void {
   }
 }
 
-function envelopeError(): JsonSchema {
-  return {
-    type: "object",
-    required: ["type", "status", "message"],
-    properties: { type: { const: "error" }, status: { type: "integer" }, message: { type: "string" } },
-    additionalProperties: false,
-  };
-}
-
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-function errorResponses(project: ProjectModel): Record<string, object> {
-  const error = (description: string, message: string, headers?: object) => ({
-    description,
-    ...(headers ? { headers } : {}),
-    content: json(ref("Error"), { type: "error", status: Number(description.slice(0, 3)), message }),
-  });
-  void project;
-  return {
-    BadRequest: error("400 malformed request: JSON body, body encoding, Host header or path encoding", "Malformed JSON body."),
-    Unauthenticated: error("401 missing or invalid token", "Unauthenticated.", { "WWW-Authenticate": { schema: { type: "string", const: "Bearer" } } }),
-    Forbidden: error("403 the caller's role may not perform the action (auth.roles), or the policy denies it", "This action is unauthorized."),
-    NotFound: error("404 no live record with that hash", "Resource not found."),
-    Conflict: error("409 referenced by other records (delete), or a record it points at is deleted (restore)", "Resource is referenced by other records."),
-    PayloadTooLarge: error("413 body over 100 kB", "Payload too large."),
-    UnsupportedMediaType: error("415 body is not JSON", "Unsupported media type."),
-    ValidationFailed: {
-      description: "422 validation failed",
-      content: json(ref("ValidationError"), { type: "error", status: 422, message: "The given data was invalid.", errors: { name: ["The name field is required."] } }),
-    },
-    TooManyAttempts: error("429 too many login attempts", "Too many attempts.", { "Retry-After": { schema: { type: "integer" } } }),
-    ...(project.rateLimit ? { TooManyRequests: error("429 past a request limit (rateLimit): try again after Retry-After seconds", "Too many requests.", { "Retry-After": { schema: { type: "integer", minimum: 1 } } }) } : {}),
-    MethodNotAllowed: error("405 known path, other method (see the Allow header)", "Method not allowed.", { Allow: { schema: { type: "string" } } }),
-    ServerError: error("500 unexpected error", "Server Error"),
-    NotReady: error("503 the database does not answer, a migration is pending, or (readiness) the process is draining for a shutdown", "The service is not ready.", { "Retry-After": { schema: { type: "integer" } } }),
-    ClientError: {
-      description:
-        "Any other client error, answered by the HTTP server before a route is chosen: 408 request timeout, 417 an Expect other than 100-continue, 431 header fields too large, 400 for CONNECT or a missing or repeated Host",
-      content: json(ref("Error"), { type: "error", status: 431, message: "Request header fields too large." }),
-    },
-  };
-}
 
 /** A health probe: public, 200 with its status word, 503 when it can be not ready. */
 function probe(operationId: string, summary: string, status: string, canBeUnready: boolean): object {
@@ -250,41 +113,7 @@ function authPaths(): Record<string, object> {
 function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<string, object> {
   const name = resource.names.pascal;
   const tags = [resource.collection];
-  // Per operation: who may call it. Public ones take no token; those limited to roles say which (x-roles, for tools).
-  // Fields only some roles may send, said where they are sent (the payload schemas stay the validators' own).
-  // What the server sets (`set:`) is sent by its bypass roles only.
-  const writers = Object.entries(payloadWriters(resource.declaration)).map(([name, roles]) => ({ name, roles }));
-  const when = (set: { on: string }) => (set.on === "write" ? "on every write" : "on create");
-  const toCaller = resource.belongsTo.filter((relation) => relation.setByCaller);
-  const toNow = resource.fields.filter((field) => field.setByServer);
-  const setNote =
-    (toCaller.length === 0 ? "" : ` Set by the server to the caller: ${toCaller.map((relation) => `${relation.name} (${when(relation.setByCaller!)})`).join("; ")}.`) +
-    (toNow.length === 0 ? "" : ` Set by the server to the current time: ${toNow.map((field) => `${field.name} (${when(field.setByServer!)})`).join("; ")}.`);
-  const writing = writers.length === 0 ? undefined : { "x-writable-by": Object.fromEntries(writers.map((writer) => [writer.name, writer.roles])), note: `Fields only some roles may send (422 "prohibited" for the others): ${writers.map((writer) => `${writer.name} (${writer.roles.join(", ") || "none"})`).join("; ")}.${setNote}` };
-  // Ownership, on every operation of an owned resource: who reaches which records.
-  const owner = resource.owner;
-  const ownerPath = owner ? (owner.through ? `${owner.through}.${owner.column.replace(/_id$/, "")}` : owner.payloadKey!) : "";
-  const owned = owner
-    ? {
-        "x-owner": { relation: ownerPath, bypass: owner.bypass },
-        note: `Callers reach only the records they own (through ${ownerPath}); another's record is a 404, exactly as a missing one${owner.bypass.length > 0 ? `. The roles ${owner.bypass.join(", ")} reach every record` : ""}.`,
-      }
-    : undefined;
-  const security = (action: keyof ResourceModel["actions"]) => {
-    const { public: isPublic, roles } = resource.actions[action];
-    const writes = action === "store" || action === "update" ? writing : undefined;
-    const notes: string[] = [];
-    if (roles !== undefined) notes.push(roles.length === 0 ? "No role may call this operation (403)." : `Only for the roles ${roles.join(", ")}; 403 for the others, before anything is read.`);
-    if (writes) notes.push(writes.note);
-    if (owned) notes.push(owned.note);
-    return {
-      ...(isPublic ? { security: [{}, { bearer: [] }] } : {}),
-      ...(roles !== undefined && !isPublic ? { "x-roles": roles } : {}),
-      ...(writes ? { "x-writable-by": writes["x-writable-by"] } : {}),
-      ...(owned ? { "x-owner": owned["x-owner"] } : {}),
-      ...(notes.length > 0 ? { description: notes.join(" ") } : {}),
-    };
-  };
+  const security = operationAccess(resource);
   // Public actions list 401 too: a token that is presented must be valid (docs/decisions.md), and a
   // relation to a non-public resource cannot be nested for an anonymous caller.
   const auth = { ...badRequest, "401": responseRef("Unauthenticated") };
@@ -401,32 +230,6 @@ function recordSchema(resource: ResourceModel, resources: ResourceModel[], nest:
 /** `?with=`: the relations a client may nest. */
 function withParameterOf(resource: ResourceModel): object {
   return { name: "with", in: "query", description: `comma-separated relations to nest: ${resource.withable.join(", ") || "(none)"}`, schema: { type: "string" } };
-}
-
-/** One event of a record's history (runtime resource/history.ts). */
-function historyEntrySchema(): JsonSchema {
-  return {
-    type: "object",
-    required: ["event", "at", "actor", "changes"],
-    properties: {
-      event: { type: "string", description: "<resource>.created, .updated, .deleted, .restored, or <resource>.<relation>.attached / .detached", examples: ["medical_record.updated"] },
-      at: { type: "string", format: "date-time" },
-      actor: {
-        anyOf: [
-          { type: "object", required: ["hash", "name"], properties: { hash: { type: "string", pattern: hashPattern("USR") }, name: { type: ["string", "null"] } }, additionalProperties: false },
-          { type: "object", required: ["hash", "name"], properties: { hash: { type: "null" }, name: { type: "null" } }, additionalProperties: false },
-          { type: "null" },
-        ],
-        description: "who wrote, as they were named then; { hash: null, name: null } to a caller without a token (a user wrote; users are shown to signed-in callers only); null for seeds and scripts",
-      },
-      changes: {
-        type: "object",
-        description: "per output key the caller may see now, [before, after] as records output them (a belongsTo as its hash; a link's pivot fields as <relation>.<field>)",
-        additionalProperties: { type: "array", minItems: 2, maxItems: 2 },
-      },
-    },
-    additionalProperties: false,
-  };
 }
 
 /** Every parameter of a resource's list: pages, sort, relations, trash, filters, search, cursor. */

@@ -59,13 +59,7 @@ function applyRule(schema: JsonSchema, messages: Record<string, string>, field: 
       setUpperBound(schema, messages, key, numeric, Number(second));
       break;
     case "size":
-      if (numeric) {
-        schema.minimum = schema.maximum = Number(first);
-        messages.minimum = messages.maximum = laravelMessage("sizeNumeric", key, { size: Number(first) });
-      } else {
-        schema.minLength = schema.maxLength = Number(first);
-        messages.minLength = messages.maxLength = laravelMessage("sizeString", key, { size: Number(first) });
-      }
+      setExactSize(schema, messages, key, numeric, Number(first));
       break;
     case "digits":
       if (field.type === "integer") {
@@ -103,6 +97,17 @@ function applyRule(schema: JsonSchema, messages: Record<string, string>, field: 
       // presence rules, type rules (already in baseSchema), unique/exists/confirmed (database or
       // cross-field checks made by the generated validator).
       break;
+  }
+}
+
+/** Laravel's `size`: a number equal to it, or a text of exactly that many characters. */
+function setExactSize(schema: JsonSchema, messages: Record<string, string>, key: string, numeric: boolean, size: number): void {
+  if (numeric) {
+    schema.minimum = schema.maximum = size;
+    messages.minimum = messages.maximum = laravelMessage("sizeNumeric", key, { size });
+  } else {
+    schema.minLength = schema.maxLength = size;
+    messages.minLength = messages.maxLength = laravelMessage("sizeString", key, { size });
   }
 }
 

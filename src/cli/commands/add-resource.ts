@@ -40,38 +40,52 @@ Field types: ${fieldTypeNames.join(", ")}.
 Modifiers: ${fieldModifiers}.
 An existing spec file is never overwritten; --inverse only adds a relation to the specs it names.`,
     )
-    .action(async (input: string, given: { fields?: string; belongsTo?: string; belongsToMany?: string; hasMany?: string; inverse?: boolean; specs: string }) => {
-      const flags = { ...given, specs: findSpecsDir(given.specs) };
-      const name = resourceClassName(input);
-      const fields = flags.fields === undefined ? undefined : parseFieldsFlag(flags.fields);
-      const belongsTo = [
-        ...relationsFlag(flags.belongsTo).map((relation) => ({ ...relation, type: "belongsTo" as const })),
-        ...relationsFlag(flags.belongsToMany).map((relation) => ({ ...relation, type: "belongsToMany" as const })),
-        ...relationsFlag(flags.hasMany, true).map((relation) => ({ ...relation, type: "hasMany" as const })),
-      ];
-      const file = join(flags.specs, `${toKebab(name)}.yaml`);
-      if (await exists(file)) {
-        throw new HashapiError(`${file} already exists; hashapi never overwrites a spec. Edit it, or choose another name.`);
-      }
-      const text =
-        (fields && fields.length > 0) || belongsTo.length > 0 ? resourceSpecFromFields(name, fields ?? [], belongsTo) : resourceSpecTemplate(name);
-      // The other side of each belongsTo, in its resource's own spec: `<collection of the new resource>`.
-      const inverses = flags.inverse ? await inverseSides(flags.specs, name, belongsTo) : [];
-      // Checked as generate would check it, beside the specs already there: nothing is written when it is wrong.
-      await assertValidBeside(flags.specs, file, text, inverses);
-      await mkdir(flags.specs, { recursive: true });
-      await writeFile(file, text, { flag: "wx" });
-      for (const inverse of inverses) await writeFile(inverse.file, inverse.text);
-      process.stdout.write(
-        `Created ${file} (resource ${name}).\n\nNext:\n` +
-          `  1. Review it${fields ? "" : " and fill in the fields"}: relations, rules, softDelete, auth.public.\n` +
-          `  2. hashapi validate ${flags.specs}\n` +
-          `  3. hashapi generate ${flags.specs}   (writes the code and the migration)\n` +
-          `  4. npm run db:migrate in the generated project\n` +
-          inverses.map((inverse) => `Added ${inverse.relation} (hasMany ${name}) to ${inverse.file}.\n`).join(""),
-      );
+    .action(async (input: string, given: AddResourceFlags) => {
+      await addResource(input, given);
       setExit(0);
     });
+}
+
+interface AddResourceFlags {
+  fields?: string;
+  belongsTo?: string;
+  belongsToMany?: string;
+  hasMany?: string;
+  inverse?: boolean;
+  specs: string;
+}
+
+/** Writes the new spec (and the hasMany sides --inverse asks for), once it validates beside the others. */
+async function addResource(input: string, given: AddResourceFlags): Promise<void> {
+  const flags = { ...given, specs: findSpecsDir(given.specs) };
+  const name = resourceClassName(input);
+  const fields = flags.fields === undefined ? undefined : parseFieldsFlag(flags.fields);
+  const belongsTo = [
+    ...relationsFlag(flags.belongsTo).map((relation) => ({ ...relation, type: "belongsTo" as const })),
+    ...relationsFlag(flags.belongsToMany).map((relation) => ({ ...relation, type: "belongsToMany" as const })),
+    ...relationsFlag(flags.hasMany, true).map((relation) => ({ ...relation, type: "hasMany" as const })),
+  ];
+  const file = join(flags.specs, `${toKebab(name)}.yaml`);
+  if (await exists(file)) {
+    throw new HashapiError(`${file} already exists; hashapi never overwrites a spec. Edit it, or choose another name.`);
+  }
+  const text =
+    (fields && fields.length > 0) || belongsTo.length > 0 ? resourceSpecFromFields(name, fields ?? [], belongsTo) : resourceSpecTemplate(name);
+  // The other side of each belongsTo, in its resource's own spec: `<collection of the new resource>`.
+  const inverses = flags.inverse ? await inverseSides(flags.specs, name, belongsTo) : [];
+  // Checked as generate would check it, beside the specs already there: nothing is written when it is wrong.
+  await assertValidBeside(flags.specs, file, text, inverses);
+  await mkdir(flags.specs, { recursive: true });
+  await writeFile(file, text, { flag: "wx" });
+  for (const inverse of inverses) await writeFile(inverse.file, inverse.text);
+  process.stdout.write(
+    `Created ${file} (resource ${name}).\n\nNext:\n` +
+      `  1. Review it${fields ? "" : " and fill in the fields"}: relations, rules, softDelete, auth.public.\n` +
+      `  2. hashapi validate ${flags.specs}\n` +
+      `  3. hashapi generate ${flags.specs}   (writes the code and the migration)\n` +
+      `  4. npm run db:migrate in the generated project\n` +
+      inverses.map((inverse) => `Added ${inverse.relation} (hasMany ${name}) to ${inverse.file}.\n`).join(""),
+  );
 }
 
 /**
