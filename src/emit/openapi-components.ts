@@ -59,63 +59,70 @@ export function sharedSchemas(project: ProjectModel): Record<string, JsonSchema>
 /** The envelope's own schemas: an error, a 422's, a message, a page's links and meta in both modes. */
 function envelopeSchemas(): Record<string, JsonSchema> {
   return {
-  Error: envelopeError(),
-  ValidationError: {
-    ...envelopeError(),
-    required: ["type", "status", "message", "errors"],
-    properties: { ...envelopeError().properties, errors: { type: "object", additionalProperties: { type: "array", items: { type: "string" } } } },
-  },
-  Message: {
-    type: "object",
-    required: ["type", "status", "message"],
-    properties: { type: { const: "success" }, status: { type: "integer" }, message: { type: "string" } },
-    additionalProperties: false,
-  },
-  Links: {
-    type: "object",
-    required: ["first", "last", "prev", "next"],
-    properties: {
-      first: { type: "string", format: "uri" },
-      last: { type: "string", format: "uri" },
-      prev: { type: ["string", "null"], format: "uri" },
-      next: { type: ["string", "null"], format: "uri" },
+    Error: envelopeError(),
+    ValidationError: {
+      ...envelopeError(),
+      required: ["type", "status", "message", "errors"],
+      properties: { ...envelopeError().properties, errors: { type: "object", additionalProperties: { type: "array", items: { type: "string" } } } },
     },
-    additionalProperties: false,
-  },
-  Meta: {
-    type: "object",
-    required: ["current_page", "from", "last_page", "path", "per_page", "to", "total"],
-    properties: {
-      current_page: { type: "integer", minimum: 1 },
-      from: { type: ["integer", "null"] },
-      last_page: { type: "integer", minimum: 1 },
-      path: { type: "string", format: "uri" },
-      per_page: { type: "integer", minimum: 1 },
-      to: { type: ["integer", "null"] },
-      total: { type: "integer", minimum: 0 },
+    Message: {
+      type: "object",
+      required: ["type", "status", "message"],
+      properties: { type: { const: "success" }, status: { type: "integer" }, message: { type: "string" } },
+      additionalProperties: false,
     },
-    additionalProperties: false,
-  },
-  CursorLinks: {
-    type: "object",
-    required: ["prev", "next"],
-    properties: {
-      prev: { type: ["string", "null"], format: "uri" },
-      next: { type: ["string", "null"], format: "uri" },
+    ...pageSchemas(),
+  };
+}
+
+/** A page's links and meta, in page-number and in cursor mode. */
+function pageSchemas(): Record<string, JsonSchema> {
+  return {
+    Links: {
+      type: "object",
+      required: ["first", "last", "prev", "next"],
+      properties: {
+        first: { type: "string", format: "uri" },
+        last: { type: "string", format: "uri" },
+        prev: { type: ["string", "null"], format: "uri" },
+        next: { type: ["string", "null"], format: "uri" },
+      },
+      additionalProperties: false,
     },
-    additionalProperties: false,
-  },
-  CursorMeta: {
-    type: "object",
-    required: ["path", "per_page", "next_cursor", "prev_cursor"],
-    properties: {
-      path: { type: "string", format: "uri" },
-      per_page: { type: "integer", minimum: 1 },
-      next_cursor: { type: ["string", "null"] },
-      prev_cursor: { type: ["string", "null"] },
+    Meta: {
+      type: "object",
+      required: ["current_page", "from", "last_page", "path", "per_page", "to", "total"],
+      properties: {
+        current_page: { type: "integer", minimum: 1 },
+        from: { type: ["integer", "null"] },
+        last_page: { type: "integer", minimum: 1 },
+        path: { type: "string", format: "uri" },
+        per_page: { type: "integer", minimum: 1 },
+        to: { type: ["integer", "null"] },
+        total: { type: "integer", minimum: 0 },
+      },
+      additionalProperties: false,
     },
-    additionalProperties: false,
-  },
+    CursorLinks: {
+      type: "object",
+      required: ["prev", "next"],
+      properties: {
+        prev: { type: ["string", "null"], format: "uri" },
+        next: { type: ["string", "null"], format: "uri" },
+      },
+      additionalProperties: false,
+    },
+    CursorMeta: {
+      type: "object",
+      required: ["path", "per_page", "next_cursor", "prev_cursor"],
+      properties: {
+        path: { type: "string", format: "uri" },
+        per_page: { type: "integer", minimum: 1 },
+        next_cursor: { type: ["string", "null"] },
+        prev_cursor: { type: ["string", "null"] },
+      },
+      additionalProperties: false,
+    },
   };
 }
 

@@ -1,47 +1,32 @@
-import { filterOperators, operatorsOf, type FilterOperator } from "./list-operators.js";
 import { evolutionOf } from "./evolution.js";
 import { historyRoute, manyToManyRoutes, routesOf } from "./routes.js";
 import { actionTable } from "./actions.js";
 import { blindDeletes, destroyRoles } from "./blind-deletes.js";
-import { setByServer } from "../spec/access-checks.js";
-import type { FieldSpec, ProjectSpec, RelationSpec, ResourceSpec, ValidSpecs, WebhookSpec } from "../spec/types.js";
-import { parseRule } from "../spec/rules.js";
+import type { ProjectSpec, ResourceSpec, ValidSpecs, WebhookSpec } from "../spec/types.js";
 import { defaultCollection, derivePrefix, withArticle, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
 import { exampleHash } from "./hash-format.js";
-import { exampleValue, type PropertySchema } from "./example-values.js";
+import { declarationOf } from "./declaration.js";
+import { examplesOf } from "./factory-examples.js";
+import { fieldModel } from "./field-model.js";
+import { payloadValidation } from "./payload-model.js";
+import { relationModelsOf, relationOperators } from "./relation-models.js";
 import { fieldType } from "./field-types.js";
-import { laravelMessage } from "./laravel-messages.js";
-import { fieldOutputSchema, tsTypeOf } from "./output-schema.js";
-import {
-  addManyRelations,
-  buildActionValidation,
-  deriveRules,
-  type Action,
-  type ActionValidation,
-  type ParsedRule,
-  type PayloadField,
-  type PayloadRelation,
-} from "./validation.js";
 import type {
   ActionModel,
-  BelongsToManyModel,
   ActionName,
-  BelongsToModel,
-  DeclarationModel,
   FieldModel,
-  HasManyModel,
   Names,
   ProjectModel,
   ReferenceModel,
   OwnerModel,
   RelationModel,
   ResourceModel,
+  ResourceCore,
   ResourceRef,
   SerializedKey,
   UserModel,
   WebhookModel,
   RateLimitModel,
-  ValueKind,
 } from "./types.js";
 
 
@@ -187,65 +172,6 @@ function databaseModel(project: ProjectSpec): ProjectModel["database"] {
   };
 }
 
-/** How a field is filtered and searched on lists: its type's operators, narrowed or turned off by its spec. */
-function filterOptions(spec: FieldSpec): Pick<FieldModel, "filter" | "operators" | "narrowed" | "search"> {
-  const kind = spec.filter === false ? undefined : fieldType(spec.type).filter;
-  const narrowed = Array.isArray(spec.filter);
-  const operators = kind === undefined ? [] : narrowed ? filterOperators.filter((operator) => (spec.filter as FilterOperator[]).includes(operator)) : [...operatorsOf[kind]];
-  return { filter: kind, operators, narrowed: kind !== undefined && narrowed, search: spec.search === true };
-}
-
-function fieldModel(spec: FieldSpec): FieldModel {
-  const field: FieldModel = {
-    name: spec.name,
-    label: spec.name.replaceAll("_", " "),
-    type: spec.type,
-    kind: fieldType(spec.type).kind,
-    nullable: spec.nullable ?? false,
-    unique: spec.unique ?? false,
-    indexed: spec.index === true,
-    // The server fills a `set:` field when a payload leaves it out, as a default would.
-    hasDefault: spec.default !== undefined || spec.set !== undefined,
-    tsType: "",
-    outputSchema: {},
-    values: spec.values ?? [],
-    column: {
-      ...(spec.max !== undefined ? { max: spec.max } : {}),
-      ...(spec.precision !== undefined ? { precision: spec.precision } : {}),
-      ...(spec.scale !== undefined ? { scale: spec.scale } : {}),
-      ...(spec.default !== undefined ? { default: spec.default } : {}),
-    },
-    scale: spec.type === "decimal" ? (spec.scale ?? 2) : 0,
-    ...filterOptions(spec),
-    sortable: fieldType(spec.type).sortable,
-    ...(spec.visibleTo ? { visibleTo: spec.visibleTo } : {}),
-    ...(spec.writableBy ? { writableBy: spec.writableBy } : {}),
-    ...(spec.set !== undefined ? { setByServer: setByServer(spec)! } : {}),
-  };
-  field.tsType = tsTypeOf(field);
-  field.outputSchema = fieldOutputSchema(field, spec);
-  return field;
-}
-
-function payloadField(spec: FieldSpec): PayloadField {
-  return {
-    name: spec.name,
-    type: spec.type,
-    nullable: spec.nullable ?? false,
-    // The server fills a `set:` field when a payload leaves it out, as a default would.
-    hasDefault: spec.default !== undefined || spec.set !== undefined,
-    unique: spec.unique ?? false,
-    ...(spec.max !== undefined ? { max: spec.max } : {}),
-    ...(spec.min !== undefined ? { min: spec.min } : {}),
-    ...(spec.length !== undefined ? { length: spec.length } : {}),
-    ...(spec.pattern !== undefined ? { pattern: spec.pattern } : {}),
-    ...(spec.values !== undefined ? { values: spec.values } : {}),
-    ...(spec.precision !== undefined ? { precision: spec.precision } : {}),
-    ...(spec.scale !== undefined ? { scale: spec.scale } : {}),
-    ...(spec.example !== undefined ? { example: spec.example } : {}),
-  };
-}
-
 /**
  * `auth.users.manage`: the built-in users as a resource of their own, built from a spec like any
  * other (so its validation, list options, routes and openapi.json entries come from the same code),
@@ -350,69 +276,12 @@ function actionsOf(spec: ResourceSpec, ref: ResourceRef, destroy: string[] | und
 function buildResource(spec: ResourceSpec, context: BuildContext, writeOnly: readonly string[] = []): ResourceModel {
   const { refs, specs, specsLabel } = context;
   const ref = refs.get(spec.name)!;
-  const eagerLoad = spec.eagerLoad ?? [];
-  // What no caller may compare, sort by, search or load: hidden means hidden in every query form.
-  const unseen = new Set([...writeOnly, ...hiddenNames(spec)]);
   const fields = spec.fields.map(fieldModel);
-  const relations = spec.relations ?? [];
-
-  const belongsTo: BelongsToModel[] = relations
-    .filter((relation) => relation.type === "belongsTo")
-    .map((relation) => ({
-      kind: "belongsTo" as const,
-      name: relation.name,
-      label: relation.name.replaceAll("_", " "),
-      foreignKey: `${relation.name}_id`,
-      target: refs.get(relation.resource)!,
-      required: relation.required ?? false,
-      onDelete: relation.onDelete ?? "restrict",
-      eager: eagerLoad.includes(relation.name),
-      ...(relation.set !== undefined ? { setByCaller: setByServer(relation)! } : {}),
-    }));
-  const hasMany: HasManyModel[] = relations
-    .filter((relation) => relation.type === "hasMany")
-    .map((relation) => {
-      const inverse = relation.inverse ?? inverseOf(spec.name, specs.get(relation.resource)!);
-      return {
-        kind: "hasMany" as const,
-        name: relation.name,
-        target: refs.get(relation.resource)!,
-        inverse,
-        // The belongsTo's column on the target, named like every belongsTo's (see above).
-        foreignKey: `${inverse}_id`,
-        eager: eagerLoad.includes(relation.name),
-      };
-    });
-
-  const belongsToMany = relations
-    .filter((relation) => relation.type === "belongsToMany")
-    .map((relation) => manyToMany(spec, relation, refs, specs, eagerLoad));
+  const { belongsTo, hasMany, belongsToMany } = relationModelsOf(spec, refs, specs);
   const relationModels: RelationModel[] = [...belongsTo, ...hasMany, ...belongsToMany];
-
   // The built-in users' resource (/api/users) is built from a spec of its own, outside the specs' actions.
   const actions = context.actions.get(spec.name) ?? actionsOf(spec, ref, spec.auth?.roles?.destroy);
-
   const owner = ownerOf(spec, specs);
-  const payloadFields = spec.fields.map(payloadField);
-  const payloadRelations: PayloadRelation[] = belongsTo.map((relation) => ({
-    name: relation.name,
-    targetResource: relation.target.name,
-    targetPrefix: relation.target.prefix,
-    required: relation.required,
-    // A direct owner, or a relation the server sets (`set:`), comes from the token when the payload leaves it out.
-    ...(relation.name === owner?.payloadKey || relation.setByCaller ? { setFromToken: true } : {}),
-  }));
-  const manyPayload = relations
-    .filter((relation) => relation.type === "belongsToMany")
-    .map((relation) => {
-      const pivotFields = owningSide(spec, relation, specs).relation.pivot?.map(payloadField) ?? [];
-      // An attach's body is a create of the pivot's fields.
-      const pivot = buildActionValidation("create", pivotFields, [], deriveRules("create", pivotFields, []));
-      return { name: relation.name, targetPrefix: refs.get(relation.resource)!.prefix, pivotFields, pivot };
-    });
-  const validationFor = (action: Action) =>
-    addManyRelations(buildActionValidation(action, payloadFields, payloadRelations, rulesFor(spec, action, payloadFields, payloadRelations)), manyPayload);
-
   const core: ResourceCore = {
     ...(owner ? { owner } : {}),
     name: spec.name,
@@ -428,20 +297,10 @@ function buildResource(spec: ResourceSpec, context: BuildContext, writeOnly: rea
     hasMany,
     belongsToMany,
     referencedBy: context.references.get(spec.name) ?? [],
-    eagerLoad,
+    eagerLoad: spec.eagerLoad ?? [],
     audit: auditOf(spec.audit),
-    withable: relationModels.map((relation) => relation.name).filter((name) => !unseen.has(name)),
-    sortable: [...fields.filter((field) => field.sortable).map((field) => field.name), "created_at", "updated_at"].filter((name) => !unseen.has(name)),
-    filters: [
-      ...fields.flatMap((field) =>
-        field.filter && !unseen.has(field.name) ? [{ name: field.name, kind: field.filter, operators: field.operators, ...(field.filter === "enum" ? { values: field.values } : {}), ...(field.visibleTo ? { visibleTo: field.visibleTo } : {}) }] : [],
-      ),
-      ...relationModels.flatMap((relation) => {
-        const operators = unseen.has(relation.name) ? undefined : relationOperators(relation);
-        return operators ? [{ name: relation.name, kind: "relation" as const, operators }] : [];
-      }),
-    ],
-    search: fields.filter((field) => field.search && !unseen.has(field.name)).map((field) => field.name),
+    // What no caller may compare, sort by, search or load: hidden means hidden in every query form.
+    ...listSurface(fields, relationModels, new Set([...writeOnly, ...hiddenNames(spec)])),
     publicIdKey: ref.publicIdKey,
     actions,
     routes: [
@@ -450,8 +309,7 @@ function buildResource(spec: ResourceSpec, context: BuildContext, writeOnly: rea
       // A belongsToMany's routes are open to whom the related resource's list is.
       ...belongsToMany.flatMap((relation) => manyToManyRoutes(ref.collection, relation.name, actions, context.actions.get(relation.target.name)!.index)),
     ],
-    validation: partialUpdate(validationFor("create"), validationFor("update")),
-    pivotPayloads: manyPayload.map(({ name, pivot }) => ({ name, validation: pivot })),
+    ...payloadValidation(spec, belongsTo, owner, refs, specs),
     seed: spec.seed ? { by: spec.fields.find((field) => field.unique)!.name, rows: spec.seed } : undefined,
     exampleHash: exampleHash(ref.prefix),
   };
@@ -459,208 +317,22 @@ function buildResource(spec: ResourceSpec, context: BuildContext, writeOnly: rea
   return { ...core, serializer, examples: examplesOf(core, specs), declaration: declarationOf({ ...core, serializer }) };
 }
 
-/** A resource before what is derived from the rest of it: its output keys, test examples and declaration. */
-type ResourceCore = Omit<ResourceModel, "serializer" | "examples" | "declaration">;
-
-function partialUpdate(create: ActionValidation, update: ActionValidation): ResourceModel["validation"] {
-  const sameKeys =
-    create.payload.length === update.payload.length &&
-    create.payload.every((key, index) => {
-      const other = update.payload[index]!;
-      return other.key === key.key && other.tsType === key.tsType && other.optional;
-    });
-  return { create, update, updateIsPartialCreate: sameKeys };
-}
-
-/** The data the runtime library needs, decided here so that templates only lay it out. */
-function declarationOf(resource: ResourceCore & Pick<ResourceModel, "serializer">): DeclarationModel {
-  const columns: Record<string, ValueKind> = {};
-  for (const field of resource.fields) columns[field.name] = field.kind;
-  for (const relation of resource.belongsTo) columns[relation.foreignKey] = "integer";
-  const scales: Record<string, number> = {};
-  for (const field of resource.fields) if (field.kind === "decimal") scales[field.name] = field.scale;
-  const referencing = (onDelete: BelongsToModel["onDelete"]) =>
-    resource.referencedBy
-      .filter((reference) => reference.onDelete === onDelete)
-      .map((reference) => ({ target: reference.resource, foreignKey: reference.foreignKey }));
-  const restrictedBy = referencing("restrict");
-  // A soft delete applies cascade and setNull itself; a hard delete leaves them to the database's
-  // foreign keys and records their events from these (runtime lib/events/cascade-events.ts).
-  const cascadeTo = referencing("cascade");
-  const nullOnDelete = referencing("setNull");
-  const read = resource.relations.map((relation) => relation.target);
-  const pointing = [...restrictedBy, ...cascadeTo, ...nullOnDelete].map((entry) => entry.target);
+/** What a list offers, leaving out what no caller may see (`unseen`): relations to load, sorts, filters, search. */
+function listSurface(fields: readonly FieldModel[], relations: readonly RelationModel[], unseen: ReadonlySet<string>): Pick<ResourceModel, "withable" | "sortable" | "filters" | "search"> {
   return {
-    columns,
-    restrictedBy,
-    cascadeTo,
-    nullOnDelete,
-    caseless: resource.fields.filter((field) => field.unique && fieldType(field.type).uniqueIgnoresCase).map((field) => field.name),
-    unique: nonEmpty(
-      Object.fromEntries(
-        resource.fields.filter((field) => field.unique).map((field) => [field.name, laravelMessage("unique", field.name)]),
+    withable: relations.map((relation) => relation.name).filter((name) => !unseen.has(name)),
+    sortable: [...fields.filter((field) => field.sortable).map((field) => field.name), "created_at", "updated_at"].filter((name) => !unseen.has(name)),
+    filters: [
+      ...fields.flatMap((field) =>
+        field.filter && !unseen.has(field.name) ? [{ name: field.name, kind: field.filter, operators: field.operators, ...(field.filter === "enum" ? { values: field.values } : {}), ...(field.visibleTo ? { visibleTo: field.visibleTo } : {}) }] : [],
       ),
-    ),
-    exists: nonEmpty(
-      Object.fromEntries(resource.belongsTo.map((relation) => [relation.name, laravelMessage("exists", relation.name)])),
-    ),
-    filters: Object.fromEntries(resource.filters.map((filter) => [filter.name, filter.kind])),
-    filterValues: nonEmpty(Object.fromEntries(resource.filters.flatMap((filter) => (filter.values ? [[filter.name, filter.values]] : [])))),
-    filterOperators: nonEmpty(
-      Object.fromEntries([
-        ...resource.fields.flatMap((field) => (field.narrowed ? [[field.name, field.operators] as const] : [])),
-        ...resource.belongsToMany.flatMap((relation) => (resource.filters.some((filter) => filter.name === relation.name) ? [[relation.name, manyOperators] as const] : [])),
-      ]),
-    ),
-    output: {
-      // hasMany relations are output whenever loaded, after these keys.
-      keys: resource.serializer.filter((entry) => entry.kind !== "hasMany" && entry.kind !== "belongsToMany").map((entry) => entry.key),
-      scales: nonEmpty(scales),
-    },
-    publicActions: Object.values(resource.actions)
-      .filter((action) => action.public)
-      .map((action) => action.name),
-    owner: resource.owner,
-    visibleTo: nonEmpty(Object.fromEntries(resource.fields.flatMap((field) => (field.visibleTo ? [[field.name, field.visibleTo]] : [])))),
-    writableBy: nonEmpty(Object.fromEntries(resource.fields.flatMap((field) => (field.writableBy ? [[field.name, field.writableBy]] : [])))),
-    setByServer: nonEmpty(
-      Object.fromEntries([
-        ...resource.belongsTo.flatMap((relation) => (relation.setByCaller ? [[relation.name, { ...relation.setByCaller, from: "caller" as const }]] : [])),
-        ...resource.fields.flatMap((field) => (field.setByServer ? [[field.name, { ...field.setByServer, from: "clock" as const }]] : [])),
-      ]),
-    ),
-    roles: nonEmpty(Object.fromEntries(Object.values(resource.actions).flatMap((action) => (action.roles && action.enabled ? [[action.name, action.roles]] : [])))),
-    related: relatedOf(resource, read, pointing),
+      ...relations.flatMap((relation) => {
+        const operators = unseen.has(relation.name) ? undefined : relationOperators(relation);
+        return operators ? [{ name: relation.name, kind: "relation" as const, operators }] : [];
+      }),
+    ],
+    search: fields.filter((field) => field.search && !unseen.has(field.name)).map((field) => field.name),
   };
-}
-
-/** Undefined for an empty map: the declaration leaves out what is empty. */
-function nonEmpty<T>(record: Record<string, T>): Record<string, T> | undefined {
-  return Object.keys(record).length > 0 ? record : undefined;
-}
-
-/** Each other resource once, in order of first mention; `row` when a relation (not only a restriction) reads it. */
-function relatedOf(resource: ResourceCore, read: ResourceRef[], restricting: ResourceRef[]): DeclarationModel["related"] {
-  const related: DeclarationModel["related"] = [];
-  for (const [target, row] of [...read.map((ref) => [ref, true] as const), ...restricting.map((ref) => [ref, false] as const)]) {
-    if (target.name === resource.name) continue;
-    const known = related.find((entry) => entry.target.name === target.name);
-    if (known) known.row ||= row;
-    else related.push({ target, row });
-  }
-  return related;
-}
-
-/**
- * What the generated tests' factories make: every payload value, and a record for each belongsTo of
- * the create payload, made by the target's factory. An optional relation that could lead back here
- * (a comment's optional ticket whose ticket needs a comment) is left out: factories calling each
- * other would never end (required cycles are refused by validate). One the ownership runs through is
- * kept but marked `unlessMaking`: the factory leaves it out while its target is already being made.
- */
-function examplesOf(resource: ResourceCore, specs: ReadonlyMap<string, ResourceSpec>): ResourceModel["examples"] {
-  const relations = resource.validation.create.keys.flatMap((key) => {
-    const relation = resource.belongsTo.find((candidate) => candidate.name === key);
-    if (!relation) return [];
-    // The parent an ownership runs through is needed on every create, required or not.
-    const ownedThrough = resource.owner?.through === relation.name;
-    const leadsBack = !relation.required && reachesByBelongsTo(relation.target.name, resource.name, specs);
-    if (leadsBack && !ownedThrough) return [];
-    // An ownership parent that leads back (a ticket owned through a comment that needs a ticket) is
-    // made for the record under test and left out of records made for one of its own parents.
-    return [{ key, target: relation.target, unlessMaking: leadsBack }];
-  });
-  // The field the update test changes: one the rules can make values for, not a relation, and not
-  // unique where another will do.
-  const properties = resource.validation.update.schema.properties ?? {};
-  const updatable = resource.validation.update.keys.filter(
-    (key) =>
-      !resource.belongsTo.some((relation) => relation.name === key) &&
-      !resource.belongsToMany.some((relation) => relation.name === key) &&
-      !key.endsWith("_confirmation") &&
-      !resource.validation.update.confirmed.includes(key) &&
-      exampleValue(properties[key] as PropertySchema, key, 1) !== undefined,
-  );
-  const plain = updatable.find((key) => !resource.fields.find((field) => field.name === key)?.unique);
-  const key = plain ?? updatable[0];
-  const unique = resource.fields.some((field) => field.name === key && field.unique);
-  const links = resource.belongsToMany.map((relation) => ({ name: relation.name, target: relation.target }));
-  const linkImports = links
-    .map((link) => link.target)
-    .filter((target, index, all) => target.name !== resource.name && all.findIndex((other) => other.name === target.name) === index);
-  return { relations, update: key === undefined ? null : { key, unique }, links, linkImports };
-}
-
-/** Whether `to` is `from` or a resource `from`'s belongsTo relations lead to, at any depth. */
-function reachesByBelongsTo(from: string, to: string, specs: ReadonlyMap<string, ResourceSpec>): boolean {
-  const seen = new Set<string>();
-  const visit = (name: string): boolean => {
-    if (name === to) return true;
-    if (seen.has(name)) return false;
-    seen.add(name);
-    return (specs.get(name)?.relations ?? []).some((relation) => relation.type === "belongsTo" && visit(relation.resource));
-  };
-  return visit(from);
-}
-
-function rulesFor(
-  spec: ResourceSpec,
-  action: Action,
-  fields: PayloadField[],
-  relations: PayloadRelation[],
-): Map<string, ParsedRule[]> {
-  const explicit = spec.rules?.[action];
-  if (explicit === undefined) return deriveRules(action, fields, relations);
-  return new Map(Object.entries(explicit).map(([key, rules]) => [key, rules.map(parseRule)]));
-}
-
-/** The side of a belongsToMany that owns its pivot (the one without inverse), and its resource. */
-function owningSide(spec: ResourceSpec, relation: RelationSpec, specs: Map<string, ResourceSpec>): { spec: ResourceSpec; relation: RelationSpec } {
-  if (relation.inverse === undefined) return { spec, relation };
-  const owner = specs.get(relation.resource)!;
-  return { spec: owner, relation: (owner.relations ?? []).find((candidate) => candidate.name === relation.inverse)! };
-}
-
-/** A belongsToMany filters by the related records' hashes: linked to this one, or to any of these. */
-const manyOperators: readonly FilterOperator[] = ["eq", "in"];
-
-/**
- * A belongsToMany as both sides read it: the owning side (no `inverse`) names the pivot table
- * `<its table>_<relation>` and declares its fields; its keys are `<owner>_id` and `<target>_id`
- * (`related_<target>_id` when a resource relates to itself). The inverse side swaps the keys.
- */
-function manyToMany(
-  spec: ResourceSpec,
-  relation: RelationSpec,
-  refs: Map<string, ResourceRef>,
-  specs: Map<string, ResourceSpec>,
-  eagerLoad: string[],
-): BelongsToManyModel {
-  const target = refs.get(relation.resource)!;
-  const owning = relation.inverse === undefined;
-  const { spec: ownerSpec, relation: ownerRelation } = owningSide(spec, relation, specs);
-  const owner = refs.get(ownerSpec.name)!;
-  const related = refs.get(ownerRelation.resource)!;
-  const ownerKey = `${owner.names.snake}_id`;
-  const relatedKey = related.name === owner.name ? `related_${related.names.snake}_id` : `${related.names.snake}_id`;
-  return {
-    kind: "belongsToMany",
-    name: relation.name,
-    label: relation.name.replaceAll("_", " "),
-    target,
-    pivotTable: `${owner.table}_${ownerRelation.name}`,
-    pivotModel: `${owner.names.pascal}${toPascal(ownerRelation.name)}`,
-    ownKey: owning ? ownerKey : relatedKey,
-    otherKey: owning ? relatedKey : ownerKey,
-    pivotFields: (ownerRelation.pivot ?? []).map(fieldModel),
-    owning,
-    eager: eagerLoad.includes(relation.name),
-  };
-}
-
-/** The one belongsTo on the target that points back to the owner (validation made sure there is one). */
-function inverseOf(owner: string, target: ResourceSpec): string {
-  return (target.relations ?? []).find((relation) => relation.type === "belongsTo" && relation.resource === owner)!.name;
 }
 
 function serializedRelation(relation: RelationModel): SerializedKey {
@@ -671,19 +343,6 @@ function serializedRelation(relation: RelationModel): SerializedKey {
       return { kind: "hasMany", key: relation.name, relation };
     case "belongsToMany":
       return { kind: "belongsToMany", key: relation.name, relation };
-  }
-}
-
-/** The filter operators `?filter[<relation>]` takes: by hash for belongsTo, through the pivot for belongsToMany, none for hasMany. */
-function relationOperators(relation: RelationModel): readonly FilterOperator[] | undefined {
-  switch (relation.kind) {
-    case "belongsTo":
-      return operatorsOf.relation;
-    case "belongsToMany":
-      // The records linked to one (or any of several) of the related records.
-      return manyOperators;
-    case "hasMany":
-      return undefined;
   }
 }
 

@@ -385,3 +385,6 @@ export interface DeclarationModel {
   /** Other resources the table declaration names, once each: their table, and their row type when a relation reads it. */
   related: { target: ResourceRef; row: boolean }[];
 }
+
+/** A resource before what is derived from the rest of it: its output keys, test examples and declaration. */
+export type ResourceCore = Omit<ResourceModel, "serializer" | "examples" | "declaration">;

@@ -1,0 +1,85 @@
+import { fieldType } from "./field-types.js";
+import { laravelMessage } from "./laravel-messages.js";
+import { manyOperators } from "./relation-models.js";
+import type { BelongsToModel, DeclarationModel, ResourceCore, ResourceModel, ResourceRef, ValueKind } from "./types.js";
+
+/** The data the runtime library needs, decided here so that templates only lay it out. */
+export function declarationOf(resource: ResourceCore & Pick<ResourceModel, "serializer">): DeclarationModel {
+  const columns: Record<string, ValueKind> = {};
+  for (const field of resource.fields) columns[field.name] = field.kind;
+  for (const relation of resource.belongsTo) columns[relation.foreignKey] = "integer";
+  const scales: Record<string, number> = {};
+  for (const field of resource.fields) if (field.kind === "decimal") scales[field.name] = field.scale;
+  const referencing = (onDelete: BelongsToModel["onDelete"]) =>
+    resource.referencedBy
+      .filter((reference) => reference.onDelete === onDelete)
+      .map((reference) => ({ target: reference.resource, foreignKey: reference.foreignKey }));
+  const restrictedBy = referencing("restrict");
+  // A soft delete applies cascade and setNull itself; a hard delete leaves them to the database's
+  // foreign keys and records their events from these (runtime lib/events/cascade-events.ts).
+  const cascadeTo = referencing("cascade");
+  const nullOnDelete = referencing("setNull");
+  const read = resource.relations.map((relation) => relation.target);
+  const pointing = [...restrictedBy, ...cascadeTo, ...nullOnDelete].map((entry) => entry.target);
+  return {
+    columns,
+    restrictedBy,
+    cascadeTo,
+    nullOnDelete,
+    caseless: resource.fields.filter((field) => field.unique && fieldType(field.type).uniqueIgnoresCase).map((field) => field.name),
+    unique: nonEmpty(
+      Object.fromEntries(
+        resource.fields.filter((field) => field.unique).map((field) => [field.name, laravelMessage("unique", field.name)]),
+      ),
+    ),
+    exists: nonEmpty(
+      Object.fromEntries(resource.belongsTo.map((relation) => [relation.name, laravelMessage("exists", relation.name)])),
+    ),
+    filters: Object.fromEntries(resource.filters.map((filter) => [filter.name, filter.kind])),
+    filterValues: nonEmpty(Object.fromEntries(resource.filters.flatMap((filter) => (filter.values ? [[filter.name, filter.values]] : [])))),
+    filterOperators: nonEmpty(
+      Object.fromEntries([
+        ...resource.fields.flatMap((field) => (field.narrowed ? [[field.name, field.operators] as const] : [])),
+        ...resource.belongsToMany.flatMap((relation) => (resource.filters.some((filter) => filter.name === relation.name) ? [[relation.name, manyOperators] as const] : [])),
+      ]),
+    ),
+    output: {
+      // hasMany relations are output whenever loaded, after these keys.
+      keys: resource.serializer.filter((entry) => entry.kind !== "hasMany" && entry.kind !== "belongsToMany").map((entry) => entry.key),
+      scales: nonEmpty(scales),
+    },
+    publicActions: Object.values(resource.actions)
+      .filter((action) => action.public)
+      .map((action) => action.name),
+    owner: resource.owner,
+    visibleTo: nonEmpty(Object.fromEntries(resource.fields.flatMap((field) => (field.visibleTo ? [[field.name, field.visibleTo]] : [])))),
+    writableBy: nonEmpty(Object.fromEntries(resource.fields.flatMap((field) => (field.writableBy ? [[field.name, field.writableBy]] : [])))),
+    setByServer: nonEmpty(
+      Object.fromEntries([
+        ...resource.belongsTo.flatMap((relation) => (relation.setByCaller ? [[relation.name, { ...relation.setByCaller, from: "caller" as const }]] : [])),
+        ...resource.fields.flatMap((field) => (field.setByServer ? [[field.name, { ...field.setByServer, from: "clock" as const }]] : [])),
+      ]),
+    ),
+    roles: nonEmpty(Object.fromEntries(Object.values(resource.actions).flatMap((action) => (action.roles && action.enabled ? [[action.name, action.roles]] : [])))),
+    related: relatedOf(resource, read, pointing),
+  };
+}
+
+
+/** Undefined for an empty map: the declaration leaves out what is empty. */
+function nonEmpty<T>(record: Record<string, T>): Record<string, T> | undefined {
+  return Object.keys(record).length > 0 ? record : undefined;
+}
+
+
+/** Each other resource once, in order of first mention; `row` when a relation (not only a restriction) reads it. */
+function relatedOf(resource: ResourceCore, read: ResourceRef[], restricting: ResourceRef[]): DeclarationModel["related"] {
+  const related: DeclarationModel["related"] = [];
+  for (const [target, row] of [...read.map((ref) => [ref, true] as const), ...restricting.map((ref) => [ref, false] as const)]) {
+    if (target.name === resource.name) continue;
+    const known = related.find((entry) => entry.target.name === target.name);
+    if (known) known.row ||= row;
+    else related.push({ target, row });
+  }
+  return related;
+}
