@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { formatChangeSet, formatDriftReport, isClean, type ChangeKind } from "../output/index.js";
 import { checkProject, describeRiskyChanges, previewProject, writeProject, type CheckResult, type MigrationPlan, type PreviewResult, type ProjectOptions } from "../pipeline/project.js";
-import type { ExitCode } from "./main.js";
+import type { ExitCode } from "./exit-code.js";
 import { dependencyNotice } from "./dependencies.js";
 import { asJson } from "./json-output.js";
 import { nextSteps } from "./next-steps.js";

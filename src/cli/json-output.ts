@@ -1,5 +1,5 @@
 import { SpecError } from "../errors.js";
-import type { ExitCode } from "./main.js";
+import type { ExitCode } from "./exit-code.js";
 
 /**
  * `--json`: one JSON document on stdout, also for invalid specs (`{ "valid": false, "problems":

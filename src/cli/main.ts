@@ -8,7 +8,8 @@ import { registerValidate } from "./commands/validate.js";
 import { styleFor } from "./style.js";
 import { version } from "./version.js";
 
-export type ExitCode = 0 | 1 | 2;
+export type { ExitCode } from "./exit-code.js";
+import type { ExitCode } from "./exit-code.js";
 
 /** Runs the CLI and returns the exit code; the bin script sets it. Never throws. */
 export async function run(argv: string[]): Promise<ExitCode> {

@@ -1,7 +1,7 @@
 import { watch } from "node:fs";
 import { HashapiError } from "../errors.js";
 import { warmSchemaEngine } from "../migrate/schema-engine.js";
-import type { ExitCode } from "./main.js";
+import type { ExitCode } from "./exit-code.js";
 
 /**
  * Saving a file fires several events within a millisecond or two (an editor's truncate and write,

@@ -1,15 +1,7 @@
 import { actionTable } from "./actions.js";
-import type { ActionModel, ActionName } from "./types.js";
+import type { ActionModel, ActionName, RouteModel } from "./types.js";
 
-/** One HTTP route of a resource, as the generated README lists it (the router: runtime resource/routes.ts). */
-export interface RouteModel {
-  method: string;
-  path: string;
-  /** The action, or what a relation route does ("list specialties"). */
-  action: ActionName | string;
-  /** "public", "bearer token", or the roles that may call it; and whose records it reaches. */
-  access: string;
-}
+export type { RouteModel } from "./types.js";
 
 /** The README's routes, from the action table the router uses too. */
 export function routesOf(collection: string, actions: Record<ActionName, ActionModel>, owner?: Owner): RouteModel[] {

@@ -1,6 +1,5 @@
 import type { FilterKind, FilterOperator } from "./list-operators.js";
 import type { SchemaEvolution } from "./evolution.js";
-import type { RouteModel } from "./routes.js";
 import type { FieldType, FieldTypeDescriptor } from "./field-types.js";
 import type { ActionValidation } from "./validation.js";
 import type { JsonSchema } from "./json-schema.js";
@@ -388,3 +387,13 @@ export interface DeclarationModel {
 
 /** A resource before what is derived from the rest of it: its output keys, test examples and declaration. */
 export type ResourceCore = Omit<ResourceModel, "serializer" | "examples" | "declaration">;
+
+/** One HTTP route of a resource, as the generated README lists it (the router: runtime resource/routes.ts). */
+export interface RouteModel {
+  method: string;
+  path: string;
+  /** The action, or what a relation route does ("list specialties"). */
+  action: ActionName | string;
+  /** "public", "bearer token", or the roles that may call it; and whose records it reaches. */
+  access: string;
+}

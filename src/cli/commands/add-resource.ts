@@ -10,7 +10,7 @@ import { fieldModifiers, parseFieldsFlag } from "../../scaffold/fields-flag.js";
 import { resourceClassName } from "../../scaffold/resource-name.js";
 import { resourceSpecFromFields, resourceSpecTemplate, withHasMany, type BelongsToFlag } from "../../scaffold/resource-spec.js";
 import { singularize } from "../../scaffold/singularize.js";
-import type { ExitCode } from "../main.js";
+import type { ExitCode } from "../exit-code.js";
 
 export function registerAddResource(program: Command, setExit: (code: ExitCode) => void): void {
   program

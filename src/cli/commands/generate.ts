@@ -2,7 +2,7 @@ import { findSpecsDir } from "../specs-dir.js";
 import { Option, type Command } from "commander";
 import { UsageError } from "../../errors.js";
 import { generateOnce, type GenerateFlags } from "../generate-once.js";
-import type { ExitCode } from "../main.js";
+import type { ExitCode } from "../exit-code.js";
 import { watchSpecs } from "../watch.js";
 
 export function registerGenerate(program: Command, setExit: (code: ExitCode) => void): void {

@@ -3,7 +3,7 @@ import { basename, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { HashapiError } from "../../errors.js";
 import { projectFileTemplate, exampleResourceSpec } from "../../scaffold/init-files.js";
-import type { ExitCode } from "../main.js";
+import type { ExitCode } from "../exit-code.js";
 
 export function registerInit(program: Command, setExit: (code: ExitCode) => void): void {
   program

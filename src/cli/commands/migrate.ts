@@ -2,7 +2,7 @@ import { findSpecsDir } from "../specs-dir.js";
 import type { Command } from "commander";
 import { writeNextMigration } from "../../pipeline/project.js";
 import { notice, step } from "../style.js";
-import type { ExitCode } from "../main.js";
+import type { ExitCode } from "../exit-code.js";
 
 export function registerMigrate(program: Command, setExit: (code: ExitCode) => void): void {
   program

@@ -1,7 +1,7 @@
 import { findSpecsDir } from "../specs-dir.js";
 import type { Command } from "commander";
 import { loadValidSpecs } from "../../pipeline/generate.js";
-import type { ExitCode } from "../main.js";
+import type { ExitCode } from "../exit-code.js";
 import { asJson } from "../json-output.js";
 import { notice } from "../style.js";
 
