@@ -11,4 +11,8 @@ describe("the import graph (docs/architecture.md)", () => {
   it("has no circle in the generator: each stage imports only what lies below it", () => {
     expect(circlesOf(importGraph(repo, ["src"]))).toEqual([]);
   });
+
+  it("has no circle in the runtime, as a project lays it out (common/ with a database's driver)", () => {
+    expect(circlesOf(importGraph(repo, ["runtime/common/src", "runtime/sqlite/src", "runtime/postgresql/src"]))).toEqual([]);
+  });
 });

@@ -2,12 +2,20 @@
 
 import { keysetCondition } from "../list-conditions.js";
 import { Binder, type SqlRow } from "../sql.js";
-import { columnName, encodeColumn, qualified, type TableContext } from "./context.js";
+import {
+  columnName,
+  encodeColumn,
+  qualified,
+  type OrderKey,
+  type TableContext,
+} from "./context.js";
 import { narrows, whereClause } from "./filters.js";
 import { withNested } from "./nested.js";
 import type { CountOptions, FindOptions } from "./options.js";
 import { scopeConditions } from "./reach.js";
 import { shapeOf, type Shape } from "./shape.js";
+
+export type { OrderKey } from "./context.js";
 import { defaultOrder, fromClause, standardColumns, type Reach } from "./spec.js";
 
 /** A findOne's lookup: by hash or id, of a live row, a trashed one, or either. */
@@ -93,14 +101,6 @@ export async function findMany(
     options.scopeOf,
     forOutput,
   );
-}
-
-/** One key of a list's order, qualified. */
-export interface OrderKey {
-  readonly name: string;
-  readonly column: string;
-  readonly direction: "asc" | "desc";
-  readonly nullable: boolean;
 }
 
 // Orders are few per table (a list's sort parameter, its default), but a sort of several fields

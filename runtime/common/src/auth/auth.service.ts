@@ -3,9 +3,8 @@
 import { sql, type Database } from "../lib/database.js";
 import { outputOf } from "../lib/serialize.js";
 import type { RequestLimits } from "../http/request-limits.js";
-import type { ReplicaSet } from "../lib/replicas.js";
 import { decodedInstant } from "../lib/column-codec.js";
-import { Binder } from "../lib/sql.js";
+import { Binder, type ReadRouting } from "../lib/sql.js";
 import { decodeValue, type ColumnKind } from "../lib/table.js";
 import { Unauthenticated } from "../lib/errors.js";
 import { verifyPassword } from "../lib/passwords.js";
@@ -57,7 +56,7 @@ export class AuthService {
   /** hashapi.yaml's `rateLimit`, checked for every caller a route signs in (http/authenticate.ts). */
   requestLimits: RequestLimits | undefined;
   /** DATABASE_REPLICA_URLS: where the reads of a GET may go (http/authenticate.ts). */
-  get replicas(): ReplicaSet | undefined {
+  get replicas(): ReadRouting | undefined {
     return this.db.replicas;
   }
 

@@ -2,7 +2,7 @@
 
 import { listOf } from "./records.js";
 import type { FilterOperator } from "./list-operators.js";
-import type { ManyToManySpec } from "./relations/belongs-to-many.js";
+import type { ManyToManySpec } from "./table/spec.js";
 import type { SqlDialect } from "./sql.js";
 
 /*

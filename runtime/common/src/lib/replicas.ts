@@ -4,7 +4,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { eventsTable } from "./events/tables.js";
 import type { Logger } from "./logger.js";
 import { printableUrl } from "./database.js";
-import { Binder, isDatabaseAway, type Sql, type SqlQuery } from "./sql.js";
+import { Binder, isDatabaseAway, type ReadRouting, type Sql, type SqlQuery } from "./sql.js";
 
 /*
  * Read replicas (DATABASE_REPLICA_URLS, docs/api-contract.md §9). A GET request's reads go to a
@@ -32,7 +32,7 @@ interface Replica {
 /** How often a replica's health is checked. */
 const checkEveryMs = 1000;
 
-export class ReplicaSet {
+export class ReplicaSet implements ReadRouting {
   private readonly replicas: Replica[];
   private next = 0;
   private timer: NodeJS.Timeout | undefined;

@@ -1,7 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { propertyOf } from "./records.js";
-import type { ReplicaSet } from "./replicas.js";
 
 /**
  * The service's one path to the database at run time: statements prepared once per connection and
@@ -114,6 +113,15 @@ export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlQue
   return { strings, values };
 }
 
+/**
+ * Where a GET request's reads go (DATABASE_REPLICA_URLS, lib/replicas.ts ReplicaSet): `work` runs
+ * with its reads on a replica that holds the caller's last write (event id `lastEvent`), or on the
+ * primary. Declared here, where Sql names it, so this file imports nothing back up.
+ */
+export interface ReadRouting {
+  reading<T>(lastEvent: number | undefined, work: () => Promise<T>): Promise<T>;
+}
+
 export interface Sql {
   readonly dialect: SqlDialect;
   /**
@@ -145,7 +153,7 @@ export interface Sql {
   /** How many connections the server accepts in all (PostgreSQL's max_connections). */
   connectionLimit?(): Promise<number>;
   /** DATABASE_REPLICA_URLS: where a GET request's reads may go (lib/replicas.ts). */
-  readonly replicas?: ReplicaSet;
+  readonly replicas?: ReadRouting;
 }
 
 /** How many of a pool's connections exist and wait, and how many queries wait for one. */

@@ -1,10 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { encodeValue, type ColumnKind } from "../column-codec.js";
-import { quote, type Sql } from "../sql.js";
-import type { NestedStatements } from "./nested-items.js";
-import type { OrderKey } from "./reads.js";
-import type { ReturnedRow, Shape } from "./shape.js";
+import { quote, type Sql, type SqlValues } from "../sql.js";
 import {
   columnsOf,
   relationNamed,
@@ -93,4 +90,48 @@ export function belongsToManyOf(context: TableContext, name: string): ManyToMany
   const relation = relationOfKind(context.spec, name, "belongsToMany");
   if (!relation) throw new Error(`${context.spec.name} has no belongsToMany relation ${name}`);
   return relation;
+}
+
+// The statement shapes a table caches (below), declared here so the files that build them import
+// this one and nothing imports back up.
+
+export type Decoder = (row: SqlValues) => Record<string, unknown>;
+
+export interface Shape {
+  readonly columns: string;
+  /** How many values the SELECT list has: a statement may add its own after them. */
+  readonly width: number;
+  readonly joins: string;
+  readonly decode: Decoder;
+  /**
+   * The same row for the serializer only: dates kept as stored (column-codec.ts decoderOf's
+   * `forOutput`), which the serializer outputs as it outputs Dates. Never for code that reads the
+   * values (services, policies, hooks, cursors).
+   */
+  readonly decodeForOutput: Decoder;
+  /** findOne's statement texts in this shape, by kind of lookup (a handful at most). */
+  readonly findOne: Map<number, string>;
+}
+
+/** What a write whose row is the whole read returns: its RETURNING list and decoder. */
+export interface ReturnedRow {
+  readonly text: string;
+  readonly decode: Decoder;
+}
+
+/** One key of a list's order, qualified. */
+export interface OrderKey {
+  readonly name: string;
+  readonly column: string;
+  readonly direction: "asc" | "desc";
+  readonly nullable: boolean;
+}
+
+/** See firstPerParent. */
+export interface NestedStatements {
+  readonly plain: string;
+  /** Built only when it runs: most pages never need it. */
+  readonly ranked: () => string;
+  /** The most rows the plain statement may return and still have read every item. */
+  readonly cap: number;
 }

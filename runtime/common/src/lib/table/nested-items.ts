@@ -4,10 +4,12 @@ import { decoderOf, type ColumnKind } from "../column-codec.js";
 import { objectBuilder } from "../object-builder.js";
 import { maxNestedPerParent } from "../list-operators.js";
 import { Binder, type SqlDialect, type SqlValues } from "../sql.js";
-import { tableContext, type TableContext } from "./context.js";
+import { tableContext, type NestedStatements, type TableContext } from "./context.js";
 import { reachConditions } from "./reach.js";
 import { nestedShape, type Decoder, type Shape } from "./shape.js";
 import { fromClause, rootAlias, type Reach, type TableSpec } from "./spec.js";
+
+export type { NestedStatements } from "./context.js";
 
 /*
  * What the relation kinds that nest lists (hasMany, belongsToMany) share: a page's nested records
@@ -142,15 +144,6 @@ export function firstPerParent(
     },
     cap,
   };
-}
-
-/** See firstPerParent. */
-export interface NestedStatements {
-  readonly plain: string;
-  /** Built only when it runs: most pages never need it. */
-  readonly ranked: () => string;
-  /** The most rows the plain statement may return and still have read every item. */
-  readonly cap: number;
 }
 
 /** A nested record read from its row, and the id of the parent whose list it joins. */

@@ -4,7 +4,9 @@ import { decoderOf } from "../column-codec.js";
 import { objectBuilder, type BuiltKey } from "../object-builder.js";
 import { belongsToJoin, hashOnly } from "../relations/belongs-to.js";
 import { quote, type SqlDialect, type SqlValues } from "../sql.js";
-import type { TableContext } from "./context.js";
+import type { Decoder, Shape, TableContext } from "./context.js";
+
+export type { Decoder, ReturnedRow, Shape } from "./context.js";
 import { readableColumnsOf, relationsOfKind, rootAlias, type TableSpec } from "./spec.js";
 
 /*
@@ -14,30 +16,6 @@ import { readableColumnsOf, relationsOfKind, rootAlias, type TableSpec } from ".
  * relation names, so a statement in a log or an EXPLAIN reads like the schema. Rows are read as
  * arrays (Sql.rows): a decoder takes each value at its place in the SELECT list.
  */
-
-export type Decoder = (row: SqlValues) => Record<string, unknown>;
-
-export interface Shape {
-  readonly columns: string;
-  /** How many values the SELECT list has: a statement may add its own after them. */
-  readonly width: number;
-  readonly joins: string;
-  readonly decode: Decoder;
-  /**
-   * The same row for the serializer only: dates kept as stored (column-codec.ts decoderOf's
-   * `forOutput`), which the serializer outputs as it outputs Dates. Never for code that reads the
-   * values (services, policies, hooks, cursors).
-   */
-  readonly decodeForOutput: Decoder;
-  /** findOne's statement texts in this shape, by kind of lookup (a handful at most). */
-  readonly findOne: Map<number, string>;
-}
-
-/** What a write whose row is the whole read returns: its RETURNING list and decoder. */
-export interface ReturnedRow {
-  readonly text: string;
-  readonly decode: Decoder;
-}
 
 // PostgreSQL cuts identifiers at 63 bytes (with a notice): a longer alias gets a short name instead.
 // Rows are read by position, so an alias only serves whoever reads the statement.
