@@ -58,7 +58,9 @@ export interface ProjectParts<Config, Tables> {
     databaseUrl: string;
     pagination: { maxPerPage: number };
   };
-  createApp(dependencies: { config: Config; db: Database; logger: Logger }): RequestListener;
+  createApp(dependencies: { config: Config; db: Database; logger: Logger }): {
+    readonly app: RequestListener;
+  };
   openTables(db: Database): Tables;
   /** hashapi.yaml's auth.roles, most privileged first (src/auth/roles.ts). */
   roles: readonly string[];
@@ -139,7 +141,7 @@ export async function startTestApi<Config, Tables>(
     JWT_SECRET: "test-secret-that-is-long-enough-0123456789",
   });
   const db = await connectDatabase(config.databaseUrl);
-  const server = createServer(parts.createApp({ config, db, logger: createLogger("silent") }));
+  const server = createServer(parts.createApp({ config, db, logger: createLogger("silent") }).app);
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

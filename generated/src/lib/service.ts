@@ -15,9 +15,9 @@ import {
 } from "./database.js";
 import { ReplicaSet, withReplicas } from "./replicas.js";
 import { closeHandedOff, handedOff, listenThroughRunner } from "./dev-handoff.js";
-import type { BackgroundWork } from "../http/api-app.js";
 import {
   type BackgroundThread,
+  type BackgroundWork,
   isBackgroundThread,
   runBackgroundWork,
   startBackgroundThread,
@@ -52,7 +52,11 @@ export interface ServiceParts<Config extends ServiceSettings> {
   loadConfig(environment: NodeJS.ProcessEnv, fromEnvFile: ReadonlySet<string>): Config;
   /** The error loadConfig throws for settings a user got wrong: its message, not a stack trace. */
   ConfigError: new (...args: never[]) => Error;
-  createApp(dependencies: { config: Config; db: Database; logger: Logger }): RequestListener;
+  /** The API, and what runs beside it (src/app.ts, on http/api-app.ts). */
+  createApp(dependencies: { config: Config; db: Database; logger: Logger }): {
+    readonly app: RequestListener;
+    readonly background?: BackgroundWork;
+  };
 }
 
 /**
@@ -73,8 +77,7 @@ export async function runService<Config extends ServiceSettings>(
   if (isBackgroundThread()) {
     // The serving thread checked the migrations; this one only works beside it, on its own pool.
     const db = await open(backgroundPoolSize(config.databasePoolSize));
-    const app = parts.createApp({ config, db, logger });
-    const background = (app as { locals?: { background?: BackgroundWork } }).locals?.background;
+    const { background } = parts.createApp({ config, db, logger });
     if (background) runBackgroundWork(background, db, logger);
     return;
   }
@@ -226,9 +229,8 @@ function serve<Config extends ServiceSettings>(
 ): void {
   // Not Express's app.listen: since Express 5 its callback also runs on a failed listen, which
   // logged "listening" right before "address already in use".
-  const app = parts.createApp({ config, db, logger });
   // Beside the requests: old events leave the outbox, new ones are delivered (lib/events/), jobs run.
-  const background = (app as { locals?: { background?: BackgroundWork } }).locals?.background;
+  const { app, background } = parts.createApp({ config, db, logger });
   if (config.metrics) enableMetrics(db, background?.watched ?? { receivers: [], jobs: false });
   // One process on its own serves METRICS_PORT itself; a supervisor serves it for its workers.
   const metricsServer =

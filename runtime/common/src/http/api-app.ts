@@ -1,15 +1,11 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import {
-  startDispatcher,
-  type Dispatcher,
-  type DispatcherOptions,
-} from "../lib/events/dispatcher.js";
+import { startDispatcher, type DispatcherOptions } from "../lib/events/dispatcher.js";
 import type { JobQueue } from "../lib/jobs/jobs.js";
-import { startJobWorker, type JobWorker } from "../lib/jobs/worker.js";
+import { startJobWorker } from "../lib/jobs/worker.js";
 import { addDeliveryRoutes, addJobRoutes } from "../resource/background-routes.js";
+import type { BackgroundWork } from "../lib/background-thread.js";
 import { handlerReceivers, type EventHandlers } from "../lib/events/handlers.js";
-import type { RetentionRule } from "../lib/events/retention.js";
 import type { Webhook } from "../lib/events/webhooks.js";
 import express, { type Express, type RequestHandler } from "express";
 import { AuthController } from "../auth/auth.controller.js";
@@ -19,7 +15,6 @@ import { LoginThrottle } from "../auth/login-throttle.js";
 import { Revocations } from "../auth/revocations.js";
 import { requestLimitsShared, type Database } from "../lib/database.js";
 import type { Logger } from "../lib/logger.js";
-import type { WatchedWork } from "../lib/metrics.js";
 import type { JwtSettings } from "../lib/tokens.js";
 import { eventReaders } from "../resource/exits.js";
 import { ResourceRegistry } from "../resource/registry.js";
@@ -62,14 +57,10 @@ export interface ApiSettings {
   };
 }
 
-/** What the running service does beside the requests (lib/service.ts starts it; tests do not). */
-export interface BackgroundWork {
-  readonly eventRetention: RetentionRule[];
-  startDispatcher(logger: Logger): Dispatcher;
-  /** The job worker and schedules, when hashapi.yaml declares jobs. */
-  startJobs(logger: Logger): JobWorker | undefined;
-  /** What /metrics watches of that work (lib/metrics.ts). */
-  readonly watched: WatchedWork;
+/** The API to serve, and what runs beside it (lib/service.ts starts that; tests do not). */
+export interface ApiApp {
+  readonly app: Express;
+  readonly background: BackgroundWork;
 }
 
 export interface ApiParts {
@@ -101,7 +92,7 @@ export interface ApiParts {
  * (request id, Host, JSON body), one route table answers the API's routes, Express serves the
  * reference page's files, and everything else is a 404 in the envelope.
  */
-export function createApiApp(parts: ApiParts): Express {
+export function createApiApp(parts: ApiParts): ApiApp {
   const { settings, db, logger, tables } = parts;
   const app = express();
   app.disable("x-powered-by");
@@ -148,13 +139,12 @@ export function createApiApp(parts: ApiParts): Express {
   if (parts.users) registry.manageUsers(...parts.users);
   registry.addRoutes(routes, "/api");
   addBackgroundRoutes(routes, parts, auth);
-  app.locals.background = backgroundWork(parts, registry);
   app.use(preparingRequests(settings, logger));
   app.use(routes.middleware());
   app.use("/api/docs", referencePage(parts.openapiText, parts.title));
   app.use(notFound);
   app.use(errorHandler);
-  return app;
+  return { app, background: backgroundWork(parts, registry) };
 }
 
 /** The routes of the deliveries (with webhooks) and of the jobs (with jobs), for the first role. */

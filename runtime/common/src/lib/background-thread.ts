@@ -3,7 +3,10 @@
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import type { BackgroundWork } from "../http/api-app.js";
+import type { Dispatcher } from "./events/dispatcher.js";
+import type { RetentionRule } from "./events/retention.js";
+import type { JobWorker } from "./jobs/worker.js";
+import type { WatchedWork } from "./metrics.js";
 import { eventsWritten } from "./events/outbox.js";
 import { keepEventsPruned } from "./events/retention.js";
 import { jobsEnqueued } from "./jobs/queue.js";
@@ -21,6 +24,19 @@ import { takeRemoteWorkCounts, workCountsSnapshot } from "./work-counts.js";
  */
 
 const marker = "hashapi background work";
+
+/**
+ * What the running service does beside the requests: the composition root (http/api-app.ts)
+ * builds it, lib/service.ts starts it in the background thread; tests do not.
+ */
+export interface BackgroundWork {
+  readonly eventRetention: RetentionRule[];
+  startDispatcher(logger: Logger): Dispatcher;
+  /** The job worker and schedules, when hashapi.yaml declares jobs. */
+  startJobs(logger: Logger): JobWorker | undefined;
+  /** What /metrics watches of that work (lib/metrics.ts). */
+  readonly watched: WatchedWork;
+}
 
 /** Whether this thread is the background thread a serving process started. */
 export function isBackgroundThread(): boolean {
