@@ -34,7 +34,7 @@ export function buildPrismaSchema(project: ProjectModel): string {
     lanesModel(database),
     jobsModel(database),
     // Request counts live in PostgreSQL, shared by every instance; SQLite's live in memory.
-    ...(project.rateLimit && database.isPostgresql ? [rateLimitsModel()] : []),
+    ...(project.rateLimit && database.dialect.sharedRequestCounts ? [rateLimitsModel()] : []),
   ];
   return `${blocks.join("\n\n")}\n`;
 }
@@ -68,7 +68,7 @@ function resourceModel(
 ): string {
   const lines: string[][] = [
     ["id", "Int", "@id @default(autoincrement())"],
-    ["hash", "String", `@unique${pg(database, "@db.VarChar(20)")}`],
+    ["hash", "String", `@unique${native(database, "@db.VarChar(20)")}`],
   ];
   for (const input of inputs) lines.push(scalarLine(database, input, resource.table));
   for (const relation of resource.belongsTo) lines.push(...belongsToLines(resource, relation));
@@ -170,7 +170,7 @@ function scalarLine(database: DatabaseModel, input: PrismaFieldInput, table: str
   const attributes = [
     field.unique ? "@unique" : "",
     input.default !== undefined ? `@default(${prismaDefault(field, input.default)})` : "",
-    database.isPostgresql ? nativeType(input) : "",
+    database.dialect.nativeTypes ? nativeType(input) : "",
   ].filter(Boolean);
   // An enum is a string column; its values live in a doc comment, where the migration planner
   // reads them back from the migrated snapshot (a value removed needs --accept-data-loss).
@@ -197,7 +197,7 @@ function prismaDefault(field: FieldModel, value: unknown): string {
 }
 
 function timestampLines(database: DatabaseModel, softDelete: boolean): string[][] {
-  const timestamp = pg(database, "@db.Timestamptz(3)");
+  const timestamp = native(database, "@db.Timestamptz(3)");
   const lines = [
     ["created_at", "DateTime", `@default(now())${timestamp}`],
     ["updated_at", "DateTime", `@updatedAt${timestamp}`],
@@ -207,17 +207,17 @@ function timestampLines(database: DatabaseModel, softDelete: boolean): string[][
 }
 
 function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFieldInput[], resources: ResourceModel[]): string[] {
-  const timestamp = pg(database, "@db.Timestamptz(3)");
+  const timestamp = native(database, "@db.Timestamptz(3)");
   const userModel = modelBlock(
     "User",
     [
       ["id", "Int", "@id @default(autoincrement())"],
-      ["hash", "String", `@unique${pg(database, "@db.VarChar(20)")}`],
-      ["name", "String", pg(database, "@db.VarChar(255)").trim()],
-      ["email", "String", `@unique${pg(database, "@db.VarChar(255)")}`, caseInsensitiveEmailMarker],
-      ["password", "String", pg(database, "@db.VarChar(255)").trim()],
+      ["hash", "String", `@unique${native(database, "@db.VarChar(20)")}`],
+      ["name", "String", native(database, "@db.VarChar(255)").trim()],
+      ["email", "String", `@unique${native(database, "@db.VarChar(255)")}`, caseInsensitiveEmailMarker],
+      ["password", "String", native(database, "@db.VarChar(255)").trim()],
       // A string, not an enum: a role removed from the specs must not make a migration fail on the users holding it.
-      ["role", "String", `@default("${user.defaultRole}")${pg(database, "@db.VarChar(40)")}`],
+      ["role", "String", `@default("${user.defaultRole}")${native(database, "@db.VarChar(40)")}`],
       // Tokens issued before this instant are refused: a password change ends every earlier session.
       ["sessions_from", "DateTime?", timestamp.trim()],
       ...inputs.map((input) => scalarLine(database, input, "users")),
@@ -231,7 +231,7 @@ function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFiel
     "RevokedToken",
     [
       ["id", "Int", "@id @default(autoincrement())"],
-      ["jti", "String", `@unique${pg(database, "@db.VarChar(64)")}`],
+      ["jti", "String", `@unique${native(database, "@db.VarChar(64)")}`],
       ["expires_at", "DateTime", timestamp.trim()],
     ],
     ["@@index([expires_at])", '@@map("revoked_tokens")'],
@@ -240,7 +240,7 @@ function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFiel
     "LoginThrottle",
     [
       ["id", "Int", "@id @default(autoincrement())"],
-      ["key", "String", `@unique${pg(database, "@db.VarChar(320)")}`],
+      ["key", "String", `@unique${native(database, "@db.VarChar(320)")}`],
       ["attempts", "Int", ""],
       ["reset_at", "DateTime", timestamp.trim()],
     ],
@@ -255,19 +255,19 @@ function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFiel
  * and its actor. Read by record (the history route) and by age (retention).
  */
 function eventsModel(database: DatabaseModel): string {
-  const timestamp = pg(database, "@db.Timestamptz(3)");
+  const timestamp = native(database, "@db.Timestamptz(3)");
   return modelBlock(
     "HashapiEvent",
     [
       ["id", "Int", "@id @default(autoincrement())"],
-      ["type", "String", pg(database, "@db.VarChar(200)").trim()],
-      ["record_hash", "String", pg(database, "@db.VarChar(20)").trim()],
-      ["actor_hash", "String?", pg(database, "@db.VarChar(20)").trim()],
-      ["actor_name", "String?", pg(database, "@db.VarChar(255)").trim()],
-      ["changes", "String", pg(database, "@db.Text").trim()],
+      ["type", "String", native(database, "@db.VarChar(200)").trim()],
+      ["record_hash", "String", native(database, "@db.VarChar(20)").trim()],
+      ["actor_hash", "String?", native(database, "@db.VarChar(20)").trim()],
+      ["actor_name", "String?", native(database, "@db.VarChar(255)").trim()],
+      ["changes", "String", native(database, "@db.Text").trim()],
       // What wrote it when not a request: `seed` (npm run db:seed) or `script` (user:create);
       // receivers skip those unless they ask for seeds.
-      ["origin", "String?", pg(database, "@db.VarChar(10)").trim()],
+      ["origin", "String?", native(database, "@db.VarChar(10)").trim()],
       // Set once its deliveries exist (lib/events/deliveries.ts): a flag, not a position, because
       // transactions commit out of id order.
       ["fanned_out", "Boolean", "@default(false)"],
@@ -283,21 +283,21 @@ function eventsModel(database: DatabaseModel): string {
  * (lib/events/deliveries.ts). `hash` is its public id on the deliveries routes.
  */
 function deliveriesModel(database: DatabaseModel): string {
-  const timestamp = pg(database, "@db.Timestamptz(3)");
+  const timestamp = native(database, "@db.Timestamptz(3)");
   return modelBlock(
     "HashapiDelivery",
     [
       ["id", "Int", "@id @default(autoincrement())"],
-      ["hash", "String", `@unique${pg(database, "@db.VarChar(20)")}`],
+      ["hash", "String", `@unique${native(database, "@db.VarChar(20)")}`],
       ["event_id", "Int", ""],
-      ["receiver", "String", pg(database, "@db.VarChar(200)").trim()],
-      ["record_hash", "String", pg(database, "@db.VarChar(20)").trim()],
-      ["status", "String", pg(database, "@db.VarChar(10)").trim()],
+      ["receiver", "String", native(database, "@db.VarChar(200)").trim()],
+      ["record_hash", "String", native(database, "@db.VarChar(20)").trim()],
+      ["status", "String", native(database, "@db.VarChar(10)").trim()],
       ["attempts", "Int", "@default(0)"],
       ["next_attempt_at", "DateTime", timestamp.trim()],
       ["locked_until", "DateTime?", timestamp.trim()],
       ["last_status", "Int?", ""],
-      ["last_error", "String?", pg(database, "@db.VarChar(500)").trim()],
+      ["last_error", "String?", native(database, "@db.VarChar(500)").trim()],
       ["delivered_at", "DateTime?", timestamp.trim()],
       ["created_at", "DateTime", timestamp.trim()],
       ["updated_at", "DateTime", timestamp.trim()],
@@ -313,14 +313,14 @@ function deliveriesModel(database: DatabaseModel): string {
  * due, or its lease's end while leased: one index finds both.
  */
 function lanesModel(database: DatabaseModel): string {
-  const timestamp = pg(database, "@db.Timestamptz(3)");
+  const timestamp = native(database, "@db.Timestamptz(3)");
   return modelBlock(
     "HashapiLane",
     [
-      ["receiver", "String", pg(database, "@db.VarChar(200)").trim()],
-      ["record_hash", "String", pg(database, "@db.VarChar(20)").trim()],
+      ["receiver", "String", native(database, "@db.VarChar(200)").trim()],
+      ["record_hash", "String", native(database, "@db.VarChar(20)").trim()],
       ["next_attempt_at", "DateTime", timestamp.trim()],
-      ["lease", "String?", pg(database, "@db.VarChar(36)").trim()],
+      ["lease", "String?", native(database, "@db.VarChar(36)").trim()],
       // Moved on by every fan-out that adds to the lane: a worker closes it only at the version it read.
       ["version", "Int", "@default(0)"],
     ],
@@ -335,20 +335,20 @@ function lanesModel(database: DatabaseModel): string {
  * (a schedule's tick, a caller's own key); while running, `run_at` is the lease's end.
  */
 function jobsModel(database: DatabaseModel): string {
-  const timestamp = pg(database, "@db.Timestamptz(3)");
+  const timestamp = native(database, "@db.Timestamptz(3)");
   return modelBlock(
     "HashapiJob",
     [
       ["id", "Int", "@id @default(autoincrement())"],
-      ["hash", "String", `@unique${pg(database, "@db.VarChar(20)")}`],
-      ["name", "String", pg(database, "@db.VarChar(60)").trim()],
-      ["payload", "String", pg(database, "@db.Text").trim()],
-      ["key", "String?", `@unique${pg(database, "@db.VarChar(200)")}`],
-      ["status", "String", pg(database, "@db.VarChar(10)").trim()],
+      ["hash", "String", `@unique${native(database, "@db.VarChar(20)")}`],
+      ["name", "String", native(database, "@db.VarChar(60)").trim()],
+      ["payload", "String", native(database, "@db.Text").trim()],
+      ["key", "String?", `@unique${native(database, "@db.VarChar(200)")}`],
+      ["status", "String", native(database, "@db.VarChar(10)").trim()],
       ["attempts", "Int", "@default(0)"],
       ["run_at", "DateTime", timestamp.trim()],
-      ["lease", "String?", pg(database, "@db.VarChar(36)").trim()],
-      ["last_error", "String?", pg(database, "@db.VarChar(500)").trim()],
+      ["lease", "String?", native(database, "@db.VarChar(36)").trim()],
+      ["last_error", "String?", native(database, "@db.VarChar(500)").trim()],
       ["finished_at", "DateTime?", timestamp.trim()],
       ["created_at", "DateTime", timestamp.trim()],
       ["updated_at", "DateTime", timestamp.trim()],
@@ -374,8 +374,8 @@ function rateLimitsModel(): string {
   );
 }
 
-function pg(database: DatabaseModel, attribute: string): string {
-  return database.isPostgresql ? ` ${attribute}` : "";
+function native(database: DatabaseModel, attribute: string): string {
+  return database.dialect.nativeTypes ? ` ${attribute}` : "";
 }
 
 /** Aligns columns the way `prisma format` does, so the file reads like a hand-kept schema. */

@@ -1,3 +1,4 @@
+import { dialectOf } from "../dialects/index.js";
 import type { Provider } from "./prisma-diff.js";
 
 /**
@@ -73,7 +74,7 @@ export function dropCaselessIndexSql(index: CaselessIndex): string {
  */
 export function caselessIndexSql(index: CaselessIndex, provider: Provider): string {
   const column = `"${index.column}"`;
-  const together = provider === "postgresql" ? `string_agg(${column}, ', ' ORDER BY ${column})` : `group_concat(${column}, ', ')`;
+  const together = dialectOf(provider).joinedTexts(column);
   const users = isUsersEmail(index);
   const advice = users
     ? "Users whose e-mails differ only in case must become one account (or get another e-mail) before e-mails can be unique regardless of case; change or delete all but one of each group below, then run `npm run db:migrate` again."
@@ -103,7 +104,7 @@ export function caselessIndexChanges(from: string | null, schema: string, provid
   for (const old of had) if (!wanted.some((index) => index.name === old.name && index.table === old.table && index.column === old.column)) parts.push(dropCaselessIndexSql(old));
   for (const index of wanted) {
     if (!kept(index)) parts.push(caselessIndexSql(index, provider));
-    else if (provider === "sqlite" && diffSql.some((sql) => rebuildsTable(sql, index.table))) parts.push(recreateCaselessIndexSql(index));
+    else if (dialectOf(provider).alterRebuildsTables && diffSql.some((sql) => rebuildsTable(sql, index.table))) parts.push(recreateCaselessIndexSql(index));
   }
   return parts;
 }

@@ -1,3 +1,4 @@
+import { dialectOf } from "../dialects/index.js";
 import type { SchemaEvolution } from "../model/evolution.js";
 import type { Provider } from "./prisma-diff.js";
 import type { Renames } from "./renames.js";
@@ -70,10 +71,5 @@ function renameType(from: string, to: string): string {
 
 /** The key `from` of an event's changes (JSON text) renamed `to`, where it is present. */
 function moveKey(provider: Provider, event: string, from: string, to: string): string {
-  if (provider === "postgresql") {
-    const changes = `"changes"::jsonb`;
-    return `UPDATE "hashapi_events" SET "changes" = ((${changes} - ${text(from)}) || jsonb_build_object(${text(to)}, ${changes} -> ${text(from)}))::text WHERE ${ofEvent(event)} AND (${changes} -> ${text(from)}) IS NOT NULL;`;
-  }
-  const path = (key: string) => text(`$.${JSON.stringify(key)}`);
-  return `UPDATE "hashapi_events" SET "changes" = json_set(json_remove("changes", ${path(from)}), ${path(to)}, json("changes" -> ${path(from)})) WHERE ${ofEvent(event)} AND json_type("changes", ${path(from)}) IS NOT NULL;`;
+  return dialectOf(provider).moveChangesKey(ofEvent(event), from, to);
 }

@@ -1,3 +1,4 @@
+import { dialectOf } from "../dialects/index.js";
 import type { ColumnFill } from "../model/evolution.js";
 import type { RequiredColumn } from "./changes.js";
 import type { Provider } from "./prisma-diff.js";
@@ -33,23 +34,22 @@ export function fillStatement(column: RequiredColumn, provider: Provider): strin
 /** The fill value as SQL, stored the way the service stores that type on each database. */
 export function sqlLiteral(fill: ColumnFill, provider: Provider): string {
   const { type, value } = fill;
+  const dialect = dialectOf(provider);
   const text = (content: string) => `'${content.replaceAll("'", "''")}'`;
   switch (type) {
     case "integer":
     case "decimal":
       return String(value);
     case "boolean":
-      return provider === "postgresql" ? String(value === true) : value === true ? "1" : "0";
+      return dialect.literal.boolean(value === true);
     case "json":
       return text(JSON.stringify(value));
     case "date": {
-      const day = String(value).slice(0, 10);
-      return provider === "postgresql" ? text(day) : text(`${day}T00:00:00.000+00:00`);
+      return dialect.literal.date(String(value).slice(0, 10));
     }
     case "datetime":
-      // SQLite keeps Prisma's ISO text with an explicit offset (runtime/sqlite/src/lib/driver.ts).
-      if (value === "now") return provider === "postgresql" ? "CURRENT_TIMESTAMP" : `strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now')`;
-      return provider === "postgresql" ? text(new Date(String(value)).toISOString()) : text(new Date(String(value)).toISOString().replace("Z", "+00:00"));
+      if (value === "now") return dialect.literal.now;
+      return dialect.literal.datetime(new Date(String(value)).toISOString());
     default:
       return text(String(value));
   }

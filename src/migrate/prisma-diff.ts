@@ -1,6 +1,6 @@
 import { engineDiff } from "./schema-engine.js";
 
-export type Provider = "sqlite" | "postgresql";
+export type { Provider } from "../dialects/index.js";
 
 /**
  * SQL that takes a database from `fromSchema` (or from nothing) to `toSchema`: what `prisma migrate

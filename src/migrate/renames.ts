@@ -1,3 +1,4 @@
+import { dialectOf } from "../dialects/index.js";
 import type { SchemaEvolution } from "../model/evolution.js";
 import type { Provider } from "./prisma-diff.js";
 import { rewriteModels, type SchemaShape } from "./schema-shape.js";
@@ -39,7 +40,7 @@ export function renameStatements(renames: Renames, provider: Provider): string[]
   return [
     ...renames.tables.flatMap(({ from, to }) => [
       `ALTER TABLE ${quote(from)} RENAME TO ${quote(to)};`,
-      ...(provider === "postgresql" ? [`ALTER SEQUENCE IF EXISTS ${quote(`${from}_id_seq`)} RENAME TO ${quote(`${to}_id_seq`)};`] : []),
+      ...dialectOf(provider).tableRenameExtras(from, to),
     ]),
     ...renames.columns.map(({ table, from, to }) => `ALTER TABLE ${quote(table)} RENAME COLUMN ${quote(from)} TO ${quote(to)};`),
   ];
@@ -53,6 +54,7 @@ export function renameStatements(renames: Renames, provider: Provider): string[]
  */
 export function renamedSchema(previous: string, shape: SchemaShape, renames: Renames, provider: Provider): string {
   if (!hasRenames(renames)) return previous;
+  const { namedKeys } = dialectOf(provider);
   return rewriteModels(previous, ({ table, body }) => {
     const current = shape.get(table);
     if (!current) return undefined;
@@ -73,18 +75,18 @@ export function renamedSchema(previous: string, shape: SchemaShape, renames: Ren
       }
       // A composite primary key (a belongsToMany's pivot): its columns renamed, its name kept.
       if (line.trim().startsWith("@@id(["))
-        return line.replace(/@@id\(\[([^\]]*)\]\)/, (_all, names: string) => `@@id([${list(names)}]${provider === "postgresql" ? `, map: "${keep([], "pkey")}"` : ""})`);
+        return line.replace(/@@id\(\[([^\]]*)\]\)/, (_all, names: string) => `@@id([${list(names)}]${namedKeys ? `, map: "${keep([], "pkey")}"` : ""})`);
       if (line.trim().startsWith("@@map(")) return line.replace(/@@map\("[^"]+"\)/, `@@map("${newTable}")`);
       if (!field || line.trim().startsWith("//")) return line;
       const [, indent, name, space, type, attributes] = field as unknown as [string, string, string, string, string, string];
       let rewritten = attributes;
       // SQLite's foreign keys have no names Prisma manages; PostgreSQL's keep theirs until renamed.
       rewritten = rewritten.replace(/@relation\(([^)]*fields: \[)([^\]]*)(\][^)]*)\)/, (_all, head: string, fields: string, tail: string) => {
-        const name = provider === "postgresql" ? `, map: "${keep(fields.split(",").map((field) => field.trim()), "fkey")}"` : "";
+        const name = namedKeys ? `, map: "${keep(fields.split(",").map((field) => field.trim()), "fkey")}"` : "";
         return `@relation(${head}${list(fields)}${tail}${name})`;
       });
       rewritten = rewritten.replace(/@unique\b(?!\()/, `@unique(map: "${keep([name], "key")}")`);
-      if (provider === "postgresql") rewritten = rewritten.replace(/@id\b(?!\()/, `@id(map: "${keep([], "pkey")}")`);
+      if (namedKeys) rewritten = rewritten.replace(/@id\b(?!\()/, `@id(map: "${keep([], "pkey")}")`);
       return `${indent}${column(name)}${space}${type}${rewritten}`;
     });
     return lines.join("\n");
@@ -97,7 +99,7 @@ export function renamedSchema(previous: string, shape: SchemaShape, renames: Ren
  */
 export function constraintName(table: string, columns: string[], suffix: string, provider: Provider): string {
   const name = [table, ...columns, suffix].join("_");
-  const limit = provider === "postgresql" ? 63 : Infinity;
+  const limit = dialectOf(provider).identifierLimit;
   if (name.length <= limit) return name;
   return `${name.slice(0, limit - suffix.length - 1)}_${suffix}`;
 }

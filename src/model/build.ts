@@ -4,6 +4,7 @@ import { actionTable } from "./actions.js";
 import { blindDeletes, destroyRoles } from "./blind-deletes.js";
 import type { ProjectSpec, ResourceSpec, ValidSpecs, WebhookSpec } from "../spec/types.js";
 import { defaultCollection, derivePrefix, withArticle, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
+import { dialectOf } from "../dialects/index.js";
 import { exampleHash } from "./hash-format.js";
 import { declarationOf } from "./declaration.js";
 import { examplesOf } from "./factory-examples.js";
@@ -162,13 +163,15 @@ function resourceRef(spec: ResourceSpec): ResourceRef {
   };
 }
 
+/** The database as templates lay it out: its name, one flag each for their text, its default URL. */
 function databaseModel(project: ProjectSpec): ProjectModel["database"] {
-  const provider = project.database;
+  const dialect = dialectOf(project.database);
   return {
-    provider,
-    isSqlite: provider === "sqlite",
-    isPostgresql: provider === "postgresql",
-    defaultUrl: provider === "sqlite" ? "file:./data/app.db" : "postgresql://localhost:5432/app",
+    provider: dialect.provider,
+    isSqlite: dialect.provider === "sqlite",
+    isPostgresql: dialect.provider === "postgresql",
+    defaultUrl: dialect.defaultUrl,
+    dialect,
   };
 }
 

@@ -1,7 +1,8 @@
 import { actionTable } from "./actions.js";
-import type { ActionModel, ActionName, RouteModel } from "./types.js";
+import type { RouteModel } from "./route-model.js";
+import type { ActionModel, ActionName } from "./types.js";
 
-export type { RouteModel } from "./types.js";
+export type { RouteModel } from "./route-model.js";
 
 /** The README's routes, from the action table the router uses too. */
 export function routesOf(collection: string, actions: Record<ActionName, ActionModel>, owner?: Owner): RouteModel[] {

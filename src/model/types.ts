@@ -1,3 +1,4 @@
+import type { GeneratorDialect, Provider } from "../dialects/index.js";
 import type { FilterKind, FilterOperator } from "./list-operators.js";
 import type { SchemaEvolution } from "./evolution.js";
 import type { FieldType, FieldTypeDescriptor } from "./field-types.js";
@@ -77,10 +78,12 @@ export interface WebhookModel {
 }
 
 export interface DatabaseModel {
-  provider: "sqlite" | "postgresql";
+  provider: Provider;
+  /** For templates' text only (which block of a README or package.json): code asks `dialect`. */
   isSqlite: boolean;
   isPostgresql: boolean;
   defaultUrl: string;
+  dialect: GeneratorDialect;
 }
 
 export interface AuthModel {
@@ -240,6 +243,8 @@ export interface ReferenceModel {
 
 export type { ActionName } from "./actions.js";
 import type { ActionName } from "./actions.js";
+import type { RouteModel } from "./route-model.js";
+export type { RouteModel } from "./route-model.js";
 
 export interface ActionModel {
   name: ActionName;
@@ -387,13 +392,3 @@ export interface DeclarationModel {
 
 /** A resource before what is derived from the rest of it: its output keys, test examples and declaration. */
 export type ResourceCore = Omit<ResourceModel, "serializer" | "examples" | "declaration">;
-
-/** One HTTP route of a resource, as the generated README lists it (the router: runtime resource/routes.ts). */
-export interface RouteModel {
-  method: string;
-  path: string;
-  /** The action, or what a relation route does ("list specialties"). */
-  action: ActionName | string;
-  /** "public", "bearer token", or the roles that may call it; and whose records it reaches. */
-  access: string;
-}

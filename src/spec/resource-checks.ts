@@ -1,3 +1,4 @@
+import { dialectOf } from "../dialects/index.js";
 import { projectClientNames, resourceClientNames } from "../model/client-names.js";
 import { fieldType } from "../model/field-types.js";
 import { defaultCollection, derivePrefix } from "../model/naming.js";
@@ -187,23 +188,20 @@ function checkRenames({ spec, source }: CheckedResource): Problem[] {
   return problems;
 }
 
-/** SQLite keeps this many significant digits of a decimal (it stores them as 64-bit floats). */
-export const sqliteDecimalDigits = 15;
-
 /**
  * What the project's database cannot keep: SQLite converts a decimal's text to a 64-bit float and
  * keeps its first 15 significant digits, so a wider decimal would be stored with digits lost and
  * answered 201 (PostgreSQL's decimal(p, s) keeps them all).
  */
 export function checkDatabaseLimits({ spec, source }: CheckedResource, project: ProjectSpec): Problem[] {
-  if (project.database !== "sqlite") return [];
+  const { decimalDigits, jsonDefaults, label } = dialectOf(project.database);
   return spec.fields.flatMap((field) => [
-    ...(field.type === "decimal" && (field.precision ?? 10) > sqliteDecimalDigits
-      ? [source.problem(["fields", field.name, "precision"], `SQLite keeps ${sqliteDecimalDigits} significant digits of a decimal: precision ${field.precision} would lose digits. Use precision ${sqliteDecimalDigits} or less, or database: postgresql`)]
+    ...(field.type === "decimal" && (field.precision ?? 10) > decimalDigits
+      ? [source.problem(["fields", field.name, "precision"], `${label} keeps ${decimalDigits} significant digits of a decimal: precision ${field.precision} would lose digits. Use precision ${decimalDigits} or less, or database: postgresql`)]
       : []),
     // Prisma writes a json default into SQLite's CREATE TABLE unquoted (DEFAULT {"a":1}), which SQLite cannot read.
-    ...(field.type === "json" && field.default !== undefined && field.default !== null
-      ? [source.problem(["fields", field.name, "default"], "a json field takes no default on SQLite (the migration Prisma writes for it does not run there): remove the default (the field is then required, or null when nullable), or use database: postgresql")]
+    ...(field.type === "json" && field.default !== undefined && field.default !== null && !jsonDefaults
+      ? [source.problem(["fields", field.name, "default"], `a json field takes no default on ${label} (the migration Prisma writes for it does not run there): remove the default (the field is then required, or null when nullable), or use database: postgresql`)]
       : []),
   ]);
 }

@@ -1,5 +1,6 @@
 /** The spec language (docs/spec-format.md) as TypeScript, after validation and defaults. */
 
+import type { Provider } from "../dialects/index.js";
 import type { FieldType } from "../model/field-types.js";
 import type { FilterOperator } from "../model/list-operators.js";
 
@@ -85,7 +86,7 @@ export interface ResourceSpec {
 
 export interface ProjectSpec {
   name: string;
-  database: "sqlite" | "postgresql";
+  database: Provider;
   /** The generated project's folder, relative to the folder that holds the specs folder. */
   out: string;
   auth: {
