@@ -1,5 +1,5 @@
 import { filterOperators, operatorsOf, type FilterOperator } from "./list-operators.js";
-import { setByServer } from "../spec/access-checks.js";
+import { setByServer } from "../spec/set-by-server.js";
 import type { FieldSpec } from "../spec/types.js";
 import { fieldType } from "./field-types.js";
 import { fieldOutputSchema, tsTypeOf } from "./output-schema.js";

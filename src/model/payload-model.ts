@@ -49,7 +49,7 @@ export function payloadValidation(
   };
 }
 
-function payloadField(spec: FieldSpec): PayloadField {
+export function payloadField(spec: FieldSpec): PayloadField {
   return {
     name: spec.name,
     type: spec.type,
@@ -69,7 +69,7 @@ function payloadField(spec: FieldSpec): PayloadField {
 }
 
 
-function rulesFor(
+export function rulesFor(
   spec: ResourceSpec,
   action: Action,
   fields: PayloadField[],

@@ -1,4 +1,4 @@
-import { setByServer } from "../spec/access-checks.js";
+import { setByServer } from "../spec/set-by-server.js";
 import type { RelationSpec, ResourceSpec } from "../spec/types.js";
 import { fieldModel } from "./field-model.js";
 import { operatorsOf, type FilterOperator } from "./list-operators.js";

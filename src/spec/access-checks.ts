@@ -3,7 +3,8 @@ import { defaultCollection } from "../model/naming.js";
 import { didYouMean } from "./problem.js";
 import type { CheckedResource } from "./resource-checks.js";
 import type { SpecSource } from "./source.js";
-import type { Problem, ProjectSpec, ServerSet } from "./types.js";
+import { setByServer } from "./set-by-server.js";
+import type { Problem, ProjectSpec } from "./types.js";
 
 /** The built-in user's own columns, which `auth.user.fields` cannot declare again. */
 const builtInUserColumns = ["name", "email", "password", "role"];
@@ -123,11 +124,6 @@ export function checkResourceRoles({ spec, source }: CheckedResource, project: P
   return problems;
 }
 
-/** A field's or relation's `set:` in one form: when, and who may send a value of their own. */
-export function setByServer(entry: { set?: ServerSet }): { on: "create" | "write"; bypass: string[] } | undefined {
-  if (entry.set === undefined) return undefined;
-  return typeof entry.set === "string" ? { on: entry.set, bypass: [] } : { on: entry.set.on, bypass: entry.set.bypass ?? [] };
-}
 
 /**
  * `set:` on a relation (the server sets it to the caller): a belongsTo User only, not the direct

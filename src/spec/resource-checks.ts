@@ -5,6 +5,7 @@ import { defaultCollection, derivePrefix } from "../model/naming.js";
 import { checkField, reservedFieldNames } from "./field-checks.js";
 import { didYouMean } from "./problem.js";
 import { checkRules } from "./rule-checks.js";
+import { seedRuleProblems } from "./seed-rules.js";
 import type { Problem, ProjectSpec } from "./types.js";
 
 import type { CheckedResource } from "./checked.js";
@@ -58,6 +59,7 @@ export function checkResource(resource: CheckedResource): Problem[] {
     ),
     ...checkRules(source, spec),
     ...checkSeedRows(resource),
+    ...seedRuleProblems(resource),
   ];
 }
 

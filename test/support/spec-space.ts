@@ -309,7 +309,8 @@ function seedValue(field: Spec, row: number): unknown {
       // Short: explicit rules may tighten an e-mail's max to 10 (a row past it is the user's error).
       return `s${row}@x.io`;
     case "integer":
-      return row;
+      // Within the field's range (validate refuses a row past it): rows count up from its min.
+      return typeof field.min === "number" ? field.min + row - 1 : row;
     case "decimal":
       return 1.5;
     case "boolean":
