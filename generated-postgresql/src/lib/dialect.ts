@@ -30,6 +30,11 @@ export const dialect: SqlDialect = {
   // pg would make a local-time Date of a DATE: it is written and read as its text.
   datesAsDayText: true,
   embedded: false,
+  url: {
+    test: /^postgres(ql)?:\/\//,
+    example: "postgresql://user:password@localhost:5432/app",
+    label: "PostgreSQL",
+  },
   migrations: {
     recordsTable: `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "id" VARCHAR(36) PRIMARY KEY NOT NULL,

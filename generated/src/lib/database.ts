@@ -19,23 +19,14 @@ export function printableUrl(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, "$1***@");
 }
 
-const expectedUrl = {
-  sqlite: { test: /^file:/, example: "file:./data/app.db", name: "SQLite" },
-  postgresql: {
-    test: /^postgres(ql)?:\/\//,
-    example: "postgresql://user:password@localhost:5432/app",
-    name: "PostgreSQL",
-  },
-} as const;
-
 /**
  * Why DATABASE_URL cannot be this project's database (a SQLite URL left in `.env` after a switch to
  * PostgreSQL, say), naming where it came from and the form expected; undefined when it can be.
  */
 export function databaseUrlProblem(url: string, source: string): string | undefined {
-  const expected = expectedUrl[databaseDialect.name];
+  const expected = databaseDialect.url;
   if (expected.test.test(url)) return undefined;
-  return `DATABASE_URL (from ${source}) must be a ${expected.name} URL such as "${expected.example}": this project's database is ${expected.name} (\`database:\` in hashapi.yaml); got "${printableUrl(url)}"`;
+  return `DATABASE_URL (from ${source}) must be a ${expected.label} URL such as "${expected.example}": this project's database is ${expected.label} (\`database:\` in hashapi.yaml); got "${printableUrl(url)}"`;
 }
 
 /**

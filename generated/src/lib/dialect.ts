@@ -22,6 +22,7 @@ export const dialect: SqlDialect = {
   // Prisma stores dates as ISO text on SQLite: a Date is written as that text by the driver.
   datesAsDayText: false,
   embedded: true,
+  url: { test: /^file:/, example: "file:./data/app.db", label: "SQLite" },
   migrations: {
     recordsTable: `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "id" TEXT PRIMARY KEY NOT NULL,

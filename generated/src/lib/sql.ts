@@ -50,6 +50,8 @@ export interface SqlDialect {
   readonly datesAsDayText: boolean;
   /** Whether the database is a file of this machine (a test database is a temporary file). */
   readonly embedded: boolean;
+  /** The DATABASE_URL form it opens, for the message that refuses another (lib/database.ts). */
+  readonly url: { readonly test: RegExp; readonly example: string; readonly label: string };
   readonly migrations: MigrationDialect;
 }
 
