@@ -5,23 +5,20 @@ import type { ActionName, Problem, ProjectSpec, ResourceSpec } from "./types.js"
 
 /** eagerLoad names relations of the resource that its responses show (within one resource file). */
 export function checkEagerLoad({ spec, source }: CheckedResource): Problem[] {
-  const problems: Problem[] = [];
   const relationNames = new Set((spec.relations ?? []).map((relation) => relation.name));
   const hidden = new Set(spec.serializer?.hidden ?? []);
-(spec.eagerLoad ?? []).forEach((name, index) => {
-  if (!relationNames.has(name)) problems.push(source.problem(["eagerLoad", index], `unknown relation "${name}"${didYouMean(name, relationNames)}`));
-});
-// A relation no response shows (serializer.hidden, or left out of serializer.fields) cannot be
-// nested in every response: the runtime would output what openapi.json and the serializer hide.
-const listed = spec.serializer?.fields;
-(spec.eagerLoad ?? []).forEach((name, index) => {
-  if (!relationNames.has(name)) return;
-  if (hidden.has(name))
-    problems.push(source.problem(["eagerLoad", index], `"${name}" is hidden (serializer.hidden): no response shows it, so none may nest it; remove it from eagerLoad or from serializer.hidden`));
-  else if (listed !== undefined && !listed.includes(name))
-    problems.push(source.problem(["eagerLoad", index], `"${name}" is not in serializer.fields: no response shows it, so none may nest it; add it to serializer.fields or remove it from eagerLoad`));
-});
-  return problems;
+  // A relation no response shows (serializer.hidden, or left out of serializer.fields) cannot be
+  // nested in every response: the runtime would output what openapi.json and the serializer hide.
+  const outputKeys = spec.serializer?.fields;
+  return (spec.eagerLoad ?? []).flatMap((name, index) => {
+    const at = ["eagerLoad", index];
+    if (!relationNames.has(name)) return [source.problem(at, `unknown relation "${name}"${didYouMean(name, relationNames)}`)];
+    if (hidden.has(name))
+      return [source.problem(at, `"${name}" is hidden (serializer.hidden): no response shows it, so none may nest it; remove it from eagerLoad or from serializer.hidden`)];
+    if (outputKeys !== undefined && !outputKeys.includes(name))
+      return [source.problem(at, `"${name}" is not in serializer.fields: no response shows it, so none may nest it; add it to serializer.fields or remove it from eagerLoad`)];
+    return [];
+  });
 }
 
 /** The actions whose answer is a record of the resource, with its eagerLoad relations nested. */
@@ -49,7 +46,7 @@ export function checkEagerLoadReaders(resources: readonly CheckedResource[], pro
       const target = relation && byName.get(relation.resource);
       if (!relation || !target || target === spec) return;
       const at = ["eagerLoad", index];
-      problems.push(...checkPublicEagerLoad(spec, source, name, target));
+      problems.push(...checkPublicEagerLoad(spec, source, index, target));
       const showRoles = target.auth?.public?.includes("show") ? undefined : target.auth?.roles?.show;
       const refused = showRoles ? readers.filter((role) => !showRoles.includes(role)) : [];
       if (refused.length > 0) {
@@ -103,9 +100,8 @@ const capitalized = (text: string) => (text ? text[0]!.toUpperCase() + text.slic
  * must point at a resource that anonymous callers may see too: otherwise every anonymous read would
  * be refused with 401 (a nested record is shown only to whom its own show action would show it).
  */
-function checkPublicEagerLoad(spec: ResourceSpec, source: SpecSource, relation: string, target: ResourceSpec): Problem[] {
-  const index = (spec.eagerLoad ?? []).indexOf(relation);
-  if (index < 0) return [];
+function checkPublicEagerLoad(spec: ResourceSpec, source: SpecSource, index: number, target: ResourceSpec): Problem[] {
+  const relation = spec.eagerLoad![index]!;
   const publicReads = (spec.auth?.public ?? []).filter((action) => action === "index" || action === "show");
   if (publicReads.length === 0 || (target.auth?.public ?? []).includes("show")) return [];
   return [
