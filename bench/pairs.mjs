@@ -13,7 +13,7 @@
 //   node bench/pairs.mjs P P --env-b METRICS_PORT=9464 --endpoints show
 //                        (one build against itself with a setting: what the setting costs)
 //
-// A and B: `reference`, `express-ceiling`, or the folder of a built generated project (e.g.
+// A and B: `reference`, `express-ceiling`, `express-ceiling-events`, or the folder of a built generated project (e.g.
 // .tmp/bench/project, or the output of another build of hashapi to compare with).
 import { copyFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -28,7 +28,7 @@ import { admin } from "./lib/seed.mjs";
 import { startServer } from "./lib/servers.mjs";
 
 const scratch = new URL("../.tmp/bench/", import.meta.url).pathname;
-const named = new Set(["reference", "express-ceiling"]);
+const named = new Set(["reference", "express-ceiling", "express-ceiling-events"]);
 
 function parseArguments(argv) {
   const options = { servers: [], endpoints: ["show", "list", "create", "update"], slices: 12, seconds: 2, env: [{}, {}] };

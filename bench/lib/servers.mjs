@@ -37,11 +37,19 @@ const launchers = {
     cwd: benchDir,
     env: databasePath === undefined ? { DATABASE_URL: databaseUrl } : { DATABASE_PATH: databasePath },
   }),
-  "express-ceiling": ({ databasePath }) => ({
+  "express-ceiling": ({ databasePath, databaseUrl }) => ({
     command: process.execPath,
     args: [join(benchDir, "servers/express-ceiling.mjs")],
     cwd: benchDir,
-    env: { DATABASE_PATH: databasePath },
+    env: databasePath === undefined ? { DATABASE_URL: databaseUrl } : { DATABASE_PATH: databasePath },
+  }),
+  // The same server with each write's event appended in its transaction: the ceiling a write with
+  // an outbox can reach (bench/write-ceilings.mjs).
+  "express-ceiling-events": ({ databasePath, databaseUrl }) => ({
+    command: process.execPath,
+    args: [join(benchDir, "servers/express-ceiling.mjs")],
+    cwd: benchDir,
+    env: { ...(databasePath === undefined ? { DATABASE_URL: databaseUrl } : { DATABASE_PATH: databasePath }), CEILING_EVENTS: "1" },
   }),
   peer: ({ projectDir, databaseUrl }) => ({
     command: process.execPath,
@@ -55,7 +63,7 @@ export const serverNames = Object.keys(launchers);
 
 /**
  * Starts one server and waits until its health route answers; nodeArgs go before the script.
- * databasePath: a SQLite file; or databaseUrl: a postgresql:// database (not for express-ceiling).
+ * databasePath: a SQLite file; or databaseUrl: a postgresql:// database.
  */
 export async function startServer(name, { projectDir, databasePath, databaseUrl = `file:${databasePath}`, nodeArgs = [], env = {} }) {
   const port = await freePort();

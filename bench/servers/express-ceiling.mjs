@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The ceiling of the framework the generated service is bound to: a minimal hand-written Express 5
-// app on better-sqlite3 statements prepared at start, with the reference's checks and answers
+// app on better-sqlite3 statements prepared at start (or `pg` ones, given a postgresql:// DATABASE_URL), with the reference's checks and answers
 // (same modules: auth, patients, body reading). What it loses to the reference is Express's own
 // cost; what the service loses to it is hashapi's.
 // Env: DATABASE_PATH, PORT, HOST, JWT_SECRET, JWT_ISSUER, JWT_AUDIENCE (as the reference).
@@ -43,7 +43,8 @@ api
   .route("/patients")
   .get(signedIn, (req, res) => {
     const query = parseQuery(search(req));
-    return lists.patients(req, res, query) || patients.list(req, res, query);
+    // The list queries of bench/lists.mjs are SQLite's only (on PostgreSQL: the plain page).
+    return lists?.patients(req, res, query) || patients.list(req, res, query);
   })
   .post(signedIn, (req, res) => patients.create(req, res, req.parsedBody))
   .all(notAllowed("GET, HEAD, POST"));
@@ -54,8 +55,10 @@ api
   .patch(signedIn, (req, res) => patients.update(req, res, req.params.hash, req.parsedBody))
   .all(notAllowed("GET, HEAD, PUT, PATCH"));
 // The list queries of bench/lists.mjs (doctors are public, as in the example).
-api.route("/appointments").get(signedIn, (req, res) => lists.appointments(req, res, parseQuery(search(req))));
-api.route("/doctors").get((req, res) => lists.doctors(req, res, parseQuery(search(req))));
+if (lists) {
+  api.route("/appointments").get(signedIn, (req, res) => lists.appointments(req, res, parseQuery(search(req))));
+  api.route("/doctors").get((req, res) => lists.doctors(req, res, parseQuery(search(req))));
+}
 app.use("/api", api);
 app.use((_req, res) => sendError(res, 404, "Resource not found."));
 app.use((error, _req, res, _next) => {

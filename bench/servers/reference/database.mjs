@@ -2,6 +2,7 @@
 // pragmas, and every statement prepared once at start. pg-database.mjs is the same on PostgreSQL;
 // auth.mjs and patients.mjs await every result, so either serves them.
 import Database from "better-sqlite3";
+import { eventColumns } from "./events.mjs";
 
 const patientColumns = "id, hash, name, cpf, phone, created_at, updated_at, deleted_at";
 const updatableColumns = ["name", "cpf", "phone"];
@@ -24,6 +25,8 @@ export function openDatabase(path) {
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
   const updates = prepareUpdates(db);
+  const insertEvent = db.prepare(`INSERT INTO "hashapi_events" (${eventColumns}) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const [begin, commit, rollback] = ["BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"].map((text) => db.prepare(text));
   return {
     db,
     revokedToken: db.prepare("SELECT id FROM revoked_tokens WHERE jti = ?").pluck(),
@@ -47,6 +50,22 @@ export function openDatabase(path) {
     /** The UPDATE for exactly these columns (a comma-joined subset of name, cpf, phone, in that order). */
     updatePatient: (columns) => updates.get(columns.join(",")),
     updatableColumns,
+    /**
+     * `write` (a statement's get, returning the row) and the event `eventOf(row)` gives, in one
+     * transaction: the write the service makes with its outbox, as a hand-written server makes it.
+     */
+    withEvent(write, eventOf) {
+      begin.run();
+      try {
+        const row = write((statement, values) => statement.get(values));
+        if (row !== undefined) insertEvent.run(eventOf(row));
+        commit.run();
+        return row;
+      } catch (error) {
+        if (db.inTransaction) rollback.run();
+        throw error;
+      }
+    },
     /** The column of a UNIQUE violation on patients, else undefined. */
     uniqueColumn: (error) => (error?.code === "SQLITE_CONSTRAINT_UNIQUE" ? /patients\.(\w+)/.exec(error.message)?.[1] : undefined),
   };

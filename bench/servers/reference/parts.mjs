@@ -14,9 +14,11 @@ import { createPatients } from "./patients.mjs";
 export function referenceParts(environment = process.env) {
   const config = loadServerConfig(environment);
   const { DATABASE_PATH: databasePath, DATABASE_URL: databaseUrl } = environment;
+  // CEILING_EVENTS=1: writes append their event as the service's do (bench/write-ceilings.mjs).
+  const events = environment.CEILING_EVENTS === "1";
   if (databaseUrl?.startsWith("postgresql://")) {
     const database = openPgDatabase(databaseUrl);
-    return { config, database, auth: createAuth(database, createJwt(config.jwt), config.jwt), patients: createPatients(database) };
+    return { config, database, auth: createAuth(database, createJwt(config.jwt), config.jwt), patients: createPatients(database, { events }) };
   }
   if (!databasePath) {
     process.stderr.write("DATABASE_PATH must name the SQLite database file (or DATABASE_URL a PostgreSQL database)\n");
@@ -24,7 +26,7 @@ export function referenceParts(environment = process.env) {
   }
   const database = openDatabase(databasePath);
   const auth = createAuth(database, createJwt(config.jwt), config.jwt);
-  return { config, database, auth, patients: createPatients(database), lists: createLists(database, config.jwt) };
+  return { config, database, auth, patients: createPatients(database, { events }), lists: createLists(database, config.jwt) };
 }
 
 /** Listens on the configured address and stops cleanly on SIGTERM/SIGINT. */

@@ -6,6 +6,7 @@ import { parsePageQuery } from "../shared/list-query.mjs";
 import { cpfTaken, patientCreateRules, patientUpdateRules } from "../shared/rules.mjs";
 import { storedToIso, toStoredDate } from "../shared/stored-dates.mjs";
 import { validateBody } from "../shared/validation.mjs";
+import { patientEvent } from "./events.mjs";
 import { invalidData, sendData, sendError, sendJson } from "./http.mjs";
 
 const ownHash = hashMatcher("PAT");
@@ -23,7 +24,11 @@ function serializePatient(row) {
   };
 }
 
-export function createPatients(database) {
+/**
+ * `events`: each create and update also appends its event in its own transaction, as the service's
+ * outbox does (the "express-ceiling-events" server of bench/write-ceilings.mjs).
+ */
+export function createPatients(database, { events = false } = {}) {
   const notFound = (res) => sendError(res, 404, "Resource not found.");
   const findLive = async (hash) => (ownHash.test(hash) ? database.livePatient.get(hash) : undefined);
 
@@ -57,7 +62,11 @@ export function createPatients(database) {
     const values = { name: body.name, cpf: body.cpf, phone: body.phone ?? null, created_at: now, updated_at: now };
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return sendData(res, serializePatient(await database.insertPatient.get({ ...values, hash: newHash("PAT") })), 201);
+        const row = { ...values, hash: newHash("PAT") };
+        const written = events
+          ? await database.withEvent((run) => run(database.insertPatient, row), (after) => patientEvent("created", null, after, req.user))
+          : await database.insertPatient.get(row);
+        return sendData(res, serializePatient(written), 201);
       } catch (error) {
         const column = database.uniqueColumn(error);
         if (column === "cpf") return invalidData(res, { cpf: [cpfTaken] });
@@ -75,7 +84,11 @@ export function createPatients(database) {
     const values = { id: row.id, updated_at: toStoredDate(new Date()) };
     for (const column of columns) values[column] = body[column];
     try {
-      sendData(res, serializePatient(await database.updatePatient(columns).get(values)));
+      const statement = database.updatePatient(columns);
+      const written = events
+        ? await database.withEvent((run) => run(statement, values), (after) => patientEvent("updated", row, after, req.user))
+        : await statement.get(values);
+      sendData(res, serializePatient(written));
     } catch (error) {
       if (database.uniqueColumn(error) !== "cpf") throw error;
       invalidData(res, { cpf: [cpfTaken] });

@@ -2,6 +2,7 @@
 // database.mjs on a `pg` pool, each a named prepared statement (parsed once per connection), behind
 // the same interface — get/all/run — whose results are promises instead of values.
 import pg from "pg";
+import { eventColumns } from "./events.mjs";
 
 const patientColumns = `"id", "hash", "name", "cpf", "phone", "created_at", "updated_at", "deleted_at"`;
 const updatableColumns = ["name", "cpf", "phone"];
@@ -31,6 +32,8 @@ function namedStatement(pool, name, text) {
   const prepared = statement(pool, name, positional);
   return {
     get: (values) => prepared.get(...names.map((parameter) => values[parameter])),
+    /** The statement on one client (a transaction's), for withEvent. */
+    query: (client, values) => client.query({ name, text: positional, values: names.map((parameter) => values[parameter]) }),
   };
 }
 
@@ -49,6 +52,7 @@ export function openPgDatabase(url, poolSize = 10) {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on("error", () => undefined);
   const updates = prepareUpdates(pool);
+  const insertEvent = { name: "insert_event", text: `INSERT INTO "hashapi_events" (${eventColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7)` };
   return {
     db: { close: () => pool.end() },
     revokedToken: statement(pool, "revoked", `SELECT "id" FROM "revoked_tokens" WHERE "jti" = $1`, { pluck: true }),
@@ -73,6 +77,22 @@ export function openPgDatabase(url, poolSize = 10) {
     ),
     updatePatient: (columns) => updates.get(columns.join(",")),
     updatableColumns,
+    /** As database.mjs withEvent: BEGIN, the write, its event, COMMIT, on one client of the pool. */
+    async withEvent(write, eventOf) {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const row = await write(async (statement, values) => (await statement.query(client, values)).rows[0]);
+        if (row !== undefined) await client.query({ ...insertEvent, values: eventOf(row) });
+        await client.query("COMMIT");
+        return row;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
     /** The column of a UNIQUE violation on patients (patients_cpf_key → cpf), else undefined. */
     uniqueColumn: (error) => (error?.code === "23505" ? /^patients_(\w+)_key$/.exec(error.constraint ?? "")?.[1] : undefined),
   };

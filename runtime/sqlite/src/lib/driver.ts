@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { encodeAll, openConnection, type ReadMethod } from "./connection.js";
+import { encodeAll, openConnection, type Connection, type ReadMethod } from "./connection.js";
 import { dialect } from "./dialect.js";
 import { foldFunction } from "./list-conditions.js";
 import { statementOf, type Sql, type SqlDialect, type SqlRow, type SqlValues } from "./sql.js";
@@ -91,7 +91,7 @@ export function openSql(
       return reader.query<T>(method, statement.text, statement.values);
     return Promise.resolve(connection[method](statement.text, statement.values) as T);
   }
-  return oneTransactionAtATime(direct, read, connection.db, reader);
+  return oneTransactionAtATime(direct, read, connection, reader);
 }
 
 /**
@@ -106,7 +106,7 @@ function oneTransactionAtATime(
     query: Parameters<Sql["all"]>[0],
     values?: readonly unknown[],
   ) => Promise<T>,
-  db: ReturnType<typeof openConnection>["db"],
+  connection: Connection,
   reader: TextReader | undefined,
 ): Sql {
   let open: Promise<void> | undefined;
@@ -134,7 +134,7 @@ function oneTransactionAtATime(
       let end!: () => void;
       open = new Promise((resolve) => (end = resolve));
       try {
-        return await immediately(db, () => work(inside));
+        return await immediately(connection, () => work(inside));
       } finally {
         open = undefined;
         end();
@@ -143,7 +143,7 @@ function oneTransactionAtATime(
     async close() {
       await idle();
       await reader?.close();
-      db.close();
+      connection.db.close();
     },
   };
 }
@@ -180,17 +180,14 @@ function readingWhenIdle(
  * `work` between BEGIN IMMEDIATE and COMMIT, rolled back when it throws. IMMEDIATE takes the write
  * lock now, so a check and its write see the same database even when other processes share the file.
  */
-async function immediately<T>(
-  db: ReturnType<typeof openConnection>["db"],
-  work: () => Promise<T>,
-): Promise<T> {
-  db.exec("BEGIN IMMEDIATE");
+async function immediately<T>(connection: Connection, work: () => Promise<T>): Promise<T> {
+  connection.control.begin();
   try {
     const result = await work();
-    db.exec("COMMIT");
+    connection.control.commit();
     return result;
   } catch (error) {
-    if (db.inTransaction) db.exec("ROLLBACK");
+    if (connection.db.inTransaction) connection.control.rollback();
     throw error;
   }
 }
