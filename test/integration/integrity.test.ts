@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventsTableStatement } from "../support/events-table.js";
 import { openSql as openSqlite } from "../../runtime/sqlite/src/lib/driver.js";
-import { isForeignKeyViolation, type Sql } from "../../runtime/common/src/lib/sql.js";
+import type { Sql } from "../../runtime/common/src/lib/sql.js";
 import { defineTable, Table, type TableSpec } from "../../runtime/common/src/lib/table.js";
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
@@ -262,7 +262,7 @@ describe.each(targets)("soft-delete integrity on $label", ({ dialect }) => {
                 return true;
               })
               .catch((error: unknown) => {
-                if (isForeignKeyViolation(error)) return false;
+                if (db.dialect.errors.isForeignKeyViolation(error)) return false;
                 throw error;
               }),
           ]);

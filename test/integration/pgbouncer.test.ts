@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { behindPooler } from "../../runtime/common/src/lib/database.js";
-import { isDatabaseAway, isStatementTimeout, type Sql } from "../../runtime/common/src/lib/sql.js";
+import type { Sql } from "../../runtime/common/src/lib/sql.js";
 import { hasPgBouncer, startPgBouncer, type PgBouncer } from "../support/pgbouncer.js";
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
@@ -114,7 +114,7 @@ describe.skipIf(!((postgresBinDir() && hasPgBouncer()) || process.env.CI))("Post
       ]);
       // Either is the 503 of http/error-handler.ts: the server away, or (behind the pooler, which
       // queues the statement) the driver's own bound on it.
-      for (const failure of failures) expect(isDatabaseAway(failure) || isStatementTimeout(failure), String(failure)).toBe(true);
+      for (const failure of failures) expect(direct.dialect.errors.isDatabaseAway(failure) || direct.dialect.errors.isStatementTimeout(failure), String(failure)).toBe(true);
     } finally {
       await postgres.start();
     }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { columnComparison } from "../../runtime/common/src/lib/list-conditions.js";
-import { isStatementTimeout, type Sql } from "../../runtime/common/src/lib/sql.js";
+import type { Sql } from "../../runtime/common/src/lib/sql.js";
 import { openSql as openSqlite } from "../../runtime/sqlite/src/lib/driver.js";
 import { dialect as sqlite } from "../../runtime/sqlite/src/lib/dialect.js";
 import type { SqlDialect } from "../../runtime/common/src/lib/sql.js";
@@ -34,7 +34,7 @@ describe("a statement that matches text past its deadline, on SQLite", () => {
     const started = performance.now();
     const failure = await db.get(query, [`%${worst}%`]).catch((error: unknown) => error);
     const took = performance.now() - started;
-    expect(isStatementTimeout(failure)).toBe(true);
+    expect(db.dialect.errors.isStatementTimeout(failure)).toBe(true);
     // Bounded: the deadline plus one row's matching at most (generous for a loaded machine).
     expect(took).toBeLessThan(1_000);
     expect(await db.get(`SELECT COUNT(*) AS "n" FROM "notes"`)).toEqual({ n: rows });
@@ -68,7 +68,7 @@ describe.skipIf(!postgresBinDir() && !process.env.CI)("a statement past its dead
 
   it("is stopped by the server, on every connection of the pool, and the pool goes on", async () => {
     const failures = await Promise.all([1, 2, 3].map(() => db.get("SELECT pg_sleep(2)").catch((error: unknown) => error)));
-    for (const failure of failures) expect(isStatementTimeout(failure)).toBe(true);
+    for (const failure of failures) expect(db.dialect.errors.isStatementTimeout(failure)).toBe(true);
     expect(await db.get("SELECT 1 AS one")).toEqual({ one: 1 });
   });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { databaseUrlProblem, explainOpenFailure, printableUrl } from "../../runtime/common/src/lib/database.js";
 import { settingSource } from "../../runtime/common/src/lib/project-files.js";
+import type { SqlDialect } from "../../runtime/common/src/lib/sql.js";
+
+// The PostgreSQL runtime compiles with its own tsconfig (runtime/tsconfig.postgresql.json): loaded by path.
+const postgresDialect = "../../runtime/postgresql/src/lib/dialect.js";
+const { dialect: postgresql } = (await import(postgresDialect)) as { dialect: SqlDialect };
 
 /** What a user reads when the database cannot be opened or is of the wrong kind (issue 21). */
 describe("database start-up messages (runtime/common/src/lib/database.ts)", () => {
@@ -23,8 +28,8 @@ describe("database start-up messages (runtime/common/src/lib/database.ts)", () =
 
   it("says which PostgreSQL URL did not answer, from where, without its password, and what to set", () => {
     const refused = new Error("connect ECONNREFUSED 127.0.0.1:5432");
-    expect(explainOpenFailure("postgresql://localhost:5432/app", "the default", refused)).toMatch(/^Cannot open the database at DATABASE_URL \(postgresql:\/\/localhost:5432\/app, from the default\): connect ECONNREFUSED 127\.0\.0\.1:5432\. Set DATABASE_URL in \.env/);
-    const line = explainOpenFailure("postgresql://app:s3cret@db:5432/app", ".env", refused);
+    expect(explainOpenFailure("postgresql://localhost:5432/app", "the default", refused, postgresql)).toMatch(/^Cannot open the database at DATABASE_URL \(postgresql:\/\/localhost:5432\/app, from the default\): connect ECONNREFUSED 127\.0\.0\.1:5432\. Set DATABASE_URL in \.env/);
+    const line = explainOpenFailure("postgresql://app:s3cret@db:5432/app", ".env", refused, postgresql);
     expect(line).not.toContain("s3cret");
     expect(line).toMatch(/from \.env\): connect ECONNREFUSED .*running and reachable/);
     expect(line.split("\n")).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Binder, sql, statementOf, uniqueViolationColumn } from "../../runtime/common/src/lib/sql.js";
+import { Binder, sql, statementOf } from "../../runtime/common/src/lib/sql.js";
 import { dialect as sqlite } from "../../runtime/sqlite/src/lib/dialect.js";
 import type { SqlDialect } from "../../runtime/common/src/lib/sql.js";
 
@@ -34,22 +34,5 @@ describe("sql tag and placeholders (runtime/common/src/lib/sql.ts)", () => {
         dialect === sqlite ? `"name" LIKE ? OR "notes" LIKE ? OR "id" IN (?, ?)` : `"name" LIKE $1 OR "notes" LIKE $2 OR "id" IN ($3, $4)`,
       );
     }
-  });
-});
-
-describe("uniqueViolationColumn: the column of a UNIQUE violation, from either database's words", () => {
-  it.each([
-    [{ code: "SQLITE_CONSTRAINT_UNIQUE", message: "UNIQUE constraint failed: members.code" }, "code"],
-    [{ code: "23505", detail: "Key (code)=(X1) already exists." }, "code"],
-    [{ code: "23505", detail: 'Key ("order")=(7) already exists.' }, "order"],
-    [{ code: "23505", detail: "Key (lower(email))=(a@b.c) already exists." }, "email"],
-    [{ code: "23505", detail: "Key (lower(contact_email::text))=(a@b.c) already exists." }, "contact_email"],
-    [{ code: "SQLITE_CONSTRAINT_UNIQUE", message: "UNIQUE constraint failed: index 'members_contact_email_lower_key'" }, "contact_email"],
-    [{ code: "SQLITE_CONSTRAINT_UNIQUE", message: "UNIQUE constraint failed: index 'other_email_lower_key'" }, undefined],
-    [{ code: "SQLITE_CONSTRAINT_UNIQUE", message: "UNIQUE constraint failed: links.a_id, links.b_id" }, undefined],
-    [{ code: "23505", detail: "Key (a_id, b_id)=(1, 2) already exists." }, undefined],
-    [new Error("something else"), undefined],
-  ])("%j → %s", (error, column) => {
-    expect(uniqueViolationColumn(error, "members")).toBe(column);
   });
 });

@@ -11,7 +11,7 @@ import {
   Unauthenticated,
   ValidationFailed,
 } from "../lib/errors.js";
-import { isDatabaseAway, isSchemaBehind, isStatementTimeout } from "../lib/sql.js";
+import { isDatabaseAway, isSchemaBehind, isStatementTimeout } from "../lib/database-errors.js";
 import { sendError } from "./envelope.js";
 import { notReady } from "./health.js";
 import { propertyOf } from "../lib/records.js";

@@ -9,9 +9,10 @@ import {
   openSql,
   requestLimitsShared,
 } from "./driver.js";
-import type { Sql } from "./sql.js";
+import type { Sql, SqlDialect } from "./sql.js";
 
-export { isForeignKeyViolation, isUniqueViolation, sql } from "./sql.js";
+export { isForeignKeyViolation, isUniqueViolation } from "./database-errors.js";
+export { sql } from "./sql.js";
 export { databaseDialect, defaultDatabaseUrl, defaultStatementTimeoutMs, requestLimitsShared };
 
 /** A database URL fit for a message: the password, if any, masked. */
@@ -33,8 +34,14 @@ export function databaseUrlProblem(url: string, source: string): string | undefi
  * Why the service cannot open its database, in one line that says what to do: which DATABASE_URL
  * was tried and where it came from (`.env`, the environment, or the default), the driver's own
  * reason, and the way forward. A SQLite file whose folder does not exist yet means no migration ran.
+ * `dialect`: the database's (this project's, but for tests of another's words).
  */
-export function explainOpenFailure(url: string, source: string, error: unknown): string {
+export function explainOpenFailure(
+  url: string,
+  source: string,
+  error: unknown,
+  dialect: SqlDialect = databaseDialect,
+): string {
   const message = error instanceof Error ? error.message : String(error);
   // The driver's last line when it says more than one.
   const reason =
@@ -44,20 +51,21 @@ export function explainOpenFailure(url: string, source: string, error: unknown):
       .filter(Boolean)
       .at(-1) ?? "unknown error";
   const tried = `DATABASE_URL (${printableUrl(url)}, from ${source})`;
-  if (url.startsWith("file:"))
+  if (dialect.embedded)
     return /directory does not exist/i.test(reason)
       ? `Cannot open the database at ${tried}: its folder does not exist yet. Run \`npm run db:migrate\` first: it creates the database and its tables.`
       : `Cannot open the database at ${tried}: ${reason}`;
+  const { label, example } = dialect.url;
   const where =
     source === "the default"
-      ? " Set DATABASE_URL in .env (or the environment) to your PostgreSQL server, e.g. postgresql://user:password@localhost:5432/app."
-      : ` Check that the PostgreSQL server in DATABASE_URL (${source}) is running and reachable.`;
+      ? ` Set DATABASE_URL in .env (or the environment) to your ${label} server, e.g. ${example}.`
+      : ` Check that the ${label} server in DATABASE_URL (${source}) is running and reachable.`;
   return `Cannot open the database at ${tried}: ${reason}.${where}`;
 }
 
 /** A SQLite file's folder, made if missing: migrating is what creates the database. */
 export function ensureDatabaseFolder(url: string): void {
-  if (url.startsWith("file:"))
+  if (databaseDialect.embedded && url.startsWith("file:"))
     mkdirSync(dirname(resolve(url.slice("file:".length).split("?")[0]!)), { recursive: true });
 }
 

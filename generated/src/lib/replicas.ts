@@ -4,7 +4,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { eventsTable } from "./events/tables.js";
 import type { Logger } from "./logger.js";
 import { printableUrl } from "./database.js";
-import { Binder, isDatabaseAway, type ReadRouting, type Sql, type SqlQuery } from "./sql.js";
+import { Binder, type ReadRouting, type Sql, type SqlQuery } from "./sql.js";
 
 /*
  * Read replicas (DATABASE_REPLICA_URLS, docs/api-contract.md §9). A GET request's reads go to a
@@ -75,7 +75,7 @@ export class ReplicaSet implements ReadRouting {
     try {
       return await run(replica.sql);
     } catch (error) {
-      if (!isDatabaseAway(error)) throw error;
+      if (!replica.sql.dialect.errors.isDatabaseAway(error)) throw error;
       this.down(replica, error);
       return run(primary);
     }

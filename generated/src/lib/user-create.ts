@@ -5,7 +5,7 @@ import { connectDatabase, explainOpenFailure, isUniqueViolation, sql } from "./d
 import { newHash } from "./hash-id.js";
 import { appendEvents, recordEventsAs } from "./events/outbox.js";
 import { hashPassword } from "./passwords.js";
-import { isSchemaBehind } from "./sql.js";
+import { isSchemaBehind } from "./database-errors.js";
 import { messageOf } from "./records.js";
 
 const usage =

@@ -2,7 +2,7 @@
 
 import { emptyFieldErrors, ValidationFailed, type FieldErrors } from "../lib/errors.js";
 import { isRecord, ownValue } from "../lib/records.js";
-import { uniqueViolationColumn } from "../lib/sql.js";
+import { uniqueViolationColumn } from "../lib/database-errors.js";
 import type { AnyTable } from "../lib/table.js";
 
 /*

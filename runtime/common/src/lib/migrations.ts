@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { projectPath } from "./project-files.js";
 import { splitStatements } from "./sql-script.js";
 import { sql, type Sql } from "./sql.js";
-import { messageOf, propertyOf } from "./records.js";
+import { messageOf } from "./records.js";
 
 export { splitStatements };
 
@@ -94,8 +94,6 @@ export function readMigrationFiles(dir = migrationsDir): MigrationFile[] {
   });
 }
 
-const missingTable = new Set(["SQLITE_ERROR", "42P01"]);
-
 /** What the database recorded; none when the migrations table does not exist yet. */
 export async function readMigrationRecords(db: Sql): Promise<MigrationRecord[]> {
   try {
@@ -109,12 +107,7 @@ export async function readMigrationRecords(db: Sql): Promise<MigrationRecord[]> 
       rolledBack: row.rolled_back_at !== null,
     }));
   } catch (error) {
-    const code = propertyOf(error, "code");
-    if (
-      typeof code === "string" &&
-      missingTable.has(code) &&
-      /_prisma_migrations/.test(String(error))
-    )
+    if (db.dialect.errors.isSchemaBehind(error) && /_prisma_migrations/.test(String(error)))
       return [];
     throw error;
   }

@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { databaseUrlProblem, requestLimitsShared } from "./database.js";
+import { databaseDialect, databaseUrlProblem } from "./database.js";
 import { settingSource } from "./project-files.js";
 
 /** How the service runs in production (docs/api-contract.md §9), read from the environment. */
@@ -44,9 +44,9 @@ export function readProductionSettings(
     const problem = databaseUrlProblem(url, replicaSource);
     if (problem) problems.push(problem.replace(/^DATABASE_URL/, "DATABASE_REPLICA_URLS"));
   }
-  if (databaseReplicaUrls.length > 0 && !requestLimitsShared)
+  if (databaseReplicaUrls.length > 0 && databaseDialect.embedded)
     problems.push(
-      "DATABASE_REPLICA_URLS: read replicas are PostgreSQL's; this project's database is SQLite (one file, one machine). Unset it.",
+      `DATABASE_REPLICA_URLS: read replicas are a database server's; this project's database is ${databaseDialect.url.label}, a file of this machine. Unset it.`,
     );
   const shutdownGraceMs = Number(environment.SHUTDOWN_GRACE_MS || 10_000);
   if (!Number.isInteger(shutdownGraceMs) || shutdownGraceMs < 100 || shutdownGraceMs > 600_000)

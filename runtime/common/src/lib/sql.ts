@@ -1,7 +1,5 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { propertyOf } from "./records.js";
-
 /**
  * The service's one path to the database at run time: statements prepared once per connection and
  * reused for every request (see lib/driver.ts for the database this project uses).
@@ -11,7 +9,8 @@ import { propertyOf } from "./records.js";
  * binary download). Prisma keeps the schema, the migrations and the row types. See
  * docs/decisions.md in hashapi.
  */
-export type DatabaseName = "sqlite" | "postgresql";
+/** A database's name, for messages and logs: shared code decides nothing by it (SqlDialect below). */
+export type DatabaseName = string;
 
 /**
  * What differs between the databases, supplied by the driver (lib/dialect.ts beside it): the shared
@@ -53,6 +52,30 @@ export interface SqlDialect {
   /** The DATABASE_URL form it opens, for the message that refuses another (lib/database.ts). */
   readonly url: { readonly test: RegExp; readonly example: string; readonly label: string };
   readonly migrations: MigrationDialect;
+  /** How this database's driver reports the errors the shared code answers in its own way. */
+  readonly errors: DatabaseErrors;
+}
+
+/**
+ * The errors the service tells apart, as one database reports them (its driver's codes and words):
+ * each dialect answers for its own, and lib/database-errors.ts asks this project's.
+ */
+export interface DatabaseErrors {
+  /** A UNIQUE violation. */
+  isUniqueViolation(error: unknown): boolean;
+  /** A delete others still reference, or a write referencing a row deleted a moment ago. */
+  isForeignKeyViolation(error: unknown): boolean;
+  /** A statement stopped for running past DATABASE_STATEMENT_TIMEOUT_MS (see StatementTimeout). */
+  isStatementTimeout(error: unknown): boolean;
+  /**
+   * The database is away, not the statement wrong: answered 503 with Retry-After, as readiness
+   * says, never a 500.
+   */
+  isDatabaseAway(error: unknown): boolean;
+  /** A statement naming a table or column the database does not have: a migration not applied yet. */
+  isSchemaBehind(error: unknown): boolean;
+  /** The column a UNIQUE violation on `table` is about, from the database's own words; else undefined. */
+  uniqueViolationColumn(error: unknown, table?: string): string | undefined;
 }
 
 /** How lib/migrations.ts applies migrations on this database. */
@@ -172,10 +195,7 @@ export function quote(name: string): string {
 }
 
 // The text of a tagged statement depends only on its call site and dialect: built once for each.
-const texts: Record<DatabaseName, WeakMap<readonly string[], string>> = {
-  sqlite: new WeakMap(),
-  postgresql: new WeakMap(),
-};
+const texts = new WeakMap<SqlDialect, WeakMap<readonly string[], string>>();
 
 /** The text and values a driver runs for a statement given either way. */
 export function statementOf(
@@ -184,10 +204,12 @@ export function statementOf(
   values: readonly unknown[] = [],
 ): { text: string; values: readonly unknown[] } {
   if (typeof query === "string") return { text: query, values };
-  let text = texts[dialect.name].get(query.strings);
+  let byCallSite = texts.get(dialect);
+  if (byCallSite === undefined) texts.set(dialect, (byCallSite = new WeakMap()));
+  let text = byCallSite.get(query.strings);
   if (text === undefined) {
     text = query.strings.reduce((all, part, index) => `${all}${dialect.placeholder(index)}${part}`);
-    texts[dialect.name].set(query.strings, text);
+    byCallSite.set(query.strings, text);
   }
   return { text, values: query.values };
 }
@@ -199,101 +221,15 @@ export function statementOf(
  */
 export const maxPreparedStatements = 1000;
 
-const uniqueViolations = new Set([
-  "SQLITE_CONSTRAINT_UNIQUE",
-  "SQLITE_CONSTRAINT_PRIMARYKEY",
-  "23505",
-]);
-/*
- * A delete that others still reference, or a write that references a row deleted a moment ago.
- * SQLite reports an ON DELETE RESTRICT refusal as a trigger constraint (SQLITE_CONSTRAINT_TRIGGER);
- * the schema has no triggers of its own.
- */
-const foreignKeyViolations = new Set([
-  "SQLITE_CONSTRAINT_FOREIGNKEY",
-  "SQLITE_CONSTRAINT_TRIGGER",
-  "23503",
-]);
-
-const codeOf = (error: unknown) => propertyOf(error, "code");
-
 /**
- * A statement stopped for running past DATABASE_STATEMENT_TIMEOUT_MS: PostgreSQL's query_canceled,
- * or SQLite's text folding giving up (lib/driver.ts), which is where a SQLite statement spends
- * per-row time that grows with the data a client chose to match.
+ * A statement stopped for running past DATABASE_STATEMENT_TIMEOUT_MS, as a driver throws it: SQLite's
+ * text folding giving up (lib/connection.ts), which is where a SQLite statement spends per-row time
+ * that grows with the data a client chose to match, or PostgreSQL's refusal behind a pooler.
  */
 export class StatementTimeout extends Error {
-  readonly code = "HASHAPI_STATEMENT_TIMEOUT";
+  static readonly code = "HASHAPI_STATEMENT_TIMEOUT";
+  readonly code = StatementTimeout.code;
   constructor() {
     super("The statement ran past DATABASE_STATEMENT_TIMEOUT_MS.");
   }
-}
-
-export function isStatementTimeout(error: unknown): boolean {
-  const code = codeOf(error);
-  return code === "57014" || code === "HASHAPI_STATEMENT_TIMEOUT";
-}
-
-/**
- * The database is away, not the statement wrong: the server refused or dropped the connection
- * (Node's socket errors), is shutting down or starting (57P01–57P03), or a pooler in front of it
- * cannot reach it (class 08, PgBouncer's "server login has been failing"). The request is answered
- * 503 with Retry-After, as readiness says, never a 500.
- */
-export function isDatabaseAway(error: unknown): boolean {
-  const code = String(codeOf(error) ?? "");
-  if (/^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|08...|57P0[1-3])$/.test(code))
-    return true;
-  const message = String(propertyOf(error, "message") ?? "");
-  return /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/.test(
-    message,
-  );
-}
-
-/** A UNIQUE violation, from either driver. */
-export function isUniqueViolation(error: unknown): boolean {
-  return uniqueViolations.has(String(codeOf(error)));
-}
-
-/**
- * The column a UNIQUE violation is about, from the database's own words: SQLite's message
- * ("UNIQUE constraint failed: members.code", or for an index regardless of case "… failed: index
- * 'members_email_lower_key'"), PostgreSQL's detail ("Key (code)=(X1) already exists.", "Key
- * (lower(email::text))=…"); undefined for several columns or another shape.
- */
-export function uniqueViolationColumn(error: unknown, table?: string): string | undefined {
-  const [message, detail] = [propertyOf(error, "message"), propertyOf(error, "detail")];
-  if (typeof message === "string") {
-    const sqlite = /UNIQUE constraint failed: [^.,\s]+\.([^.,\s]+)$/.exec(message);
-    if (sqlite) return sqlite[1];
-    const index = /UNIQUE constraint failed: index '([^']+)_lower_key'$/.exec(message)?.[1];
-    if (index !== undefined && table !== undefined && index.startsWith(`${table}_`))
-      return index.slice(table.length + 1);
-  }
-  const postgres =
-    typeof detail === "string"
-      ? /^Key \((?:lower\()?"?([^",():]+)"?(?:::\w+)?\)?\)=/.exec(detail)
-      : null;
-  return postgres?.[1];
-}
-
-/**
- * A statement that names a table or column the database does not have: the schema is behind this
- * build (a migration not applied yet, say while `hashapi generate --watch` adds a resource). SQLite
- * says so only in its message; PostgreSQL by code (undefined_table, undefined_column).
- */
-export function isSchemaBehind(error: unknown): boolean {
-  const code = codeOf(error);
-  if (code === "42P01" || code === "42703") return true;
-  const message = propertyOf(error, "message");
-  return (
-    code === "SQLITE_ERROR" &&
-    typeof message === "string" &&
-    /^no such (table|column)\b|has no column named\b/.test(message)
-  );
-}
-
-/** A FOREIGN KEY violation, from either driver. */
-export function isForeignKeyViolation(error: unknown): boolean {
-  return foreignKeyViolations.has(String(codeOf(error)));
 }

@@ -39,7 +39,7 @@ export async function freshTestDatabase(moduleUrl: string): Promise<TestDatabase
     const base = process.env.TEST_DATABASE_URL;
     if (!base)
       throw new Error(
-        "Set TEST_DATABASE_URL (in .env or the environment) to a PostgreSQL database the tests may use, e.g. postgresql://user:password@localhost:5432/app_test: each run works in a schema of its own and drops it.",
+        `Set TEST_DATABASE_URL (in .env or the environment) to a ${databaseDialect.url.label} database the tests may use, e.g. ${databaseDialect.url.example}_test: each run works in a schema of its own and drops it.`,
       );
     const schema = `test_${randomUUID().replaceAll("-", "")}`;
     const owner = await connectDatabase(base, 1);

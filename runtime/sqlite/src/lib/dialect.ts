@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { foldFunction } from "./list-conditions.js";
+import { sqliteErrors } from "./database-error-codes.js";
 import type { SqlDialect } from "./sql.js";
 
 /** SQLite's answers to what the shared code asks of a database (see SqlDialect in sql.ts). */
@@ -42,4 +43,5 @@ export const dialect: SqlDialect = {
     foreignKeysOn: "PRAGMA foreign_keys = ON",
     foreignKeyCheck: "PRAGMA foreign_key_check",
   },
+  errors: sqliteErrors,
 };
