@@ -60,7 +60,7 @@ async function measureDatabase(database, { saves, databaseUrl }) {
   await runCommand(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", project], { cwd: repo });
   const port = await freePort();
   const env = { PORT: String(port), HOST: "127.0.0.1", JWT_SECRET: "a-bench-secret-of-at-least-thirty-two-chars", DATABASE_URL: databaseUrl ?? `file:${join(root, "app.db")}`, LOG_LEVEL: "warn", NO_COLOR: "1" };
-  const dev = startProcess({ name: `npm run dev (${database})`, command: process.execPath, args: [join(repo, "node_modules/tsx/dist/cli.mjs"), "src/lib/dev-server.ts"], cwd: project, env });
+  const dev = startProcess({ name: `npm run dev (${database})`, command: process.execPath, args: [join(repo, "node_modules/tsx/dist/cli.mjs"), "src/app/dev-server.ts"], cwd: project, env });
   const watch = startProcess({ name: "generate --watch", command: process.execPath, args: [join(repo, "bin/hashapi.js"), "generate", specs, "--out", project, "--watch"], cwd: repo, env: { NO_COLOR: "1" } });
   const base = `http://127.0.0.1:${port}`;
   const figures = { resource: [], field: [] };

@@ -1,4 +1,12 @@
-import type { Problem } from "./spec/types.js";
+/** One thing wrong, where it is. */
+export interface Problem {
+  file: string;
+  line: number;
+  column: number;
+  /** Path inside the document, e.g. `relations.member.resource`. */
+  path: string;
+  message: string;
+}
 
 /**
  * Errors a user can cause carry an exit code and a message meant to be printed as is: the CLI shows

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { userFields } from "./auth/user-fields.js";
 import type { Config } from "./config.js";
 import { handlers } from "./custom/events.js";
-import { createApiApp, type ApiApp } from "./http/api-app.js";
+import { createApiApp, type ApiApp } from "./app/api-app.js";
 import { jobHandlers, jobSettings, schedules } from "./jobs.js";
 import { JobQueue } from "./lib/jobs/jobs.js";
 import type { Database } from "./lib/database.js";

@@ -9,11 +9,11 @@ import {
   defaultStatementTimeoutMs,
 } from "./lib/database.js";
 import { readWebhooks, type DeclaredWebhook, type Webhook } from "./lib/events/webhooks.js";
-import { readProductionSettings, type ProductionSettings } from "./lib/production-settings.js";
+import { readProductionSettings, type ProductionSettings } from "./app/production-settings.js";
 import { settingSource } from "./lib/project-files.js";
 import type { JwtSettings } from "./lib/tokens.js";
 
-/** The settings; SHUTDOWN_GRACE_MS, METRICS_* and DATABASE_REPLICA_URLS: lib/production-settings.ts. */
+/** The settings; SHUTDOWN_GRACE_MS, METRICS_* and DATABASE_REPLICA_URLS: app/production-settings.ts. */
 export interface Config extends ProductionSettings {
   env: "production" | "development" | "test";
   host: string;

@@ -2,8 +2,8 @@
 
 import { createApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
-import { runService } from "./lib/service.js";
+import { runService } from "./app/service.js";
 
-// `npm start`: this project's configuration and app, run by src/lib/service.ts (start-up checks,
+// `npm start`: this project's configuration and app, run by src/app/service.ts (start-up checks,
 // workers, graceful shutdown).
 await runService(import.meta.url, { loadConfig, ConfigError, createApp });

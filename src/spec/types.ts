@@ -157,12 +157,5 @@ export interface ValidSpecs {
   resources: ResourceSpec[];
 }
 
-/** One thing wrong, where it is. */
-export interface Problem {
-  file: string;
-  line: number;
-  column: number;
-  /** Path inside the document, e.g. `relations.member.resource`. */
-  path: string;
-  message: string;
-}
+/** A problem with a spec file, where it is (errors.ts: what every stage reports). */
+export type { Problem } from "../errors.js";

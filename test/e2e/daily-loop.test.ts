@@ -110,7 +110,7 @@ describe("the generated project's daily loop (SQLite)", () => {
       await restarted(() => writeFile(policy, original));
       expect((await api("GET", "/api/doctors", { token })).status).toBe(200);
       // The runner killed outright: no server or standby process outlives it.
-      const standbys = () => processes().filter(({ args }) => args.includes(join(project.dir, "src/lib/dev-standby.ts")));
+      const standbys = () => processes().filter(({ args }) => args.includes(join(project.dir, "src/app/dev-standby.ts")));
       const runner = processes().find(({ pid }) => standbys().some((standby) => standby.ppid === pid));
       expect(runner, output).toBeDefined();
       process.kill(runner!.pid, "SIGKILL");

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { migrateForDevelopment } from "../../runtime/common/src/lib/dev-migrations.js";
-import { runMigrateCommand } from "../../runtime/common/src/lib/migrate-command.js";
+import { migrateForDevelopment } from "../../runtime/common/src/app/dev-migrations.js";
+import { runMigrateCommand } from "../../runtime/common/src/app/migrate-command.js";
 import { appliedMarkerPath } from "../../runtime/common/src/lib/migrations.js";
 import { readSetting } from "../../runtime/common/src/lib/project-files.js";
-import { afterWorkerExit, maxFailedStarts, workerCount, type StartRecord } from "../../runtime/common/src/lib/supervisor.js";
-import { runUserCreateCommand } from "../../runtime/common/src/lib/user-create.js";
+import { afterWorkerExit, maxFailedStarts, workerCount, type StartRecord } from "../../runtime/common/src/app/supervisor.js";
+import { runUserCreateCommand } from "../../runtime/common/src/app/user-create.js";
 import { openSql } from "../../runtime/sqlite/src/lib/driver.js";
 import { eventsTableStatement } from "../support/events-table.js";
 

@@ -66,3 +66,30 @@ export function circlesOf(graph: ReadonlyMap<string, readonly string[]>): string
   for (const file of graph.keys()) if (!order.has(file)) visit(file);
   return circles;
 }
+
+/**
+ * The imports that go up: from a file to one of a higher layer (a lower rank; `rankOf` gives each
+ * file's, undefined for a file outside every layer, which is reported too), as "from → to".
+ */
+export function arrowsUp(graph: ReadonlyMap<string, readonly string[]>, rankOf: (file: string) => number | undefined): string[] {
+  const up: string[] = [];
+  for (const [file, imports] of graph) {
+    const rank = rankOf(file);
+    for (const target of imports) {
+      const targetRank = rankOf(target);
+      if (rank === undefined || targetRank === undefined || targetRank < rank) up.push(`${file} → ${target}`);
+    }
+  }
+  return up.sort();
+}
+
+/** A rank for each file by its first folder under one of `roots`, from the layers listed top first. */
+export function layerRanks(roots: readonly string[], layers: readonly (readonly string[])[]): (file: string) => number | undefined {
+  return (file) => {
+    const root = roots.find((prefix) => file.startsWith(`${prefix}/`));
+    if (root === undefined) return undefined;
+    const first = file.slice(root.length + 1).split("/")[0]!;
+    const rank = layers.findIndex((layer) => layer.includes(first));
+    return rank === -1 ? undefined : rank;
+  };
+}

@@ -22,13 +22,13 @@ import { addManyToManyRoutes, addResourceRoutes } from "./routes.js";
 import { createSerializer, type Serializer } from "./serializer.js";
 import { ResourceService, type StoredRow } from "./service.js";
 import { ResourcePolicy } from "./policy.js";
-import { UsersController } from "../auth/users.controller.js";
+import { UsersController } from "./users/users.controller.js";
 import {
   UsersService,
   type ManagedUser,
   type UserPayload,
   type UserRoles,
-} from "../auth/users.service.js";
+} from "./users/users.service.js";
 import type { RetentionRule } from "../lib/events/retention.js";
 import type { JobQueue } from "../lib/jobs/jobs.js";
 import { ExitGate, type ExitSubject } from "./exits.js";

@@ -2,7 +2,7 @@
 
 import { defaultDatabaseUrl } from "../lib/database.js";
 import { loadEnvironment } from "../lib/project-files.js";
-import { runSeedCommand } from "../lib/seed.js";
+import { runSeedCommand } from "../app/seed.js";
 import appointmentDeclaration from "../resources/appointment/appointment.resource.json" with { type: "json" };
 import { appointmentResource } from "../resources/appointment/appointment.resource.js";
 import doctorDeclaration from "../resources/doctor/doctor.resource.json" with { type: "json" };
@@ -14,7 +14,7 @@ import { patientResource } from "../resources/patient/patient.resource.js";
 import specialtyDeclaration from "../resources/specialty/specialty.resource.json" with { type: "json" };
 import { specialtyResource } from "../resources/specialty/specialty.resource.js";
 
-// npm run db:seed -- [--count 20] [--seed 1]: realistic records of every resource (src/lib/seed.ts).
+// npm run db:seed -- [--count 20] [--seed 1]: realistic records of every resource (src/app/seed.ts).
 const fromEnvFile = loadEnvironment(import.meta.url);
 process.exitCode = await runSeedCommand(
   process.argv.slice(2),

@@ -3,9 +3,9 @@
 import { defaultRole, roles } from "../auth/roles.js";
 import { defaultDatabaseUrl } from "../lib/database.js";
 import { loadEnvironment, settingSource } from "../lib/project-files.js";
-import { runUserCreateCommand } from "../lib/user-create.js";
+import { runUserCreateCommand } from "../app/user-create.js";
 
-// npm run user:create -- --name <name> --email <email> --password <password> [--role <role>] (src/lib/user-create.ts).
+// npm run user:create -- --name <name> --email <email> --password <password> [--role <role>] (src/app/user-create.ts).
 const fromEnvFile = loadEnvironment(import.meta.url);
 process.exitCode = await runUserCreateCommand(
   process.argv.slice(2),

@@ -27,7 +27,7 @@ export type ReceiverView = {
   readonly changes: Readonly<Record<string, unknown>>;
 } | null;
 
-/** What deliveries ask of the exit gate, which the API wires in (http/api-app.ts). */
+/** What deliveries ask of the exit gate, which the API wires in (app/api-app.ts). */
 export interface EventReaders {
   /** Whether a receiver may ever hear of `hash`'s events (fan-out's question: it reads nothing). */
   mayHear(receiver: Webhook | HandlerReceiver, hash: string): boolean;

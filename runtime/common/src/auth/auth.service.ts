@@ -2,7 +2,7 @@
 
 import { sql, type Database } from "../lib/database.js";
 import { outputOf } from "../lib/serialize.js";
-import type { RequestLimits } from "../http/request-limits.js";
+import type { Request } from "express";
 import { decodedInstant } from "../lib/column-codec.js";
 import { Binder, type ReadRouting } from "../lib/sql.js";
 import { decodeValue, type ColumnKind } from "../lib/table.js";
@@ -50,11 +50,28 @@ export interface CurrentUser {
   role: string;
 }
 
+/**
+ * What hashapi.yaml's and the resources' `rateLimit` do for the routes a caller signs in to: the
+ * HTTP layer's RequestLimits (http/request-limits.ts), declared here so that identity, below HTTP,
+ * imports nothing of it.
+ */
+export interface CallerLimits {
+  /** Counts a request against its caller's limit (throws TooManyRequests past it). */
+  caller(req: Request): Promise<void>;
+  /** Whether the route `name` (`<collection>.<action>`) has a limit of its own. */
+  limitsRoute(name: string): boolean;
+  /** Counts a request against the route's own limit. */
+  route(name: string, req: Request): Promise<void>;
+}
+
 export class AuthService {
   /** The per-request read of the user and the token's revocation, built once (its columns come from the specs). */
   private readonly liveUserText: string;
-  /** hashapi.yaml's `rateLimit`, checked for every caller a route signs in (http/authenticate.ts). */
-  requestLimits: RequestLimits | undefined;
+  /**
+   * hashapi.yaml's `rateLimit` (http/request-limits.ts), checked for every caller a route signs in
+   * (http/authenticate.ts): what the HTTP layer above hands in, so identity imports nothing of it.
+   */
+  requestLimits: CallerLimits | undefined;
   /** DATABASE_REPLICA_URLS: where the reads of a GET may go (http/authenticate.ts). */
   get replicas(): ReadRouting | undefined {
     return this.db.replicas;

@@ -5,7 +5,7 @@
  * name) and outcome, as plain numbers that /metrics reads when it is scraped (lib/metrics.ts).
  * Names come from the project's declarations (its webhooks, handlers and jobs): a closed set. The
  * work runs in the process's background thread, which sends its figures to the serving thread
- * (lib/background-thread.ts): those are kept here as they came.
+ * (app/background-thread.ts): those are kept here as they came.
  */
 
 export type WorkKind = "delivery" | "job";

@@ -1,11 +1,11 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { defaultDatabaseUrl } from "../lib/database.js";
-import { runMigrateCommand } from "../lib/migrate-command.js";
+import { runMigrateCommand } from "../app/migrate-command.js";
 import { migrationsPath } from "../lib/migrations.js";
 import { loadEnvironment, settingSource } from "../lib/project-files.js";
 
-// npm run db:migrate | db:status | db:resolve (see src/lib/migrate-command.ts).
+// npm run db:migrate | db:status | db:resolve (see src/app/migrate-command.ts).
 // Behind a pooler in transaction mode, migrations take a session's advisory lock and run DDL in
 // one transaction on one connection: DIRECT_DATABASE_URL, when set, is the server itself.
 const fromEnvFile = loadEnvironment(import.meta.url);

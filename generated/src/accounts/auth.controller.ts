@@ -1,0 +1,81 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { Request, Response } from "express";
+import { sendData, sendError, sendMessage } from "../http/envelope.js";
+import { Unauthenticated } from "../lib/errors.js";
+import { bearerToken } from "../lib/tokens.js";
+import { compileValidator } from "../lib/validation.js";
+import { InvalidCredentials, type AuthService } from "../auth/auth.service.js";
+
+interface LoginPayload {
+  email: string;
+  password: string;
+}
+
+const validateLogin = compileValidator<LoginPayload>(
+  {
+    type: "object",
+    properties: {
+      email: { type: "string", format: "email", maxLength: 255 },
+      password: { type: "string", minLength: 1, maxLength: 1024 },
+    },
+    required: ["email", "password"],
+    additionalProperties: false,
+  },
+  {
+    email: {
+      required: "The email field is required.",
+      null: "The email field is required.",
+      type: "The email field must be a string.",
+      format: "The email field must be a valid email address.",
+      maxLength: "The email field must not be greater than 255 characters.",
+    },
+    password: {
+      required: "The password field is required.",
+      null: "The password field is required.",
+      type: "The password field must be a string.",
+      minLength: "The password field is required.",
+      maxLength: "The password field must not be greater than 1024 characters.",
+    },
+  },
+);
+
+/** Token responses must never be cached by a browser or a proxy. */
+function noStore(res: Response): void {
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Pragma", "no-cache");
+}
+
+export class AuthController {
+  constructor(private readonly auth: AuthService) {}
+
+  login = async (req: Request, res: Response) => {
+    noStore(res);
+    const { email, password } = validateLogin(req.body);
+    try {
+      sendData(res, await this.auth.login(email, password, req.ip ?? "unknown"));
+    } catch (error) {
+      if (!(error instanceof InvalidCredentials)) throw error;
+      sendError(res, 401, "Invalid credentials.");
+    }
+  };
+
+  me = (req: Request, res: Response) => {
+    noStore(res);
+    // The one bare response of the API (docs/api-contract.md §1 in hashapi).
+    res.status(200).json(this.auth.publicUser(req.user!));
+  };
+
+  refresh = async (req: Request, res: Response) => {
+    noStore(res);
+    const token = bearerToken(req.get("authorization"));
+    if (!token) throw new Unauthenticated();
+    sendData(res, await this.auth.refresh(token));
+  };
+
+  logout = async (req: Request, res: Response) => {
+    noStore(res);
+    await this.auth.logout(req.token!);
+    sendMessage(res, "Successfully logged out.");
+  };
+}

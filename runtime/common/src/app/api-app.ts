@@ -1,0 +1,248 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { startDispatcher, type DispatcherOptions } from "../lib/events/dispatcher.js";
+import type { JobQueue } from "../lib/jobs/jobs.js";
+import { startJobWorker } from "../lib/jobs/worker.js";
+import { addDeliveryRoutes, addJobRoutes } from "../resource/background-routes.js";
+import type { BackgroundWork } from "./background-thread.js";
+import { handlerReceivers, type EventHandlers } from "../lib/events/handlers.js";
+import type { Webhook } from "../lib/events/webhooks.js";
+import express, { type Express, type RequestHandler } from "express";
+import { AuthController } from "../accounts/auth.controller.js";
+import { addAuthRoutes } from "../accounts/auth.routes.js";
+import { AuthService, type UserFields } from "../auth/auth.service.js";
+import { LoginThrottle } from "../auth/login-throttle.js";
+import { Revocations } from "../auth/revocations.js";
+import { requestLimitsShared, type Database } from "../lib/database.js";
+import type { Logger } from "../lib/logger.js";
+import type { JwtSettings } from "../lib/tokens.js";
+import { eventReaders } from "../resource/exits.js";
+import { ResourceRegistry } from "../resource/registry.js";
+import { applyCors } from "../http/cors.js";
+import { CursorCodec } from "../http/cursor.js";
+import type { TrustProxy } from "../http/deployment.js";
+import { errorHandler } from "../http/error-handler.js";
+import { health, liveness, readiness } from "../http/health.js";
+import { jsonBody } from "../http/json-body.js";
+import { RequestLimits, type RequestLimitRules } from "../http/request-limits.js";
+import { metricsRoute } from "../http/metrics-route.js";
+import { checkHost, providePublicOrigin } from "../http/public-origin.js";
+import { provideParsedQuery, provideRequestLog, startRequest } from "../http/request-context.js";
+import { notFound, RouteTable } from "../http/route-table.js";
+
+/** The settings the API reads (the project's Config has these and more). */
+export interface ApiSettings {
+  appUrl: string | undefined;
+  /** Which proxies are believed about the client's address (TRUST_PROXY, see deployment.ts). */
+  trustProxy: TrustProxy;
+  /** Origins whose browser scripts may call the API (CORS_ORIGINS); none by default. */
+  corsOrigins: readonly string[];
+  jwt: JwtSettings;
+  bodyLimit: string;
+  pagination: { defaultPerPage: number; maxPerPage: number };
+  /** hashapi.yaml's and the resources' `rateLimit` (http/request-limits.ts); undefined: none. */
+  rateLimit: RequestLimitRules | undefined;
+  /** METRICS_PORT or METRICS_TOKEN (lib/production-settings.ts); unset: nothing is measured. */
+  metrics: { port: number } | { token: string } | undefined;
+  /** EVENTS_RETAIN_DAYS: how long events of resources without `audit` are kept (lib/events/retention.ts). */
+  eventsRetainDays: number;
+  /** hashapi.yaml's webhooks, read from the environment; `role` reads and retries their deliveries. */
+  webhooks: {
+    receivers: readonly Webhook[];
+    role: string;
+    timeoutMs: number;
+    retryBaseMs: number;
+    /** In production, a receiver on plain http is said at start-up (its events travel unencrypted). */
+    warnPlainHttp: boolean;
+  };
+}
+
+/** The API to serve, and what runs beside it (lib/service.ts starts that; tests do not). */
+export interface ApiApp {
+  readonly app: Express;
+  readonly background: BackgroundWork;
+}
+
+export interface ApiParts {
+  settings: ApiSettings;
+  db: Database;
+  logger: Logger;
+  /** Every resource's table, given to the runtime and to custom code as `req.tables`. */
+  tables: Readonly<Record<string, unknown>>;
+  /** openapi.json as text, served at /api/openapi.json and rendered at /api/docs. */
+  openapiText: string;
+  /** The reference page's title. */
+  title: string;
+  /** Where this build's migrations are, for the health check. */
+  migrationsDir: string;
+  /** The project's own user fields (hashapi.yaml auth.user.fields). */
+  userFields?: UserFields;
+  /** /api/users, when hashapi.yaml's `auth.users.manage` asks for it (src/resources/user/user.resource.ts). */
+  users?: Parameters<ResourceRegistry["manageUsers"]>;
+  /** Adds the project's resources. */
+  resources: (registry: ResourceRegistry) => void;
+  /** src/custom/events.ts: code run after commit for the events it names (lib/events/handlers.ts). */
+  handlers?: EventHandlers;
+  /** hashapi.yaml's jobs and schedules with their code, src/custom/jobs/<name>.ts (lib/jobs/). */
+  jobs?: JobQueue;
+}
+
+/**
+ * The whole API as an Express app, without listening. One middleware prepares every request
+ * (request id, Host, JSON body), one route table answers the API's routes, Express serves the
+ * reference page's files, and everything else is a 404 in the envelope.
+ */
+export function createApiApp(parts: ApiParts): ApiApp {
+  const { settings, db, logger, tables } = parts;
+  const app = express();
+  app.disable("x-powered-by");
+  app.disable("etag");
+  app.set("query parser", "simple");
+  // req.ip: the socket's address, or the one a trusted proxy reports (never a forwarded header otherwise).
+  app.set("trust proxy", settings.trustProxy);
+  provideRequestLog(app, logger);
+  provideParsedQuery(app);
+  providePublicOrigin(app, settings.appUrl);
+  // Set once on the app's request prototype: every request sees the same tables.
+  Object.assign(app.request, { tables });
+
+  const auth = new AuthService(
+    db,
+    settings.jwt,
+    new Revocations(db),
+    new LoginThrottle(db),
+    parts.userFields,
+  );
+  if (RequestLimits.declared(settings.rateLimit))
+    auth.requestLimits = new RequestLimits(
+      settings.rateLimit,
+      requestLimitsShared ? { database: db } : "process",
+      logger,
+    );
+  const routes = new RouteTable()
+    .add("/api/health", { get: health(db, parts.migrationsDir) })
+    .add("/api/health/live", { get: liveness })
+    .add("/api/health/ready", { get: readiness(db, parts.migrationsDir) })
+    .add("/api/openapi.json", {
+      get: (_req, res) => void res.type("application/json").send(parts.openapiText),
+    });
+  const { metrics } = settings;
+  if (metrics && "token" in metrics) routes.add("/metrics", { get: metricsRoute(metrics.token) });
+  addAuthRoutes(routes, "/api/auth", new AuthController(auth), auth);
+  const registry = new ResourceRegistry(
+    tables,
+    auth,
+    { ...settings.pagination, cursors: new CursorCodec(settings.jwt.key) },
+    parts.jobs,
+  );
+  parts.resources(registry);
+  if (parts.users) registry.manageUsers(...parts.users);
+  registry.addRoutes(routes, "/api");
+  addBackgroundRoutes(routes, parts, auth);
+  app.use(preparingRequests(settings, logger));
+  app.use(routes.middleware());
+  app.use("/api/docs", referencePage(parts.openapiText, parts.title));
+  app.use(notFound);
+  app.use(errorHandler);
+  return { app, background: backgroundWork(parts, registry) };
+}
+
+/** The routes of the deliveries (with webhooks) and of the jobs (with jobs), for the first role. */
+function addBackgroundRoutes(routes: RouteTable, parts: ApiParts, auth: AuthService): void {
+  const { settings, db } = parts;
+  const { receivers, role } = settings.webhooks;
+  const common = { role, sql: db, pagination: settings.pagination };
+  if (receivers.length > 0)
+    addDeliveryRoutes(routes, "/api", auth, {
+      ...common,
+      webhooks: receivers.map((receiver) => receiver.name),
+    });
+  if (parts.jobs && parts.jobs.jobNames.length > 0)
+    addJobRoutes(routes, "/api", auth, { ...common, names: parts.jobs.jobNames });
+}
+
+/** The dispatcher of events and webhooks, and the retention of events, for lib/service.ts to start. */
+function backgroundWork(parts: ApiParts, registry: ResourceRegistry): BackgroundWork {
+  const { settings, db } = parts;
+  const { receivers, timeoutMs, retryBaseMs } = settings.webhooks;
+  const handlers = handlerReceivers(parts.handlers ?? {});
+  const readers = eventReaders(registry.exitGate());
+  return {
+    eventRetention: registry.retentionRules(settings.eventsRetainDays),
+    watched: {
+      receivers: [...receivers, ...handlers].map((receiver) => receiver.name),
+      jobs: (parts.jobs?.jobNames.length ?? 0) > 0,
+    },
+    startJobs: (log) =>
+      parts.jobs && parts.jobs.jobNames.length > 0
+        ? startJobWorker({
+            sql: db,
+            queue: parts.jobs,
+            logger: log,
+            read: (hash) => readers.read(hash),
+            retryBaseMs,
+            retainDays: settings.eventsRetainDays,
+          })
+        : undefined,
+    startDispatcher: (log) => {
+      for (const receiver of receivers)
+        if (settings.webhooks.warnPlainHttp && receiver.url.protocol === "http:")
+          log.warn(
+            { webhook: receiver.name },
+            "this webhook's URL is plain http: its events travel unencrypted",
+          );
+      return startDispatcher({
+        sql: db,
+        webhooks: receivers,
+        handlers,
+        readers,
+        ...(parts.jobs ? { writeJobs: writeJobsOf(parts.jobs) } : {}),
+        logger: log,
+        timeoutMs,
+        retryBaseMs,
+      });
+    },
+  };
+}
+
+/** Writes the jobs a handler asked for, with its success (lib/events/dispatcher.ts). */
+function writeJobsOf(queue: JobQueue): NonNullable<DispatcherOptions["writeJobs"]> {
+  return async (sql, jobs) => {
+    for (const job of jobs) await queue.enqueue(sql, job.name, job.payload, job.options);
+  };
+}
+
+/** The middleware every request goes through first: its id and log line, CORS, Host, JSON body. */
+function preparingRequests(settings: ApiSettings, logger: Logger): RequestHandler {
+  const readBody = jsonBody(settings.bodyLimit);
+  const corsOrigins = new Set(settings.corsOrigins);
+  const measured = settings.metrics !== undefined;
+  return (req, res, next) => {
+    startRequest(logger, req, res, measured);
+    // CORS first: a browser app on a listed origin can read the errors below too.
+    if (applyCors(corsOrigins, req, res)) return;
+    if (checkHost(req, res)) readBody(req, res, next);
+  };
+}
+
+/**
+ * The reference page, which serves its own assets from swagger-ui-dist: it works without internet
+ * access. swagger-ui-express is loaded on the first visit, not at start-up, where it cost a quarter
+ * of the app's import time (every restart of `npm run dev` paid it).
+ */
+function referencePage(openapiText: string, title: string): RequestHandler {
+  let page: Promise<RequestHandler> | undefined;
+  const load = async (): Promise<RequestHandler> => {
+    const { default: swaggerUi } = await import("swagger-ui-express");
+    const router = express.Router();
+    router.use(
+      swaggerUi.serve,
+      swaggerUi.setup(JSON.parse(openapiText), { customSiteTitle: title }),
+    );
+    return router;
+  };
+  return (req, res, next) => {
+    page ??= load();
+    page.then((handler) => handler(req, res, next), next);
+  };
+}
