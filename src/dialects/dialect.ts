@@ -4,6 +4,8 @@
  * `SqlDialect` (runtime/<database>/src/lib/dialect.ts). docs/architecture.md lists what a third
  * database would add.
  */
+import type { ProjectText } from "./project-text.js";
+
 export type Provider = "sqlite" | "postgresql";
 
 export interface GeneratorDialect {
@@ -39,6 +41,8 @@ export interface GeneratorDialect {
   joinedTexts(column: string): string;
   /** An UPDATE of the events selected by `where` that renames key `from` of their changes to `to`. */
   moveChangesKey(where: string, from: string, to: string): string;
+  /** What the project's package.json, Prisma config, .env.example, Dockerfile and README say of it. */
+  readonly projectText: ProjectText;
 }
 
 /** The SQL text literal of `content`. */

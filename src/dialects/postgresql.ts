@@ -1,4 +1,5 @@
 import { textLiteral, type GeneratorDialect } from "./dialect.js";
+import { postgresqlProjectText } from "./postgresql-project-text.js";
 
 /** PostgreSQL: a server, native types, named constraints, identifiers cut at 63 bytes. */
 export const postgresqlDialect: GeneratorDialect = {
@@ -25,4 +26,5 @@ export const postgresqlDialect: GeneratorDialect = {
     const changes = `"changes"::jsonb`;
     return `UPDATE "hashapi_events" SET "changes" = ((${changes} - ${textLiteral(from)}) || jsonb_build_object(${textLiteral(to)}, ${changes} -> ${textLiteral(from)}))::text WHERE ${where} AND (${changes} -> ${textLiteral(from)}) IS NOT NULL;`;
   },
+  projectText: postgresqlProjectText,
 };

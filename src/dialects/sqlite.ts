@@ -1,4 +1,5 @@
 import { textLiteral, type GeneratorDialect } from "./dialect.js";
+import { sqliteProjectText } from "./sqlite-project-text.js";
 
 /** SQLite: one file, no native types, ISO texts with an explicit offset for dates. */
 export const sqliteDialect: GeneratorDialect = {
@@ -26,4 +27,5 @@ export const sqliteDialect: GeneratorDialect = {
     const path = (key: string) => textLiteral(`$.${JSON.stringify(key)}`);
     return `UPDATE "hashapi_events" SET "changes" = json_set(json_remove("changes", ${path(from)}), ${path(to)}, json("changes" -> ${path(from)})) WHERE ${where} AND json_type("changes", ${path(from)}) IS NOT NULL;`;
   },
+  projectText: sqliteProjectText,
 };

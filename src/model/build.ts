@@ -5,6 +5,7 @@ import { blindDeletes, destroyRoles } from "./blind-deletes.js";
 import type { ProjectSpec, ResourceSpec, ValidSpecs, WebhookSpec } from "../spec/types.js";
 import { defaultCollection, derivePrefix, withArticle, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
 import { dialectOf } from "../dialects/index.js";
+import { projectPackages } from "./project-packages.js";
 import { exampleHash } from "./hash-format.js";
 import { declarationOf } from "./declaration.js";
 import { examplesOf } from "./factory-examples.js";
@@ -163,15 +164,22 @@ function resourceRef(spec: ResourceSpec): ResourceRef {
   };
 }
 
-/** The database as templates lay it out: its name, one flag each for their text, its default URL. */
+/** The database as templates lay it out: its name and default URL, its text in the project's files. */
 function databaseModel(project: ProjectSpec): ProjectModel["database"] {
   const dialect = dialectOf(project.database);
+  const text = dialect.projectText;
   return {
     provider: dialect.provider,
-    isSqlite: dialect.provider === "sqlite",
-    isPostgresql: dialect.provider === "postgresql",
     defaultUrl: dialect.defaultUrl,
     dialect,
+    files: {
+      ...text.readme(project.name),
+      prismaAdapterImport: text.prismaAdapterImport,
+      prismaAdapter: text.prismaAdapter,
+      envSettings: text.envSettings,
+      dockerfileSetup: text.dockerfileSetup,
+    },
+    packages: projectPackages(text),
   };
 }
 

@@ -1,9 +1,11 @@
-import type { GeneratorDialect, Provider } from "../dialects/index.js";
+import type { DatabaseModel } from "./database-model.js";
 import type { FilterKind, FilterOperator } from "./list-operators.js";
 import type { SchemaEvolution } from "./evolution.js";
 import type { FieldType, FieldTypeDescriptor } from "./field-types.js";
 import type { ActionValidation } from "./validation.js";
 import type { JsonSchema } from "./json-schema.js";
+
+export type { DatabaseModel };
 
 /**
  * The normalized, fully resolved representation of a specs folder. Templates receive only this: every
@@ -75,15 +77,6 @@ export interface WebhookModel {
   seeds: boolean;
   /** Records whose events go at once, per process. */
   concurrency: number;
-}
-
-export interface DatabaseModel {
-  provider: Provider;
-  /** For templates' text only (which block of a README or package.json): code asks `dialect`. */
-  isSqlite: boolean;
-  isPostgresql: boolean;
-  defaultUrl: string;
-  dialect: GeneratorDialect;
 }
 
 export interface AuthModel {

@@ -1,0 +1,46 @@
+import type { ProjectText } from "../dialects/project-text.js";
+
+/** One line of package.json's dependencies. */
+export interface PackageModel {
+  name: string;
+  version: string;
+}
+
+/** What every generated project depends on, whatever its database. */
+const common = {
+  dependencies: {
+    "@prisma/client": "6.19.3",
+    ajv: "^8.17.1",
+    "ajv-formats": "^3.0.1",
+    croner: "^11.0.1",
+    express: "^5.1.0",
+    jsonwebtoken: "^9.0.3",
+    pino: "^10.1.0",
+    "prom-client": "^15.1.3",
+    "rate-limiter-flexible": "^11.4.0",
+    "swagger-ui-express": "^5.0.1",
+    tsx: "^4.20.6",
+  },
+  devDependencies: {
+    "@types/express": "^5.0.5",
+    "@types/jsonwebtoken": "^9.0.10",
+    "@types/node": "^20.19.0",
+    "@types/swagger-ui-express": "^4.1.8",
+    prisma: "6.19.3",
+    typescript: "~5.9.3",
+    vitest: "^4.0.8",
+  },
+};
+
+const sorted = (packages: Readonly<Record<string, string>>): PackageModel[] =>
+  Object.entries(packages)
+    .sort(([left], [right]) => (left < right ? -1 : 1))
+    .map(([name, version]) => ({ name, version }));
+
+/** package.json's dependencies and devDependencies: the common ones and the database's, in name order (as npm writes them). */
+export function projectPackages(database: ProjectText): { dependencies: PackageModel[]; devDependencies: PackageModel[] } {
+  return {
+    dependencies: sorted({ ...common.dependencies, ...database.dependencies }),
+    devDependencies: sorted({ ...common.devDependencies, ...database.devDependencies }),
+  };
+}
