@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // `npm run bench`: the service benchmark (bench/service.mjs), the list queries against the Express
 // ceiling (bench/lists.mjs), the service on PostgreSQL against its peer and a raw `pg` reference
-// (bench/postgresql.mjs), text matching's bounded cost on both databases (bench/text-match.mjs), the
+// (bench/postgresql.mjs), writes against both Express ceilings, plain and writing the same event
+// row, on both databases (bench/write-ceilings.mjs), text matching's bounded cost on both databases (bench/text-match.mjs), the
 // webhooks' deliveries at scale on both databases (bench/delivery-scale.mjs), then
 // the generator benchmark (bench/generator.mjs), the dev loop's saved → served (bench/dev-loop.mjs)
 // and the typed client's sizes and cost (bench/client.mjs), each in its own process. Tables go to
-// stderr; with --json one document { service, lists, postgresql, textMatch, deliveries, generator,
+// stderr; with --json one document { service, lists, postgresql, writeCeilings, textMatch, deliveries, generator,
 // devLoop, client } goes to stdout.
 //
-//   npm run bench [-- --json] [-- --quick] [-- --skip-service | --skip-lists | --skip-postgresql | --skip-text-match | --skip-deliveries | --skip-generator | --skip-dev-loop | --skip-client] [service options]
+//   npm run bench [-- --json] [-- --quick] [-- --skip-service | --skip-lists | --skip-postgresql | --skip-write-ceilings | --skip-text-match | --skip-deliveries | --skip-generator | --skip-dev-loop | --skip-client] [service options]
 //
 // --quick: 3 s runs, one round, generator at 10 and 100 resources, short slices (about 8 minutes in all).
 // Other options go to bench/service.mjs (see `node bench/service.mjs --help`).
@@ -27,6 +28,7 @@ const skipTextMatch = argv.includes("--skip-text-match");
 const skipDevLoop = argv.includes("--skip-dev-loop");
 const skipClient = argv.includes("--skip-client");
 const skipDeliveries = argv.includes("--skip-deliveries");
+const skipWriteCeilings = argv.includes("--skip-write-ceilings");
 // PostgreSQL needs its server binaries (apt-get install postgresql): skipped with a note without them.
 const skipPostgresql = argv.includes("--skip-postgresql") || !existsSync("/usr/lib/postgresql");
 const serviceArgs = argv.filter((argument) => !argument.startsWith("--skip-"));
@@ -62,6 +64,12 @@ if (!skipPostgresql) {
   results.postgresql = figures;
   exitCode ||= code;
 } else if (!argv.includes("--skip-postgresql")) process.stderr.write("bench/postgresql.mjs skipped: PostgreSQL is not installed (apt-get install postgresql)\n");
+if (!skipWriteCeilings) {
+  const writeArgs = [...commonArgs, "--database", skipPostgresql ? "sqlite" : "both"];
+  const { code, figures } = await run("./write-ceilings.mjs", writeArgs);
+  results.writeCeilings = figures;
+  exitCode ||= code;
+}
 if (!skipTextMatch) {
   const textArgs = [...(json ? ["--json"] : []), ...(quick ? ["--seconds", "1"] : []), ...(skipPostgresql ? ["--skip-postgresql"] : [])];
   const { code, figures } = await run("./text-match.mjs", textArgs);
