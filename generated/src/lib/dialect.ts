@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { foldFunction } from "./list-conditions.js";
+import { foldFunction } from "./text-folding.js";
 import { sqliteErrors } from "./database-error-codes.js";
 import type { SqlDialect } from "./sql.js";
 

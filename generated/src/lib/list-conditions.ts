@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { listOf } from "./records.js";
+import { foldText } from "./text-folding.js";
 import type { FilterOperator } from "./list-operators.js";
 import type { ManyToManySpec } from "./table/spec.js";
 import type { SqlDialect } from "./sql.js";
@@ -75,20 +76,6 @@ export function mapColumnConditions(
     if ("any" in condition) return { any: mapColumnConditions(condition.any, change) };
     return "column" in condition ? change(condition) : condition;
   });
-}
-
-/** The SQLite function the driver registers for case folding (see SqlDialect.foldedText). */
-export const foldFunction = "hashapi_fold";
-
-/*
- * Text matches compare folded text: a column's text in lower case, correctly for every alphabet on
- * both databases (SqlDialect.foldedText: SQLite's lower() and LIKE fold ASCII only, so its driver
- * registers `hashapi_fold`; PostgreSQL's lower() is asked for ICU's root collation).
- */
-
-/** The same folding in JavaScript, for what a query compares the column with. */
-export function foldText(text: string): string {
-  return text.toLowerCase();
 }
 
 /** A LIKE pattern that takes `text` literally: `\`, `%` and `_` escaped (LIKE … ESCAPE '\'). */

@@ -2,7 +2,7 @@
 
 import Sqlite from "better-sqlite3";
 import { isoInstant } from "./dates.js";
-import { foldFunction, foldText } from "./list-conditions.js";
+import { foldFunction, foldText } from "./text-folding.js";
 import { maxPreparedStatements, StatementTimeout, type SqlRow, type SqlValues } from "./sql.js";
 
 /** Prisma's SQLite adapter stores DateTime as ISO 8601 text with an explicit offset; so do we. */

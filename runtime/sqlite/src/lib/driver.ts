@@ -2,7 +2,7 @@
 
 import { encodeAll, openConnection, type Connection, type ReadMethod } from "./connection.js";
 import { dialect } from "./dialect.js";
-import { foldFunction } from "./list-conditions.js";
+import { foldFunction } from "./text-folding.js";
 import { statementOf, type Sql, type SqlDialect, type SqlRow, type SqlValues } from "./sql.js";
 import { TextReader } from "./text-reader.js";
 
