@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The data-layer measurement behind docs/decisions.md ("A typed data layer", issue 11): µs of CPU per
-// query of the runtime's typed Table (generated/dist/lib/table.js, what the service runs) against a
+// query of the runtime's typed Table (generated/dist/data/table.js, what the service runs) against a
 // bare better-sqlite3 prepared statement, on 10,000 patients, interleaved rounds, medians.
 //
 //   (cd generated && npm run build) && node bench/data-layer.mjs
@@ -12,7 +12,7 @@ import { hashAlphabet } from "./servers/shared/hash-id.mjs";
 
 const repo = new URL("..", import.meta.url).pathname;
 const dist = join(repo, "generated/dist");
-const { openSql } = await import(join(dist, "lib/driver.js"));
+const { openSql } = await import(join(dist, "db/driver.js"));
 const { Table } = await import(join(dist, "lib/table.js"));
 const { patientTable } = await import(join(dist, "resources/patient/patient.repository.js"));
 

@@ -26,7 +26,7 @@ let bouncer;
 const opened = [];
 try {
   const { projectDir } = await prepareProject({ repo, scratch, log, database: "postgresql", migrateUrl: postgres.url("postgres") });
-  const { openSql } = await import(pathToFileURL(join(projectDir, "dist/lib/driver.js")).href);
+  const { openSql } = await import(pathToFileURL(join(projectDir, "dist/db/driver.js")).href);
   bouncer = await startPgBouncer(postgres);
   const setup = openSql(postgres.url("postgres"), 1);
   opened.push(setup);

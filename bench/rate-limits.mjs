@@ -42,7 +42,7 @@ const postgres = await startPostgres();
 const opened = [];
 try {
   const { projectDir } = await prepareProject({ repo, scratch: join(repo, ".tmp/bench"), log, database: "postgresql", migrateUrl: postgres.url("postgres") });
-  const { openSql } = await import(pathToFileURL(join(projectDir, "dist/lib/driver.js")).href);
+  const { openSql } = await import(pathToFileURL(join(projectDir, "dist/db/driver.js")).href);
   const sql = openSql(postgres.url("postgres"), 8, 2000);
   opened.push(sql);
   await sql.exec(`CREATE TABLE IF NOT EXISTS "hashapi_rate_limits" ("key" VARCHAR(255) PRIMARY KEY, "points" INTEGER NOT NULL DEFAULT 0, "expire" BIGINT)`);

@@ -67,7 +67,7 @@ const unbound = (sql) => new Array((sql.match(/\?/g) ?? []).length).fill(null);
 /** EXPLAIN QUERY PLAN of each statement ({ text }), on SQLite. */
 export function explain(databasePath, statements) {
   const db = new Database(databasePath, { readonly: true, fileMustExist: true });
-  // The service's case folding (runtime lib/list-conditions.ts); the plan only needs it to exist.
+  // The service's case folding (runtime data/list-conditions.ts); the plan only needs it to exist.
   db.function("hashapi_fold", { deterministic: true }, (value) => (typeof value === "string" ? value.toLowerCase() : value));
   try {
     return Object.fromEntries(

@@ -7,11 +7,11 @@ import {
   databaseUrlProblem,
   defaultDatabaseUrl,
   defaultStatementTimeoutMs,
-} from "./lib/database.js";
-import { readWebhooks, type DeclaredWebhook, type Webhook } from "./lib/events/webhooks.js";
+} from "./db/database.js";
+import { readWebhooks, type DeclaredWebhook, type Webhook } from "./events/webhooks.js";
 import { readProductionSettings, type ProductionSettings } from "./app/production-settings.js";
-import { settingSource } from "./lib/project-files.js";
-import type { JwtSettings } from "./lib/tokens.js";
+import { settingSource } from "./base/project-files.js";
+import type { JwtSettings } from "./base/tokens.js";
 
 /** The settings; SHUTDOWN_GRACE_MS, METRICS_* and DATABASE_REPLICA_URLS: app/production-settings.ts. */
 export interface Config extends ProductionSettings {
@@ -37,7 +37,7 @@ export interface Config extends ProductionSettings {
   pagination: { defaultPerPage: number; maxPerPage: number };
   /** EVENTS_RETAIN_DAYS: how long events of resources without `audit` are kept, in days (default 30). */
   eventsRetainDays: number;
-  /** hashapi.yaml's webhooks, their URLs and secrets read from the environment (lib/events/webhooks.ts). */
+  /** hashapi.yaml's webhooks, their URLs and secrets read from the environment (events/webhooks.ts). */
   webhooks: {
     receivers: Webhook[];
     role: string;
@@ -168,7 +168,7 @@ export function loadConfig(
     ...production,
     rateLimit: undefined,
     jwt: {
-      // Built once: every request verifies its token with this key (src/lib/tokens.ts).
+      // Built once: every request verifies its token with this key (src/base/tokens.ts).
       key: createSecretKey(Buffer.from(secret === "" ? developmentSecret : secret)),
       issuer: environment.JWT_ISSUER ?? "clinic-api",
       audience: environment.JWT_AUDIENCE ?? "clinic-api",

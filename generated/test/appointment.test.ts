@@ -2,7 +2,7 @@
 
 import { AppointmentPolicy } from "../src/custom/appointment/appointment.policy.js";
 import { appointmentResource } from "../src/resources/appointment/appointment.resource.js";
-import { exampleValue } from "../src/lib/examples.js";
+import { exampleValue } from "../src/base/examples.js";
 import declaration from "../src/resources/appointment/appointment.resource.json" with { type: "json" };
 import { createClient } from "../client/src/index.js";
 import { describeResource } from "./resource-suite.js";

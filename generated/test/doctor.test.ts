@@ -4,7 +4,7 @@ import { DoctorPolicy } from "../src/custom/doctor/doctor.policy.js";
 import { doctorResource } from "../src/resources/doctor/doctor.resource.js";
 import { SpecialtyPolicy } from "../src/custom/specialty/specialty.policy.js";
 import { specialtyResource } from "../src/resources/specialty/specialty.resource.js";
-import { exampleValue } from "../src/lib/examples.js";
+import { exampleValue } from "../src/base/examples.js";
 import declaration from "../src/resources/doctor/doctor.resource.json" with { type: "json" };
 import { createClient } from "../client/src/index.js";
 import { describeResource } from "./resource-suite.js";

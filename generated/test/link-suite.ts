@@ -3,7 +3,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { expect, it } from "vitest";
 import type { CurrentUser } from "../src/auth/auth.service.js";
-import { examplePayload, type PayloadSchema, type PropertySchema } from "../src/lib/examples.js";
+import { examplePayload, type PayloadSchema, type PropertySchema } from "../src/base/examples.js";
 import type { ResourceDescriptor } from "../src/resource/descriptor.js";
 import { bothScopes, ownerScope } from "../src/resource/ownership.js";
 import type { Policy } from "../src/resource/policy.js";

@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { expect, it } from "vitest";
-import { operatorsOf, type FilterOperator } from "../src/lib/list-operators.js";
+import { operatorsOf, type FilterOperator } from "../src/data/list-operators.js";
 import type { ResourceDescriptor } from "../src/resource/descriptor.js";
 import { explain, nextNumber, type Reply, type TestApi } from "./harness.js";
 

@@ -2,7 +2,7 @@
 
 import { MedicalRecordPolicy } from "../src/custom/medical-record/medical-record.policy.js";
 import { medicalRecordResource } from "../src/resources/medical-record/medical-record.resource.js";
-import { exampleValue } from "../src/lib/examples.js";
+import { exampleValue } from "../src/base/examples.js";
 import declaration from "../src/resources/medical-record/medical-record.resource.json" with { type: "json" };
 import { createClient } from "../client/src/index.js";
 import { describeResource } from "./resource-suite.js";

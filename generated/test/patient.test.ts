@@ -2,7 +2,7 @@
 
 import { PatientPolicy } from "../src/custom/patient/patient.policy.js";
 import { patientResource } from "../src/resources/patient/patient.resource.js";
-import { exampleValue } from "../src/lib/examples.js";
+import { exampleValue } from "../src/base/examples.js";
 import declaration from "../src/resources/patient/patient.resource.json" with { type: "json" };
 import { createClient } from "../client/src/index.js";
 import { describeResource } from "./resource-suite.js";

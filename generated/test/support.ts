@@ -3,7 +3,7 @@
 import { createApp } from "../src/app.js";
 import { roles } from "../src/auth/roles.js";
 import { loadConfig } from "../src/config.js";
-import { examplePayload } from "../src/lib/examples.js";
+import { examplePayload } from "../src/base/examples.js";
 import { openTables, type Tables } from "../src/resources/tables.js";
 import { overrides } from "./custom/factories.js";
 import { acceptedPayload, nextNumber, startTestApi, type TestApi as TestApiOf } from "./harness.js";
@@ -114,7 +114,7 @@ export const factories = {
 
 /**
  * Valid create payloads: every field's value made by the runtime from the resource's own create rules
- * (src/lib/examples.ts: different for each n, so unique fields stay unique), relations from the related
+ * (src/base/examples.ts: different for each n, so unique fields stay unique), relations from the related
  * resource's factory. Records the factories make through the service get all of it.
  */
 const made = {

@@ -17,7 +17,7 @@ export const sqliteDialect: GeneratorDialect = {
   literal: {
     boolean: (value) => (value ? "1" : "0"),
     date: (day) => textLiteral(`${day}T00:00:00.000+00:00`),
-    // Prisma's ISO text with an explicit offset (runtime/sqlite/src/lib/driver.ts).
+    // Prisma's ISO text with an explicit offset (runtime/sqlite/src/db/driver.ts).
     datetime: (iso) => textLiteral(iso.replace("Z", "+00:00")),
     now: `strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now')`,
   },

@@ -50,7 +50,7 @@ export function backgroundPaths(project: ProjectModel): Record<string, object> {
 const deliveryStatuses = ["pending", "delivered", "failed", "skipped"];
 const jobStatuses = ["pending", "running", "done", "failed"];
 
-/** One event's delivery to one webhook (runtime lib/events/deliveries.ts). */
+/** One event's delivery to one webhook (runtime events/deliveries.ts). */
 function deliverySchema(project: ProjectModel): JsonSchema {
   return {
     type: "object",
@@ -72,7 +72,7 @@ function deliverySchema(project: ProjectModel): JsonSchema {
   };
 }
 
-/** One job of hashapi.yaml's `jobs` (runtime lib/jobs/queue.ts). */
+/** One job of hashapi.yaml's `jobs` (runtime jobs/queue.ts). */
 function jobSchema(project: ProjectModel): JsonSchema {
   return {
     type: "object",

@@ -250,7 +250,7 @@ function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFiel
 }
 
 /**
- * The outbox (runtime lib/events/outbox.ts): each committed write's event, appended in the write's
+ * The outbox (runtime data/outbox.ts): each committed write's event, appended in the write's
  * own transaction. No foreign keys: an event outlives its record (a hard delete keeps its history)
  * and its actor. Read by record (the history route) and by age (retention).
  */
@@ -268,19 +268,19 @@ function eventsModel(database: DatabaseModel): string {
       // What wrote it when not a request: `seed` (npm run db:seed) or `script` (user:create);
       // receivers skip those unless they ask for seeds.
       ["origin", "String?", native(database, "@db.VarChar(10)").trim()],
-      // Set once its deliveries exist (lib/events/deliveries.ts): a flag, not a position, because
+      // Set once its deliveries exist (events/deliveries.ts): a flag, not a position, because
       // transactions commit out of id order.
       ["fanned_out", "Boolean", "@default(false)"],
       ["created_at", "DateTime", timestamp.trim()],
     ],
-    // actor_hash, id: a caller's last write, which says whether a read replica has it yet (lib/replicas.ts).
+    // actor_hash, id: a caller's last write, which says whether a read replica has it yet (db/replicas.ts).
     ["@@index([record_hash, id])", "@@index([actor_hash, id])", "@@index([fanned_out, id])", "@@index([created_at])", '@@map("hashapi_events")'],
   );
 }
 
 /**
  * One event's delivery to one receiver (a webhook of hashapi.yaml): its state, attempts and lease
- * (lib/events/deliveries.ts). `hash` is its public id on the deliveries routes.
+ * (events/deliveries.ts). `hash` is its public id on the deliveries routes.
  */
 function deliveriesModel(database: DatabaseModel): string {
   const timestamp = native(database, "@db.Timestamptz(3)");
@@ -308,7 +308,7 @@ function deliveriesModel(database: DatabaseModel): string {
 }
 
 /**
- * A receiver's deliveries of one record wait in that record's lane (runtime lib/events/lanes.ts):
+ * A receiver's deliveries of one record wait in that record's lane (runtime events/lanes.ts):
  * one row while any is pending, leased by the worker that works it. `next_attempt_at` is when it is
  * due, or its lease's end while leased: one index finds both.
  */

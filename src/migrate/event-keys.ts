@@ -6,7 +6,7 @@ import { parseSchemaShape, type SchemaShape } from "./schema-shape.js";
 
 /*
  * Stored events follow the schema. An event holds a record's values by the keys the record had
- * when it was written (runtime lib/events/outbox.ts), and every exit shows a reader only the keys
+ * when it was written (runtime data/outbox.ts), and every exit shows a reader only the keys
  * the record shows that reader now (runtime resource/exits.ts). So the migration that renames a
  * field renames its key in the resource's stored events, in the same transaction: history stays
  * continuous under the new name, and the old name, free again, can never bring an old value back

@@ -16,7 +16,7 @@ export function declarationOf(resource: ResourceCore & Pick<ResourceModel, "seri
       .map((reference) => ({ target: reference.resource, foreignKey: reference.foreignKey }));
   const restrictedBy = referencing("restrict");
   // A soft delete applies cascade and setNull itself; a hard delete leaves them to the database's
-  // foreign keys and records their events from these (runtime lib/events/cascade-events.ts).
+  // foreign keys and records their events from these (runtime data/cascade-events.ts).
   const cascadeTo = referencing("cascade");
   const nullOnDelete = referencing("setNull");
   const read = resource.relations.map((relation) => relation.target);

@@ -1,1 +1,1 @@
-../../runtime/common/src/lib/examples.ts
+../../runtime/common/src/base/examples.ts

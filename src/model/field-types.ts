@@ -6,7 +6,7 @@ import { uuidPattern } from "./public-names.js";
  * Everything hashapi knows about a field type, in one place: what a spec may say about it, how it is
  * stored (Prisma and PostgreSQL types), validated (payload schema and messages), output (schema,
  * TypeScript type, example), filtered and sorted, and how the runtime library reads it (`kind`, one
- * of the runtime's `ColumnKind`s in runtime/common/src/lib/column-codec.ts). Adding a type is adding
+ * of the runtime's `ColumnKind`s in runtime/common/src/data/column-codec.ts). Adding a type is adding
  * an entry here (and, for a new `kind`, teaching column-codec.ts and list-operators.ts to read it:
  * docs/architecture.md lists the files).
  */

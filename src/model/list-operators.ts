@@ -1,1 +1,1 @@
-../../runtime/common/src/lib/list-operators.ts
+../../runtime/common/src/data/list-operators.ts

@@ -1,1 +1,1 @@
-../../runtime/common/src/lib/public-names.ts
+../../runtime/common/src/base/public-names.ts

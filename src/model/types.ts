@@ -300,7 +300,7 @@ export interface ResourceModel {
   /** The spec's `seed:` rows and the unique field `npm run db:seed` upserts them by; undefined without. */
   seed: { by: string; rows: Record<string, unknown>[] } | undefined;
   /**
-   * What the generated tests' payloads need beyond the runtime's example values (lib/examples.ts):
+   * What the generated tests' payloads need beyond the runtime's example values (base/examples.ts):
    * the relations a create fills with the related resource's factory, and the field an update changes.
    */
   examples: {

@@ -4,11 +4,26 @@ import { repo } from "../support/service.js";
 
 const runtimeRoots = ["runtime/common/src", "runtime/sqlite/src", "runtime/postgresql/src"];
 /**
- * The runtime's layers, top first (docs/architecture.md "The runtime: layers"): the commands'
- * entry points, the composition root and process, the endpoints (accounts, resources), the HTTP
- * helpers they share, identity, and the library under all of them (data, events, jobs, the database).
+ * The runtime's layers, top first (docs/architecture.md "The runtime: layers"): the commands' entry
+ * points; the composition root and the process; `lib/`, the paths a project's own code imports (each
+ * a re-export of the module where it lives, so the runtime itself never imports them); the
+ * endpoints (accounts, resources); the HTTP helpers they share; identity; event deliveries and
+ * history; jobs; the data layer (tables, relations, list conditions, codecs, the events a write
+ * appends); the database (SQL, dialects and drivers, migrations); and the base under everything.
  */
-const runtimeLayers = [["scripts"], ["app"], ["accounts", "resource"], ["http"], ["auth"], ["lib"]];
+const runtimeLayers = [
+  ["scripts"],
+  ["app"],
+  ["lib"],
+  ["accounts", "resource"],
+  ["http"],
+  ["auth"],
+  ["events"],
+  ["jobs"],
+  ["data"],
+  ["db"],
+  ["base"],
+];
 
 /**
  * The generator's layers, top first (docs/architecture.md "The generator"): the CLI and the library's

@@ -241,7 +241,7 @@ export class PatientController extends PatientControllerBase {
 const everyOption = join(repo, "test/fixtures/every-option");
 
 /**
- * Factories made from the rules (the runtime's lib/examples.ts): a project whose specs use every
+ * Factories made from the rules (the runtime's base/examples.ts): a project whose specs use every
  * type and option passes its own tests, here on SQLite and below on PostgreSQL (issue 21).
  */
 describe("the generated project's own tests, every type and option, on SQLite", () => {

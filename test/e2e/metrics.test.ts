@@ -83,7 +83,7 @@ describe.each(databaseTargets)("metrics on $label", ({ database }) => {
   });
 
   it("reports the outbox's lag, and on PostgreSQL the pool's use and the start-up line on connections", async () => {
-    // A scrape adds up the workers that answer it in time (lib/ipc.ts): on a busy machine one may
+    // A scrape adds up the workers that answer it in time (base/ipc.ts): on a busy machine one may
     // miss a scrape, never the next ones. Scraped until both workers' figures are in.
     const complete = (figures: Map<string, number>) =>
       figures.has('hashapi_outbox_lag_seconds{stage="fan_out"}') && (database !== "postgresql" || figures.get("db_pool_connections_size") === 20);
@@ -107,7 +107,7 @@ describe.each(databaseTargets)("metrics on $label", ({ database }) => {
 
   it("keeps answering scrapes while workers die and others start (each scrape adds up the workers that answer)", async () => {
     // Scrapes run without a pause while workers are killed, so that some collection is under way
-    // when one dies: a message to a worker that just died once ended the supervisor (lib/ipc.ts).
+    // when one dies: a message to a worker that just died once ended the supervisor (base/ipc.ts).
     const failures: string[] = [];
     let scraped = 0;
     let killing = true;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Sql } from "../../runtime/common/src/lib/sql.js";
+import type { Sql } from "../../runtime/common/src/db/sql.js";
 import { eventKeyStatements } from "../../src/migrate/event-keys.js";
 import { parseSchemaShape } from "../../src/migrate/schema-shape.js";
 import type { SchemaEvolution } from "../../src/model/evolution.js";

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encodeValue } from "../../runtime/common/src/lib/column-codec.js";
-import { fanOut } from "../../runtime/common/src/lib/events/fan-out.js";
-import { eventMatcher } from "../../runtime/common/src/lib/events/receivers.js";
-import { pruneEvents } from "../../runtime/common/src/lib/events/retention.js";
-import { Binder, type Sql } from "../../runtime/common/src/lib/sql.js";
+import { encodeValue } from "../../runtime/common/src/data/column-codec.js";
+import { fanOut } from "../../runtime/common/src/events/fan-out.js";
+import { eventMatcher } from "../../runtime/common/src/events/receivers.js";
+import { pruneEvents } from "../../runtime/common/src/events/retention.js";
+import { Binder, type Sql } from "../../runtime/common/src/db/sql.js";
 import { deliveryTablesStatements, eventsTableStatement } from "../support/events-table.js";
 import { integrationTargets, openIntegrationDatabase, type IntegrationDatabase } from "../support/integration-database.js";
 

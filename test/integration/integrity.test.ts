@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventsTableStatement } from "../support/events-table.js";
-import { openSql as openSqlite } from "../../runtime/sqlite/src/lib/driver.js";
-import type { Sql } from "../../runtime/common/src/lib/sql.js";
-import { defineTable, Table, type TableSpec } from "../../runtime/common/src/lib/table.js";
+import { openSql as openSqlite } from "../../runtime/sqlite/src/db/driver.js";
+import type { Sql } from "../../runtime/common/src/db/sql.js";
+import { defineTable, Table, type TableSpec } from "../../runtime/common/src/data/table.js";
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
 /**
@@ -96,7 +96,7 @@ function schema(dialect: "sqlite" | "postgresql"): string[] {
 
 /** The PostgreSQL driver, loaded by path: the type-check sees runtime/common beside sqlite/ only (tsconfig rootDirs). */
 async function openPostgres(url: string, poolSize: number): Promise<Sql> {
-  const driver = "../../runtime/postgresql/src/lib/driver.js";
+  const driver = "../../runtime/postgresql/src/db/driver.js";
   return ((await import(driver)) as { openSql: (url: string, poolSize: number) => Sql }).openSql(url, poolSize);
 }
 

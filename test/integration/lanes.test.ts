@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { settleDeliveries } from "../../runtime/common/src/lib/events/deliveries.js";
-import { fanOut } from "../../runtime/common/src/lib/events/fan-out.js";
-import { claimLanes, closeLane, openMissingLanes, pendingOf, refreshVersion, type Lane } from "../../runtime/common/src/lib/events/lanes.js";
-import type { Sql } from "../../runtime/common/src/lib/sql.js";
+import { settleDeliveries } from "../../runtime/common/src/events/deliveries.js";
+import { fanOut } from "../../runtime/common/src/events/fan-out.js";
+import { claimLanes, closeLane, openMissingLanes, pendingOf, refreshVersion, type Lane } from "../../runtime/common/src/events/lanes.js";
+import type { Sql } from "../../runtime/common/src/db/sql.js";
 import { deliveryTablesStatements, eventsTableStatement } from "../support/events-table.js";
 import { integrationTargets, openIntegrationDatabase, type IntegrationDatabase } from "../support/integration-database.js";
 
 /**
- * Issue 45: the lanes deliveries wait in (runtime lib/events/lanes.ts), on a real database each:
+ * Issue 45: the lanes deliveries wait in (runtime events/lanes.ts), on a real database each:
  * a claim takes due lanes and skips leased ones, whatever waits behind them; a lane is closed only
  * at the version its worker read, so a fan-out adding to it at the same moment never leaves a
  * pending delivery without a lane (hundreds of races); a worker that lost its lease settles nothing.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Sql } from "../../runtime/common/src/lib/sql.js";
-import { defineTable, Table, type TableSpec } from "../../runtime/common/src/lib/table.js";
+import type { Sql } from "../../runtime/common/src/db/sql.js";
+import { defineTable, Table, type TableSpec } from "../../runtime/common/src/data/table.js";
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
 /**
@@ -14,7 +14,7 @@ import { postgresBinDir, startPostgres, type PostgresServer } from "../support/p
 const patients: TableSpec = defineTable<any>({ name: "patients", softDelete: true, columns: { name: "string" } });
 
 async function openPostgres(url: string): Promise<Sql> {
-  const driver = "../../runtime/postgresql/src/lib/driver.js";
+  const driver = "../../runtime/postgresql/src/db/driver.js";
   return ((await import(driver)) as { openSql: (url: string, poolSize: number) => Sql }).openSql(url, 2);
 }
 

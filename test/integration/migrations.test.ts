@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSql as openSqlite } from "../../runtime/sqlite/src/lib/driver.js";
+import { openSql as openSqlite } from "../../runtime/sqlite/src/db/driver.js";
 import {
   applyMigrations,
   checksumOf,
@@ -15,8 +15,8 @@ import {
   pendingMigrations,
   resolveMigration,
   splitStatements,
-} from "../../runtime/common/src/lib/migrations.js";
-import type { Sql } from "../../runtime/common/src/lib/sql.js";
+} from "../../runtime/common/src/db/migrations.js";
+import type { Sql } from "../../runtime/common/src/db/sql.js";
 import { caselessIndexSql } from "../../src/migrate/case-insensitive-email.js";
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
@@ -69,7 +69,7 @@ interface Target {
 }
 
 // Loaded by path at run time: the PostgreSQL runtime is type-checked on its own (runtime/tsconfig.postgresql.json).
-const postgresDriver = "../../runtime/postgresql/src/lib/driver.js";
+const postgresDriver = "../../runtime/postgresql/src/db/driver.js";
 const openPostgres = async (url: string, poolSize: number) =>
   ((await import(postgresDriver)) as { openSql: typeof openSqlite }).openSql(url, poolSize);
 

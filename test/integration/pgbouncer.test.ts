@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { behindPooler } from "../../runtime/common/src/lib/database.js";
-import type { Sql } from "../../runtime/common/src/lib/sql.js";
+import { behindPooler } from "../../runtime/common/src/db/database.js";
+import type { Sql } from "../../runtime/common/src/db/sql.js";
 import { hasPgBouncer, startPgBouncer, type PgBouncer } from "../support/pgbouncer.js";
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
@@ -13,7 +13,7 @@ import { postgresBinDir, startPostgres, type PostgresServer } from "../support/p
 type OpenSql = (url: string, poolSize?: number, statementTimeoutMs?: number, pooled?: boolean) => Sql;
 
 async function driver(): Promise<OpenSql> {
-  const path = "../../runtime/postgresql/src/lib/driver.js";
+  const path = "../../runtime/postgresql/src/db/driver.js";
   return ((await import(path)) as { openSql: OpenSql }).openSql;
 }
 

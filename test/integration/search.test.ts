@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { searchCondition } from "../../runtime/common/src/lib/list-conditions.js";
-import type { Sql } from "../../runtime/common/src/lib/sql.js";
-import { defineTable, Table } from "../../runtime/common/src/lib/table.js";
-import { openSql } from "../../runtime/sqlite/src/lib/driver.js";
+import { searchCondition } from "../../runtime/common/src/data/list-conditions.js";
+import type { Sql } from "../../runtime/common/src/db/sql.js";
+import { defineTable, Table } from "../../runtime/common/src/data/table.js";
+import { openSql } from "../../runtime/sqlite/src/db/driver.js";
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
 /**
@@ -57,7 +57,7 @@ describe.skipIf(!postgresBinDir() && !process.env.CI)("?search= over three field
   behaves(async () => {
     postgres = await startPostgres();
     await postgres.createDatabase("search");
-    const driver = "../../runtime/postgresql/src/lib/driver.js";
+    const driver = "../../runtime/postgresql/src/db/driver.js";
     const db = ((await import(driver)) as { openSql: (url: string, poolSize: number) => Sql }).openSql(postgres.url("search"), 2);
     const table = await fill(db, `CREATE TABLE "people" ("id" SERIAL PRIMARY KEY, "hash" TEXT NOT NULL, "first" TEXT NOT NULL, "last" TEXT NOT NULL, "bio" TEXT NOT NULL, "created_at" TIMESTAMPTZ(3) NOT NULL, "updated_at" TIMESTAMPTZ(3) NOT NULL)`);
     return {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Sql } from "../../runtime/common/src/lib/sql.js";
-import { openSql } from "../../runtime/sqlite/src/lib/driver.js";
+import type { Sql } from "../../runtime/common/src/db/sql.js";
+import { openSql } from "../../runtime/sqlite/src/db/driver.js";
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
 /**
@@ -49,7 +49,7 @@ describe.skipIf(!postgresBinDir() && !process.env.CI)("Sql.rows on PostgreSQL", 
   behaves(async () => {
     postgres = await startPostgres();
     await postgres.createDatabase("rows");
-    const driver = "../../runtime/postgresql/src/lib/driver.js";
+    const driver = "../../runtime/postgresql/src/db/driver.js";
     const db = ((await import(driver)) as { openSql: (url: string, poolSize: number) => Sql }).openSql(postgres.url("rows"), 2);
     await db.exec(`CREATE TABLE "items" ("id" SERIAL PRIMARY KEY, "label" TEXT NOT NULL)`);
     await db.exec(`INSERT INTO "items" ("label") VALUES ('first'), ('second')`);

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { columnComparison } from "../../runtime/common/src/lib/list-conditions.js";
-import type { Sql } from "../../runtime/common/src/lib/sql.js";
-import { openSql as openSqlite } from "../../runtime/sqlite/src/lib/driver.js";
-import { dialect as sqlite } from "../../runtime/sqlite/src/lib/dialect.js";
-import type { SqlDialect } from "../../runtime/common/src/lib/sql.js";
+import { columnComparison } from "../../runtime/common/src/data/list-conditions.js";
+import type { Sql } from "../../runtime/common/src/db/sql.js";
+import { openSql as openSqlite } from "../../runtime/sqlite/src/db/driver.js";
+import { dialect as sqlite } from "../../runtime/sqlite/src/db/dialect.js";
+import type { SqlDialect } from "../../runtime/common/src/db/sql.js";
 
 // The PostgreSQL runtime compiles with its own tsconfig (runtime/tsconfig.postgresql.json): loaded by path.
-const postgresDialect = "../../runtime/postgresql/src/lib/dialect.js";
+const postgresDialect = "../../runtime/postgresql/src/db/dialect.js";
 const { dialect: postgresql } = (await import(postgresDialect)) as { dialect: SqlDialect };
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
@@ -56,7 +56,7 @@ describe.skipIf(!postgresBinDir() && !process.env.CI)("a statement past its dead
   beforeAll(async () => {
     postgres = await startPostgres();
     await postgres.createDatabase("timeouts");
-    const driver = "../../runtime/postgresql/src/lib/driver.js";
+    const driver = "../../runtime/postgresql/src/db/driver.js";
     const { openSql } = (await import(driver)) as { openSql: (url: string, poolSize: number, timeout: number) => Sql };
     db = openSql(postgres.url("timeouts"), 2, 100);
   }, 120_000);

@@ -4,15 +4,15 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { stringify } from "yaml";
 import { describe, expect, it } from "vitest";
-import { examplePayload, exampleValue, uniqueRoom, type PropertySchema } from "../../runtime/common/src/lib/examples.js";
-import { payloadValidators, type PayloadRules } from "../../runtime/common/src/lib/validation.js";
+import { examplePayload, exampleValue, uniqueRoom, type PropertySchema } from "../../runtime/common/src/base/examples.js";
+import { payloadValidators, type PayloadRules } from "../../runtime/common/src/base/validation.js";
 import { buildResourceDeclaration } from "../../src/emit/resource-declaration.js";
 import { HashapiError } from "../../src/errors.js";
 import { unfillableFieldWarnings } from "../../src/model/unfillable.js";
 import { loadModel } from "../../src/pipeline/generate.js";
 
 /**
- * The values the generated tests and seed data make (runtime/common/src/lib/examples.ts) pass the
+ * The values the generated tests and seed data make (runtime/common/src/base/examples.ts) pass the
  * resource's own validator, for specs drawn at random from the registry: every field type with the
  * options it takes, and explicit rules (size, digits, between, in, regex with an example, email, url,
  * uuid, confirmed, nullable, unique). Unique fields get a different value for each number.
@@ -91,7 +91,7 @@ function roomy(property: PropertySchema): boolean {
   return true;
 }
 
-describe("example values (runtime/common/src/lib/examples.ts) against random specs of the registry", () => {
+describe("example values (runtime/common/src/base/examples.ts) against random specs of the registry", () => {
   it("make payloads every resource's own create validator accepts, with unique fields distinct", async () => {
     const dir = mkdtempSync(join(tmpdir(), "hashapi-examples-"));
     let valid = 0;

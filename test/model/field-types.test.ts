@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { FilterKind } from "../../runtime/common/src/http/list-query.js";
-import type { ColumnKind } from "../../runtime/common/src/lib/table.js";
+import type { ColumnKind } from "../../runtime/common/src/data/table.js";
 import type { ActionName as RuntimeActionName } from "../../runtime/common/src/resource/descriptor.js";
 import type { ActionName } from "../../src/model/types.js";
 import { fieldTypeNames, fieldTypes, type FieldTypeDescriptor } from "../../src/model/field-types.js";

@@ -5,7 +5,7 @@ import {
   type PayloadField,
   type PayloadRelation,
 } from "../../src/model/validation.js";
-import { compileValidator } from "../../runtime/common/src/lib/validation.js";
+import { compileValidator } from "../../runtime/common/src/base/validation.js";
 
 const field = (overrides: Partial<PayloadField> & Pick<PayloadField, "name" | "type">): PayloadField => ({
   nullable: false,

@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { coalesced } from "../../runtime/common/src/lib/coalesced.js";
-import { eventMatcher } from "../../runtime/common/src/lib/events/receivers.js";
-import { handlerReceivers } from "../../runtime/common/src/lib/events/handlers.js";
-import { nextAttempt, signature } from "../../runtime/common/src/lib/events/webhooks.js";
-import { JobQueue, jobRetryAt } from "../../runtime/common/src/lib/jobs/jobs.js";
-import { scheduleProblem } from "../../runtime/common/src/lib/jobs/schedules.js";
-import { runToEnd } from "../../runtime/common/src/lib/run-to-end.js";
-import { delayedSignal } from "../../runtime/common/src/lib/signal.js";
+import { coalesced } from "../../runtime/common/src/base/coalesced.js";
+import { eventMatcher } from "../../runtime/common/src/events/receivers.js";
+import { handlerReceivers } from "../../runtime/common/src/events/handlers.js";
+import { nextAttempt, signature } from "../../runtime/common/src/events/webhooks.js";
+import { JobQueue, jobRetryAt } from "../../runtime/common/src/jobs/jobs.js";
+import { scheduleProblem } from "../../runtime/common/src/jobs/schedules.js";
+import { runToEnd } from "../../runtime/common/src/base/run-to-end.js";
+import { delayedSignal } from "../../runtime/common/src/base/signal.js";
 
 /**
  * The pure parts of the service's background work (issue 45): which events a receiver hears, when

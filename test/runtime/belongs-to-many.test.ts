@@ -2,15 +2,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSql } from "../../runtime/sqlite/src/lib/driver.js";
-import type { Sql } from "../../runtime/common/src/lib/sql.js";
-import { defineTable, Table, type TableSpec } from "../../runtime/common/src/lib/table.js";
+import { openSql } from "../../runtime/sqlite/src/db/driver.js";
+import type { Sql } from "../../runtime/common/src/db/sql.js";
+import { defineTable, Table, type TableSpec } from "../../runtime/common/src/data/table.js";
 import { eventsTableStatement } from "../support/events-table.js";
-import { pivotDecoder } from "../../runtime/common/src/lib/table/nested-items.js";
-import { dialect as sqliteDialect } from "../../runtime/sqlite/src/lib/dialect.js";
+import { pivotDecoder } from "../../runtime/common/src/data/table/nested-items.js";
+import { dialect as sqliteDialect } from "../../runtime/sqlite/src/db/dialect.js";
 
 /**
- * belongsToMany in the runtime's data layer (lib/relations/belongs-to-many.ts through table.ts),
+ * belongsToMany in the runtime's data layer (data/relations/belongs-to-many.ts through table.ts),
  * on a real SQLite file: a page's links load in one statement whatever the page size, soft-deleted
  * related rows stay linked but unseen, a sync keeps what the caller cannot see, filters look
  * through the pivot.
@@ -107,7 +107,7 @@ describe("belongsToMany in the data layer", () => {
   });
 });
 
-describe("pivotDecoder (runtime/common/src/lib/table/nested-items.ts)", () => {
+describe("pivotDecoder (runtime/common/src/data/table/nested-items.ts)", () => {
   it("is built once per relation, database, place and kind of read, never per page", () => {
     const kinds = { since: "date", weight: "decimal" } as const;
     const decoder = pivotDecoder(kinds, 4, sqliteDialect, true);

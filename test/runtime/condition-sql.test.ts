@@ -3,14 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ListCondition } from "../../runtime/common/src/lib/list-conditions.js";
-import type { FilterOperator } from "../../runtime/common/src/lib/list-operators.js";
-import type { Sql } from "../../runtime/common/src/lib/sql.js";
-import { Table, type TableSpec } from "../../runtime/common/src/lib/table.js";
-import { openSql } from "../../runtime/sqlite/src/lib/driver.js";
+import type { ListCondition } from "../../runtime/common/src/data/list-conditions.js";
+import type { FilterOperator } from "../../runtime/common/src/data/list-operators.js";
+import type { Sql } from "../../runtime/common/src/db/sql.js";
+import { Table, type TableSpec } from "../../runtime/common/src/data/table.js";
+import { openSql } from "../../runtime/sqlite/src/db/driver.js";
 
 /*
- * lib/table/filters.ts conditionSql, differentially: a random condition tree (every column
+ * data/table/filters.ts conditionSql, differentially: a random condition tree (every column
  * operator, nested all/any, NULLs, LIKE's own characters, letters whose case folds outside ASCII)
  * selects, on a real SQLite table, exactly the rows a plain JavaScript reading of the contract
  * (docs/api-contract.md §4) selects.
@@ -103,7 +103,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("conditionSql (runtime/common/src/lib/table/filters.ts) against the contract's reading", () => {
+describe("conditionSql (runtime/common/src/data/table/filters.ts) against the contract's reading", () => {
   it("selects exactly the rows each random condition tree holds for", async () => {
     const expectedHashes = (tree: ListCondition) =>
       rows.flatMap((row, index) => (holds(row, tree) ? [`ITM_${String(index).padStart(8, "0")}`] : []));

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { StatementTimeout, type DatabaseErrors, type SqlDialect } from "../../runtime/common/src/lib/sql.js";
-import { dialect as sqlite } from "../../runtime/sqlite/src/lib/dialect.js";
+import { StatementTimeout, type DatabaseErrors, type SqlDialect } from "../../runtime/common/src/db/sql.js";
+import { dialect as sqlite } from "../../runtime/sqlite/src/db/dialect.js";
 
 // The PostgreSQL runtime compiles with its own tsconfig (runtime/tsconfig.postgresql.json): loaded by path.
-const postgresDialect = "../../runtime/postgresql/src/lib/dialect.js";
+const postgresDialect = "../../runtime/postgresql/src/db/dialect.js";
 const { dialect: postgresql } = (await import(postgresDialect)) as { dialect: SqlDialect };
 
 type Question = Exclude<keyof DatabaseErrors, "uniqueViolationColumn">;

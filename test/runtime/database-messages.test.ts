@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { databaseUrlProblem, explainOpenFailure, printableUrl } from "../../runtime/common/src/lib/database.js";
-import { settingSource } from "../../runtime/common/src/lib/project-files.js";
-import type { SqlDialect } from "../../runtime/common/src/lib/sql.js";
+import { databaseUrlProblem, explainOpenFailure, printableUrl } from "../../runtime/common/src/db/database.js";
+import { settingSource } from "../../runtime/common/src/base/project-files.js";
+import type { SqlDialect } from "../../runtime/common/src/db/sql.js";
 
 // The PostgreSQL runtime compiles with its own tsconfig (runtime/tsconfig.postgresql.json): loaded by path.
-const postgresDialect = "../../runtime/postgresql/src/lib/dialect.js";
+const postgresDialect = "../../runtime/postgresql/src/db/dialect.js";
 const { dialect: postgresql } = (await import(postgresDialect)) as { dialect: SqlDialect };
 
 /** What a user reads when the database cannot be opened or is of the wrong kind (issue 21). */
-describe("database start-up messages (runtime/common/src/lib/database.ts)", () => {
+describe("database start-up messages (runtime/common/src/db/database.ts)", () => {
   it("masks a password in a URL, and leaves other URLs alone", () => {
     expect(printableUrl("postgresql://app:s3cret@db:5432/app")).toBe("postgresql://app:***@db:5432/app");
     expect(printableUrl("postgresql://app@db:5432/app")).toBe("postgresql://app@db:5432/app");

@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isoInstant, parseDate, parseDateTime, storedInstant, storedIsoInstant } from "../../runtime/common/src/lib/dates.js";
-import { outputOf } from "../../runtime/common/src/lib/column-codec.js";
+import { isoInstant, parseDate, parseDateTime, storedInstant, storedIsoInstant } from "../../runtime/common/src/base/dates.js";
+import { outputOf } from "../../runtime/common/src/data/column-codec.js";
 
 const isoDateTime = outputOf("datetime")!;
 const isoDate = outputOf("date")!;
 
-describe("storedInstant (runtime/common/src/lib/dates.ts)", () => {
+describe("storedInstant (runtime/common/src/base/dates.ts)", () => {
   const stored = (date: Date) => date.toISOString().replace("Z", "+00:00");
 
   it("reads the text Prisma stores on SQLite as the instant Date reads, and outputs it as toISOString", () => {
@@ -51,7 +51,7 @@ describe("storedInstant (runtime/common/src/lib/dates.ts)", () => {
   });
 });
 
-describe("dates kept as stored, in reads for output (runtime/common/src/lib/dates.ts)", () => {
+describe("dates kept as stored, in reads for output (runtime/common/src/base/dates.ts)", () => {
   const stored = (date: Date) => date.toISOString().replace("Z", "+00:00");
   const oddTexts = [
     "2026-11-27 06:30:00",
@@ -127,7 +127,7 @@ describe("dates kept as stored, in reads for output (runtime/common/src/lib/date
   });
 });
 
-describe("isoInstant (runtime/common/src/lib/dates.ts)", () => {
+describe("isoInstant (runtime/common/src/base/dates.ts)", () => {
   it("writes exactly what toISOString writes, for any instant of years 0000–9999", () => {
     const yearZero = new Date(0);
     yearZero.setUTCFullYear(0, 0, 1);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { defineTable } from "../../runtime/common/src/lib/table.js";
-import { ValidationFailed } from "../../runtime/common/src/lib/errors.js";
-import { payloadValidators, type PayloadRules } from "../../runtime/common/src/lib/validation.js";
+import { defineTable } from "../../runtime/common/src/data/table.js";
+import { ValidationFailed } from "../../runtime/common/src/base/errors.js";
+import { payloadValidators, type PayloadRules } from "../../runtime/common/src/base/validation.js";
 import { defineResource, type ResourceDeclaration } from "../../runtime/common/src/resource/descriptor.js";
 
 interface RoomCreate {
@@ -47,7 +47,7 @@ function failure(run: () => unknown): Record<string, string[]> {
   throw new Error("expected a ValidationFailed");
 }
 
-describe("defineTable (runtime/common/src/lib/table.ts)", () => {
+describe("defineTable (runtime/common/src/data/table.ts)", () => {
   it("makes what a declaration leaves out explicit: no soft delete, no relations, events named after the table", () => {
     const table = defineTable<{ id: number; hash: string; name: string }>({ name: "rooms", columns: { name: "string" } });
     expect(table).toEqual({ name: "rooms", event: "rooms", columns: { name: "string" }, softDelete: false, relations: {}, restrictedBy: [], cascadeTo: [], nullOnDelete: [] });
@@ -56,7 +56,7 @@ describe("defineTable (runtime/common/src/lib/table.ts)", () => {
   });
 });
 
-describe("payloadValidators (runtime/common/src/lib/validation.ts)", () => {
+describe("payloadValidators (runtime/common/src/base/validation.ts)", () => {
   const validators = payloadValidators<RoomCreate>({ validation: rules });
 
   it("answers a failing payload with the messages the declaration holds, per keyword", () => {

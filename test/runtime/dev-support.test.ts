@@ -5,11 +5,11 @@ import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { migrateForDevelopment } from "../../runtime/common/src/app/dev-migrations.js";
 import { runMigrateCommand } from "../../runtime/common/src/app/migrate-command.js";
-import { appliedMarkerPath } from "../../runtime/common/src/lib/migrations.js";
-import { readSetting } from "../../runtime/common/src/lib/project-files.js";
+import { appliedMarkerPath } from "../../runtime/common/src/db/migrations.js";
+import { readSetting } from "../../runtime/common/src/base/project-files.js";
 import { afterWorkerExit, maxFailedStarts, workerCount, type StartRecord } from "../../runtime/common/src/app/supervisor.js";
 import { runUserCreateCommand } from "../../runtime/common/src/app/user-create.js";
-import { openSql } from "../../runtime/sqlite/src/lib/driver.js";
+import { openSql } from "../../runtime/sqlite/src/db/driver.js";
 import { eventsTableStatement } from "../support/events-table.js";
 
 /** A project folder of its own: prisma/migrations with the given migrations, and a module URL inside src/. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import { errorHandler } from "../../runtime/common/src/http/error-handler.js";
 import { provideRequestLog, startRequest } from "../../runtime/common/src/http/request-context.js";
-import { Conflict, Forbidden, NotFound, ValidationFailed } from "../../runtime/common/src/lib/errors.js";
+import { Conflict, Forbidden, NotFound, ValidationFailed } from "../../runtime/common/src/base/errors.js";
 
 /** Domain errors thrown by user code (a controller hook, a policy) answer with their own message (issue 21). */
 describe("errorHandler (runtime/common/src/http/error-handler.ts) over real HTTP", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { TableSpec } from "../../runtime/common/src/lib/table.js";
+import type { TableSpec } from "../../runtime/common/src/data/table.js";
 import { ExitGate, type ExitLinks, type ExitSubject, type Reader } from "../../runtime/common/src/resource/exits.js";
 import { everyField, fieldAccess } from "../../runtime/common/src/resource/field-access.js";
-import { hashPrefix } from "../../runtime/common/src/lib/hash-id.js";
+import { hashPrefix } from "../../runtime/common/src/base/hash-id.js";
 
 /**
  * The one gate every exit passes (issue 45), decided without a database: which stored keys of an

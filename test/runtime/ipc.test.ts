@@ -1,7 +1,7 @@
 import { fork } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { sendIfConnected } from "../../runtime/common/src/lib/ipc.js";
+import { sendIfConnected } from "../../runtime/common/src/base/ipc.js";
 
 /** A real child process with an IPC channel that exits at once, awaited until its parent knows. */
 async function deadChild() {
@@ -14,7 +14,7 @@ async function deadChild() {
 
 const nextTicks = () => new Promise((done) => setImmediate(done));
 
-describe("sendIfConnected (runtime/common/src/lib/ipc.ts)", () => {
+describe("sendIfConnected (runtime/common/src/base/ipc.ts)", () => {
   it("drops a message to a child that died, where a bare send raises an 'error' event that would end the sender", async () => {
     const bare = await deadChild();
     bare.child.send({ type: "hashapi:metrics-collect", id: 1 });

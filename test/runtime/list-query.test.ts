@@ -2,7 +2,7 @@ import type { Request } from "express";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseListQuery, type ListSpec } from "../../runtime/common/src/http/list-query.js";
-import { ValidationFailed } from "../../runtime/common/src/lib/errors.js";
+import { ValidationFailed } from "../../runtime/common/src/base/errors.js";
 
 /** A list of patients: the kinds of filter a spec gives, search, a relation, soft delete. */
 const spec: ListSpec = {

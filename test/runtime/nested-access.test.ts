@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { CurrentUser } from "../../runtime/common/src/auth/auth.service.js";
 import { assertMayRead, nestedReader } from "../../runtime/common/src/http/nested-access.js";
-import { Forbidden } from "../../runtime/common/src/lib/errors.js";
-import type { StoredRow } from "../../runtime/common/src/lib/table.js";
+import { Forbidden } from "../../runtime/common/src/base/errors.js";
+import type { StoredRow } from "../../runtime/common/src/data/table.js";
 
 const user = { id: 1, hash: "USR_AAAAAAAA", role: "doctor" } as unknown as CurrentUser;
 const page = [

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { objectBuilder, type BuiltKey } from "../../runtime/common/src/lib/object-builder.js";
+import { objectBuilder, type BuiltKey } from "../../runtime/common/src/base/object-builder.js";
 
 type Source = Record<string, unknown>;
 
-describe("objectBuilder (runtime/common/src/lib/object-builder.ts)", () => {
+describe("objectBuilder (runtime/common/src/base/object-builder.ts)", () => {
   const names = ["hash", "name", "created at", 'a"quote', "0"];
   const source: Source = { hash: "DOC_AAAAAAAA", name: "Lee", "created at": "today", 'a"quote': "q", 0: "zero" };
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { isPlainSelect } from "../../runtime/common/src/lib/replicas.js";
-import { sql } from "../../runtime/common/src/lib/sql.js";
+import { isPlainSelect } from "../../runtime/common/src/db/replicas.js";
+import { sql } from "../../runtime/common/src/db/sql.js";
 
-describe("what a replica may answer (runtime/common/src/lib/replicas.ts isPlainSelect)", () => {
+describe("what a replica may answer (runtime/common/src/db/replicas.ts isPlainSelect)", () => {
   const id = 7;
   it.each([
     ["a plain select", 'SELECT * FROM "patients" WHERE "id" = $1', true],

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { userFieldValues } from "../../runtime/common/src/auth/auth.service.js";
 import { Decimal } from "@prisma/client/runtime/client";
-import type { TableSpec } from "../../runtime/common/src/lib/table.js";
-import { messageTable } from "../../runtime/common/src/lib/validation.js";
+import type { TableSpec } from "../../runtime/common/src/data/table.js";
+import { messageTable } from "../../runtime/common/src/base/validation.js";
 import type { ResourceDescriptor } from "../../runtime/common/src/resource/descriptor.js";
 import { createSerializer, type Serializer } from "../../runtime/common/src/resource/serializer.js";
 
@@ -50,7 +50,7 @@ describe("createSerializer (runtime/common/src/resource/serializer.ts)", () => {
   });
 });
 
-describe("messageTable (runtime/common/src/lib/validation.ts)", () => {
+describe("messageTable (runtime/common/src/base/validation.ts)", () => {
   it("turns each message written once into a keyword lookup that no prototype name reaches", () => {
     const table = messageTable({ name: [["The name field is required.", "required", "null"], ["The name field must be a string.", "type"]] });
     expect(table.name!.null).toBe("The name field is required.");

@@ -1,9 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { startDraining } from "../../runtime/common/src/lib/draining.js";
+import { startDraining } from "../../runtime/common/src/base/draining.js";
 import { readProductionSettings } from "../../runtime/common/src/app/production-settings.js";
-import { awaitMigrations, gated } from "../../runtime/common/src/lib/service-gate.js";
+import { awaitMigrations, gated } from "../../runtime/common/src/base/service-gate.js";
 
 /** The gate in front of the app (issue 46): waiting for migrations, draining, and what stays open. */
 let server: Server | undefined;

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { Binder, sql, statementOf } from "../../runtime/common/src/lib/sql.js";
-import { dialect as sqlite } from "../../runtime/sqlite/src/lib/dialect.js";
-import type { SqlDialect } from "../../runtime/common/src/lib/sql.js";
+import { Binder, sql, statementOf } from "../../runtime/common/src/db/sql.js";
+import { dialect as sqlite } from "../../runtime/sqlite/src/db/dialect.js";
+import type { SqlDialect } from "../../runtime/common/src/db/sql.js";
 
 // The PostgreSQL runtime compiles with its own tsconfig (runtime/tsconfig.postgresql.json): loaded by path.
-const postgresDialect = "../../runtime/postgresql/src/lib/dialect.js";
+const postgresDialect = "../../runtime/postgresql/src/db/dialect.js";
 const { dialect: postgresql } = (await import(postgresDialect)) as { dialect: SqlDialect };
 
-describe("sql tag and placeholders (runtime/common/src/lib/sql.ts)", () => {
+describe("sql tag and placeholders (runtime/common/src/db/sql.ts)", () => {
   it("puts each dialect's own placeholders where the values were, and nowhere else", () => {
     const query = (id: number) => sql`SELECT "data" ? 'key' AS "has", "data" ?| array['a'] FROM "t" WHERE "id" = ${id} AND "n" > ${2}`;
     expect(statementOf(postgresql, query(7))).toEqual({

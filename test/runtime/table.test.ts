@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSql } from "../../runtime/sqlite/src/lib/driver.js";
-import { sql, type Sql } from "../../runtime/common/src/lib/sql.js";
-import { maxNestedPerParent } from "../../runtime/common/src/lib/list-operators.js";
-import { Table, type TableSpec } from "../../runtime/common/src/lib/table.js";
+import { openSql } from "../../runtime/sqlite/src/db/driver.js";
+import { sql, type Sql } from "../../runtime/common/src/db/sql.js";
+import { maxNestedPerParent } from "../../runtime/common/src/data/list-operators.js";
+import { Table, type TableSpec } from "../../runtime/common/src/data/table.js";
 import { eventsTableStatement } from "../support/events-table.js";
 import { referencedMessage } from "../../runtime/common/src/resource/referenced-message.js";
 
@@ -102,7 +102,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("Table (runtime/common/src/lib/table.ts) on SQLite", () => {
+describe("Table (runtime/common/src/data/table.ts) on SQLite", () => {
   it("writes typed values and reads them back decoded, with belongsTo as { hash } or as the record", async () => {
     const ownerId = await owners.insert({ hash: "OWN_AAAAAAAA", name: "Ana" });
     await pets.insert({ hash: "PET_AAAAAAAA", name: "Rex", born_on: new Date("2020-02-29"), vaccinated: true, owner_id: ownerId });

@@ -1,7 +1,7 @@
 import { createHmac, createSecretKey } from "node:crypto";
 import jwt from "jsonwebtoken";
 import { describe, expect, it, vi } from "vitest";
-import { bearerToken, issueToken, readToken, type JwtSettings } from "../../runtime/common/src/lib/tokens.js";
+import { bearerToken, issueToken, readToken, type JwtSettings } from "../../runtime/common/src/base/tokens.js";
 
 const secret = "a-test-secret-of-at-least-32-bytes-long";
 const settings: JwtSettings = { key: createSecretKey(Buffer.from(secret)), issuer: "clinic", audience: "clinic-clients", ttlSeconds: 900, refreshTtlSeconds: 86_400 };
@@ -15,7 +15,7 @@ function token(claims: Record<string, unknown>, { alg = "HS256", hmac = "sha256"
 }
 const good = () => ({ sub: "USR_AAAAAAAA", jti: "j-1", iat: now(), exp: now() + 60, iss: "clinic", aud: "clinic-clients" });
 
-describe("HS256 tokens through jsonwebtoken (runtime/common/src/lib/tokens.ts)", () => {
+describe("HS256 tokens through jsonwebtoken (runtime/common/src/base/tokens.ts)", () => {
   it("reads back what it issues, with auth_time defaulting to the login time", () => {
     const issued = issueToken(settings, "USR_AAAAAAAA");
     expect(issued.token_type).toBe("Bearer");

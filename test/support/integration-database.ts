@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Sql } from "../../runtime/common/src/lib/sql.js";
-import { openSql as openSqlite } from "../../runtime/sqlite/src/lib/driver.js";
+import type { Sql } from "../../runtime/common/src/db/sql.js";
+import { openSql as openSqlite } from "../../runtime/sqlite/src/db/driver.js";
 import { postgresBinDir, startPostgres } from "./postgres.js";
 
 /**
@@ -35,7 +35,7 @@ export async function openIntegrationDatabase(dialect: "sqlite" | "postgresql", 
   const postgres = await startPostgres();
   await postgres.createDatabase(name);
   // Imported here: the PostgreSQL driver module is a PostgreSQL project's, typed by its own tsconfig.
-  const driver = "../../runtime/postgresql/src/lib/driver.js";
+  const driver = "../../runtime/postgresql/src/db/driver.js";
   const { openSql } = (await import(driver)) as { openSql: (url: string, poolSize: number) => Sql };
   const db = openSql(postgres.url(name), poolSize);
   return {

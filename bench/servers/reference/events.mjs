@@ -1,5 +1,5 @@
 // The event a write appends in its own transaction, as the service's outbox writes it (runtime
-// lib/events/outbox.ts): the second ceiling of bench/write-ceilings.mjs ("express-ceiling-events")
+// data/outbox.ts): the second ceiling of bench/write-ceilings.mjs ("express-ceiling-events")
 // writes the same row, so that what a write's event costs the database is in both figures and only
 // hashapi's own cost is left between them.
 import { toStoredDate } from "../shared/stored-dates.mjs";

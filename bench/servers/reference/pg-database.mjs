@@ -47,7 +47,7 @@ function prepareUpdates(pool) {
   return statements;
 }
 
-/** poolSize: the service's own (runtime lib/sql.ts opens 10 per process). */
+/** poolSize: the service's own (runtime db/sql.ts opens 10 per process). */
 export function openPgDatabase(url, poolSize = 10) {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on("error", () => undefined);

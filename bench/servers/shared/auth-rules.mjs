@@ -1,5 +1,5 @@
 // What the service's auth does the same for every server: token claims, the accepted header, the
-// login throttle's limits (src/lib/tokens.ts, src/auth/login-throttle.ts).
+// login throttle's limits (src/base/tokens.ts, src/auth/login-throttle.ts).
 
 /** The service's token claims, in its order (jsonwebtoken appends aud and iss after them). */
 export function tokenClaims(userHash, jti, ttlSeconds) {

@@ -1,5 +1,5 @@
 // Public identifiers as api-contract.md §2 defines them: PREFIX_ + 8 symbols drawn with rejection
-// sampling from a crypto-random pool, exactly like the generated service's lib/hash-id.ts.
+// sampling from a crypto-random pool, exactly like the generated service's base/hash-id.ts.
 import { randomFillSync } from "node:crypto";
 
 export const hashAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";

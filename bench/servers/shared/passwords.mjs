@@ -1,4 +1,4 @@
-// The stored password format and cost of the generated service (lib/passwords.ts), so that every
+// The stored password format and cost of the generated service (base/passwords.ts), so that every
 // server verifies the same seeded hash with the same work: scrypt N=2^17, r=8, p=1, 32-byte key.
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 

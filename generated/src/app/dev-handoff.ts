@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { propertyOf } from "../lib/records.js";
-import { sendIfConnected } from "../lib/ipc.js";
+import { propertyOf } from "../base/records.js";
+import { sendIfConnected } from "../base/ipc.js";
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
 

@@ -1,8 +1,8 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { databaseUrlProblem, ensureDatabaseFolder, explainOpenFailure } from "../lib/database.js";
-import { openSql } from "../lib/driver.js";
-import { applyMigrations, MigrationFailed, MigrationRefused } from "../lib/migrations.js";
+import { databaseUrlProblem, ensureDatabaseFolder, explainOpenFailure } from "../db/database.js";
+import { openSql } from "../db/driver.js";
+import { applyMigrations, MigrationFailed, MigrationRefused } from "../db/migrations.js";
 
 /**
  * - `current`: nothing was pending, or what was is now applied: start the server on it.

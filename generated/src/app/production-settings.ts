@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { databaseDialect, databaseUrlProblem } from "../lib/database.js";
-import { settingSource } from "../lib/project-files.js";
+import { databaseDialect, databaseUrlProblem } from "../db/database.js";
+import { settingSource } from "../base/project-files.js";
 
 /** How the service runs in production (docs/api-contract.md §9), read from the environment. */
 export interface ProductionSettings {
@@ -17,7 +17,7 @@ export interface ProductionSettings {
    * port for a bearer METRICS_TOKEN; neither set: no metrics route at all.
    */
   metrics: { port: number } | { token: string } | undefined;
-  /** DATABASE_REPLICA_URLS: PostgreSQL streaming replicas a GET's reads may go to (lib/replicas.ts). */
+  /** DATABASE_REPLICA_URLS: PostgreSQL streaming replicas a GET's reads may go to (db/replicas.ts). */
   databaseReplicaUrls: string[];
 }
 

@@ -4,12 +4,12 @@ import { parseArgs } from "node:util";
 import type { AnyResource } from "../resource/descriptor.js";
 import { completedForService, serverSetValues } from "../resource/server-set.js";
 import { ResourceService, type AnyService } from "../resource/service.js";
-import { connectDatabase, explainOpenFailure, type Database } from "../lib/database.js";
-import { Conflict, describeFieldErrors, ValidationFailed } from "../lib/errors.js";
-import { recordEventsAs } from "../lib/events/outbox.js";
-import { examplePayload, isRelationKey, uniqueRoom, type PayloadSchema } from "../lib/examples.js";
-import { migrationsPath, pendingMigrations } from "../lib/migrations.js";
-import { settingSource } from "../lib/project-files.js";
+import { connectDatabase, explainOpenFailure, type Database } from "../db/database.js";
+import { Conflict, describeFieldErrors, ValidationFailed } from "../base/errors.js";
+import { recordEventsAs } from "../data/outbox.js";
+import { examplePayload, isRelationKey, uniqueRoom, type PayloadSchema } from "../base/examples.js";
+import { migrationsPath, pendingMigrations } from "../db/migrations.js";
+import { settingSource } from "../base/project-files.js";
 import {
   columnsOf,
   relationOfKind,
@@ -18,8 +18,8 @@ import {
   type AnyTable,
   type StoredRow,
   type TableSpec,
-} from "../lib/table.js";
-import { listOf, messageOf, propertyOf } from "../lib/records.js";
+} from "../data/table.js";
+import { listOf, messageOf, propertyOf } from "../base/records.js";
 
 /** A resource as the seeder needs it: its descriptor and its create rules (from its .resource.json). */
 export interface Seedable {

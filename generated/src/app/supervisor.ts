@@ -2,7 +2,7 @@
 
 import cluster from "node:cluster";
 import { availableParallelism } from "node:os";
-import type { Logger } from "../lib/logger.js";
+import type { Logger } from "../base/logger.js";
 
 /**
  * WEB_CONCURRENCY=N runs N worker processes sharing the port (node:cluster); in production the
@@ -111,7 +111,7 @@ export function supervise(count: number, logger: Logger, graceMs: number): void 
 }
 
 /**
- * A message to a worker that just died fails with an 'error' event on it (lib/ipc.ts), which would
+ * A message to a worker that just died fails with an 'error' event on it (base/ipc.ts), which would
  * end the supervisor and every other worker: the death is handled on "exit", the error only logged.
  */
 function survivesWorkerErrors(logger: Logger): void {

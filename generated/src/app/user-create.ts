@@ -1,12 +1,12 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { parseArgs } from "node:util";
-import { connectDatabase, explainOpenFailure, isUniqueViolation, sql } from "../lib/database.js";
-import { newHash } from "../lib/hash-id.js";
-import { appendEvents, recordEventsAs } from "../lib/events/outbox.js";
-import { hashPassword } from "../lib/passwords.js";
-import { isSchemaBehind } from "../lib/database-errors.js";
-import { messageOf } from "../lib/records.js";
+import { connectDatabase, explainOpenFailure, isUniqueViolation, sql } from "../db/database.js";
+import { newHash } from "../base/hash-id.js";
+import { appendEvents, recordEventsAs } from "../data/outbox.js";
+import { hashPassword } from "../base/passwords.js";
+import { isSchemaBehind } from "../db/database-errors.js";
+import { messageOf } from "../base/records.js";
 
 const usage =
   "usage: npm run user:create -- --name <name> --email <email> --password <password> [--role <role>]";

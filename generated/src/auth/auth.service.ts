@@ -1,20 +1,20 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { sql, type Database } from "../lib/database.js";
-import { outputOf } from "../lib/serialize.js";
+import { sql, type Database } from "../db/database.js";
+import { outputOf } from "../data/serialize.js";
 import type { Request } from "express";
-import { decodedInstant } from "../lib/column-codec.js";
-import { Binder, type ReadRouting } from "../lib/sql.js";
-import { decodeValue, type ColumnKind } from "../lib/table.js";
-import { Unauthenticated } from "../lib/errors.js";
-import { verifyPassword } from "../lib/passwords.js";
+import { decodedInstant } from "../data/column-codec.js";
+import { Binder, type ReadRouting } from "../db/sql.js";
+import { decodeValue, type ColumnKind } from "../data/table.js";
+import { Unauthenticated } from "../base/errors.js";
+import { verifyPassword } from "../base/passwords.js";
 import {
   issueToken,
   readToken,
   type IssuedToken,
   type JwtSettings,
   type TokenClaims,
-} from "../lib/tokens.js";
+} from "../base/tokens.js";
 import type { LoginThrottle } from "./login-throttle.js";
 import type { Revocations } from "./revocations.js";
 
@@ -89,7 +89,7 @@ export class AuthService {
     const order = new Binder(db.dialect);
     const [jti, hash] = [order.add("claims.jti"), order.add("claims.sub")];
     // With read replicas, the caller's last write too (its event id): what a replica must hold
-    // before it answers this caller's reads (lib/replicas.ts). One index lookup in the same statement.
+    // before it answers this caller's reads (db/replicas.ts). One index lookup in the same statement.
     const lastEvent = db.replicas
       ? `, (SELECT "e"."id" FROM "hashapi_events" AS "e" WHERE "e"."actor_hash" = "users"."hash" ORDER BY "e"."id" DESC LIMIT 1) AS "last_event"`
       : "";
@@ -103,7 +103,7 @@ export class AuthService {
       sql`SELECT "hash", "password" FROM "users" WHERE "email" = ${email.toLowerCase()} LIMIT 1`,
     )) as { hash: string; password: string } | undefined;
     // Unknown e-mails are verified against a dummy hash: both paths cost one scrypt (bounded per
-    // process with every other hash: lib/passwords.ts).
+    // process with every other hash: base/passwords.ts).
     const valid = await verifyPassword(password, user?.password ?? null);
     if (!user || !valid) throw new InvalidCredentials();
     await this.throttle.succeeded(attempt);

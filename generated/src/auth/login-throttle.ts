@@ -1,9 +1,9 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { sql, type Database } from "../lib/database.js";
-import { Binder } from "../lib/sql.js";
-import { TooManyAttempts } from "../lib/errors.js";
-import { decodeValue } from "../lib/table.js";
+import { sql, type Database } from "../db/database.js";
+import { Binder } from "../db/sql.js";
+import { TooManyAttempts } from "../base/errors.js";
+import { decodeValue } from "../data/table.js";
 
 /**
  * Login attempts allowed per minute, per counter. Laravel's 5 per e-mail and client address, plus

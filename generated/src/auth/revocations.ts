@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import type { Database } from "../lib/database.js";
-import { isUniqueViolation, sql } from "../lib/database.js";
+import type { Database } from "../db/database.js";
+import { isUniqueViolation, sql } from "../db/database.js";
 
 /**
  * Revoked token ids live in the database until the token could no longer be used (the end of its

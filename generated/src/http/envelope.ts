@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { Response } from "express";
-import type { FieldErrors } from "../lib/errors.js";
+import type { FieldErrors } from "../base/errors.js";
 
 /**
  * Writes a JSON body straight to Node's response: Express's `res.json` adds a replacer lookup, a

@@ -10,11 +10,11 @@ import {
   TooManyRequests,
   Unauthenticated,
   ValidationFailed,
-} from "../lib/errors.js";
-import { isDatabaseAway, isSchemaBehind, isStatementTimeout } from "../lib/database-errors.js";
+} from "../base/errors.js";
+import { isDatabaseAway, isSchemaBehind, isStatementTimeout } from "../db/database-errors.js";
 import { sendError } from "./envelope.js";
 import { notReady } from "./health.js";
-import { propertyOf } from "../lib/records.js";
+import { propertyOf } from "../base/records.js";
 
 /**
  * The one place where domain errors become HTTP responses. Anything unexpected is logged with the

@@ -1,10 +1,10 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { Request, Response } from "express";
-import { isDraining } from "../lib/draining.js";
-import { pendingMigrations } from "../lib/migrations.js";
-import { migrationsAwaited, notReadyMessage } from "../lib/service-gate.js";
-import type { Sql } from "../lib/sql.js";
+import { isDraining } from "../base/draining.js";
+import { pendingMigrations } from "../db/migrations.js";
+import { migrationsAwaited, notReadyMessage } from "../base/service-gate.js";
+import type { Sql } from "../db/sql.js";
 import { sendData, sendError } from "./envelope.js";
 
 /**

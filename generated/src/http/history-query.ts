@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { Request } from "express";
-import { ValidationFailed } from "../lib/errors.js";
+import { ValidationFailed } from "../base/errors.js";
 import type { CursorCodec, CursorPosition } from "./cursor.js";
 import { label } from "./filter-query.js";
 import { cursorBinding, integerParameter, maxPage, QueryParameters } from "./list-query.js";

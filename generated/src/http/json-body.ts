@@ -1,10 +1,10 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import express, { type NextFunction, type Request, type Response } from "express";
-import { isStorableText } from "../lib/column-codec.js";
-import { ValidationFailed } from "../lib/errors.js";
+import { isStorableText } from "../data/column-codec.js";
+import { ValidationFailed } from "../base/errors.js";
 import { sendError } from "./envelope.js";
-import { propertyOf } from "../lib/records.js";
+import { propertyOf } from "../base/records.js";
 
 const methodsWithBody = new Set(["POST", "PUT", "PATCH"]);
 const forbiddenKeys = new Set(["__proto__", "constructor", "prototype"]);

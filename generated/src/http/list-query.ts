@@ -1,23 +1,23 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { Request } from "express";
-import { kindNoun, parseQueryValue, queryBoolean } from "../lib/column-codec.js";
-import { emptyFieldErrors, ValidationFailed } from "../lib/errors.js";
+import { kindNoun, parseQueryValue, queryBoolean } from "../data/column-codec.js";
+import { emptyFieldErrors, ValidationFailed } from "../base/errors.js";
 import {
   maxMatchText,
   maxQueryText,
   maxSearchWords,
   type FilterKind,
   type FilterOperator,
-} from "../lib/list-operators.js";
-import { reservedQueryParameters } from "../lib/public-names.js";
-import { searchCondition, type ListCondition } from "../lib/list-conditions.js";
+} from "../data/list-operators.js";
+import { reservedQueryParameters } from "../base/public-names.js";
+import { searchCondition, type ListCondition } from "../data/list-conditions.js";
 import type { CursorCodec, CursorPosition } from "./cursor.js";
 import { routedPath } from "./route-table.js";
 import { bracketFilter, filterOperand, label, operatorProblem } from "./filter-query.js";
 
-export { filterKinds, type FilterKind } from "../lib/list-operators.js";
-export type { ListCondition } from "../lib/list-conditions.js";
+export { filterKinds, type FilterKind } from "../data/list-operators.js";
+export type { ListCondition } from "../data/list-conditions.js";
 
 export interface ListSpec {
   sortable: readonly string[];
@@ -41,7 +41,7 @@ export interface ListQuery {
   perPage: number;
   /**
    * What the rows must meet, ANDed: every filter parameter (`?field=v` is an `eq` like any other)
-   * and `?search=`, as one condition tree (lib/list-conditions.ts) that lib/table/filters.ts
+   * and `?search=`, as one condition tree (data/list-conditions.ts) that data/table/filters.ts
    * compiles. A relation's own list route adds its link here.
    */
   where: ListCondition[];

@@ -2,8 +2,8 @@
 
 import { randomUUID } from "node:crypto";
 import type { Express, Request, Response } from "express";
-import type { Logger } from "../lib/logger.js";
-import { observeRequest } from "../lib/metrics.js";
+import type { Logger } from "../base/logger.js";
+import { observeRequest } from "./metrics.js";
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -63,7 +63,7 @@ export function provideParsedQuery(app: Express): void {
 /**
  * A request id (the caller's X-Request-Id when sane) on every log line and response, and one
  * "request" line per response when the level is `info` or lower, with the signed-in user's public
- * id when there is one; with `measured`, the request's figures for /metrics (lib/metrics.ts). Neither:
+ * id when there is one; with `measured`, the request's figures for /metrics (http/metrics.ts). Neither:
  * no timer at all.
  */
 export function startRequest(logger: Logger, req: Request, res: Response, measured: boolean): void {

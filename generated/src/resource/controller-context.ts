@@ -2,8 +2,8 @@
 
 import type { ListSpec } from "../http/list-query.js";
 import type { NestedReaders } from "../http/nested-access.js";
-import type { JobQueue } from "../lib/jobs/jobs.js";
-import type { LinkedCondition } from "../lib/list-conditions.js";
+import type { JobQueue } from "../jobs/jobs.js";
+import type { LinkedCondition } from "../data/list-conditions.js";
 import type { ExitGate, ExitSubject } from "./exits.js";
 import type { Serializer } from "./serializer.js";
 import type { ResourceService, StoredRow } from "./service.js";

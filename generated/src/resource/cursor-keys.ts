@@ -2,9 +2,9 @@
 
 import type { CursorCodec } from "../http/cursor.js";
 import type { ListQuery } from "../http/list-query.js";
-import { cursorValue, fromCursorValue, type ColumnKind } from "../lib/column-codec.js";
-import { emptyFieldErrors, ValidationFailed } from "../lib/errors.js";
-import { ownValue } from "../lib/records.js";
+import { cursorValue, fromCursorValue, type ColumnKind } from "../data/column-codec.js";
+import { emptyFieldErrors, ValidationFailed } from "../base/errors.js";
+import { ownValue } from "../base/records.js";
 
 /*
  * A cursor holds the values of a row's order keys (column-codec.ts cursorValue): sealed from the

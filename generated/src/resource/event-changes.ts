@@ -1,9 +1,9 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import type { Changes } from "../lib/events/outbox.js";
-import { propertyOf } from "../lib/records.js";
-import { outputOf } from "../lib/serialize.js";
-import type { Sql, SqlRow } from "../lib/sql.js";
+import type { Changes } from "../data/outbox.js";
+import { propertyOf } from "../base/records.js";
+import { outputOf } from "../data/serialize.js";
+import type { Sql, SqlRow } from "../db/sql.js";
 import {
   columnsOf,
   decodeValue,
@@ -11,7 +11,7 @@ import {
   relationsOfKind,
   type AnyTable,
   type TableSpec,
-} from "../lib/table.js";
+} from "../data/table.js";
 import { isPublicIdKey, type ResourceDescriptor } from "./descriptor.js";
 
 /** A record's values as its events hold them, by output key (see recordValues). */

@@ -2,10 +2,10 @@
 
 import type { CurrentUser } from "../auth/auth.service.js";
 import type { NestedReader } from "../http/nested-access.js";
-import type { EventReaders } from "../lib/events/attempts.js";
-import type { Actor } from "../lib/events/outbox.js";
-import { hashPrefix } from "../lib/hash-id.js";
-import type { AnyTable, StoredRow, TableSpec } from "../lib/table.js";
+import type { EventReaders } from "../events/attempts.js";
+import type { Actor } from "../data/outbox.js";
+import { hashPrefix } from "../base/hash-id.js";
+import type { AnyTable, StoredRow, TableSpec } from "../data/table.js";
 import { everyField, type Viewer } from "./field-access.js";
 import type { OwnerSettings } from "./ownership.js";
 import type { Serializer } from "./serializer.js";
@@ -231,7 +231,7 @@ function mayListLinks(links: ExitLinks, viewer: Viewer): boolean {
 }
 
 /**
- * The gate as deliveries ask it (lib/events/attempts.ts): a webhook reads as its `as:` role, a
+ * The gate as deliveries ask it (events/attempts.ts): a webhook reads as its `as:` role, a
  * handler as the service itself.
  */
 export function eventReaders(gate: ExitGate): EventReaders {

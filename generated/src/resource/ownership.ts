@@ -1,9 +1,9 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { CurrentUser } from "../auth/auth.service.js";
-import { emptyFieldErrors, ValidationFailed } from "../lib/errors.js";
-import { ownValue } from "../lib/records.js";
-import type { RowScope } from "../lib/table.js";
+import { emptyFieldErrors, ValidationFailed } from "../base/errors.js";
+import { ownValue } from "../base/records.js";
+import type { RowScope } from "../data/table.js";
 import type { WriteRules } from "./write-rules.js";
 
 /**

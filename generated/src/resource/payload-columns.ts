@@ -1,18 +1,18 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { emptyFieldErrors, ValidationFailed, type FieldErrors } from "../lib/errors.js";
-import { isRecord, ownValue } from "../lib/records.js";
-import { pivotColumns, type Link } from "../lib/relations/belongs-to-many.js";
-import { toDate } from "../lib/serialize.js";
+import { emptyFieldErrors, ValidationFailed, type FieldErrors } from "../base/errors.js";
+import { isRecord, ownValue } from "../base/records.js";
+import { pivotColumns, type Link } from "../data/relations/belongs-to-many.js";
+import { toDate } from "../data/serialize.js";
 import { takenFields } from "./unique-fields.js";
-import type { Sql } from "../lib/sql.js";
+import type { Sql } from "../db/sql.js";
 import {
   columnsOf,
   relationOfKind,
   type AnyTable,
   type Reach,
   type TableSpec,
-} from "../lib/table.js";
+} from "../data/table.js";
 
 /** A belongsTo payload key whose record must also match `where` (an owned resource's parent). */
 export interface ParentRule {

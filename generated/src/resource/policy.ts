@@ -2,7 +2,7 @@
 
 import type { CurrentUser } from "../auth/auth.service.js";
 import type { ListQuery } from "../http/list-query.js";
-import type { RowScope } from "../lib/table.js";
+import type { RowScope } from "../data/table.js";
 
 type Verdict = boolean | Promise<boolean>;
 

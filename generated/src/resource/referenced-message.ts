@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import type { HeldBack } from "../lib/table/cascade.js";
-import type { TableSpec } from "../lib/table.js";
+import type { HeldBack } from "../data/table/cascade.js";
+import type { TableSpec } from "../data/table.js";
 
 /**
  * The 409 of a delete that a restrict relation holds back, naming it: "Resource is referenced by

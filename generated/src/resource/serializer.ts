@@ -1,12 +1,12 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import type { ManyToManySpec } from "../lib/relations/belongs-to-many.js";
-import { columnsOf, relationOfKind, relationsOfKind, type TableSpec } from "../lib/table.js";
-import { outputOf } from "../lib/serialize.js";
+import type { ManyToManySpec } from "../data/relations/belongs-to-many.js";
+import { columnsOf, relationOfKind, relationsOfKind, type TableSpec } from "../data/table.js";
+import { outputOf } from "../data/serialize.js";
 import { isPublicIdKey, type ResourceDescriptor } from "./descriptor.js";
 import { hiddenByRole, type Viewer } from "./field-access.js";
-import { objectBuilder, type BuiltKey } from "../lib/object-builder.js";
-import { isRecord } from "../lib/records.js";
+import { objectBuilder, type BuiltKey } from "../base/object-builder.js";
+import { isRecord } from "../base/records.js";
 
 /** A record as the serializer reads it. */
 type Row = Record<string, unknown>;

@@ -8,8 +8,8 @@ import { label } from "../http/filter-query.js";
 import { integerParameter, maxPage, QueryParameters } from "../http/list-query.js";
 import { paginate } from "../http/pagination.js";
 import type { RouteTable } from "../http/route-table.js";
-import { Forbidden, NotFound, ValidationFailed } from "../lib/errors.js";
-import { hashMatcher } from "../lib/hash-id.js";
+import { Forbidden, NotFound, ValidationFailed } from "../base/errors.js";
+import { hashMatcher } from "../base/hash-id.js";
 
 /*
  * The routes of the service's background work for its most privileged role: the webhooks'

@@ -1,9 +1,9 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { defaultDatabaseUrl } from "../lib/database.js";
+import { defaultDatabaseUrl } from "../db/database.js";
 import { runMigrateCommand } from "../app/migrate-command.js";
-import { migrationsPath } from "../lib/migrations.js";
-import { loadEnvironment, settingSource } from "../lib/project-files.js";
+import { migrationsPath } from "../db/migrations.js";
+import { loadEnvironment, settingSource } from "../base/project-files.js";
 
 // npm run db:migrate | db:status | db:resolve (see src/app/migrate-command.ts).
 // Behind a pooler in transaction mode, migrations take a session's advisory lock and run DDL in

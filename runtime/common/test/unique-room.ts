@@ -1,13 +1,13 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { decodeValue } from "../src/lib/column-codec.js";
-import { quote } from "../src/lib/sql.js";
+import { decodeValue } from "../src/data/column-codec.js";
+import { quote } from "../src/db/sql.js";
 import {
   distinctValues,
   exampleValue,
   type PayloadSchema,
   type PropertySchema,
-} from "../src/lib/examples.js";
+} from "../src/base/examples.js";
 import type { ResourceDescriptor } from "../src/resource/descriptor.js";
 import type { TestApi } from "./harness.js";
 

@@ -2,9 +2,9 @@
 
 import type { Request, Response } from "express";
 import { sendData, sendError, sendMessage } from "../http/envelope.js";
-import { Unauthenticated } from "../lib/errors.js";
-import { bearerToken } from "../lib/tokens.js";
-import { compileValidator } from "../lib/validation.js";
+import { Unauthenticated } from "../base/errors.js";
+import { bearerToken } from "../base/tokens.js";
+import { compileValidator } from "../base/validation.js";
 import { InvalidCredentials, type AuthService } from "../auth/auth.service.js";
 
 interface LoginPayload {

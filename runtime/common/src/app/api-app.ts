@@ -1,21 +1,21 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { startDispatcher, type DispatcherOptions } from "../lib/events/dispatcher.js";
-import type { JobQueue } from "../lib/jobs/jobs.js";
-import { startJobWorker } from "../lib/jobs/worker.js";
+import { startDispatcher, type DispatcherOptions } from "../events/dispatcher.js";
+import type { JobQueue } from "../jobs/jobs.js";
+import { startJobWorker } from "../jobs/worker.js";
 import { addDeliveryRoutes, addJobRoutes } from "../resource/background-routes.js";
 import type { BackgroundWork } from "./background-thread.js";
-import { handlerReceivers, type EventHandlers } from "../lib/events/handlers.js";
-import type { Webhook } from "../lib/events/webhooks.js";
+import { handlerReceivers, type EventHandlers } from "../events/handlers.js";
+import type { Webhook } from "../events/webhooks.js";
 import express, { type Express, type RequestHandler } from "express";
 import { AuthController } from "../accounts/auth.controller.js";
 import { addAuthRoutes } from "../accounts/auth.routes.js";
 import { AuthService, type UserFields } from "../auth/auth.service.js";
 import { LoginThrottle } from "../auth/login-throttle.js";
 import { Revocations } from "../auth/revocations.js";
-import { requestLimitsShared, type Database } from "../lib/database.js";
-import type { Logger } from "../lib/logger.js";
-import type { JwtSettings } from "../lib/tokens.js";
+import { requestLimitsShared, type Database } from "../db/database.js";
+import type { Logger } from "../base/logger.js";
+import type { JwtSettings } from "../base/tokens.js";
 import { eventReaders } from "../resource/exits.js";
 import { ResourceRegistry } from "../resource/registry.js";
 import { applyCors } from "../http/cors.js";
@@ -44,7 +44,7 @@ export interface ApiSettings {
   rateLimit: RequestLimitRules | undefined;
   /** METRICS_PORT or METRICS_TOKEN (lib/production-settings.ts); unset: nothing is measured. */
   metrics: { port: number } | { token: string } | undefined;
-  /** EVENTS_RETAIN_DAYS: how long events of resources without `audit` are kept (lib/events/retention.ts). */
+  /** EVENTS_RETAIN_DAYS: how long events of resources without `audit` are kept (events/retention.ts). */
   eventsRetainDays: number;
   /** hashapi.yaml's webhooks, read from the environment; `role` reads and retries their deliveries. */
   webhooks: {
@@ -205,7 +205,7 @@ function backgroundWork(parts: ApiParts, registry: ResourceRegistry): Background
   };
 }
 
-/** Writes the jobs a handler asked for, with its success (lib/events/dispatcher.ts). */
+/** Writes the jobs a handler asked for, with its success (events/dispatcher.ts). */
 function writeJobsOf(queue: JobQueue): NonNullable<DispatcherOptions["writeJobs"]> {
   return async (sql, jobs) => {
     for (const job of jobs) await queue.enqueue(sql, job.name, job.payload, job.options);

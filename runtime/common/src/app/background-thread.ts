@@ -3,16 +3,16 @@
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import type { Dispatcher } from "../lib/events/dispatcher.js";
-import type { RetentionRule } from "../lib/events/retention.js";
-import type { JobWorker } from "../lib/jobs/worker.js";
-import type { WatchedWork } from "../lib/metrics.js";
-import { eventsWritten } from "../lib/events/outbox.js";
-import { keepEventsPruned } from "../lib/events/retention.js";
-import { jobsEnqueued } from "../lib/jobs/queue.js";
-import type { Logger } from "../lib/logger.js";
-import type { Sql } from "../lib/sql.js";
-import { takeRemoteWorkCounts, workCountsSnapshot } from "../lib/work-counts.js";
+import type { Dispatcher } from "../events/dispatcher.js";
+import type { RetentionRule } from "../events/retention.js";
+import type { JobWorker } from "../jobs/worker.js";
+import type { WatchedWork } from "../http/metrics.js";
+import { eventsWritten } from "../data/outbox.js";
+import { keepEventsPruned } from "../events/retention.js";
+import { jobsEnqueued } from "../jobs/queue.js";
+import type { Logger } from "../base/logger.js";
+import type { Sql } from "../db/sql.js";
+import { takeRemoteWorkCounts, workCountsSnapshot } from "../base/work-counts.js";
 
 /*
  * The service's background work — event deliveries, jobs and schedules, the outbox's retention —
@@ -34,7 +34,7 @@ export interface BackgroundWork {
   startDispatcher(logger: Logger): Dispatcher;
   /** The job worker and schedules, when hashapi.yaml declares jobs. */
   startJobs(logger: Logger): JobWorker | undefined;
-  /** What /metrics watches of that work (lib/metrics.ts). */
+  /** What /metrics watches of that work (http/metrics.ts). */
   readonly watched: WatchedWork;
 }
 

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, watch } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { defaultDatabaseUrl } from "../lib/database.js";
+import { defaultDatabaseUrl } from "../db/database.js";
 import {
   connectionMessage,
   drainingMessage,
@@ -16,9 +16,9 @@ import {
   type ListenRequest,
 } from "./dev-handoff.js";
 import { migrateForDevelopment } from "./dev-migrations.js";
-import { sendIfConnected } from "../lib/ipc.js";
-import { appliedMarkerPath, migrationsPath } from "../lib/migrations.js";
-import { projectPath, readSetting } from "../lib/project-files.js";
+import { sendIfConnected } from "../base/ipc.js";
+import { appliedMarkerPath, migrationsPath } from "../db/migrations.js";
+import { projectPath, readSetting } from "../base/project-files.js";
 
 /*
  * `npm run dev` (started by dev-server.ts): serves src/ through tsx and restarts the server when a
@@ -28,7 +28,7 @@ import { projectPath, readSetting } from "../lib/project-files.js";
  * holds the listening socket and hands connections to the server that serves (dev-handoff.ts), so
  * the previous server serves until the next one is ready: a request is never refused by a restart.
  * What this process itself loaded cannot change under it: when the project's database changes
- * (src/lib/driver.ts, rewritten by `hashapi generate` after `database:` changed in hashapi.yaml) or
+ * (src/db/driver.ts, rewritten by `hashapi generate` after `database:` changed in hashapi.yaml) or
  * its dependencies do (package.json, `npm install`), it stops the server, says why, and exits for
  * dev-server.ts to start a fresh one, which reads everything anew.
  *
@@ -50,7 +50,7 @@ const freshStartCode = 75;
 
 /** What this process loaded that a restart of the server cannot renew, as found on disk now. */
 const loadedFiles = {
-  "src/lib/driver.ts": "the project's database (src/lib/driver.ts)",
+  "src/db/driver.ts": "the project's database (src/db/driver.ts)",
   "package.json": "the dependencies (package.json)",
   "node_modules/.package-lock.json": "the installed packages (npm install)",
 } as const;

@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { pathToFileURL } from "node:url";
-import { sendIfConnected } from "../lib/ipc.js";
+import { sendIfConnected } from "../base/ipc.js";
 
 /*
  * A server process of `npm run dev` (see dev-server.ts), started before it is needed: it loads the

@@ -2,12 +2,12 @@
 
 import { createServer, type Server } from "node:http";
 import { register } from "prom-client";
-import type { Logger } from "../lib/logger.js";
+import type { Logger } from "../base/logger.js";
 
 /**
  * METRICS_PORT: GET /metrics on a port of its own (on HOST, like the API), which a network policy
  * can keep from the public. Any other path or method is a 404. `gather` is this process's figures,
- * or in a cluster every worker's (lib/metrics.ts).
+ * or in a cluster every worker's (http/metrics.ts).
  */
 export function listenForMetrics(
   host: string,

@@ -6,8 +6,8 @@ import {
   ensureDatabaseFolder,
   explainOpenFailure,
   printableUrl,
-} from "../lib/database.js";
-import { openSql } from "../lib/driver.js";
+} from "../db/database.js";
+import { openSql } from "../db/driver.js";
 import {
   applyMigrations,
   markMigrationsApplied,
@@ -17,9 +17,9 @@ import {
   readMigrationFiles,
   readMigrationRecords,
   resolveMigration,
-} from "../lib/migrations.js";
-import type { Sql } from "../lib/sql.js";
-import { messageOf } from "../lib/records.js";
+} from "../db/migrations.js";
+import type { Sql } from "../db/sql.js";
+import { messageOf } from "../base/records.js";
 
 const usage = `usage:
   npm run db:migrate                              apply the pending migrations

@@ -12,8 +12,8 @@ import {
   openReplica,
   requestLimitsShared,
   type Database,
-} from "../lib/database.js";
-import { ReplicaSet, withReplicas } from "../lib/replicas.js";
+} from "../db/database.js";
+import { ReplicaSet, withReplicas } from "../db/replicas.js";
 import { closeHandedOff, handedOff, listenThroughRunner } from "./dev-handoff.js";
 import {
   type BackgroundThread,
@@ -22,15 +22,15 @@ import {
   runBackgroundWork,
   startBackgroundThread,
 } from "./background-thread.js";
-import { startDraining } from "../lib/draining.js";
-import { awaitMigrations, gated, type GatedApp } from "../lib/service-gate.js";
+import { startDraining } from "../base/draining.js";
+import { awaitMigrations, gated, type GatedApp } from "../base/service-gate.js";
 import type { ProductionSettings } from "./production-settings.js";
-import { createLogger, type Logger } from "../lib/logger.js";
-import { enableMetrics } from "../lib/metrics.js";
-import { clusterMetrics } from "../lib/metrics-cluster.js";
+import { createLogger, type Logger } from "../base/logger.js";
+import { enableMetrics } from "../http/metrics.js";
+import { clusterMetrics } from "../http/metrics-cluster.js";
 import { listenForMetrics } from "./metrics-server.js";
-import { migrationsPath, pendingMigrations } from "../lib/migrations.js";
-import { loadEnvironment, settingSource } from "../lib/project-files.js";
+import { migrationsPath, pendingMigrations } from "../db/migrations.js";
+import { loadEnvironment, settingSource } from "../base/project-files.js";
 import { supervise, workerCount } from "./supervisor.js";
 
 /** What the service reads of the project's configuration (src/config.ts), production settings included. */
@@ -114,7 +114,7 @@ function backgroundPoolSize(poolSize: number): number {
   return Math.max(2, Math.ceil(poolSize / 2));
 }
 
-/** The primary, with DATABASE_REPLICA_URLS for the reads of GET requests when set (lib/replicas.ts). */
+/** The primary, with DATABASE_REPLICA_URLS for the reads of GET requests when set (db/replicas.ts). */
 function withReadReplicas(primary: Database, config: ServiceSettings, logger: Logger): Database {
   if (config.databaseReplicaUrls.length === 0) return primary;
   const replicas = new ReplicaSet(

@@ -2,8 +2,8 @@
 
 import type { Request, Response } from "express";
 import type { AuthService, CurrentUser } from "../auth/auth.service.js";
-import { Unauthenticated } from "../lib/errors.js";
-import { bearerToken, type TokenClaims } from "../lib/tokens.js";
+import { Unauthenticated } from "../base/errors.js";
+import { bearerToken, type TokenClaims } from "../base/tokens.js";
 import type { Action } from "./route-table.js";
 
 declare module "express-serve-static-core" {
@@ -63,7 +63,7 @@ export function optionalAuth(auth: AuthService, action: Action): Action {
 
 /**
  * A GET's reads from a read replica that holds the caller's last write (DATABASE_REPLICA_URLS,
- * lib/replicas.ts); everything else, and every request without replicas, on the primary.
+ * db/replicas.ts); everything else, and every request without replicas, on the primary.
  */
 function perform(
   auth: AuthService,

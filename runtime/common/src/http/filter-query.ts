@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { kindNoun, parseQueryValue, queryBoolean } from "../lib/column-codec.js";
+import { kindNoun, parseQueryValue, queryBoolean } from "../data/column-codec.js";
 import {
   isFilterOperator,
   listOperators,
@@ -10,7 +10,7 @@ import {
   textMatchOperators,
   type FilterKind,
   type FilterOperator,
-} from "../lib/list-operators.js";
+} from "../data/list-operators.js";
 
 /** What the list options say about filtering (see ListSpec in list-query.ts). */
 export interface FilterSpec {

@@ -2,7 +2,7 @@
 
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, Response } from "express";
-import { metricsText } from "../lib/metrics.js";
+import { metricsText } from "./metrics.js";
 import { sendError } from "./envelope.js";
 
 const digest = (text: string) => createHash("sha256").update(text).digest();

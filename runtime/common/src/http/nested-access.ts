@@ -1,9 +1,9 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { CurrentUser } from "../auth/auth.service.js";
-import { Forbidden, Unauthenticated } from "../lib/errors.js";
-import { propertyOf } from "../lib/records.js";
-import type { RowScope, StoredRow } from "../lib/table.js";
+import { Forbidden, Unauthenticated } from "../base/errors.js";
+import { propertyOf } from "../base/records.js";
+import type { RowScope, StoredRow } from "../data/table.js";
 
 /**
  * Who may see a record of one resource nested inside another's response (`?with=` or eagerLoad):

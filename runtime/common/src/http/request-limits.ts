@@ -9,9 +9,9 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from "rate-limiter-flexible";
-import { TooManyRequests } from "../lib/errors.js";
-import type { Logger } from "../lib/logger.js";
-import type { Sql } from "../lib/sql.js";
+import { TooManyRequests } from "../base/errors.js";
+import type { Logger } from "../base/logger.js";
+import type { Sql } from "../db/sql.js";
 
 /**
  * hashapi.yaml's `rateLimit` and the resources' own (docs/api-contract.md §9): requests per window

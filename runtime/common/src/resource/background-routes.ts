@@ -2,9 +2,9 @@
 
 import type { AuthService } from "../auth/auth.service.js";
 import type { RouteTable } from "../http/route-table.js";
-import { deliveryPage, retryDelivery } from "../lib/events/deliveries.js";
-import { jobPage, retryJob } from "../lib/jobs/queue.js";
-import type { Sql } from "../lib/sql.js";
+import { deliveryPage, retryDelivery } from "../events/deliveries.js";
+import { jobPage, retryJob } from "../jobs/queue.js";
+import type { Sql } from "../db/sql.js";
 import { addWorkRoutes } from "./work-routes.js";
 
 /** What the routes of the deliveries and the jobs need. */

@@ -1,8 +1,8 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import type { EnqueueOptions, JobQueue } from "../lib/jobs/jobs.js";
-import type { Sql } from "../lib/sql.js";
-import type { StoredRow } from "../lib/table.js";
+import type { EnqueueOptions, JobQueue } from "../jobs/jobs.js";
+import type { Sql } from "../db/sql.js";
+import type { StoredRow } from "../data/table.js";
 import type { WriteRules } from "./write-rules.js";
 
 /** A write about to commit, as a controller's onWrite sees it. */

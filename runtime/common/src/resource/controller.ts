@@ -15,12 +15,12 @@ import {
   type NestedReaders,
 } from "../http/nested-access.js";
 import { cursorPaginate, paginate } from "../http/pagination.js";
-import { Forbidden, Unauthenticated, ValidationFailed } from "../lib/errors.js";
-import { relationOfKind } from "../lib/table.js";
+import { Forbidden, Unauthenticated, ValidationFailed } from "../base/errors.js";
+import { relationOfKind } from "../data/table.js";
 import { fieldAccess, payloadWriters, type FieldAccess } from "./field-access.js";
 import { actorOf } from "./actor.js";
 import { afterAnswer } from "./after-answer.js";
-import type { JobQueue } from "../lib/jobs/jobs.js";
+import type { JobQueue } from "../jobs/jobs.js";
 import { committingRule, type CommittingWrite } from "./committing.js";
 
 export type { CommittingWrite };

@@ -6,8 +6,8 @@ import {
   operatorsOf,
   type FilterKind,
   type FilterOperator,
-} from "../lib/list-operators.js";
-import { relationsOfKind, type StoredRow, type TableSpec } from "../lib/table.js";
+} from "../data/list-operators.js";
+import { relationsOfKind, type StoredRow, type TableSpec } from "../data/table.js";
 import {
   compileValidator,
   type ActionRules,
@@ -15,7 +15,7 @@ import {
   type PayloadRules,
   type PayloadValidator,
   type PayloadValidators,
-} from "../lib/validation.js";
+} from "../base/validation.js";
 import { actionNames, isActionName, type ActionName } from "./actions.js";
 import type { OwnerSettings } from "./ownership.js";
 

@@ -2,7 +2,7 @@
 
 import { userFieldValues, type UserFields } from "../auth/auth.service.js";
 import type { NestedReader } from "../http/nested-access.js";
-import { relationsOfKind, type TableSpec } from "../lib/table.js";
+import { relationsOfKind, type TableSpec } from "../data/table.js";
 import type { ResourceDescriptor } from "./descriptor.js";
 import { recordedKeys } from "./event-changes.js";
 import type { ExitLinks, ExitSubject } from "./exits.js";

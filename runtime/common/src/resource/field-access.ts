@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { ListSpec } from "../http/list-query.js";
-import { emptyFieldErrors, ValidationFailed } from "../lib/errors.js";
+import { emptyFieldErrors, ValidationFailed } from "../base/errors.js";
 import type { AnyResource } from "./descriptor.js";
 
 /*

@@ -1,12 +1,12 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { Request, Response } from "express";
-import { isoInstant } from "../lib/dates.js";
+import { isoInstant } from "../base/dates.js";
 import { sendList } from "../http/envelope.js";
 import { parseHistoryQuery, type HistoryQuery } from "../http/history-query.js";
 import { cursorPaginate, paginate } from "../http/pagination.js";
-import { historyCount, historyPage, type HistoryEntry } from "../lib/events/history.js";
-import type { Sql } from "../lib/sql.js";
+import { historyCount, historyPage, type HistoryEntry } from "../events/history.js";
+import type { Sql } from "../db/sql.js";
 import type { ListSpec } from "../http/list-query.js";
 import type { ExitGate, ExitSubject } from "./exits.js";
 

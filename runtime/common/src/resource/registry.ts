@@ -11,7 +11,7 @@ import {
   tableLookup,
   type AnyTable,
   type TableSpec,
-} from "../lib/table.js";
+} from "../data/table.js";
 import type { ControllerContext, ResourceController } from "./controller.js";
 import type { ResourceDescriptor } from "./descriptor.js";
 import type { Policy } from "./policy.js";
@@ -29,11 +29,11 @@ import {
   type UserPayload,
   type UserRoles,
 } from "./users/users.service.js";
-import type { RetentionRule } from "../lib/events/retention.js";
-import type { JobQueue } from "../lib/jobs/jobs.js";
+import type { RetentionRule } from "../events/retention.js";
+import type { JobQueue } from "../jobs/jobs.js";
 import { ExitGate, type ExitSubject } from "./exits.js";
 import { resourceSubject, unmanagedUsersSubject, type SubjectSource } from "./exit-subjects.js";
-import { ownValue } from "../lib/records.js";
+import { ownValue } from "../base/records.js";
 
 type AnyController = ResourceController<object, StoredRow, object, object, AnyPolicy>;
 type AnyPolicy = Policy<StoredRow>;

@@ -3,7 +3,7 @@
 import type { AuthService } from "../auth/auth.service.js";
 import { optionalAuth, requireAuth } from "../http/authenticate.js";
 import type { Action, Actions, RouteTable } from "../http/route-table.js";
-import { Forbidden } from "../lib/errors.js";
+import { Forbidden } from "../base/errors.js";
 import { actionsOf, type ActionName } from "./actions.js";
 
 export interface RouteOptions {

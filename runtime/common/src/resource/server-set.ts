@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { ownValue } from "../lib/records.js";
+import { ownValue } from "../base/records.js";
 import type { AnyResource } from "./descriptor.js";
 
 type Settings = NonNullable<AnyResource["setByServer"]>;

@@ -1,12 +1,12 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { ListQuery } from "../http/list-query.js";
-import { isForeignKeyViolation, isUniqueViolation } from "../lib/database.js";
-import { appendEvents, type Actor } from "../lib/events/outbox.js";
-import { Conflict, NotFound, type FieldErrors } from "../lib/errors.js";
-import { hashMatcher, newHash } from "../lib/hash-id.js";
-import { propertyOf } from "../lib/records.js";
-import type { Sql, SqlRow } from "../lib/sql.js";
+import { isForeignKeyViolation, isUniqueViolation } from "../db/database.js";
+import { appendEvents, type Actor } from "../data/outbox.js";
+import { Conflict, NotFound, type FieldErrors } from "../base/errors.js";
+import { hashMatcher, newHash } from "../base/hash-id.js";
+import { propertyOf } from "../base/records.js";
+import type { Sql, SqlRow } from "../db/sql.js";
 import {
   columnsOf,
   relationOfKind,
@@ -19,7 +19,7 @@ import {
   type Table,
   type TableSpec,
   type Writable,
-} from "../lib/table.js";
+} from "../data/table.js";
 import type { ResourceDescriptor } from "./descriptor.js";
 import { cursorColumns, cursorKeys, reversedOrder } from "./cursor-keys.js";
 import { changesBetween, recordValues, storedRecord, type RecordValues } from "./event-changes.js";
@@ -32,7 +32,7 @@ import { guards, type RecordRules, type WriteRules } from "./write-rules.js";
 /** The caller's reach: a policy's scope of this resource, and of each nested hasMany's resource. */
 export type Reach = Pick<FindOptions<unknown>, "scope" | "scopeOf">;
 
-/** A stored record as the runtime handles it (lib/table/spec.ts). */
+/** A stored record as the runtime handles it (data/table/spec.ts). */
 export type { StoredRow };
 
 /** A service of any resource, for code that handles every resource alike (seeds, the registry). */

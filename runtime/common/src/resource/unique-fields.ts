@@ -1,9 +1,9 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { emptyFieldErrors, ValidationFailed, type FieldErrors } from "../lib/errors.js";
-import { isRecord, ownValue } from "../lib/records.js";
-import { uniqueViolationColumn } from "../lib/database-errors.js";
-import type { AnyTable } from "../lib/table.js";
+import { emptyFieldErrors, ValidationFailed, type FieldErrors } from "../base/errors.js";
+import { isRecord, ownValue } from "../base/records.js";
+import { uniqueViolationColumn } from "../db/database-errors.js";
+import type { AnyTable } from "../data/table.js";
 
 /*
  * "has already been taken": the unique fields of a payload whose value another record holds. The

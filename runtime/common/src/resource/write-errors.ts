@@ -1,9 +1,9 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { isForeignKeyViolation, isUniqueViolation } from "../lib/database.js";
-import { ValidationFailed, type FieldErrors } from "../lib/errors.js";
-import { isRecord } from "../lib/records.js";
-import type { AnyTable } from "../lib/table.js";
+import { isForeignKeyViolation, isUniqueViolation } from "../db/database.js";
+import { ValidationFailed, type FieldErrors } from "../base/errors.js";
+import { isRecord } from "../base/records.js";
+import type { AnyTable } from "../data/table.js";
 import type { PayloadColumns } from "./payload-columns.js";
 import { uniqueViolationAnswer } from "./unique-fields.js";
 

@@ -1,8 +1,8 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import type { Actor } from "../lib/events/outbox.js";
-import type { SqlRow, Sql } from "../lib/sql.js";
-import type { Reach, StoredRow } from "../lib/table.js";
+import type { Actor } from "../data/outbox.js";
+import type { SqlRow, Sql } from "../db/sql.js";
+import type { Reach, StoredRow } from "../data/table.js";
 import type { ParentRule } from "./payload-columns.js";
 
 /**
@@ -24,7 +24,7 @@ export interface WriteRules {
   readonly reach?: Reach;
   /** A rule on the record as locked for that write (its stored columns): throws to refuse. */
   readonly locked?: (row: SqlRow) => void | Promise<void>;
-  /** Who writes, recorded with the write's events (lib/events/outbox.ts): none for seeds and scripts. */
+  /** Who writes, recorded with the write's events (data/outbox.ts): none for seeds and scripts. */
   readonly actor?: Actor | null;
   /**
    * Runs in the write's transaction after the record and its events are written, before the

@@ -1,8 +1,8 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { propertyOf } from "../../lib/records.js";
+import { propertyOf } from "../../base/records.js";
 import type { Request } from "express";
-import { Forbidden, ValidationFailed } from "../../lib/errors.js";
+import { Forbidden, ValidationFailed } from "../../base/errors.js";
 import { ResourceController, type ControllerContext } from "../controller.js";
 import { ResourcePolicy } from "../policy.js";
 import type { RecordRules } from "../service.js";

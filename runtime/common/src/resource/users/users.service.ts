@@ -1,12 +1,12 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { ListQuery } from "../../http/list-query.js";
-import { Conflict } from "../../lib/errors.js";
-import { mapColumnConditions } from "../../lib/list-conditions.js";
-import { hashPassword } from "../../lib/passwords.js";
-import { propertyOf } from "../../lib/records.js";
-import { Binder, type Sql } from "../../lib/sql.js";
-import type { AnyTable, Table, TableSpec } from "../../lib/table.js";
+import { Conflict } from "../../base/errors.js";
+import { mapColumnConditions } from "../../data/list-conditions.js";
+import { hashPassword } from "../../base/passwords.js";
+import { propertyOf } from "../../base/records.js";
+import { Binder, type Sql } from "../../db/sql.js";
+import type { AnyTable, Table, TableSpec } from "../../data/table.js";
 import type { ResourceDescriptor } from "../descriptor.js";
 import { ResourceService, type RecordRules, type StoredRow, type WriteRules } from "../service.js";
 
