@@ -174,7 +174,7 @@ export interface ResourceRef {
 /**
  * A relation of a resource, by kind: belongsTo (a foreign key here), hasMany (the other side's
  * belongsTo), belongsToMany (a pivot table). Each kind has one runtime module
- * (runtime/common/src/lib/relations/<kind>.ts); emitters switch on `kind`.
+ * (runtime/common/src/data/relations/<kind>.ts); emitters switch on `kind`.
  */
 export type RelationModel = BelongsToModel | HasManyModel | BelongsToManyModel;
 

@@ -1,5 +1,5 @@
 /**
- * The outbox's tables (runtime lib/events/) for tests that build their own tables by hand: the
+ * The outbox's tables (runtime data/outbox.ts, events/) for tests that build their own tables by hand: the
  * columns the Prisma models HashapiEvent, HashapiDelivery and HashapiLane give them in a generated
  * project's migrations.
  */
