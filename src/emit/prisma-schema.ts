@@ -329,7 +329,7 @@ function lanesModel(database: DatabaseModel): string {
 }
 
 /**
- * Durable jobs (runtime lib/jobs/): enqueued in the transaction of the code that asks for them,
+ * Durable jobs (runtime jobs/): enqueued in the transaction of the code that asks for them,
  * run by whichever worker claims them (`lease`), retried, and kept failed once their attempts are
  * spent (the dead letters, listed and retried at /api/jobs). `key` makes an enqueue happen once
  * (a schedule's tick, a caller's own key); while running, `run_at` is the lease's end.

@@ -29,7 +29,7 @@ export interface ProjectModel {
   webhooks: WebhookModel[];
   /** Request limits (hashapi.yaml and resources' `rateLimit`); absent when none is declared. */
   rateLimit?: RateLimitModel;
-  /** hashapi.yaml's jobs, as the generated src/jobs.ts declares them (runtime lib/jobs/). */
+  /** hashapi.yaml's jobs, as the generated src/jobs.ts declares them (runtime jobs/). */
   jobs: JobModel[];
   schedules: ScheduleModel[];
 }

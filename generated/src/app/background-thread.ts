@@ -27,7 +27,7 @@ const marker = "hashapi background work";
 
 /**
  * What the running service does beside the requests: the composition root (http/api-app.ts)
- * builds it, lib/service.ts starts it in the background thread; tests do not.
+ * builds it, app/service.ts starts it in the background thread; tests do not.
  */
 export interface BackgroundWork {
   readonly eventRetention: RetentionRule[];

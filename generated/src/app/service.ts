@@ -229,7 +229,7 @@ function serve<Config extends ServiceSettings>(
 ): void {
   // Not Express's app.listen: since Express 5 its callback also runs on a failed listen, which
   // logged "listening" right before "address already in use".
-  // Beside the requests: old events leave the outbox, new ones are delivered (lib/events/), jobs run.
+  // Beside the requests: old events leave the outbox, new ones are delivered (events/), jobs run.
   const { app, background } = parts.createApp({ config, db, logger });
   if (config.metrics) enableMetrics(db, background?.watched ?? { receivers: [], jobs: false });
   // One process on its own serves METRICS_PORT itself; a supervisor serves it for its workers.

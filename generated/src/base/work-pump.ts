@@ -7,8 +7,8 @@ import type { Logger } from "./logger.js";
  * Background work claimed from the database a few items at a time: up to `concurrency` items are
  * worked at once, each by itself, so that a slow one holds only its own slot. When one ends,
  * another is claimed at once; when none is due, the pump waits until something (a poll, a write
- * of this process) says there may be work. The lanes of each receiver (lib/events/) and the jobs
- * of each name (lib/jobs/) run on one each.
+ * of this process) says there may be work. The lanes of each receiver (events/) and the jobs
+ * of each name (jobs/) run on one each.
  */
 export class WorkPump<Item> {
   private active = 0;

@@ -42,7 +42,7 @@ export interface ApiSettings {
   pagination: { defaultPerPage: number; maxPerPage: number };
   /** hashapi.yaml's and the resources' `rateLimit` (http/request-limits.ts); undefined: none. */
   rateLimit: RequestLimitRules | undefined;
-  /** METRICS_PORT or METRICS_TOKEN (lib/production-settings.ts); unset: nothing is measured. */
+  /** METRICS_PORT or METRICS_TOKEN (app/production-settings.ts); unset: nothing is measured. */
   metrics: { port: number } | { token: string } | undefined;
   /** EVENTS_RETAIN_DAYS: how long events of resources without `audit` are kept (events/retention.ts). */
   eventsRetainDays: number;
@@ -57,7 +57,7 @@ export interface ApiSettings {
   };
 }
 
-/** The API to serve, and what runs beside it (lib/service.ts starts that; tests do not). */
+/** The API to serve, and what runs beside it (app/service.ts starts that; tests do not). */
 export interface ApiApp {
   readonly app: Express;
   readonly background: BackgroundWork;
@@ -83,7 +83,7 @@ export interface ApiParts {
   resources: (registry: ResourceRegistry) => void;
   /** src/custom/events.ts: code run after commit for the events it names (lib/events/handlers.ts). */
   handlers?: EventHandlers;
-  /** hashapi.yaml's jobs and schedules with their code, src/custom/jobs/<name>.ts (lib/jobs/). */
+  /** hashapi.yaml's jobs and schedules with their code, src/custom/jobs/<name>.ts (jobs/). */
   jobs?: JobQueue;
 }
 
@@ -161,7 +161,7 @@ function addBackgroundRoutes(routes: RouteTable, parts: ApiParts, auth: AuthServ
     addJobRoutes(routes, "/api", auth, { ...common, names: parts.jobs.jobNames });
 }
 
-/** The dispatcher of events and webhooks, and the retention of events, for lib/service.ts to start. */
+/** The dispatcher of events and webhooks, and the retention of events, for app/service.ts to start. */
 function backgroundWork(parts: ApiParts, registry: ResourceRegistry): BackgroundWork {
   const { settings, db } = parts;
   const { receivers, timeoutMs, retryBaseMs } = settings.webhooks;

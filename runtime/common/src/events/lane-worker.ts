@@ -33,7 +33,7 @@ import type { Webhook } from "./webhooks.js";
  */
 
 export interface LaneSettings extends AttemptSettings {
-  /** Writes the jobs a handler asked for, in the transaction that settles its success (lib/jobs/). */
+  /** Writes the jobs a handler asked for, in the transaction that settles its success (jobs/). */
   writeJobs?(sql: AttemptSettings["sql"], jobs: readonly RequestedJob[]): Promise<void>;
 }
 
