@@ -1,0 +1,142 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { encodeValue } from "./column-codec.js";
+import { isRecord } from "../base/records.js";
+import { delayedSignal } from "../base/signal.js";
+import { Binder, quote, type Sql, type SqlRow } from "../db/sql.js";
+import { eventsTable } from "../db/service-tables.js";
+
+/*
+ * The outbox: every write the service commits appends its event to the table hashapi_events in the
+ * write's own transaction, so a rolled-back write has none and a committed one always has one,
+ * whatever crashes afterwards. The audit trail (GET /api/<c>/{hash}/history) reads it; deliveries
+ * read it after commit.
+ */
+
+/** Who made a write: a signed-in user, or null for seeds and scripts. */
+export interface Actor {
+  readonly hash: string;
+  readonly name: string;
+}
+
+/** What changed, by output key: `[before, after]` as the record is output (belongsTo as hashes). */
+export type Changes = Readonly<Record<string, readonly [unknown, unknown]>>;
+
+/** One event: `<resource>.<what>` (`medical_record.updated`), the record's hash, what changed. */
+export interface WriteEvent {
+  readonly type: string;
+  readonly hash: string;
+  readonly changes: Changes;
+}
+
+/**
+ * What wrote this process's events, when not a request: a command marks its own (`npm run db:seed`
+ * as `seed`, `npm run user:create` as `script`), and receivers skip them unless they ask for seeds
+ * (events/fan-out.ts). A command runs in a process of its own, which makes this a setting of
+ * the process rather than of each write.
+ */
+let origin: "seed" | "script" | null = null;
+
+/** Marks every event this process writes from now on as written by a command, not a request. */
+export function recordEventsAs(command: "seed" | "script"): void {
+  origin = command;
+}
+
+const columns = [
+  "type",
+  "record_hash",
+  "actor_hash",
+  "actor_name",
+  "changes",
+  "origin",
+  "created_at",
+]
+  .map(quote)
+  .join(", ");
+
+/**
+ * Tells this process's event worker that events were written, so that it fans them out at once
+ * rather than at its next poll. Told a little after the write (its transaction commits meanwhile),
+ * at most every 20 ms under a stream of writes: each fan-out is a write of its own, which on SQLite
+ * waits for the one writer with the requests'. What it misses, the poll finds.
+ */
+export const eventsWritten = delayedSignal(20);
+
+/** Appends events, in order, in the transaction `sql` belongs to. */
+export async function appendEvents(
+  sql: Sql,
+  actor: Actor | null,
+  events: readonly WriteEvent[],
+): Promise<void> {
+  const at = encodeValue("datetime", new Date(), sql.dialect);
+  for (const event of events) {
+    const values = new Binder(sql.dialect);
+    const row = [
+      values.add(event.type),
+      values.add(event.hash),
+      values.add(actor?.hash ?? null),
+      values.add(actor?.name ?? null),
+      values.add(JSON.stringify(event.changes)),
+      values.add(origin),
+      values.add(at),
+    ];
+    await sql.run(
+      `INSERT INTO ${eventsTable} (${columns}) VALUES (${row.join(", ")})`,
+      values.list,
+    );
+  }
+  eventsWritten.notify();
+}
+
+/**
+ * Appends one event per row a bulk write touches (a cascade, a link set), selected by the same
+ * conditions as its statement: `rows(values)` is a SELECT of `"hash"` (the record the event is
+ * about) and `"changes"` (each row's changes as JSON text), binding through `values`.
+ */
+export async function appendEventsOfRows(
+  sql: Sql,
+  actor: Actor | null,
+  type: string,
+  rows: (values: Binder) => string,
+): Promise<void> {
+  const values = new Binder(sql.dialect);
+  // Bound in the order of the text: SQLite's placeholders are positional.
+  const head = [
+    values.add(type),
+    values.add(actor?.hash ?? null),
+    values.add(actor?.name ?? null),
+    values.add(origin),
+    values.add(encodeValue("datetime", new Date(), sql.dialect)),
+  ];
+  const selected = rows(values);
+  await sql.run(
+    `INSERT INTO ${eventsTable} (${columns}) SELECT ${head[0]}, "selected"."hash", ${head[1]}, ${head[2]}, "selected"."changes", ${head[3]}, ${head[4]} FROM (${selected}) AS "selected"`,
+    values.list,
+  );
+  eventsWritten.notify();
+}
+
+/**
+ * A SQL text expression of `{ "<key>": [<before>, <after>] }` as JSON, where each side is `null` or
+ * a text expression (a related row's hash: letters, digits and `_`, nothing to escape).
+ */
+export function changeOfHashes(key: string, before: string | null, after: string | null): string {
+  const side = (expression: string | null) =>
+    expression === null ? "'null'" : `'"' || ${expression} || '"'`;
+  return `'{${JSON.stringify(key).replaceAll("'", "''")}:[' || ${side(before)} || ',' || ${side(after)} || ']}'`;
+}
+
+/** An event's changes as stored (JSON text): an object, else none. */
+export function recordedChanges(stored: unknown): Record<string, unknown> {
+  const changes: unknown = JSON.parse(String(stored));
+  return isRecord(changes) ? changes : {};
+}
+
+/** An event's actor as stored (`actor_hash`, `actor_name`): as named at the write, or null. */
+export function storedActor(row: SqlRow): { hash: string; name: string | null } | null {
+  if (row.actor_hash === null || row.actor_hash === undefined) return null;
+  return {
+    hash: String(row.actor_hash),
+    name: row.actor_name == null ? null : String(row.actor_name),
+  };
+}
