@@ -130,7 +130,7 @@ describe.each(databaseTargets)("the dev loop on $label", ({ database }) => {
       await writeFile(join(specs, "hashapi.yaml"), (await readFile(join(specs, "hashapi.yaml"), "utf8")).replace(/^database: .*$/m, "database: postgresql"));
       const generated = await execa(process.execPath, [join(repo, "bin/hashapi.js"), "generate", specs, "--out", project.dir], { cwd: repo, reject: false, all: true });
       expect(generated.exitCode, generated.all).toBe(0);
-      await waitUntil(() => /the project's database \(src\/lib\/driver\.ts\) changed: the server stops/.test(dev.text()), 30_000, dev.text);
+      await waitUntil(() => /the project's database \(src\/db\/driver\.ts\) changed: the server stops/.test(dev.text()), 30_000, dev.text);
       // The fresh runner names the URL .env still holds; nothing serves the SQLite data meanwhile.
       await waitUntil(() => /DATABASE_URL \(from \.env\) must be a PostgreSQL URL/.test(dev.text()), 60_000, dev.text);
       const meanwhile = await login().catch(() => undefined);

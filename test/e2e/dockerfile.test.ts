@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
@@ -46,15 +46,24 @@ function instructions(text: string): { op: string; args: string }[] {
     });
 }
 
-/** The context as `docker build` sends it: .dockerignore's simple patterns left out. */
+/**
+ * The context as `docker build` sends it: .dockerignore's patterns left out, each matched as Docker
+ * matches it, against the path from the context's root (`data` is the root's data/, not src/data/;
+ * `*` stays within one folder), with `!` patterns keeping what they name.
+ */
 function copyContext(project: string, into: string): void {
-  const ignored = readFileSync(join(project, ".dockerignore"), "utf8")
+  const patterns = readFileSync(join(project, ".dockerignore"), "utf8")
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line !== "" && !line.startsWith("#"));
-  const kept = ignored.filter((pattern) => pattern.startsWith("!")).map((pattern) => pattern.slice(1));
-  const skip = (name: string) => !kept.includes(name) && ignored.some((pattern) => pattern === name || (pattern.endsWith(".*") && name.startsWith(pattern.slice(0, -1))) || (pattern.startsWith("*") && name.endsWith(pattern.slice(1))));
-  cpSync(project, into, { recursive: true, filter: (source) => !skip(source.slice(source.lastIndexOf("/") + 1)) });
+  const matcher = (pattern: string) => {
+    const body = pattern.replace(/^\//, "").replace(/[.+^${}()|[\]\\]/g, "\\$&").replaceAll("*", "[^/]*");
+    return new RegExp(`^${body}(/.*)?$`);
+  };
+  const ignored = patterns.filter((pattern) => !pattern.startsWith("!")).map(matcher);
+  const kept = patterns.filter((pattern) => pattern.startsWith("!")).map((pattern) => matcher(pattern.slice(1)));
+  const skip = (path: string) => path !== "" && ignored.some((rule) => rule.test(path)) && !kept.some((rule) => rule.test(path));
+  cpSync(project, into, { recursive: true, filter: (source) => !skip(relative(project, source)) });
 }
 
 describe.skipIf(!postgresBinDir() && !process.env.CI)("the generated Dockerfile, step by step", () => {
