@@ -1,11 +1,11 @@
+import type { ProjectText } from "./project-text.js";
+
 /**
  * What the generator asks of a database, in one object per database (sqlite.ts, postgresql.ts):
  * shared code asks the object, never the name. The runtime's counterpart is each driver's
  * `SqlDialect` (runtime/<database>/src/db/dialect.ts). docs/architecture.md lists what a third
  * database would add.
  */
-import type { ProjectText } from "./project-text.js";
-
 export type Provider = "sqlite" | "postgresql";
 
 export interface GeneratorDialect {

@@ -18,7 +18,7 @@ function changesBetween(before, after) {
   return changes;
 }
 
-/** The event row's values, in the order of eventColumns, with `createdAt` as the database stores it. */
-export function patientEvent(action, before, after, actor, storedDate = toStoredDate) {
-  return [`patient.${action}`, after.hash, actor?.hash ?? null, actor?.name ?? null, JSON.stringify(changesBetween(before, after)), null, storedDate(new Date())];
+/** The event row's values, in the order of eventColumns, its time as the database stores it. */
+export function patientEvent(action, before, after, actor) {
+  return [`patient.${action}`, after.hash, actor?.hash ?? null, actor?.name ?? null, JSON.stringify(changesBetween(before, after)), null, toStoredDate(new Date())];
 }

@@ -3,7 +3,13 @@
 import pg from "pg";
 import { dialect } from "./dialect.js";
 import { propertyOf } from "../base/records.js";
-import { maxPreparedStatements, statementOf, type Sql, type SqlDialect } from "./sql.js";
+import {
+  maxPreparedStatements,
+  statementOf,
+  StatementTimeout,
+  type Sql,
+  type SqlDialect,
+} from "./sql.js";
 
 // DATE stays text (pg would make a local-time Date of it); COUNT(*) is int8, which pg leaves as text.
 const dateOid = 1082;
@@ -122,7 +128,7 @@ function openPool(url: string, poolSize: number, statementTimeoutMs: number, poo
 /** pg's own timer (query_timeout) answered for the server: the 503 of a statement timeout. */
 function asStatementTimeout(error: unknown): never {
   if (error instanceof Error && error.message === "Query read timeout")
-    Object.assign(error, { code: "HASHAPI_STATEMENT_TIMEOUT" });
+    Object.assign(error, { code: StatementTimeout.code });
   throw error;
 }
 

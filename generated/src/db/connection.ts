@@ -84,15 +84,15 @@ export function openConnection(file: string, statementTimeoutMs: number): Connec
     }
     return statement;
   };
-  const [begin, commit, rollback] = ["BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"].map((text) =>
-    db.prepare(text),
-  );
+  const begin = db.prepare("BEGIN IMMEDIATE");
+  const commit = db.prepare("COMMIT");
+  const rollback = db.prepare("ROLLBACK");
   return {
     db,
     control: {
-      begin: () => void begin!.run(),
-      commit: () => void commit!.run(),
-      rollback: () => void rollback!.run(),
+      begin: () => void begin.run(),
+      commit: () => void commit.run(),
+      rollback: () => void rollback.run(),
     },
     all: (text, values, until) => prepare(text, until).all(values) as SqlRow[],
     get: (text, values, until) => prepare(text, until).get(values) as SqlRow | undefined,
