@@ -42,7 +42,15 @@ export interface Connection {
    * Transaction control, prepared once: `db.exec("COMMIT")` parses its text on every call, ≈ 15 µs
    * a write more than a prepared statement (bench/README.md "Issue 47, item 7").
    */
-  readonly control: { begin(): void; commit(): void; rollback(): void };
+  readonly control: {
+    begin(): void;
+    commit(): void;
+    rollback(): void;
+    /** One transaction of a group inside the open one (commit-group.ts). */
+    savepoint(): void;
+    release(): void;
+    rollbackToSavepoint(): void;
+  };
 }
 
 /**
@@ -87,12 +95,18 @@ export function openConnection(file: string, statementTimeoutMs: number): Connec
   const begin = db.prepare("BEGIN IMMEDIATE");
   const commit = db.prepare("COMMIT");
   const rollback = db.prepare("ROLLBACK");
+  const savepoint = db.prepare('SAVEPOINT "hashapi_write"');
+  const release = db.prepare('RELEASE "hashapi_write"');
+  const rollbackToSavepoint = db.prepare('ROLLBACK TO "hashapi_write"');
   return {
     db,
     control: {
       begin: () => void begin.run(),
       commit: () => void commit.run(),
       rollback: () => void rollback.run(),
+      savepoint: () => void savepoint.run(),
+      release: () => void release.run(),
+      rollbackToSavepoint: () => void rollbackToSavepoint.run(),
     },
     all: (text, values, until) => prepare(text, until).all(values) as SqlRow[],
     get: (text, values, until) => prepare(text, until).get(values) as SqlRow | undefined,

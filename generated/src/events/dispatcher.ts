@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { fanOut, type FanOutReceiver } from "./fan-out.js";
+import { fanOut, fanOutBatch, type FanOutReceiver } from "./fan-out.js";
 import { handlerTimeoutMs, type HandlerReceiver } from "./handlers.js";
 import { workLane, type LaneSettings } from "./lane-worker.js";
 import { claimLanes, openMissingLanes, type Lane } from "./lanes.js";
@@ -54,7 +54,10 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       for (;;) {
         const made = await fanOut(sql, fanningOut);
         for (const name of made.receivers) lanes.get(name)?.pump();
-        if (made.events === 0 || stopping.signal.aborted) return;
+        // A batch that was not full took every event committed before it looked: one more round
+        // would only find that out (a probe a fan-out, chatty on PostgreSQL under a stream of
+        // writes). A later write signals again, another process's is found by the poll.
+        if (made.events < fanOutBatch || stopping.signal.aborted) return;
       }
     },
     (error) => logger.warn({ err: error }, "fanning events out failed; retried shortly"),

@@ -27,6 +27,9 @@ export interface FanOutReceiver {
   accepts(event: FannedEvent): boolean;
 }
 
+/** The most events one fan-out takes. */
+export const fanOutBatch = 500;
+
 /**
  * Makes the deliveries of up to `limit` events not fanned out yet, oldest first, opens the lanes
  * they wait in, and marks the events. Events no receiver wants are only marked (a receiver added
@@ -36,7 +39,7 @@ export interface FanOutReceiver {
 export async function fanOut(
   sql: Sql,
   receivers: readonly FanOutReceiver[],
-  limit = 500,
+  limit = fanOutBatch,
 ): Promise<{ events: number; receivers: ReadonlySet<string> }> {
   const none = { events: 0, receivers: new Set<string>() };
   // Looked for first without a transaction: an idle service takes no write lock for nothing.

@@ -1,5 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
+import { CommitGroup } from "./commit-group.js";
 import { encodeAll, openConnection, type Connection, type ReadMethod } from "./connection.js";
 import { dialect } from "./dialect.js";
 import { foldFunction } from "./text-folding.js";
@@ -96,8 +97,9 @@ export function openSql(
 
 /**
  * The connection is shared by every request of the process, and a transaction's statements are
- * awaited one by one: while one is open, any other statement waits for it to end instead of
- * running inside it (where a rollback would take it along).
+ * awaited one by one: while one runs, any other statement waits for it to end instead of running
+ * inside it (where a rollback would take it along). Transactions that end in the same turn of the
+ * event loop commit together (commit-group.ts); a plain write or script commits them first.
  */
 function oneTransactionAtATime(
   direct: Omit<Sql, "transaction" | "close">,
@@ -110,8 +112,14 @@ function oneTransactionAtATime(
   reader: TextReader | undefined,
 ): Sql {
   let open: Promise<void> | undefined;
+  const group = new CommitGroup(connection);
   const idle = async () => {
     while (open) await open;
+  };
+  // A write outside a transaction commits on its own, after the group waiting for its COMMIT.
+  const alone = async () => {
+    if (open) await idle();
+    if (group.open) group.commit();
   };
   const inside: Sql = { ...direct, transaction: (work) => work(inside), close: async () => {} };
   const reading = readingWhenIdle(read, () => (open ? idle() : undefined));
@@ -121,27 +129,29 @@ function oneTransactionAtATime(
     get: (query, values) => reading<SqlRow | undefined>("get", query, values),
     rows: (query, values) => reading<SqlValues[]>("rows", query, values),
     async run(query, values) {
-      if (open) await idle();
+      await alone();
       return direct.run(query, values);
     },
     async exec(script) {
-      if (open) await idle();
+      await alone();
       return direct.exec(script);
     },
-    async transaction(work) {
+    async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
       // Checked and taken with no await between: two transactions cannot both find it free.
       while (open) await open;
       let end!: () => void;
       open = new Promise((resolve) => (end = resolve));
+      let done: { committed: Promise<T> };
       try {
-        return await immediately(connection, () => work(inside));
+        done = await group.add(() => work(inside));
       } finally {
         open = undefined;
         end();
       }
+      return done.committed;
     },
     async close() {
-      await idle();
+      await alone();
       await reader?.close();
       connection.db.close();
     },
@@ -174,20 +184,4 @@ function readingWhenIdle(
       return Promise.reject(error as Error);
     }
   };
-}
-
-/**
- * `work` between BEGIN IMMEDIATE and COMMIT, rolled back when it throws. IMMEDIATE takes the write
- * lock now, so a check and its write see the same database even when other processes share the file.
- */
-async function immediately<T>(connection: Connection, work: () => Promise<T>): Promise<T> {
-  connection.control.begin();
-  try {
-    const result = await work();
-    connection.control.commit();
-    return result;
-  } catch (error) {
-    if (connection.db.inTransaction) connection.control.rollback();
-    throw error;
-  }
 }
