@@ -7,7 +7,7 @@ import { examplePayload } from "../src/base/examples.js";
 import { openTables, type Tables } from "../src/resources/tables.js";
 import { overrides } from "./custom/factories.js";
 import { acceptedPayload, nextNumber, startTestApi, type TestApi as TestApiOf } from "./harness.js";
-import { withUniqueRoom } from "./unique-room.js";
+import { madeOrShared, withUniqueRoom } from "./unique-room.js";
 import appointmentDeclaration from "../src/resources/appointment/appointment.resource.json" with { type: "json" };
 import { appointmentResource } from "../src/resources/appointment/appointment.resource.js";
 import doctorDeclaration from "../src/resources/doctor/doctor.resource.json" with { type: "json" };
@@ -51,12 +51,15 @@ export const factories = {
     owner?: string,
     making: readonly string[] = [],
   ): Promise<string> {
-    const payload = acceptedPayload(
-      appointmentResource,
-      await made.appointment(api, n, owner, making),
-      owner ?? api.user.hash,
-    );
-    return (await api.service(appointmentResource).create(payload)).hash as string;
+    // A parent whose unique field has no room left is an existing record, shared (test/unique-room.ts).
+    return madeOrShared(async () => {
+      const payload = acceptedPayload(
+        appointmentResource,
+        await made.appointment(api, n, owner, making),
+        owner ?? api.user.hash,
+      );
+      return (await api.service(appointmentResource).create(payload)).hash as string;
+    });
   },
   async doctor(
     api: TestApi,
@@ -64,12 +67,15 @@ export const factories = {
     owner?: string,
     making: readonly string[] = [],
   ): Promise<string> {
-    const payload = acceptedPayload(
-      doctorResource,
-      await made.doctor(api, n, owner, making),
-      owner ?? api.user.hash,
-    );
-    return (await api.service(doctorResource).create(payload)).hash as string;
+    // A parent whose unique field has no room left is an existing record, shared (test/unique-room.ts).
+    return madeOrShared(async () => {
+      const payload = acceptedPayload(
+        doctorResource,
+        await made.doctor(api, n, owner, making),
+        owner ?? api.user.hash,
+      );
+      return (await api.service(doctorResource).create(payload)).hash as string;
+    });
   },
   async medicalRecord(
     api: TestApi,
@@ -77,12 +83,15 @@ export const factories = {
     owner?: string,
     making: readonly string[] = [],
   ): Promise<string> {
-    const payload = acceptedPayload(
-      medicalRecordResource,
-      await made.medicalRecord(api, n, owner, making),
-      owner ?? api.user.hash,
-    );
-    return (await api.service(medicalRecordResource).create(payload)).hash as string;
+    // A parent whose unique field has no room left is an existing record, shared (test/unique-room.ts).
+    return madeOrShared(async () => {
+      const payload = acceptedPayload(
+        medicalRecordResource,
+        await made.medicalRecord(api, n, owner, making),
+        owner ?? api.user.hash,
+      );
+      return (await api.service(medicalRecordResource).create(payload)).hash as string;
+    });
   },
   async patient(
     api: TestApi,
@@ -90,12 +99,15 @@ export const factories = {
     owner?: string,
     making: readonly string[] = [],
   ): Promise<string> {
-    const payload = acceptedPayload(
-      patientResource,
-      await made.patient(api, n, owner, making),
-      owner ?? api.user.hash,
-    );
-    return (await api.service(patientResource).create(payload)).hash as string;
+    // A parent whose unique field has no room left is an existing record, shared (test/unique-room.ts).
+    return madeOrShared(async () => {
+      const payload = acceptedPayload(
+        patientResource,
+        await made.patient(api, n, owner, making),
+        owner ?? api.user.hash,
+      );
+      return (await api.service(patientResource).create(payload)).hash as string;
+    });
   },
   async specialty(
     api: TestApi,
@@ -103,12 +115,15 @@ export const factories = {
     owner?: string,
     making: readonly string[] = [],
   ): Promise<string> {
-    const payload = acceptedPayload(
-      specialtyResource,
-      await made.specialty(api, n, owner, making),
-      owner ?? api.user.hash,
-    );
-    return (await api.service(specialtyResource).create(payload)).hash as string;
+    // A parent whose unique field has no room left is an existing record, shared (test/unique-room.ts).
+    return madeOrShared(async () => {
+      const payload = acceptedPayload(
+        specialtyResource,
+        await made.specialty(api, n, owner, making),
+        owner ?? api.user.hash,
+      );
+      return (await api.service(specialtyResource).create(payload)).hash as string;
+    });
   },
 };
 
@@ -148,6 +163,7 @@ const made = {
         doctorDeclaration.validation.create,
         doctorDeclaration.unique,
         examplePayload(doctorDeclaration.validation.create, n, doctorDeclaration.unique),
+        { making, owner },
       )),
       // A number of its own: two relations to one resource must not make the same unique values.
       user: await factories.user(api, nextNumber(), owner, within),
@@ -185,6 +201,7 @@ const made = {
         patientDeclaration.validation.create,
         patientDeclaration.unique,
         examplePayload(patientDeclaration.validation.create, n, patientDeclaration.unique),
+        { making, owner },
       )),
     };
   },
@@ -205,6 +222,7 @@ const made = {
         specialtyDeclaration.validation.create,
         specialtyDeclaration.unique,
         examplePayload(specialtyDeclaration.validation.create, n, specialtyDeclaration.unique),
+        { making, owner },
       )),
     };
   },

@@ -392,6 +392,28 @@ export class CommentController extends CommentControllerBase {
 });
 
 /**
+ * A parent whose unique field allows three values, pointed at by three relations of each child
+ * (test/fixtures/unique-parents, drawn by the spec space): the factories share an existing parent
+ * when no value is left, instead of deleting one and taking along (cascade) the records a test holds.
+ */
+describe("the generated suites of a project whose parents' unique field fills up", () => {
+  const uniqueDir = join(repo, ".tmp", `generated-tests-unique-parents-${process.pid}`);
+
+  afterAll(async () => {
+    await rm(uniqueDir, { recursive: true, force: true });
+  });
+
+  it("pass: no record a test made disappears when the next one's parents need a value", async () => {
+    const api = join(uniqueDir, "api");
+    await rm(uniqueDir, { recursive: true, force: true });
+    await run(process.execPath, [join(repo, "bin/hashapi.js"), "generate", join(repo, "test/fixtures/unique-parents"), "--out", api, "--force"], repo, {});
+    const result = await execa(process.execPath, [vitest, "run", "test/ticket.test.ts", "test/comment.test.ts"], { cwd: api, reject: false, all: true, env: { CI: "true" } });
+    const report = String(result.all).replace(/\x1b\[[0-9;]*m/g, "");
+    expect(result.exitCode, report.slice(-3000)).toBe(0);
+  }, 180_000);
+});
+
+/**
  * A project of one role (issue 46): every user is of the first role, so the users suite's own
  * earlier tests leave it several; "the last one of the first role" still holds, and is tested alone.
  */
