@@ -7,14 +7,16 @@ import { sampleRss } from "./rss.mjs";
 function fire({ baseUrl, endpoint, connections, seconds }) {
   return autocannon({
     url: baseUrl,
-    connections,
+    // An endpoint may bound its connections (login: what the service's password gate admits).
+    connections: Math.min(connections, endpoint.maxConnections ?? connections),
     duration: seconds,
     // Logins wait behind one scrypt each (≈ a few hundred ms, 4 at a time): give them room.
     timeout: 60,
     requests: [
       {
-        setupRequest: (request) => {
-          const next = endpoint.next();
+        // `context` is the connection's own (autocannon): a login keeps its account there.
+        setupRequest: (request, context) => {
+          const next = endpoint.next(context);
           // autocannon adds Content-Length to these headers: keep them this request's own.
           return { ...request, ...next, headers: { ...next.headers } };
         },

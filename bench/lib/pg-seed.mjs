@@ -5,7 +5,7 @@ import pg from "pg";
 import { newHash } from "../servers/shared/hash-id.mjs";
 import { hashPassword } from "../servers/shared/passwords.mjs";
 import { appointmentStatuses, firstWeek, scheduledSlot, weekMs } from "./list-seed.mjs";
-import { admin, seededPatient, seedStart, uniqueHashes } from "./seed.mjs";
+import { admin, loginAccountRows, seededPatient, seedStart, uniqueHashes } from "./seed.mjs";
 
 
 async function withClient(url, work) {
@@ -30,6 +30,10 @@ export async function seedPostgres(url, patientCount) {
       passwordHash,
       now,
     ]);
+    for (const account of loginAccountRows(passwordHash, now)) {
+      await client.query(`INSERT INTO "users" ("hash", "name", "email", "password", "created_at", "updated_at") VALUES ($1, $2, $3, $4, $5, $5)`, [account.hash, account.name, account.email, passwordHash, now]);
+      await client.query(`INSERT INTO "login_throttles" ("key", "attempts", "reset_at") VALUES ($1, 0, $2)`, [account.knownKey, account.knownUntil]);
+    }
     const start = seedStart(patientCount);
     const columns = { hash: [], name: [], cpf: [], phone: [], created: [], deleted: [] };
     const live = [];
@@ -80,7 +84,7 @@ export function markRevokedPg(url, jti) {
 export function resetWritesPg(url, seeded) {
   return withClient(url, async (client) => {
     await client.query(`DELETE FROM "patients" WHERE "id" > $1`, [seeded.maxId]);
-    await client.query(`DELETE FROM "login_throttles"`);
+    await client.query(`DELETE FROM "login_throttles" WHERE "key" NOT LIKE 'known|%'`);
     await client.query(`DELETE FROM "revoked_tokens"`);
   });
 }

@@ -1,7 +1,7 @@
 // The benchmarked endpoints: each yields the next request, rotating over seeded data so that no
 // server answers the same request from a warm cache only. Writes get values no other request,
 // round or server has used.
-import { admin } from "./seed.mjs";
+import { loginAccount } from "./seed.mjs";
 
 // Created cpfs: 2xxxxxxxxxx, one counter for the whole run (seeded ones are 1xxxxxxxxxx).
 let nextCreatedCpf = 20_000_000_000;
@@ -22,6 +22,9 @@ export const endpointLabels = {
   login: "POST /api/auth/login",
 };
 export const endpointIds = Object.keys(endpointLabels);
+
+/** The login row's connections: the service's password gate holds 2 hashing and 16 waiting. */
+export const loginConnections = 16;
 
 /** seeded: from seed.mjs; token: a valid bearer token for this server. */
 export function endpoint(id, { seeded, token }) {
@@ -54,7 +57,20 @@ export function endpoint(id, { seeded, token }) {
         },
       };
     case "login":
-      return { id, label: endpointLabels.login, next: () => ({ method: "POST", path: "/api/auth/login", headers: jsonHeaders(), body: JSON.stringify({ email: admin.email, password: admin.password }) }) };
+      // Each connection signs in with an account of its own (seed.mjs loginAccountCount), so no
+      // account has two logins under way and the throttle (5 a minute per e-mail and address,
+      // counted before the password is checked, cleared by a success) never answers; and at most
+      // as many connections as the service's password gate admits (2 hashing, 16 waiting: beyond,
+      // 503 at once), so that the row measures logins, not the gate's refusals.
+      return {
+        id,
+        label: endpointLabels.login,
+        maxConnections: loginConnections,
+        next: (context = {}) => {
+          context.account ??= next();
+          return { method: "POST", path: "/api/auth/login", headers: jsonHeaders(), body: JSON.stringify(loginAccount(context.account)) };
+        },
+      };
     default:
       throw new Error(`unknown endpoint ${id}`);
   }

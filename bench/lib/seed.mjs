@@ -11,6 +11,28 @@ import { removeDatabase } from "./prepare-project.mjs";
 /** The credentials of the seeded user (the login body). */
 export const admin = { email: "admin@example.com", password: "bench-password-0123" };
 const adminName = "Bench Admin";
+
+/**
+ * The accounts the login row signs in with, in turn (scenarios.mjs): at least as many as the load's
+ * connections (32 by default), so that no account has more than one login under way and the row
+ * measures a login, not the throttle (5 attempts a minute per e-mail and address, counted before the
+ * password is checked). Each logged in before from the bench's address (a known-good pair, as
+ * `npm run` users who come back are), so that only its own counter applies. One password hash for
+ * all of them: the bench measures the check, not the seed.
+ */
+export const loginAccountCount = 64;
+export const loginAccount = (index) => ({ email: `login-${index % loginAccountCount}@example.com`, password: admin.password });
+const benchAddress = "127.0.0.1";
+const knownGoodDays = 30;
+
+/** The login accounts' rows, and the known-good rows of the service's throttle (src/auth/login-throttle.ts). */
+export function loginAccountRows(passwordHash, now) {
+  const knownUntil = new Date(Date.now() + knownGoodDays * 86_400_000);
+  return Array.from({ length: loginAccountCount }, (_, index) => {
+    const { email } = loginAccount(index);
+    return { hash: newHash("USR"), name: `Login ${index}`, email, passwordHash, now, knownKey: `known|${email}|${benchAddress}`, knownUntil };
+  });
+}
 // Seeded cpfs are 1xxxxxxxxxx; the ones the load creates start elsewhere (see scenarios.mjs).
 const firstSeededCpf = 10_000_000_000;
 // One patient in 50 is soft-deleted: lists and shows must skip them, as in a real table.
@@ -47,7 +69,13 @@ export async function seedDatabase(templatePath, path, patientCount) {
     const start = seedStart(patientCount);
     const now = toStoredDate(new Date());
     const userHash = newHash("USR");
-    db.prepare("INSERT INTO users (hash, name, email, password, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)").run(userHash, adminName, admin.email, passwordHash, now, now);
+    const addUser = db.prepare("INSERT INTO users (hash, name, email, password, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)");
+    addUser.run(userHash, adminName, admin.email, passwordHash, now, now);
+    const known = db.prepare("INSERT INTO login_throttles (key, attempts, reset_at) VALUES (?, 0, ?)");
+    for (const account of loginAccountRows(passwordHash, now)) {
+      addUser.run(account.hash, account.name, account.email, passwordHash, now, now);
+      known.run(account.knownKey, toStoredDate(account.knownUntil));
+    }
     const insert = db.prepare("INSERT INTO patients (hash, name, cpf, phone, created_at, updated_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
     const hashes = uniqueHashes(patientCount);
     const live = [];
@@ -80,7 +108,8 @@ export function resetWrites(path, seeded) {
   try {
     db.pragma("busy_timeout = 5000");
     db.prepare("DELETE FROM patients WHERE id > ?").run(seeded.maxId);
-    db.prepare("DELETE FROM login_throttles").run();
+    // The known-good pairs of the login accounts stay (see loginAccountCount).
+    db.prepare("DELETE FROM login_throttles WHERE key NOT LIKE 'known|%'").run();
     db.prepare("DELETE FROM revoked_tokens").run();
   } finally {
     db.close();
