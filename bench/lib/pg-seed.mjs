@@ -30,7 +30,7 @@ export async function seedPostgres(url, patientCount) {
       passwordHash,
       now,
     ]);
-    for (const account of loginAccountRows(passwordHash, now)) {
+    for (const account of loginAccountRows()) {
       await client.query(`INSERT INTO "users" ("hash", "name", "email", "password", "created_at", "updated_at") VALUES ($1, $2, $3, $4, $5, $5)`, [account.hash, account.name, account.email, passwordHash, now]);
       await client.query(`INSERT INTO "login_throttles" ("key", "attempts", "reset_at") VALUES ($1, 0, $2)`, [account.knownKey, account.knownUntil]);
     }

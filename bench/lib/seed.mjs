@@ -13,8 +13,8 @@ export const admin = { email: "admin@example.com", password: "bench-password-012
 const adminName = "Bench Admin";
 
 /**
- * The accounts the login row signs in with, in turn (scenarios.mjs): at least as many as the load's
- * connections (32 by default), so that no account has more than one login under way and the row
+ * The accounts the login row signs in with, one per connection (scenarios.mjs): more than the row's
+ * connections (at most 16), so that no account has more than one login under way and the row
  * measures a login, not the throttle (5 attempts a minute per e-mail and address, counted before the
  * password is checked). Each logged in before from the bench's address (a known-good pair, as
  * `npm run` users who come back are), so that only its own counter applies. One password hash for
@@ -26,11 +26,11 @@ const benchAddress = "127.0.0.1";
 const knownGoodDays = 30;
 
 /** The login accounts' rows, and the known-good rows of the service's throttle (src/auth/login-throttle.ts). */
-export function loginAccountRows(passwordHash, now) {
+export function loginAccountRows() {
   const knownUntil = new Date(Date.now() + knownGoodDays * 86_400_000);
   return Array.from({ length: loginAccountCount }, (_, index) => {
     const { email } = loginAccount(index);
-    return { hash: newHash("USR"), name: `Login ${index}`, email, passwordHash, now, knownKey: `known|${email}|${benchAddress}`, knownUntil };
+    return { hash: newHash("USR"), name: `Login ${index}`, email, knownKey: `known|${email}|${benchAddress}`, knownUntil };
   });
 }
 // Seeded cpfs are 1xxxxxxxxxx; the ones the load creates start elsewhere (see scenarios.mjs).
@@ -72,7 +72,7 @@ export async function seedDatabase(templatePath, path, patientCount) {
     const addUser = db.prepare("INSERT INTO users (hash, name, email, password, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)");
     addUser.run(userHash, adminName, admin.email, passwordHash, now, now);
     const known = db.prepare("INSERT INTO login_throttles (key, attempts, reset_at) VALUES (?, 0, ?)");
-    for (const account of loginAccountRows(passwordHash, now)) {
+    for (const account of loginAccountRows()) {
       addUser.run(account.hash, account.name, account.email, passwordHash, now, now);
       known.run(account.knownKey, toStoredDate(account.knownUntil));
     }

@@ -116,9 +116,8 @@ function freeValue(
 /**
  * The value a new record may take when every one is held. A parent being made for another record
  * shares the newest live holder instead (SharedParent): evicting would pick the parents just made
- * for the same record, which nothing points at yet. A record a
- * test asks for itself takes the place of the oldest holder nothing points at, else of the oldest
- * that can go at all.
+ * for the same record, which nothing points at yet. A record a test asks for itself takes the
+ * place of the oldest holder nothing points at, else of the oldest that can go at all.
  */
 async function evictOldest(
   api: TestApi<any>,
@@ -129,14 +128,18 @@ async function evictOldest(
   made: Making,
 ): Promise<unknown> {
   if (made.making.length > 0 && mayShare(resource.table, made)) {
-    const shared = await newestLive(api, resource.table, holders);
+    const shared = await newestLive(api, resource.table, field);
     if (shared !== undefined) throw new SharedParent(shared);
   }
   const service = api.service(resource);
-  const alone: Holder[] = [];
+  // The oldest holder nothing points at, else the oldest that can go at all.
   for (const holder of holders)
-    if (!(await pointedAt(api, resource.table, holder.id))) alone.push(holder);
-  for (const holder of [...alone, ...holders])
+    if (
+      !(await pointedAt(api, resource.table, holder.id)) &&
+      (await service.table.delete(holder.id)) === "deleted"
+    )
+      return holder.value;
+  for (const holder of holders)
     if ((await service.table.delete(holder.id)) === "deleted") return holder.value;
   throw new Error(
     `${resource.table.name}.${field} allows ${count} values and every record holding one is held back by others: a test needs more ${resource.table.name} at once than the field allows`,
@@ -175,19 +178,15 @@ async function pointedAt(api: TestApi<any>, table: TableSpec, id: number): Promi
   return false;
 }
 
-/** The public id of the newest holder that is live (not soft-deleted). */
+/** The public id of the newest live (not soft-deleted) record holding a value of the field. */
 async function newestLive(
   api: TestApi<any>,
   table: TableSpec,
-  holders: readonly Holder[],
+  field: string,
 ): Promise<string | undefined> {
   const live = table.softDelete ? ` AND "deleted_at" IS NULL` : "";
-  for (const holder of [...holders].reverse()) {
-    const row = await api.db.get(
-      `SELECT "hash" FROM ${quote(table.name)} WHERE "id" = ${api.db.dialect.placeholder(1)}${live}`,
-      [holder.id],
-    );
-    if (row !== undefined) return String(row.hash);
-  }
-  return undefined;
+  const row = await api.db.get(
+    `SELECT "hash" FROM ${quote(table.name)} WHERE ${quote(field)} IS NOT NULL${live} ORDER BY "id" DESC LIMIT 1`,
+  );
+  return row === undefined ? undefined : String(row.hash);
 }

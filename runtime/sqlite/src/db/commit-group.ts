@@ -72,8 +72,8 @@ export class CommitGroup {
     this.waiting = [];
     this.began = false;
     if (!this.connection.db.inTransaction) {
-      // Nothing written is left to commit: an error SQLite answered by rolling everything back
-      // ended the group, and undo() has told its members.
+      // SQLite rolled the transaction back by itself (a full disk, an I/O error) in a statement
+      // outside the group's transactions, where undo() does not see it: nothing is left to commit.
       for (const member of group) member.failed(new Error("the transaction was rolled back"));
       return;
     }
