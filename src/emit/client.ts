@@ -1,6 +1,7 @@
 import { operatorsOf, type FilterKind, type FilterOperator } from "../model/list-operators.js";
 import type { PayloadKey } from "../model/validation.js";
-import { linkTypeName, pivotTypeName } from "../model/client-names.js";
+import { hashTypeName, linkTypeName, pivotTypeName } from "../model/client-names.js";
+import { kindOf } from "../model/relations/kinds.js";
 import { tsTypeOf } from "../model/output-schema.js";
 import { payloadWriters } from "../model/payload-writers.js";
 import type {
@@ -8,7 +9,6 @@ import type {
   ProjectModel,
   RelationModel,
   ResourceModel,
-  ResourceRef,
 } from "../model/types.js";
 
 /*
@@ -19,8 +19,6 @@ import type {
  * (the names this module declares are checked at validation: src/model/client-names.ts).
  */
 
-const hashType = (target: Pick<ResourceRef, "names" | "builtIn">) => `${target.builtIn ? "User" : target.names.pascal}Hash`;
-const nestedType = (target: Pick<ResourceRef, "names">) => `${target.names.pascal}Nested`;
 const pivotType = (resource: ResourceModel, relation: BelongsToManyModel) => pivotTypeName(resource.names.pascal, relation.name);
 const linkType = (resource: ResourceModel, relation: BelongsToManyModel) => linkTypeName(resource.names.pascal, relation.name);
 const quoted = (text: string) => JSON.stringify(text);
@@ -69,7 +67,7 @@ function meType(model: ProjectModel): string {
 }
 
 function resourceTypes(resource: ResourceModel, builtInUsers = false): string {
-  const ownHash = hashType({ names: resource.names, ...(builtInUsers ? { builtIn: true as const } : {}) });
+  const ownHash = hashTypeName({ names: resource.names, ...(builtInUsers ? { builtIn: true as const } : {}) });
   const p = resource.names.pascal;
   return [
     ...recordTypes(resource, ownHash, builtInUsers),
@@ -96,12 +94,13 @@ function recordTypes(resource: ResourceModel, ownHash: string, builtInUsers: boo
         return [`  ${key.key}: ${ownHash};\n`];
       case "field":
         return [`${note}  ${key.key}${optional}: ${tsTypeOf(key.field)};\n`];
-      case "belongsTo":
-        return [`${note}  ${key.key}${optional}: ${hashType(key.relation.target)}${key.relation.required ? "" : " | null"};\n`];
       case "timestamp":
         return [`  ${key.key}: ${key.key === "deleted_at" ? "string | null" : "string"};\n`];
-      default:
-        return [];
+      default: {
+        // A relation output only when loaded is in <Resource>Loaded.
+        const unloaded = kindOf(key.relation).unloaded;
+        return unloaded ? [`${note}  ${key.key}${optional}: ${unloaded.clientType(key.relation)};\n`] : [];
+      }
     }
   });
   out.push(`/** ${capitalized(resource.names.aLabel)} as it is nested in another record (its own relations as hashes). */\nexport interface ${p}Nested {\n${keys.join("")}}\n`);
@@ -162,16 +161,7 @@ function listTypes(resource: ResourceModel): string[] {
 }
 
 function loadedType(resource: ResourceModel, relation: RelationModel): string {
-  switch (relation.kind) {
-    case "belongsTo":
-      return `${relation.target.builtIn ? "RelatedUser" : nestedType(relation.target)}${relation.required ? "" : " | null"}`;
-    case "hasMany":
-      return `${nestedType(relation.target)}[]`;
-    case "belongsToMany":
-      return relation.pivotFields.length > 0
-        ? `(${nestedType(relation.target)} & { pivot: ${pivotType(resource, relation)} })[]`
-        : `${nestedType(relation.target)}[]`;
-  }
+  return kindOf(relation).loaded.clientType(resource, relation);
 }
 
 /** A payload's keys: relations by their target's hash type, fields only some roles may send noted. */
@@ -188,7 +178,7 @@ function payloadType(name: string, summary: string, resource: ResourceModel, pay
 }
 
 function relationPayloadType(tsType: string, relation: RelationModel): string {
-  const hash = hashType(relation.target);
+  const hash = hashTypeName(relation.target);
   if (relation.kind === "belongsToMany") return tsType === "string[]" ? `${hash}[]` : tsType.replace("hash: string", `hash: ${hash}`);
   return tsType.replace(/^string/, hash);
 }
@@ -206,7 +196,7 @@ function filterValueType(resource: ResourceModel, filter: ResourceModel["filters
   if (filter.kind === "enum") return union((filter.values ?? []).map(quoted));
   if (filter.kind === "relation") {
     const relation = resource.relations.find((candidate) => candidate.name === filter.name);
-    return relation ? hashType(relation.target) : "string";
+    return relation ? hashTypeName(relation.target) : "string";
   }
   return kinds[filter.kind];
 }

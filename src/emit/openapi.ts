@@ -1,5 +1,7 @@
 import { filterParameters, searchAndCursorParameters } from "./list-parameters.js";
-import { exampleHash, hashPattern } from "../model/hash-format.js";
+import { hashPattern } from "../model/hash-format.js";
+import { linkedRecordSchema as linkedRecord } from "../model/relations/belongs-to-many.js";
+import { kindOf } from "../model/relations/kinds.js";
 import { fieldType } from "../model/field-types.js";
 import { type JsonSchema } from "../model/json-schema.js";
 import type { BelongsToManyModel, ProjectModel, ResourceModel } from "../model/types.js";
@@ -187,19 +189,13 @@ function recordSchema(resource: ResourceModel, resources: ResourceModel[], nest:
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const entry of resource.serializer) {
-    if (entry.kind === "belongsTo") {
-      const target = resources.find((candidate) => candidate.name === entry.relation.target.name);
-      const hash: JsonSchema = { type: "string", pattern: hashPattern(entry.relation.target.prefix) };
+    if ("relation" in entry) {
+      const unloaded = kindOf(entry.relation).unloaded;
+      // Kinds output only when loaded are listed below, never required.
+      if (!unloaded) continue;
       // A built-in user, when loaded, is the RelatedUser schema (public id, name and user fields).
-      // A nested record's own belongsTo are hashes only: built when nesting, so that a relation back
-      // to the same resource (a review's parent review, A → B → A) ends there.
-      const loaded = () => (target ? recordSchema(target, resources, false) : ref("RelatedUser"));
-      const options: JsonSchema[] = !nest ? [hash] : entry.relation.eager ? [loaded()] : [hash, loaded()];
-      if (!entry.relation.required) options.push({ type: "null" });
-      const schema = options.length === 1 ? options[0]! : { anyOf: options };
-      const set = entry.relation.setByCaller;
-      // Set by the server from the caller (`set:`): read-only to clients, but for its bypass roles.
-      properties[entry.key] = set ? { ...schema, readOnly: true, description: `Set by the server to the caller ${set.on === "write" ? "on every create and update" : "when the record is created"}${set.bypass.length > 0 ? `; the roles ${set.bypass.join(", ")} may name another user` : ""}.` } : schema;
+      const target = resources.find((candidate) => candidate.name === entry.relation.target.name);
+      properties[entry.key] = unloaded.openApi(entry.relation, nest, () => (target ? recordSchema(target, resources, false) : ref("RelatedUser")));
     } else if (entry.kind === "publicId") {
       properties[entry.key] = { type: "string", pattern: hashPattern(resource.prefix), examples: [resource.exampleHash] };
     } else if (entry.kind === "field") {
@@ -212,15 +208,15 @@ function recordSchema(resource: ResourceModel, resources: ResourceModel[], nest:
     } else if (entry.kind === "timestamp") {
       properties[entry.key] = entry.key === "deleted_at" ? { type: ["string", "null"], format: "date-time" } : { type: "string", format: "date-time" };
     }
-    if (entry.kind !== "hasMany" && entry.kind !== "belongsToMany") required.push(entry.key);
+    required.push(entry.key);
   }
   if (nest) {
-    // Lists a client may nest with ?with= (a belongsTo is a key of the record already, above).
+    // What a client may nest with ?with= (a kind output unloaded is a key of the record already, above).
     for (const relation of resource.relations) {
-      if (relation.kind === "belongsTo" || !resource.withable.includes(relation.name)) continue;
+      const loaded = kindOf(relation).loaded.openApi;
+      if (!loaded || !resource.withable.includes(relation.name)) continue;
       const target = resources.find((candidate) => candidate.name === relation.target.name)!;
-      const items = relation.kind === "hasMany" ? recordSchema(target, resources, false) : linkedRecordSchema(relation, target, resources);
-      const rest = relation.kind === "hasMany" ? `GET /api/${target.collection} filtered by this record` : `GET /api/${resource.collection}/{hash}/${relation.name}`;
+      const { items, rest } = loaded(resource, relation, target, () => recordSchema(target, resources, false));
       properties[relation.name] = { type: "array", items, maxItems: maxNestedPerParent, description: `At most ${maxNestedPerParent}, the first in list order; ${rest} serves the rest.` };
     }
   }
@@ -245,19 +241,9 @@ function listParametersOf(resource: ResourceModel, project: ProjectModel): objec
   ];
 }
 
-/** A record read through a belongsToMany: the related record, with its link's `pivot` when the relation has fields. */
-/** `nest`: the record as the relation's own list answers it, with what `?with=` and eager loads nest. */
+/** A record read through a belongsToMany (`nest`: as the relation's own list answers it, with what `?with=` and eager loads nest). */
 function linkedRecordSchema(relation: BelongsToManyModel, target: ResourceModel, resources: ResourceModel[], nest = false): JsonSchema {
-  const record = recordSchema(target, resources, nest);
-  if (relation.pivotFields.length === 0) return record;
-  const pivot: JsonSchema = {
-    type: "object",
-    properties: Object.fromEntries(relation.pivotFields.map((field) => [field.name, field.outputSchema])),
-    required: relation.pivotFields.map((field) => field.name),
-    additionalProperties: false,
-    description: "the link's own fields",
-  };
-  return { ...record, properties: { ...record.properties, pivot }, required: [...(record.required ?? []), "pivot"] };
+  return linkedRecord(relation, recordSchema(target, resources, nest));
 }
 
 /**
@@ -311,18 +297,15 @@ function exampleRecord(resource: ResourceModel, resources: ResourceModel[], nest
       case "field":
         record[entry.key] = exampleOutput(entry.field);
         break;
-      case "belongsTo": {
-        const target = resources.find((candidate) => candidate.name === entry.relation.target.name);
-        const userHash = exampleHash("USR");
-        if (!target) record[entry.key] = entry.relation.eager && nest ? { hash: userHash, name: "Ada Admin" } : userHash;
-        else record[entry.key] = entry.relation.eager && nest ? exampleRecord(target, resources, false) : target.exampleHash;
-        break;
-      }
       case "timestamp":
         record[entry.key] = entry.key === "deleted_at" ? null : "2026-01-15T09:30:00.000Z";
         break;
-      default:
+      default: {
+        const unloaded = kindOf(entry.relation).unloaded;
+        const target = resources.find((candidate) => candidate.name === entry.relation.target.name);
+        if (unloaded) record[entry.key] = unloaded.example(entry.relation, nest, target, () => exampleRecord(target!, resources, false));
         break;
+      }
     }
   }
   return record;

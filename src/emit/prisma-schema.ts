@@ -1,6 +1,7 @@
 import { fieldType } from "../model/field-types.js";
 import { caseInsensitiveEmailMarker, caseInsensitiveMarker } from "../migrate/case-insensitive-email.js";
-import type { BelongsToManyModel, BelongsToModel, DatabaseModel, FieldModel, ProjectModel, ResourceModel, UserModel } from "../model/types.js";
+import { kindOf, relationKindNames, relationsOfKind } from "../model/relations/kinds.js";
+import type { DatabaseModel, FieldModel, ProjectModel, ResourceModel, UserModel } from "../model/types.js";
 
 /**
  * The Prisma schema of the generated project. Field names stay snake_case as in the specs (they are
@@ -27,7 +28,7 @@ export function buildPrismaSchema(project: ProjectModel): string {
   const blocks = [
     generatorBlock(database),
     ...resources.map((resource) => resourceModel(database, resource, resources, resource.fields.map(inputOf))),
-    ...resources.flatMap((resource) => resource.belongsToMany.filter((relation) => relation.owning).map((relation) => pivotModel(database, resource, relation))),
+    ...resources.flatMap((resource) => relationModels(database, resource)),
     ...authModels(database, user, user.extraFields.map(inputOf), resources),
     eventsModel(database),
     deliveriesModel(database),
@@ -71,16 +72,18 @@ function resourceModel(
     ["hash", "String", `@unique${native(database, "@db.VarChar(20)")}`],
   ];
   for (const input of inputs) lines.push(scalarLine(database, input, resource.table));
-  for (const relation of resource.belongsTo) lines.push(...belongsToLines(resource, relation));
-  for (const inverse of inverseRelations(resource, resources)) lines.push(inverse);
-  lines.push(...pivotBackRelations(resource, resources));
+  for (const relation of resource.relations) lines.push(...kindOf(relation).prisma.fields(resource, relation));
+  // Prisma declares both sides of a relation: each kind's lines here, for every resource's relations.
+  for (const kind of relationKindNames)
+    for (const source of resources)
+      for (const relation of relationsOfKind(source.relations, kind)) lines.push(...kindOf(relation).prisma.fieldsOn(resource, source, relation));
   lines.push(...timestampLines(database, resource.softDelete));
 
   // A declared index leads with deleted_at on soft-deleting resources: lists read live rows only
   // (deleted_at IS NULL), and an index without it would lose to the order index there.
   const declared = resource.fields.filter((field) => field.indexed).map((field) => `@@index([${resource.softDelete ? "deleted_at, " : ""}${field.name}])`);
   const indexes = [
-    ...resource.belongsTo.map((relation) => `@@index([${relation.foreignKey}])`),
+    ...resource.relations.flatMap((relation) => kindOf(relation).prisma.indexes(relation)),
     ...declared,
     resource.softDelete ? "@@index([deleted_at, created_at, id])" : "@@index([created_at, id])",
     `@@map("${resource.table}")`,
@@ -88,80 +91,17 @@ function resourceModel(
   return modelBlock(resource.names.pascal, lines, indexes);
 }
 
-function belongsToLines(resource: ResourceModel, relation: BelongsToModel): string[][] {
-  const optional = relation.required ? "" : "?";
-  const onDelete = { restrict: "Restrict", cascade: "Cascade", setNull: "SetNull" }[relation.onDelete];
-  return [
-    [relation.foreignKey, `Int${optional}`, ""],
-    [
-      relation.name,
-      `${relation.target.names.pascal}${optional}`,
-      `@relation("${relationName(resource.names.pascal, relation.name)}", fields: [${relation.foreignKey}], references: [id], onDelete: ${onDelete})`,
-    ],
-  ];
+/** The models a resource's relations have of their own (pivot tables). */
+function relationModels(database: DatabaseModel, resource: ResourceModel): string[] {
+  const scalar = (field: FieldModel, table: string) => scalarLine(database, inputOf(field), table);
+  return resource.relations
+    .flatMap((relation) => kindOf(relation).prisma.models(resource, relation, scalar))
+    .map((model) => modelBlock(model.name, model.lines, model.attributes));
 }
 
-/**
- * A belongsToMany's pivot table: the two ids as a composite primary key (which also indexes the
- * owning side), an index on the other id, foreign keys that remove the links with either record,
- * and the pivot's own fields.
- */
-function pivotModel(database: DatabaseModel, owner: ResourceModel, relation: BelongsToManyModel): string {
-  const side = (key: string, target: string) => [key.slice(0, -"_id".length), target, `@relation("${relation.pivotModel}_${key}", fields: [${key}], references: [id], onDelete: Cascade)`];
-  const lines: string[][] = [
-    [relation.ownKey, "Int", ""],
-    [relation.otherKey, "Int", ""],
-    ...relation.pivotFields.map((field) => scalarLine(database, inputOf(field), relation.pivotTable)),
-    side(relation.ownKey, owner.names.pascal),
-    side(relation.otherKey, relation.target.names.pascal),
-  ];
-  return modelBlock(relation.pivotModel, lines, [`@@id([${relation.ownKey}, ${relation.otherKey}])`, `@@index([${relation.otherKey}])`, `@@map("${relation.pivotTable}")`]);
-}
-
-/** The list side of each pivot relation that points at this resource (Prisma requires both sides). */
-function pivotBackRelations(resource: ResourceModel, resources: ResourceModel[]): string[][] {
-  const lines: string[][] = [];
-  for (const owner of resources)
-    for (const relation of owner.belongsToMany.filter((candidate) => candidate.owning))
-      for (const [key, target] of [[relation.ownKey, owner.name], [relation.otherKey, relation.target.name]] as const)
-        if (target === resource.name) lines.push([`${relation.pivotTable}_by_${key}`, `${relation.pivotModel}[]`, `@relation("${relation.pivotModel}_${key}")`]);
-  return lines;
-}
-
-/** The list side of every belongsTo that points at the built-in users (Prisma requires both sides). */
+/** The list side of every relation that points at the built-in users (Prisma requires both sides). */
 function usersBackRelations(resources: ResourceModel[]): string[][] {
-  return resources.flatMap((source) =>
-    source.belongsTo
-      .filter((relation) => relation.target.builtIn)
-      .map((relation) => [inverseFieldName(source, relation.name), `${source.names.pascal}[]`, `@relation("${relationName(source.names.pascal, relation.name)}")`]),
-  );
-}
-
-/** The list side of every belongsTo that points here; Prisma requires both sides. */
-function inverseRelations(target: ResourceModel, resources: ResourceModel[]): string[][] {
-  const lines: string[][] = [];
-  for (const source of resources) {
-    for (const relation of source.belongsTo) {
-      if (relation.target.name !== target.name) continue;
-      const declared = target.hasMany.find(
-        (hasMany) => hasMany.target.name === source.name && hasMany.inverse === relation.name,
-      );
-      lines.push([
-        declared?.name ?? inverseFieldName(source, relation.name),
-        `${source.names.pascal}[]`,
-        `@relation("${relationName(source.names.pascal, relation.name)}")`,
-      ]);
-    }
-  }
-  return lines;
-}
-
-export function inverseFieldName(source: ResourceModel, relation: string): string {
-  return `${source.names.pluralSnake}_by_${relation}`;
-}
-
-function relationName(model: string, relation: string): string {
-  return `${model}_${relation}`;
+  return resources.flatMap((source) => source.relations.flatMap((relation) => kindOf(relation).prisma.fieldsOnUsers(source, relation)));
 }
 
 function scalarLine(database: DatabaseModel, input: PrismaFieldInput, table: string): string[] {

@@ -1,4 +1,4 @@
-import type { ColumnFill, SchemaEvolution } from "../model/evolution.js";
+import type { ColumnFill, SchemaEvolution } from "../model/schema-evolution.js";
 import type { ColumnShape, SchemaShape } from "./schema-shape.js";
 
 /** A change that can lose or block existing rows: written only with --accept-data-loss. */

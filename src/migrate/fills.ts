@@ -1,5 +1,5 @@
 import { dialectOf } from "../dialects/index.js";
-import type { ColumnFill } from "../model/evolution.js";
+import type { ColumnFill } from "../model/schema-evolution.js";
 import type { RequiredColumn } from "./changes.js";
 import type { Provider } from "./prisma-diff.js";
 import { rewriteModels } from "./schema-shape.js";

@@ -2,7 +2,7 @@ import { HashapiError } from "../errors.js";
 import { withHeader } from "../render/header.js";
 import type { OutputFile } from "../output/types.js";
 import { lockFile, migrationsDir, snapshotFile, type MigrationHistory } from "./history.js";
-import type { SchemaEvolution } from "../model/evolution.js";
+import type { SchemaEvolution } from "../model/schema-evolution.js";
 import { assessChanges, type ChangeAssessment, type RequiredColumn, type RiskyChange } from "./changes.js";
 import { caselessIndexChanges } from "./case-insensitive-email.js";
 import { fillStatement, withOptionalColumns } from "./fills.js";

@@ -1,5 +1,5 @@
 import { dialectOf } from "../dialects/index.js";
-import type { SchemaEvolution } from "../model/evolution.js";
+import type { SchemaEvolution } from "../model/schema-evolution.js";
 import type { Provider } from "./prisma-diff.js";
 import { rewriteModels, type SchemaShape } from "./schema-shape.js";
 

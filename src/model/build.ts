@@ -11,7 +11,8 @@ import { declarationOf } from "./declaration.js";
 import { examplesOf } from "./factory-examples.js";
 import { fieldModel } from "./field-model.js";
 import { payloadValidation } from "./payload-model.js";
-import { relationModelsOf, relationOperators } from "./relation-models.js";
+import { relationModelsOf } from "./relation-models.js";
+import { kindOf, relationsOfKind } from "./relations/kinds.js";
 import { fieldType } from "./field-types.js";
 import type {
   ActionModel,
@@ -26,6 +27,7 @@ import type {
   ResourceCore,
   ResourceRef,
   SerializedKey,
+  SerializedRelation,
   UserModel,
   WebhookModel,
   RateLimitModel,
@@ -288,8 +290,9 @@ function buildResource(spec: ResourceSpec, context: BuildContext, writeOnly: rea
   const { refs, specs, specsLabel } = context;
   const ref = refs.get(spec.name)!;
   const fields = spec.fields.map(fieldModel);
-  const { belongsTo, hasMany, belongsToMany } = relationModelsOf(spec, refs, specs);
-  const relationModels: RelationModel[] = [...belongsTo, ...hasMany, ...belongsToMany];
+  const relationModels = relationModelsOf(spec, refs, specs);
+  const belongsTo = relationsOfKind(relationModels, "belongsTo");
+  const belongsToMany = relationsOfKind(relationModels, "belongsToMany");
   // The built-in users' resource (/api/users) is built from a spec of its own, outside the specs' actions.
   const actions = context.actions.get(spec.name) ?? actionsOf(spec, ref, spec.auth?.roles?.destroy);
   const owner = ownerOf(spec, specs);
@@ -305,7 +308,6 @@ function buildResource(spec: ResourceSpec, context: BuildContext, writeOnly: rea
     fields,
     relations: relationModels,
     belongsTo,
-    hasMany,
     belongsToMany,
     referencedBy: context.references.get(spec.name) ?? [],
     eagerLoad: spec.eagerLoad ?? [],
@@ -338,7 +340,7 @@ function listSurface(fields: readonly FieldModel[], relations: readonly Relation
         field.filter && !unseen.has(field.name) ? [{ name: field.name, kind: field.filter, operators: field.operators, ...(field.filter === "enum" ? { values: field.values } : {}), ...(field.visibleTo ? { visibleTo: field.visibleTo } : {}) }] : [],
       ),
       ...relations.flatMap((relation) => {
-        const operators = unseen.has(relation.name) ? undefined : relationOperators(relation);
+        const operators = unseen.has(relation.name) ? undefined : kindOf(relation).filterOperators;
         return operators ? [{ name: relation.name, kind: "relation" as const, operators }] : [];
       }),
     ],
@@ -346,15 +348,10 @@ function listSurface(fields: readonly FieldModel[], relations: readonly Relation
   };
 }
 
+/** A relation among the output keys: its key is its name. */
 function serializedRelation(relation: RelationModel): SerializedKey {
-  switch (relation.kind) {
-    case "belongsTo":
-      return { kind: "belongsTo", key: relation.name, relation };
-    case "hasMany":
-      return { kind: "hasMany", key: relation.name, relation };
-    case "belongsToMany":
-      return { kind: "belongsToMany", key: relation.name, relation };
-  }
+  // A relation's kind and model always agree; TypeScript cannot pair them across a union.
+  return { kind: relation.kind, key: relation.name, relation } as SerializedRelation;
 }
 
 /**
@@ -374,8 +371,8 @@ function serializerKeys(spec: ResourceSpec, resource: ResourceCore): SerializedK
   const all: SerializedKey[] = [
     { kind: "publicId", key: resource.publicIdKey },
     ...resource.fields.map((field): SerializedKey => ({ kind: "field", key: field.name, field })),
-    // A belongsTo is always output (as its hash when not loaded); a list of records only when eager.
-    ...resource.relations.filter((relation) => relation.kind === "belongsTo" || relation.eager).map(serializedRelation),
+    // Some kinds are always output (a belongsTo as its hash when not loaded); the others only when eager.
+    ...resource.relations.filter((relation) => kindOf(relation).unloaded !== undefined || relation.eager).map(serializedRelation),
     { kind: "timestamp", key: "created_at" },
     { kind: "timestamp", key: "updated_at" },
     // Laravel's SoftDeletes outputs deleted_at (null while live); `?with_trashed=true` relies on it.

@@ -1,4 +1,5 @@
 import { toPascal } from "./naming.js";
+import type { ResourceRef } from "./types.js";
 
 /*
  * The names the typed client (client/src/index.ts) exports: one place, read by the emitter that
@@ -10,6 +11,10 @@ export const projectClientNames = ["UserHash", "UserRole", "CurrentUser", "Relat
 
 /** The suffixes of the types each resource's name starts: `Patient`, `PatientHash`, … */
 export const resourceTypeSuffixes = ["", "Hash", "Nested", "Loaded", "Create", "Update", "Relation", "SortKey", "Filter", "Params", "Types"] as const;
+
+/** A record's public id type (the built-in users' is UserHash), and the record as nested in another's. */
+export const hashTypeName = (target: Pick<ResourceRef, "names" | "builtIn">) => `${target.builtIn ? "User" : target.names.pascal}Hash`;
+export const nestedTypeName = (target: Pick<ResourceRef, "names">) => `${target.names.pascal}Nested`;
 
 /** A belongsToMany's pivot values on a linked record, and the body that links one. */
 export const pivotTypeName = (resource: string, relation: string) => `${toPascal(resource)}${toPascal(relation)}Pivot`;

@@ -1,6 +1,7 @@
 import { fieldType } from "./field-types.js";
 import { laravelMessage } from "./laravel-messages.js";
-import { manyOperators } from "./relation-models.js";
+import { manyOperators } from "./relations/belongs-to-many.js";
+import { kindOf } from "./relations/kinds.js";
 import type { BelongsToModel, DeclarationModel, ResourceCore, ResourceModel, ResourceRef, ValueKind } from "./types.js";
 
 /** The data the runtime library needs, decided here so that templates only lay it out. */
@@ -37,15 +38,10 @@ export function declarationOf(resource: ResourceCore & Pick<ResourceModel, "seri
     ),
     filters: Object.fromEntries(resource.filters.map((filter) => [filter.name, filter.kind])),
     filterValues: nonEmpty(Object.fromEntries(resource.filters.flatMap((filter) => (filter.values ? [[filter.name, filter.values]] : [])))),
-    filterOperators: nonEmpty(
-      Object.fromEntries([
-        ...resource.fields.flatMap((field) => (field.narrowed ? [[field.name, field.operators] as const] : [])),
-        ...resource.belongsToMany.flatMap((relation) => (resource.filters.some((filter) => filter.name === relation.name) ? [[relation.name, manyOperators] as const] : [])),
-      ]),
-    ),
+    filterOperators: narrowedOperators(resource),
     output: {
-      // hasMany relations are output whenever loaded, after these keys.
-      keys: resource.serializer.filter((entry) => entry.kind !== "hasMany" && entry.kind !== "belongsToMany").map((entry) => entry.key),
+      // Relations output only when loaded follow these keys whenever they are.
+      keys: resource.serializer.filter((entry) => !("relation" in entry) || kindOf(entry.relation).unloaded !== undefined).map((entry) => entry.key),
       scales: nonEmpty(scales),
     },
     publicActions: Object.values(resource.actions)
@@ -62,9 +58,20 @@ export function declarationOf(resource: ResourceCore & Pick<ResourceModel, "seri
     ),
     roles: nonEmpty(Object.fromEntries(Object.values(resource.actions).flatMap((action) => (action.roles && action.enabled ? [[action.name, action.roles]] : [])))),
     related: relatedOf(resource, read, pointing),
+    relations: resource.relations.map((relation) => ({ name: relation.name, ...kindOf(relation).repository(relation) })),
   };
 }
 
+
+/** The filters whose operators are not their kind's whole list: narrowed fields, belongsToMany links. */
+function narrowedOperators(resource: ResourceCore): DeclarationModel["filterOperators"] {
+  return nonEmpty(
+    Object.fromEntries([
+      ...resource.fields.flatMap((field) => (field.narrowed ? [[field.name, field.operators] as const] : [])),
+      ...resource.belongsToMany.flatMap((relation) => (resource.filters.some((filter) => filter.name === relation.name) ? [[relation.name, manyOperators] as const] : [])),
+    ]),
+  );
+}
 
 /** Undefined for an empty map: the declaration leaves out what is empty. */
 function nonEmpty<T>(record: Record<string, T>): Record<string, T> | undefined {

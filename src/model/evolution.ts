@@ -1,42 +1,9 @@
-import type { FieldType } from "./field-types.js";
+import { kindOf, relationKindNames } from "./relations/kinds.js";
+import type { ColumnFill, SchemaEvolution } from "./schema-evolution.js";
 import type { FieldSpec, ResourceSpec, ValidSpecs } from "../spec/types.js";
 import { resourceTable, toPascal, toSnake } from "./naming.js";
 
-/**
- * What the specs say about changing a live database (docs/spec-format.md, "Changing a live
- * database"): renames to carry out instead of drop + add, and the value existing rows get when a
- * column becomes required. The migration planner (src/migrate/) uses what applies to the change at
- * hand and ignores the rest, so a `renamedFrom` left in a spec after its migration changes nothing.
- */
-export interface SchemaEvolution {
-  /**
-   * A resource's table renamed: `from` is the resource's previous name (the Prisma model name);
-   * `events`, its events' previous and new names (`appointment` → `visit`), absent for a pivot.
-   */
-  tables: { from: string; table: string; events?: { from: string; to: string } }[];
-  /**
-   * A column renamed: a field's `renamedFrom`, or a belongsTo's (its foreign key); `eventKey`, the
-   * key its events record it under before and after (a belongsTo's is the relation's name).
-   */
-  columns: { table: string; from: string; to: string; eventKey?: { from: string; to: string } }[];
-  /**
-   * Each resource's table → its events' name and the keys they record now: a column dropped from
-   * it leaves its key in old events, which the migration puts out of the way (src/migrate/event-keys.ts).
-   */
-  events: Record<string, { event: string; keys: readonly string[] }>;
-  /** The value for rows without one when `column` becomes required: a `backfill:`, else the default. */
-  fills: ColumnFill[];
-  /** Each resource's table → its spec file, for messages. */
-  sources: Record<string, string>;
-}
-
-export interface ColumnFill {
-  table: string;
-  column: string;
-  type: FieldType;
-  value: unknown;
-}
-
+/** What the specs say about changing a live database (see schema-evolution.ts). */
 export function evolutionOf(specs: ValidSpecs): SchemaEvolution {
   const evolution: SchemaEvolution = { tables: [], columns: [], fills: [], sources: {}, events: {} };
   for (const spec of specs.resources) {
@@ -95,12 +62,7 @@ function columnRenames(spec: ResourceSpec, table: string): SchemaEvolution["colu
   return renames;
 }
 
-/** Every key a resource's events may hold now: its fields, belongsTo and belongsToMany relations, pivot fields. */
+/** Every key a resource's events may hold now: its fields, and what each relation's kind records. */
 function eventKeysOf(spec: ResourceSpec): string[] {
-  const relations = spec.relations ?? [];
-  return [
-    ...spec.fields.map((field) => field.name),
-    ...relations.filter((relation) => relation.type === "belongsTo" || relation.type === "belongsToMany").map((relation) => relation.name),
-    ...relations.flatMap((relation) => (relation.type === "belongsToMany" ? (relation.pivot ?? []).map((field) => `${relation.name}.${field.name}`) : [])),
-  ];
+  return [...spec.fields.map((field) => field.name), ...relationKindNames.flatMap((kind) => (spec.relations ?? []).filter((relation) => relation.type === kind).flatMap((relation) => kindOf(relation).eventKeys(relation)))];
 }

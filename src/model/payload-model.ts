@@ -1,6 +1,6 @@
 import { parseRule } from "../spec/rules.js";
 import type { FieldSpec, ResourceSpec } from "../spec/types.js";
-import { owningSide } from "./relation-models.js";
+import { owningSide } from "./relations/belongs-to-many.js";
 import type { BelongsToModel, OwnerModel, ResourceModel, ResourceRef } from "./types.js";
 import {
   addManyRelations,

@@ -1,6 +1,6 @@
 import type { DatabaseModel } from "./database-model.js";
 import type { FilterKind, FilterOperator } from "./list-operators.js";
-import type { SchemaEvolution } from "./evolution.js";
+import type { SchemaEvolution } from "./schema-evolution.js";
 import type { FieldType, FieldTypeDescriptor } from "./field-types.js";
 import type { ActionValidation } from "./validation.js";
 import type { JsonSchema } from "./json-schema.js";
@@ -173,10 +173,17 @@ export interface ResourceRef {
 
 /**
  * A relation of a resource, by kind: belongsTo (a foreign key here), hasMany (the other side's
- * belongsTo), belongsToMany (a pivot table). Each kind has one runtime module
- * (runtime/common/src/data/relations/<kind>.ts); emitters switch on `kind`.
+ * belongsTo), belongsToMany (a pivot table). Each kind's model is its entry here; its module
+ * (src/model/relations/<kind>.ts, beside the runtime's data/relations/<kind>.ts) says what it
+ * means at every stage.
  */
-export type RelationModel = BelongsToModel | HasManyModel | BelongsToManyModel;
+export interface RelationModels {
+  belongsTo: BelongsToModel;
+  hasMany: HasManyModel;
+  belongsToMany: BelongsToManyModel;
+}
+export type RelationKindName = keyof RelationModels;
+export type RelationModel = RelationModels[RelationKindName];
 
 export interface BelongsToModel {
   kind: "belongsTo";
@@ -258,12 +265,12 @@ export interface ResourceModel {
   softDelete: boolean;
   fields: FieldModel[];
   /**
-   * Every relation: belongsTo ones first, then hasMany, then belongsToMany, each in spec order (the
-   * order `?with=`, filters and the output list them). The three arrays below are its views by kind.
+   * Every relation, kind by kind in the order of relations/kinds.ts (belongsTo, hasMany,
+   * belongsToMany), each in spec order: the order `?with=`, filters and the output list them. The
+   * two arrays below are its views for what only those kinds do (foreign keys here; links).
    */
   relations: RelationModel[];
   belongsTo: BelongsToModel[];
-  hasMany: HasManyModel[];
   belongsToMany: BelongsToManyModel[];
   referencedBy: ReferenceModel[];
   eagerLoad: string[];
@@ -320,10 +327,11 @@ export interface ResourceModel {
 export type SerializedKey =
   | { kind: "publicId"; key: string }
   | { kind: "field"; key: string; field: FieldModel }
-  | { kind: "belongsTo"; key: string; relation: BelongsToModel }
-  | { kind: "hasMany"; key: string; relation: HasManyModel }
-  | { kind: "belongsToMany"; key: string; relation: BelongsToManyModel }
+  | SerializedRelation
   | { kind: "timestamp"; key: "created_at" | "updated_at" | "deleted_at" };
+
+/** A relation among a record's output keys, as its kind. */
+export type SerializedRelation = { [K in RelationKindName]: { kind: K; key: string; relation: RelationModels[K] } }[RelationKindName];
 
 export interface UserModel {
   prefix: "USR";
@@ -381,6 +389,8 @@ export interface DeclarationModel {
   roles: Partial<Record<ActionName, string[]>> | undefined;
   /** Other resources the table declaration names, once each: their table, and their row type when a relation reads it. */
   related: { target: ResourceRef; row: boolean }[];
+  /** Per relation, its key of the repository's row type and its entry in the table's `relations`. */
+  relations: { name: string; row: string; table: string }[];
 }
 
 /** A resource before what is derived from the rest of it: its output keys, test examples and declaration. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sql } from "../../runtime/common/src/db/sql.js";
 import { eventKeyStatements } from "../../src/migrate/event-keys.js";
 import { parseSchemaShape } from "../../src/migrate/schema-shape.js";
-import type { SchemaEvolution } from "../../src/model/evolution.js";
+import type { SchemaEvolution } from "../../src/model/schema-evolution.js";
 import { eventsTableStatement } from "../support/events-table.js";
 import { integrationTargets, openIntegrationDatabase, type IntegrationDatabase } from "../support/integration-database.js";
 

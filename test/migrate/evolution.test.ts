@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { evolutionOf, type SchemaEvolution } from "../../src/model/evolution.js";
+import { evolutionOf } from "../../src/model/evolution.js";
+import type { SchemaEvolution } from "../../src/model/schema-evolution.js";
 import type { ResourceSpec, ValidSpecs } from "../../src/spec/types.js";
 import { assessChanges } from "../../src/migrate/changes.js";
 import { fillStatement, sqlLiteral, withOptionalColumns } from "../../src/migrate/fills.js";

@@ -26,7 +26,7 @@ describe("model", () => {
       await writeFile(join(single, "visit.yaml"), "name: Visit\nfields:\n  at: { type: datetime }\nrelations:\n  physician: { type: belongsTo, resource: Doctor, required: true }\n");
       const built = await loadModel(single);
       const doctor = built.resources.find((resource) => resource.name === "Doctor")!;
-      expect(doctor.hasMany[0]).toMatchObject({ name: "visits", inverse: "physician" });
+      expect(doctor.relations.find((relation) => relation.name === "visits")).toMatchObject({ kind: "hasMany", inverse: "physician" });
       expect(buildPrismaSchema(built)).toMatch(/visits\s+Visit\[\]\s+@relation\("Visit_physician"\)/);
       expect(doctor.referencedBy).toEqual([expect.objectContaining({ relation: "physician", foreignKey: "physician_id", onDelete: "restrict" })]);
     } finally {

@@ -1,7 +1,8 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { ManyToManySpec } from "../data/relations/belongs-to-many.js";
-import { columnsOf, relationOfKind, relationsOfKind, type TableSpec } from "../data/table.js";
+import { kindOf } from "../data/relations/kinds.js";
+import { columnsOf, relationOfKind, type TableSpec } from "../data/table.js";
 import { outputOf } from "../data/serialize.js";
 import { isPublicIdKey, type ResourceDescriptor } from "./descriptor.js";
 import { hiddenByRole, type Viewer } from "./field-access.js";
@@ -81,21 +82,19 @@ export function createSerializer(
   };
 }
 
-/** The relations that nest lists (hasMany, belongsToMany): their serializers, and a pivot's output. */
+/**
+ * The relations output as nested lists when loaded: every kind a record's read does not join.
+ * Their serializers, and a belongsToMany link's pivot output.
+ */
 function nestedListsOf(table: TableSpec, serializerOf: (table: TableSpec) => Serializer) {
   // Related serializers are looked up on first use: resources refer to each other in cycles.
-  return [
-    ...relationsOfKind(table, "hasMany").map(([name, relation]) => ({
+  return Object.entries(table.relations)
+    .filter(([, relation]) => !kindOf(relation).joined)
+    .map(([name, relation]) => ({
       name,
       serializer: lazySerializer(() => serializerOf(relation.target())),
-      pivot: undefined,
-    })),
-    ...relationsOfKind(table, "belongsToMany").map(([name, relation]) => ({
-      name,
-      serializer: lazySerializer(() => serializerOf(relation.target())),
-      pivot: pivotOutput(relation),
-    })),
-  ];
+      pivot: relation.kind === "belongsToMany" ? pivotOutput(relation) : undefined,
+    }));
 }
 
 /** A record's output for one role: its visible keys, each written, in output order. */
