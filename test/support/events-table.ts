@@ -20,3 +20,13 @@ export function deliveryTablesStatements(dialect: "sqlite" | "postgresql"): stri
     `CREATE INDEX "hashapi_lanes_due" ON "hashapi_lanes" ("receiver", "next_attempt_at")`,
   ];
 }
+
+/** hashapi_jobs (runtime jobs/queue.ts), as the Prisma model HashapiJob gives it. */
+export function jobsTableStatements(dialect: "sqlite" | "postgresql"): string[] {
+  const id = dialect === "sqlite" ? `"id" INTEGER PRIMARY KEY AUTOINCREMENT` : `"id" SERIAL PRIMARY KEY`;
+  const time = dialect === "sqlite" ? "DATETIME" : "TIMESTAMPTZ(3)";
+  return [
+    `CREATE TABLE "hashapi_jobs" (${id}, "hash" TEXT NOT NULL UNIQUE, "name" TEXT NOT NULL, "payload" TEXT NOT NULL, "key" TEXT UNIQUE, "status" TEXT NOT NULL, "attempts" INTEGER NOT NULL DEFAULT 0, "run_at" ${time} NOT NULL, "lease" TEXT, "last_error" TEXT, "finished_at" ${time}, "created_at" ${time} NOT NULL, "updated_at" ${time} NOT NULL)`,
+    `CREATE INDEX "hashapi_jobs_due" ON "hashapi_jobs" ("status", "run_at")`,
+  ];
+}

@@ -161,7 +161,8 @@ export interface JobRecord {
   readonly created_at: string;
 }
 
-const listed = `SELECT "hash", "name", "status", "attempts", "key", "last_error", "run_at", "finished_at", "created_at" FROM ${jobsTable}`;
+const listedColumns = `"hash", "name", "status", "attempts", "key", "last_error", "run_at", "finished_at", "created_at"`;
+const listed = `SELECT ${listedColumns} FROM ${jobsTable}`;
 
 function record(sql: Sql, row: SqlRow): JobRecord {
   const time = (value: unknown) =>
@@ -204,16 +205,21 @@ export async function jobPage(
 
 /**
  * Makes a failed or pending job due now (its attempts kept, one more allowed); a running or done
- * one is left as it is. The job, or null when there is none.
+ * one is left as it is. The job, or null when there is none. The job a retry answers is the one its
+ * UPDATE wrote: a worker may claim it the moment the statement ends, so reading it again could
+ * answer "running" for a retry that worked.
  */
 export async function retryJob(sql: Sql, hash: string): Promise<JobRecord | null> {
   const values = new Binder(sql.dialect);
   const now = at(sql, new Date());
-  await sql.run(
-    `UPDATE ${jobsTable} SET "status" = ${values.add("pending")}, "run_at" = ${values.add(now)}, "finished_at" = NULL, "updated_at" = ${values.add(now)} WHERE "hash" = ${values.add(hash)} AND "status" IN (${values.addAll(["pending", "failed"])})`,
+  const [retried] = await sql.all(
+    `UPDATE ${jobsTable} SET "status" = ${values.add("pending")}, "run_at" = ${values.add(now)}, "finished_at" = NULL, "updated_at" = ${values.add(now)} WHERE "hash" = ${values.add(hash)} AND "status" IN (${values.addAll(["pending", "failed"])}) RETURNING ${listedColumns}`,
     values.list,
   );
-  jobsEnqueued.notify();
+  if (retried) {
+    jobsEnqueued.notify();
+    return record(sql, retried);
+  }
   const found = new Binder(sql.dialect);
   const row = await sql.get(`${listed} WHERE "hash" = ${found.add(hash)}`, found.list);
   return row ? record(sql, row) : null;
