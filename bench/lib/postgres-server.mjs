@@ -49,6 +49,8 @@ export async function startPostgres() {
   return {
     url,
     port,
+    /** The server's log (what `log_statement` writes, for probes). */
+    logFile: join(dir, "server.log"),
     /** A streaming replica (`pg_basebackup -R`) on a port of its own, with stop and start. */
     replicate: () => startReplica(bin, port),
     destroy: async () => {
