@@ -74,7 +74,9 @@ async function serverFolder(bin: string, prefix: string) {
   const options = { ...owner, cwd: dir, env: { LC_ALL: "C.UTF-8", PATH: process.env.PATH ?? "" } };
   const pgCtl = (args: string[], reject = true) => execa(join(bin, "pg_ctl"), ["-D", data, ...args], { ...options, reject });
   const start = async (settings: readonly string[]) => {
-    await pgCtl(["-l", join(dir, "server.log"), "-w", "-t", "30", "-o", `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c max_connections=200 ${settings.join(" ")}`.trim(), "start"]);
+    // deadlock_timeout: tests race writes that deadlock on purpose (the driver runs the loser
+    // again); found after 100 ms rather than the default second, a race test of 30 rounds is not a minute.
+    await pgCtl(["-l", join(dir, "server.log"), "-w", "-t", "30", "-o", `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c max_connections=200 -c deadlock_timeout=100ms ${settings.join(" ")}`.trim(), "start"]);
   };
   return {
     data,
