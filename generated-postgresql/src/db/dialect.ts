@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { postgresErrors } from "./database-error-codes.js";
+import { outputJson } from "./output-json.js";
 import type { SqlDialect } from "./sql.js";
 
 // The advisory lock key Prisma Migrate uses: two migrators never interleave on PostgreSQL.
@@ -51,5 +52,6 @@ export const dialect: SqlDialect = {
     unlock: [`SELECT pg_advisory_unlock(${migrationLockKey})`],
     begin: "BEGIN",
   },
+  writesWithEvent: { outputJson },
   errors: postgresErrors,
 };

@@ -100,20 +100,36 @@ export async function appendEventsOfRows(
   rows: (values: Binder) => string,
 ): Promise<void> {
   const values = new Binder(sql.dialect);
-  // Bound in the order of the text: SQLite's placeholders are positional.
+  const insert = eventsOfRows(values, actor, type, (bound) => ({
+    from: `(${rows(bound)}) AS "selected"`,
+    hash: `"selected"."hash"`,
+    changes: `"selected"."changes"`,
+  }));
+  await sql.run(insert, values.list);
+  eventsWritten.notify();
+}
+
+/**
+ * The INSERT of one event per row of a FROM clause, as part of a statement of the caller's: the
+ * record is `hash`, the changes `changes` (SQL expressions over the rows, JSON text). Values are
+ * bound through `values` in the order of the text (SQLite's placeholders are positional), the
+ * caller's FROM after this event's own. The caller tells the event worker once it has committed.
+ */
+export function eventsOfRows(
+  values: Binder,
+  actor: Actor | null,
+  type: string,
+  rows: (values: Binder) => { from: string; hash: string; changes: string },
+): string {
   const head = [
     values.add(type),
     values.add(actor?.hash ?? null),
     values.add(actor?.name ?? null),
     values.add(origin),
-    values.add(encodeValue("datetime", new Date(), sql.dialect)),
+    values.add(encodeValue("datetime", new Date(), values.dialect)),
   ];
-  const selected = rows(values);
-  await sql.run(
-    `INSERT INTO ${eventsTable} (${columns}) SELECT ${head[0]}, "selected"."hash", ${head[1]}, ${head[2]}, "selected"."changes", ${head[3]}, ${head[4]} FROM (${selected}) AS "selected"`,
-    values.list,
-  );
-  eventsWritten.notify();
+  const { from, hash, changes } = rows(values);
+  return `INSERT INTO ${eventsTable} (${columns}) SELECT ${head[0]}, ${hash}, ${head[1]}, ${head[2]}, ${changes}, ${head[3]}, ${head[4]} FROM ${from}`;
 }
 
 /**

@@ -16,7 +16,7 @@ import { readableColumnsOf, relationsOfKind } from "./spec.js";
  */
 
 /** A statement's text with its values, ready for the driver. */
-interface Statement {
+export interface Statement {
   readonly text: string;
   readonly values: readonly unknown[];
 }
@@ -112,15 +112,18 @@ export async function deleteRow(
   return deleted > 0 ? "deleted" : "gone";
 }
 
-/** The INSERT of a row (timestamps included) and its values. */
-function insertStatement(context: TableContext, values: WriteValues): Statement {
+/** The INSERT of a row (timestamps included) and its values, bound through `bound`. */
+export function insertStatement(
+  context: TableContext,
+  values: WriteValues,
+  bound = new Binder(context.sql.dialect),
+): Statement {
   const now = new Date();
   const row: Record<string, unknown> = {
     created_at: now,
     updated_at: now,
     ...defined(values),
   };
-  const bound = new Binder(context.sql.dialect);
   const columns = Object.keys(row);
   const list = columns.map((column) => bound.add(encodeColumn(context, column, row[column])));
   const names = columns.map((column) => columnName(context, column)).join(", ");
@@ -130,6 +133,20 @@ function insertStatement(context: TableContext, values: WriteValues): Statement 
   };
 }
 
+/** The SET list of an update of the given columns and updated_at, bound through `bound`. */
+export function assignmentsOf(context: TableContext, values: WriteValues, bound: Binder): string {
+  const row: Record<string, unknown> = {
+    ...defined(values),
+    updated_at: new Date(),
+  };
+  return Object.keys(row)
+    .map(
+      (column) =>
+        `${columnName(context, column)} = ${bound.add(encodeColumn(context, column, row[column]))}`,
+    )
+    .join(", ");
+}
+
 /** The UPDATE of one row's given columns and updated_at (of a live row only, with `live`), and its values. */
 function updateStatement(
   context: TableContext,
@@ -137,18 +154,15 @@ function updateStatement(
   values: WriteValues,
   live: boolean,
 ): Statement {
-  const row: Record<string, unknown> = {
-    ...defined(values),
-    updated_at: new Date(),
-  };
   const bound = new Binder(context.sql.dialect);
-  const assignments = Object.keys(row).map(
-    (column) =>
-      `${columnName(context, column)} = ${bound.add(encodeColumn(context, column, row[column]))}`,
-  );
-  const stillLive = live && context.spec.softDelete ? ` AND "deleted_at" IS NULL` : "";
-  const text = `UPDATE ${context.table} SET ${assignments.join(", ")} WHERE "id" = ${bound.add(id)}${stillLive}`;
+  const assignments = assignmentsOf(context, values, bound);
+  const text = `UPDATE ${context.table} SET ${assignments} WHERE "id" = ${bound.add(id)}${stillLive(context, live)}`;
   return { text, values: bound.list };
+}
+
+/** The condition that keeps a write to live rows (`live`, on a soft-deleting table). */
+export function stillLive(context: TableContext, live: boolean): string {
+  return live && context.spec.softDelete ? ` AND "deleted_at" IS NULL` : "";
 }
 
 /**
@@ -156,7 +170,10 @@ function updateStatement(
  * belongsTo, whose read shape has no join, and no nested list asked for); undefined otherwise. The
  * list is the read shape's, in its order, so the shape's decoder reads it.
  */
-function returnedRow(context: TableContext, relations: readonly string[]): ReturnedRow | undefined {
+export function returnedRow(
+  context: TableContext,
+  relations: readonly string[],
+): ReturnedRow | undefined {
   if (relationsOfKind(context.spec, "belongsTo").length > 0 || loadsNested(context, relations))
     return undefined;
   context.cache.returnsRow ??= {

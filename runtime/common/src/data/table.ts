@@ -21,8 +21,10 @@ import {
   type Writable,
 } from "./table/spec.js";
 import * as writes from "./table/writes.js";
+import * as oneStatement from "./table/one-statement.js";
 
 export { decodeValue, encodeValue, type ColumnKind };
+export type { StatementEvent } from "./table/one-statement.js";
 export type { CountOptions, FindOptions, OutputRead } from "./table/options.js";
 export {
   columnsOf,
@@ -155,6 +157,38 @@ export class Table<Model, Row = Model> {
     live = false,
   ): Promise<Row | null> {
     return (await writes.updateAndRead(this.context, id, values, relations, live)) as Row | null;
+  }
+
+  /**
+   * Whether a write read back with `relations` can be one statement with its event here (the
+   * database has one, and the written row is the whole read): see table/one-statement.ts.
+   */
+  writesInOneStatement(relations: readonly string[] = []): boolean {
+    return oneStatement.writesInOneStatement(this.context, relations);
+  }
+
+  /** Inserts a row and its event in one statement (see writesInOneStatement). */
+  async insertWithEvent(
+    values: Writable<Model> & { hash: string },
+    event: oneStatement.StatementEvent,
+  ): Promise<Row> {
+    return (await oneStatement.insertWithEvent(this.context, values, event)) as Row;
+  }
+
+  /** Updates a row and writes its event in one statement; null when none was written. */
+  async updateWithEvent(
+    id: number,
+    values: Writable<Model>,
+    live: boolean,
+    event: oneStatement.StatementEvent,
+  ): Promise<Row | null> {
+    return (await oneStatement.updateWithEvent(
+      this.context,
+      id,
+      values,
+      live,
+      event,
+    )) as Row | null;
   }
 
   /** Deletes one row with its event and those of what the database's foreign keys do (writes.ts). */

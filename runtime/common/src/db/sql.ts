@@ -52,6 +52,18 @@ export interface SqlDialect {
   /** The DATABASE_URL form it opens, for the message that refuses another (lib/database.ts). */
   readonly url: { readonly test: RegExp; readonly example: string; readonly label: string };
   readonly migrations: MigrationDialect;
+  /**
+   * A write and its event's row as one statement (a data-modifying WITH), the event's changes built
+   * by the database from the row before and after: `outputJson` is a column's value as the JSON text
+   * the service writes for a value of its kind (`integer`, `string`, `decimal` with `scale` places,
+   * `boolean`, `date`, `datetime`, `json`; data/column-codec.ts outputOf and JSON.stringify), byte
+   * for byte, NULL for NULL; undefined for a kind it cannot write so (the table's writes keep their
+   * transaction). Undefined where the database has no such statement (SQLite: its writes share a
+   * commit instead, commit-group.ts).
+   */
+  readonly writesWithEvent?: {
+    outputJson(kind: string, column: string, scale: number): string | undefined;
+  };
   /** How this database's driver reports the errors the shared code answers in its own way. */
   readonly errors: DatabaseErrors;
 }
@@ -104,7 +116,7 @@ export interface MigrationDialect {
  */
 export class Binder {
   readonly list: unknown[] = [];
-  constructor(private readonly dialect: SqlDialect) {}
+  constructor(readonly dialect: SqlDialect) {}
   add(value: unknown): string {
     this.list.push(value);
     return this.dialect.placeholder(this.list.length);

@@ -2,7 +2,7 @@
 
 import type { ListQuery } from "../http/list-query.js";
 import { isForeignKeyViolation, isUniqueViolation } from "../db/database.js";
-import { appendEvents, type Actor } from "../data/outbox.js";
+import { appendEvents } from "../data/outbox.js";
 import { Conflict, NotFound, type FieldErrors } from "../base/errors.js";
 import { hashMatcher, newHash } from "../base/hash-id.js";
 import { propertyOf } from "../base/records.js";
@@ -15,6 +15,7 @@ import {
   type OutputRead,
   type RelationKindName,
   type AnyTable,
+  type StatementEvent,
   type StoredRow,
   type Table,
   type TableSpec,
@@ -27,6 +28,7 @@ import { PayloadColumns } from "./payload-columns.js";
 import { referencedMessage } from "./referenced-message.js";
 import { withTakenFields } from "./unique-fields.js";
 import { explainWriteError } from "./write-errors.js";
+import { recordedColumns, statementEventOf, type Write } from "./one-statement-write.js";
 import { guards, type RecordRules, type WriteRules } from "./write-rules.js";
 
 /** The caller's reach: a policy's scope of this resource, and of each nested hasMany's resource. */
@@ -55,8 +57,9 @@ export class ResourceService<
   private readonly kinds: ReturnType<typeof columnsOf>;
   /** The same table, read by code that names columns at run time (unique fields, hashes). */
   private readonly anyTable: AnyTable;
-  /** A record's values as its events record them. */
+  /** A record's values as its events record them, and those keys with their decimal places. */
   private readonly values: (row: object) => RecordValues;
+  private readonly recorded: StatementEvent["recorded"];
   /** How a list read only for the serializer is made: no join for a belongsTo it never outputs. */
   private readonly outputRead: OutputRead;
 
@@ -71,6 +74,7 @@ export class ResourceService<
     this.anyTable = table;
     this.kinds = columnsOf(resource.table);
     this.values = recordValues(resource);
+    this.recorded = recordedColumns(resource);
     this.outputRead = {
       unshown: relationsOfKind(resource.table, "belongsTo")
         .map(([name]) => name)
@@ -192,12 +196,11 @@ export class ResourceService<
     for (let attempt = 1; ; attempt += 1) {
       const hash = newHash(this.resource.prefix);
       try {
-        return await this.writing(
-          payload,
-          async (table, data) => table.insertAndRead({ ...data, hash }, relations),
-          rules,
-          relations,
-        );
+        const write: Write<Model, Row, Row> = {
+          inTransaction: (table, data) => table.insertAndRead({ ...data, hash }, relations),
+          withEvent: (table, data, event) => table.insertWithEvent({ ...data, hash }, event),
+        };
+        return await this.writing(payload, write, rules, relations);
       } catch (error) {
         const collided =
           isUniqueViolation(error) &&
@@ -218,13 +221,11 @@ export class ResourceService<
     try {
       // A record read live must still be live when written (the seed updates trashed fixed rows).
       const live = propertyOf(row, "deleted_at") == null;
-      updated = await this.writing(
-        payload,
-        (table, data) => table.updateAndRead(row.id, data, relations, live),
-        rules,
-        relations,
-        { id: row.id, live },
-      );
+      const write: Write<Model, Row, Row | null> = {
+        inTransaction: (table, data) => table.updateAndRead(row.id, data, relations, live),
+        withEvent: (table, data, event) => table.updateWithEvent(row.id, data, live, event),
+      };
+      updated = await this.writing(payload, write, rules, relations, { id: row.id, live });
     } catch (error) {
       throw await this.explainWriteError(error, payload, row.id);
     }
@@ -245,7 +246,11 @@ export class ResourceService<
         // Locked first (and the caller's reach decided again): its events are of the row deleted.
         if (!(await this.lockedInReach(tx, row.id, "live", rules))) return "gone" as const;
         await rules.check?.(tx);
-        const outcome = await this.destroyWithin(row, tx, rules.actor ?? null);
+        const table = this.table.within(tx);
+        const actor = rules.actor ?? null;
+        const outcome = await (this.resource.table.softDelete
+          ? table.softDelete(row.id, actor)
+          : table.delete(row.id, actor));
         if (outcome === "deleted") await rules.committing?.(tx, row);
         return outcome;
       })
@@ -262,18 +267,6 @@ export class ResourceService<
         ),
       );
     if (outcome === "gone") throw new NotFound();
-  }
-
-  /** A delete inside a transaction, with its events and its cascade's (see destroy). */
-  private async destroyWithin(
-    row: Row,
-    tx: Sql,
-    actor: Actor | null,
-  ): Promise<"deleted" | "referenced" | "gone"> {
-    const table = this.table.within(tx);
-    return this.resource.table.softDelete
-      ? table.softDelete(row.id, actor)
-      : table.delete(row.id, actor);
   }
 
   /** Restores a soft-deleted record (and what its delete cascaded to): 409 while a record it points at is deleted. */
@@ -324,14 +317,28 @@ export class ResourceService<
    * first, where the caller's reach is decided again (see WriteRules.reach) and its values before
    * the write are read for the event's changes.
    */
-  private writing<T extends Row | null>(
+  private async writing<T extends Row | null>(
     payload: Create | Update,
-    write: (table: Table<Model, Row>, data: Writable<Model>) => Promise<T>,
+    write: Write<Model, Row, T>,
     rules: WriteRules = {},
     relations: readonly string[] = [],
     existing?: { id: number; live: boolean },
   ): Promise<T> {
     const linking = this.payloads.linking(payload);
+    const type = `${this.resource.table.event}.${existing === undefined ? "created" : "updated"}`;
+    const inOne = statementEventOf(
+      this.table,
+      { type, recorded: this.recorded },
+      rules,
+      relations,
+      linking,
+    );
+    if (inOne !== undefined) {
+      // Nothing to lock: the payload names no related record (see one-statement-write.ts).
+      const unique = this.uniqueIn(this.table.sql, existing?.id);
+      const { data } = await this.payloads.resolve(payload, this.table.sql, { unique });
+      return write.withEvent(this.table, data as Writable<Model>, inOne);
+    }
     return this.table.sql.transaction(async (tx) => {
       const table = this.table.within(tx);
       // The record as stored, locked: what an update's event's changes start from.
@@ -344,22 +351,17 @@ export class ResourceService<
       }
       await rules.check?.(tx);
       // Every record it names unknown or out of reach, with the unique values already taken, in one 422.
-      const unique = {
-        table: this.anyTable.within(tx),
-        fields: this.resource.unique ?? {},
-        exceptId: existing?.id,
-      };
+      const unique = this.uniqueIn(tx, existing?.id);
       const options = { lock: "share" as const, parent: rules.parent, reach: rules.links, unique };
       const { data, links } = await this.payloads.resolve(payload, tx, options);
-      const written = await write(table, data as Writable<Model>);
+      const written = await write.inTransaction(table, data as Writable<Model>);
       if (written === null) return written;
       const actor = rules.actor ?? null;
-      const event = `${this.resource.table.event}.${existing === undefined ? "created" : "updated"}`;
       const before = stored
         ? this.values(await storedRecord(tx, this.resource.table, stored, written, this.tableOf))
         : undefined;
       const changes = changesBetween(before, this.values(written));
-      await appendEvents(tx, actor, [{ type: event, hash: written.hash, changes }]);
+      await appendEvents(tx, actor, [{ type, hash: written.hash, changes }]);
       for (const [name, wanted] of links)
         await table.syncLinks(written, name, wanted, rules.links?.[name], actor);
       await rules.committing?.(tx, written);
@@ -368,6 +370,11 @@ export class ResourceService<
         linking.length > 0 && relations.some((name) => this.relation(name, "belongsToMany"));
       return nestsLinks ? ((await table.findOne({ id: written.id }, relations)) as T) : written;
     });
+  }
+
+  /** The unique fields a payload's 422 names when their values are taken (by another than `exceptId`). */
+  private uniqueIn(sql: Sql, exceptId: number | undefined) {
+    return { table: this.anyTable.within(sql), fields: this.resource.unique ?? {}, exceptId };
   }
 
   /** Locks the record a write touches and decides the caller's reach and `locked` rule on it (see WriteRules). */

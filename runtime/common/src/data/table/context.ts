@@ -38,6 +38,8 @@ export interface TableCache {
   /** Related tables, on the handle they were made for (nested-items.ts). */
   readonly targets: Map<TableSpec, TableContext>;
   returnsRow?: ReturnedRow;
+  /** Whether the database writes every column of the table as the service outputs it (one-statement.ts). */
+  outputsInDatabase?: boolean;
 }
 
 export function tableContext(sql: Sql, spec: TableSpec, cache?: TableCache): TableContext {
