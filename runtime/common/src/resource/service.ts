@@ -315,7 +315,8 @@ export class ResourceService<
    * Runs a write with the payload's columns on a table, in one transaction with its events: the
    * related records the payload names locked (share), and the record written (`existing`) locked
    * first, where the caller's reach is decided again (see WriteRules.reach) and its values before
-   * the write are read for the event's changes.
+   * the write are read for the event's changes. Where nothing needs deciding under a lock, the
+   * write and its event are one statement instead (one-statement-write.ts).
    */
   private async writing<T extends Row | null>(
     payload: Create | Update,
