@@ -40,3 +40,17 @@ export type RecordRules = Pick<WriteRules, "check" | "reach" | "locked" | "actor
 export function guards(rules: RecordRules): boolean {
   return rules.reach !== undefined || rules.locked !== undefined;
 }
+
+/**
+ * Whether a write has anything to decide in its own transaction: its record's guards (reach,
+ * `locked`), a `check`, a `parent` that must match, or a `committing` step that writes with it.
+ * A write that has none can be one statement with its event (one-statement-write.ts).
+ */
+export function decidesInTransaction(rules: WriteRules): boolean {
+  return (
+    guards(rules) ||
+    rules.check !== undefined ||
+    rules.parent !== undefined ||
+    rules.committing !== undefined
+  );
+}

@@ -3,7 +3,7 @@
 import type { AnyTable, StatementEvent, Table, Writable } from "../data/table.js";
 import type { ResourceDescriptor } from "./descriptor.js";
 import { recordedKeys } from "./event-changes.js";
-import type { WriteRules } from "./write-rules.js";
+import { decidesInTransaction, type WriteRules } from "./write-rules.js";
 
 /**
  * The event of a create or update the service can write as one statement with it (data/table/
@@ -20,9 +20,8 @@ export function statementEventOf(
   relations: readonly string[],
   linking: readonly string[],
 ): StatementEvent | undefined {
-  const { check, locked, committing, reach, parent } = rules;
-  const decided = [check, locked, committing, reach, parent].some((rule) => rule !== undefined);
-  if (decided || linking.length > 0 || !table.writesInOneStatement(relations)) return undefined;
+  if (decidesInTransaction(rules) || linking.length > 0 || !table.writesInOneStatement(relations))
+    return undefined;
   return { ...event, actor: rules.actor ?? null };
 }
 
