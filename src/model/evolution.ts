@@ -1,4 +1,4 @@
-import { kindOf, relationKindNames } from "./relations/kinds.js";
+import { kindOf } from "./relations/kinds.js";
 import type { ColumnFill, SchemaEvolution } from "./schema-evolution.js";
 import type { FieldSpec, ResourceSpec, ValidSpecs } from "../spec/types.js";
 import { resourceTable, toPascal, toSnake } from "./naming.js";
@@ -64,5 +64,5 @@ function columnRenames(spec: ResourceSpec, table: string): SchemaEvolution["colu
 
 /** Every key a resource's events may hold now: its fields, and what each relation's kind records. */
 function eventKeysOf(spec: ResourceSpec): string[] {
-  return [...spec.fields.map((field) => field.name), ...relationKindNames.flatMap((kind) => (spec.relations ?? []).filter((relation) => relation.type === kind).flatMap((relation) => kindOf(relation).eventKeys(relation)))];
+  return [...spec.fields.map((field) => field.name), ...(spec.relations ?? []).flatMap((relation) => kindOf(relation).eventKeys(relation))];
 }
