@@ -4,8 +4,8 @@ import { fanOut } from "../../runtime/common/src/events/fan-out.js";
 import { eventMatcher } from "../../runtime/common/src/events/receivers.js";
 import { pruneEvents } from "../../runtime/common/src/events/retention.js";
 import { Binder, type Sql } from "../../runtime/common/src/db/sql.js";
-import { deliveryTablesStatements, eventsTableStatement } from "../support/events-table.js";
-import { integrationTargets, openIntegrationDatabase, type IntegrationDatabase } from "../support/integration-database.js";
+import { openOutboxDatabase } from "../support/events-table.js";
+import { integrationTargets, type IntegrationDatabase } from "../support/integration-database.js";
 
 /**
  * The outbox's retention and fan-out on a real database each (issue 35): old events of each rule
@@ -18,10 +18,8 @@ describe.each(integrationTargets)("the outbox's retention and fan-out on $label"
   let opened: IntegrationDatabase | undefined;
 
   beforeAll(async () => {
-    opened = await openIntegrationDatabase(dialect, "retention", 4);
+    opened = await openOutboxDatabase(dialect, "retention", 4);
     db = opened.db;
-    await db.exec(eventsTableStatement(dialect));
-    for (const statement of deliveryTablesStatements(dialect)) await db.exec(statement);
   }, 120_000);
 
   afterAll(async () => {

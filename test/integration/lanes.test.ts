@@ -3,8 +3,8 @@ import { settleDeliveries } from "../../runtime/common/src/events/deliveries.js"
 import { fanOut } from "../../runtime/common/src/events/fan-out.js";
 import { claimLanes, closeLane, openMissingLanes, pendingOf, refreshVersion, type Lane } from "../../runtime/common/src/events/lanes.js";
 import type { Sql } from "../../runtime/common/src/db/sql.js";
-import { deliveryTablesStatements, eventsTableStatement } from "../support/events-table.js";
-import { integrationTargets, openIntegrationDatabase, type IntegrationDatabase } from "../support/integration-database.js";
+import { openOutboxDatabase } from "../support/events-table.js";
+import { integrationTargets, type IntegrationDatabase } from "../support/integration-database.js";
 
 /**
  * Issue 45: the lanes deliveries wait in (runtime events/lanes.ts), on a real database each:
@@ -20,10 +20,8 @@ describe.each(integrationTargets)("delivery lanes on $label", ({ dialect }) => {
   let id = 0;
 
   beforeAll(async () => {
-    opened = await openIntegrationDatabase(dialect, "lanes", 6);
+    opened = await openOutboxDatabase(dialect, "lanes", 6);
     db = opened.db;
-    await db.exec(eventsTableStatement(dialect));
-    for (const statement of deliveryTablesStatements(dialect)) await db.exec(statement);
   }, 120_000);
 
   afterAll(async () => {

@@ -84,21 +84,23 @@ describe.each(integrationTargets)("a write and its event as one statement on $la
   it.runIf(dialect === "postgresql")("records an update's changes from the row it locked, only what changed, and writes nothing for a row gone", async () => {
     const created = await table.insertWithEvent({ title: "Before", count: 1, price: "1.10", active: true, hash: hash() }, { type: "item.created", actor: null, recorded });
     const before = values(created);
-    const updated = await table.updateWithEvent(created.id, { count: 2, price: "1.1", active: null, at: new Date("2026-03-01T10:00:00.000Z") }, true, { type: "item.updated", actor, recorded });
+    const updated = await table.updateWithEvent({ id: created.id }, { count: 2, price: "1.1", active: null, at: new Date("2026-03-01T10:00:00.000Z") }, true, { type: "item.updated", actor, recorded });
     const event = await lastEvent();
     // price 1.10 → 1.1 is the same decimal: no change.
     expect(recordedChanges(event!.changes)).toEqual({ count: [1, 2], active: [true, null], at: [null, "2026-03-01T10:00:00.000Z"] });
     expect(event!.changes).toBe(JSON.stringify(changesBetween(before, values(updated!))));
     await db.run(`UPDATE "items" SET "deleted_at" = '2026-01-01T00:00:00Z' WHERE "id" = ${created.id}`);
     const events = Number((await db.get(`SELECT COUNT(*) AS "count" FROM "hashapi_events"`))!.count);
-    expect(await table.updateWithEvent(created.id, { count: 3 }, true, { type: "item.updated", actor, recorded })).toBeNull();
+    // Neither by id nor by hash (the update that read nothing first) is a trashed row written.
+    expect(await table.updateWithEvent({ id: created.id }, { count: 3 }, true, { type: "item.updated", actor, recorded })).toBeNull();
+    expect(await table.updateWithEvent({ hash: created.hash }, { count: 3 }, true, { type: "item.updated", actor, recorded })).toBeNull();
     expect(Number((await db.get(`SELECT COUNT(*) AS "count" FROM "hashapi_events"`))!.count)).toBe(events);
   });
 
-  it.runIf(dialect === "postgresql")("chains 30 concurrent updates of one row: each before is the after of the one before", async () => {
+  it.runIf(dialect === "postgresql")("chains 30 concurrent updates of one row, by id and by hash: each before is the after of the one before", async () => {
     const created = await table.insertWithEvent({ title: "Raced", count: 0, hash: hash() }, { type: "item.created", actor: null, recorded });
     const first = Number((await db.get(`SELECT MAX("id") AS "id" FROM "hashapi_events"`))!.id);
-    await Promise.all(Array.from({ length: 30 }, (_, k) => table.updateWithEvent(created.id, { count: k + 1 }, true, { type: "item.updated", actor: null, recorded })));
+    await Promise.all(Array.from({ length: 30 }, (_, k) => table.updateWithEvent(k % 2 === 0 ? { id: created.id } : { hash: created.hash }, { count: k + 1 }, true, { type: "item.updated", actor: null, recorded })));
     const chain = (await db.all(`SELECT "changes" FROM "hashapi_events" WHERE "id" > ${first} ORDER BY "id"`)).map((row) => recordedChanges(row.changes).count as [number, number] | undefined);
     expect(chain).toHaveLength(30);
     let last = 0;

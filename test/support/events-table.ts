@@ -1,3 +1,5 @@
+import { openIntegrationDatabase, type IntegrationDatabase } from "./integration-database.js";
+
 /**
  * The outbox's tables (runtime data/outbox.ts, events/) for tests that build their own tables by hand: the
  * columns the Prisma models HashapiEvent, HashapiDelivery and HashapiLane give them in a generated
@@ -29,4 +31,12 @@ export function jobsTableStatements(dialect: "sqlite" | "postgresql"): string[] 
     `CREATE TABLE "hashapi_jobs" (${id}, "hash" TEXT NOT NULL UNIQUE, "name" TEXT NOT NULL, "payload" TEXT NOT NULL, "key" TEXT UNIQUE, "status" TEXT NOT NULL, "attempts" INTEGER NOT NULL DEFAULT 0, "run_at" ${time} NOT NULL, "lease" TEXT, "last_error" TEXT, "finished_at" ${time}, "created_at" ${time} NOT NULL, "updated_at" ${time} NOT NULL)`,
     `CREATE INDEX "hashapi_jobs_due" ON "hashapi_jobs" ("status", "run_at")`,
   ];
+}
+
+/** A database of its own with the outbox's tables (events, deliveries, lanes), for tests of the events' runtime. */
+export async function openOutboxDatabase(dialect: "sqlite" | "postgresql", name: string, poolSize: number): Promise<IntegrationDatabase> {
+  const opened = await openIntegrationDatabase(dialect, name, poolSize);
+  await opened.db.exec(eventsTableStatement(dialect));
+  for (const statement of deliveryTablesStatements(dialect)) await opened.db.exec(statement);
+  return opened;
 }

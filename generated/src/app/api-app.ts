@@ -6,6 +6,7 @@ import { startJobWorker } from "../jobs/worker.js";
 import { addDeliveryRoutes, addJobRoutes } from "../resource/background-routes.js";
 import type { BackgroundWork } from "./background-thread.js";
 import { handlerReceivers, type EventHandlers } from "../events/handlers.js";
+import { hearEventsOf } from "../data/event-hearing.js";
 import type { Webhook } from "../events/webhooks.js";
 import express, { type Express, type RequestHandler } from "express";
 import { AuthController } from "../accounts/auth.controller.js";
@@ -166,6 +167,8 @@ function backgroundWork(parts: ApiParts, registry: ResourceRegistry): Background
   const { settings, db } = parts;
   const { receivers, timeoutMs, retryBaseMs } = settings.webhooks;
   const handlers = handlerReceivers(parts.handlers ?? {});
+  // Before any request writes: an event none of them hears is written settled (data/event-hearing.ts).
+  hearEventsOf([...receivers, ...handlers]);
   const readers = eventReaders(registry.exitGate());
   return {
     eventRetention: registry.retentionRules(settings.eventsRetainDays),

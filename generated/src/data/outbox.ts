@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { encodeValue } from "./column-codec.js";
+import { settledAtWrite } from "./event-hearing.js";
 import { isRecord } from "../base/records.js";
 import { delayedSignal } from "../base/signal.js";
 import { Binder, quote, type Sql, type SqlRow } from "../db/sql.js";
@@ -50,6 +51,7 @@ const columns = [
   "changes",
   "origin",
   "created_at",
+  "fanned_out",
 ]
   .map(quote)
   .join(", ");
@@ -79,6 +81,7 @@ export async function appendEvents(
       values.add(JSON.stringify(event.changes)),
       values.add(origin),
       values.add(at),
+      values.add(settledAtWrite(event.type, origin)),
     ];
     await sql.run(
       `INSERT INTO ${eventsTable} (${columns}) VALUES (${row.join(", ")})`,
@@ -127,9 +130,10 @@ export function eventsOfRows(
     values.add(actor?.name ?? null),
     values.add(origin),
     values.add(encodeValue("datetime", new Date(), values.dialect)),
+    values.add(settledAtWrite(type, origin)),
   ];
   const { from, hash, changes } = rows(values);
-  return `INSERT INTO ${eventsTable} (${columns}) SELECT ${head[0]}, ${hash}, ${head[1]}, ${head[2]}, ${changes}, ${head[3]}, ${head[4]} FROM ${from}`;
+  return `INSERT INTO ${eventsTable} (${columns}) SELECT ${head[0]}, ${hash}, ${head[1]}, ${head[2]}, ${changes}, ${head[3]}, ${head[4]}, ${head[5]} FROM ${from}`;
 }
 
 /**

@@ -15,6 +15,7 @@ import { restore, softDelete, whatHoldsBack, type Restored } from "./table/soft-
 import {
   fromClause,
   type Reach,
+  type RowKey,
   type StoredRow,
   type TableSpec,
   type Where,
@@ -42,6 +43,7 @@ export {
   type Reach,
   type RelationKindName,
   type RelationSpec,
+  type RowKey,
   type RowScope,
   type StandardColumn,
   type StoredRow,
@@ -124,8 +126,8 @@ export class Table<Model, Row = Model> {
   }
 
   /** Locks row `id` for a write and decides under that lock whether the caller still reaches it (reach.ts). */
-  lockReached(id: number, state: "live" | "trashed", scope?: Reach): Promise<SqlRow | null> {
-    return lockReached(this.context, id, state, scope);
+  lockReached(key: RowKey, state: "live" | "trashed", scope?: Reach): Promise<SqlRow | null> {
+    return lockReached(this.context, key, state, scope);
   }
 
   /** Inserts a row (timestamps set here, as Prisma's @default(now()) and @updatedAt would) and returns its id. */
@@ -175,16 +177,16 @@ export class Table<Model, Row = Model> {
     return (await oneStatement.insertWithEvent(this.context, values, event)) as Row;
   }
 
-  /** Updates a row and writes its event in one statement; null when none was written. */
+  /** Updates a row (by id or hash) and writes its event in one statement; null when none was written. */
   async updateWithEvent(
-    id: number,
+    row: RowKey,
     values: Writable<Model>,
     live: boolean,
     event: oneStatement.StatementEvent,
   ): Promise<Row | null> {
     return (await oneStatement.updateWithEvent(
       this.context,
-      id,
+      row,
       values,
       live,
       event,

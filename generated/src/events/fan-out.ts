@@ -33,8 +33,9 @@ export const fanOutBatch = 500;
 /**
  * Makes the deliveries of up to `limit` events not fanned out yet, oldest first, opens the lanes
  * they wait in, and marks the events. Events no receiver wants are only marked (a receiver added
- * later hears what is written from then on). Returns how many events it took and which receivers
- * got deliveries.
+ * later hears what is written from then on); those whose type no receiver hears at all are
+ * written marked already (data/event-hearing.ts). Returns how many events it took and which
+ * receivers got deliveries.
  */
 export async function fanOut(
   sql: Sql,

@@ -15,6 +15,7 @@ import {
   type OutputRead,
   type RelationKindName,
   type AnyTable,
+  type RowKey,
   type StatementEvent,
   type StoredRow,
   type Table,
@@ -22,13 +23,19 @@ import {
   type Writable,
 } from "../data/table.js";
 import type { ResourceDescriptor } from "./descriptor.js";
-import { cursorColumns, cursorKeys, reversedOrder } from "./cursor-keys.js";
+import { cursorKeys } from "./cursor-keys.js";
+import { readCursorPage, readPage, type CursorQuery } from "./list-pages.js";
 import { changesBetween, recordValues, storedRecord, type RecordValues } from "./event-changes.js";
 import { PayloadColumns } from "./payload-columns.js";
-import { referencedMessage } from "./referenced-message.js";
+import { referencedConflict } from "./referenced-message.js";
 import { withTakenFields } from "./unique-fields.js";
 import { explainWriteError } from "./write-errors.js";
-import { recordedColumns, statementEventOf, type Write } from "./one-statement-write.js";
+import {
+  recordedColumns,
+  refusedUnwritten,
+  statementEventOf,
+  type Write,
+} from "./one-statement-write.js";
 import { guards, type RecordRules, type WriteRules } from "./write-rules.js";
 
 /** The caller's reach: a policy's scope of this resource, and of each nested hasMany's resource. */
@@ -92,49 +99,17 @@ export class ResourceService<
    * `forOutput`: the rows go to the serializer and nowhere else, so their dates may stay as stored
    * (FindOptions.forOutput); rows that code reads are read without it.
    */
-  async list(
-    query: ListQuery,
-    reach: Reach = {},
-    forOutput = false,
-  ): Promise<{ rows: Row[]; total: number }> {
-    // The page's options, set one by one rather than spread (a list builds them on every request;
-    // a spread inside a literal is V8's slow path). The count reads only their filtering ones.
-    const page = this.filtering(query, reach);
-    page.listOrder = query.orderBy;
-    page.limit = query.perPage;
-    page.offset = (query.page - 1) * query.perPage;
-    page.relations = query.relations;
-    if (reach.scopeOf) page.scopeOf = reach.scopeOf;
-    if (forOutput) page.forOutput = this.outputRead;
-    const [rows, total] = await Promise.all([this.table.findMany(page), this.table.count(page)]);
-    return { rows, total };
+  list(query: ListQuery, reach: Reach = {}, forOutput = false) {
+    const filtering = this.filtering(query, reach);
+    if (reach.scopeOf) filtering.scopeOf = reach.scopeOf;
+    return readPage(this.table, query, filtering, forOutput ? this.outputRead : undefined);
   }
 
-  /**
-   * A cursor page (`?cursor=`): up to perPage records from the query's position, in the query's
-   * order, and whether more follow in the direction read. No total: counting is what makes deep
-   * pages slow, and a cursor page costs the same at row 100,000 as at row 1.
-   */
-  async cursorPage(
-    query: ListQuery & { cursor: NonNullable<ListQuery["cursor"]> },
-    reach: Reach = {},
-  ): Promise<{ rows: Row[]; more: boolean }> {
-    const { position } = query.cursor;
-    const backwards = position?.direction === "prev";
-    // Backwards is forwards in the reversed order, read then turned around.
-    const orderBy = backwards ? reversedOrder(query.orderBy) : query.orderBy;
-    const after = position ? cursorColumns(this.kinds, orderBy, position.values) : undefined;
-    const rows = await this.table.findMany({
-      ...this.filtering(query, reach),
-      listOrder: orderBy,
-      ...(after ? { after } : {}),
-      limit: query.perPage + 1,
-      relations: query.relations,
-      ...(reach.scopeOf ? { scopeOf: reach.scopeOf } : {}),
-    });
-    const more = rows.length > query.perPage;
-    const page = rows.slice(0, query.perPage);
-    return { rows: backwards ? page.reverse() : page, more };
+  /** A cursor page (`?cursor=`, list-pages.ts) within the caller's reach. */
+  cursorPage(query: CursorQuery, reach: Reach = {}): Promise<{ rows: Row[]; more: boolean }> {
+    const filtering = this.filtering(query, reach);
+    if (reach.scopeOf) filtering.scopeOf = reach.scopeOf;
+    return readCursorPage(this.table, this.kinds, query, filtering);
   }
 
   /** The order keys of `row` as a cursor holds them (cursor-keys.ts). */
@@ -217,18 +192,50 @@ export class ResourceService<
     relations: readonly string[] = [],
     rules: WriteRules = {},
   ): Promise<Row> {
-    let updated: Row | null;
+    // A record read live must still be live when written (the seed updates trashed fixed rows).
+    const live = propertyOf(row, "deleted_at") == null;
     try {
-      // A record read live must still be live when written (the seed updates trashed fixed rows).
-      const live = propertyOf(row, "deleted_at") == null;
-      const write: Write<Model, Row, Row | null> = {
-        inTransaction: (table, data) => table.updateAndRead(row.id, data, relations, live),
-        withEvent: (table, data, event) => table.updateWithEvent(row.id, data, live, event),
-      };
-      updated = await this.writing(payload, write, rules, relations, { id: row.id, live });
+      return await this.updated({ id: row.id }, live, payload, relations, rules);
     } catch (error) {
       throw await this.explainWriteError(error, payload, row.id);
     }
+  }
+
+  /**
+   * An update of a live record by its hash, read by nothing before (ResourceController.update,
+   * where nothing decides on the record before its write): the write finds and locks it, 404 when
+   * it is missing or out of reach. Undefined, with nothing written, when the write refused the
+   * payload (a related record unknown, a value taken): the caller reads the record and updates it,
+   * which explains the refusal against the record's id.
+   */
+  async updateUnread(
+    hash: string,
+    payload: Update,
+    relations: readonly string[],
+    rules: WriteRules,
+  ): Promise<Row | undefined> {
+    if (!this.ownHash.test(hash)) return undefined;
+    try {
+      return await this.updated({ hash }, true, payload, relations, rules);
+    } catch (error) {
+      if (refusedUnwritten(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** Updates the record `key` names: in its transaction, or as one statement with its event. */
+  private async updated(
+    key: RowKey,
+    live: boolean,
+    payload: Update,
+    relations: readonly string[],
+    rules: WriteRules,
+  ): Promise<Row> {
+    const write: Write<Model, Row, Row | null> = {
+      inTransaction: (table, data, id) => table.updateAndRead(id!, data, relations, live),
+      withEvent: (table, data, event) => table.updateWithEvent(key, data, live, event),
+    };
+    const updated = await this.writing(payload, write, rules, relations, { key, live });
     // Deleted a moment ago by another request: as gone as if it had never been found.
     if (!updated) throw new NotFound();
     return updated;
@@ -244,7 +251,7 @@ export class ResourceService<
     const outcome = await this.table.sql
       .transaction(async (tx) => {
         // Locked first (and the caller's reach decided again): its events are of the row deleted.
-        if (!(await this.lockedInReach(tx, row.id, "live", rules))) return "gone" as const;
+        if (!(await this.lockedInReach(tx, { id: row.id }, "live", rules))) return "gone" as const;
         await rules.check?.(tx);
         const table = this.table.within(tx);
         const actor = rules.actor ?? null;
@@ -259,13 +266,7 @@ export class ResourceService<
         if (isForeignKeyViolation(error)) return "referenced" as const;
         throw error;
       });
-    if (outcome === "referenced")
-      throw new Conflict(
-        referencedMessage(
-          this.table.spec,
-          await this.table.whatHoldsBack(row.id).catch(() => undefined),
-        ),
-      );
+    if (outcome === "referenced") throw await referencedConflict(this.anyTable, row.id);
     if (outcome === "gone") throw new NotFound();
   }
 
@@ -276,7 +277,7 @@ export class ResourceService<
     rules: RecordRules = {},
   ): Promise<Row> {
     const restored = await this.table.sql.transaction(async (tx) => {
-      if (guards(rules) && !(await this.lockedInReach(tx, row.id, "trashed", rules)))
+      if (guards(rules) && !(await this.lockedInReach(tx, { id: row.id }, "trashed", rules)))
         return { outcome: "gone" as const };
       const outcome = await this.table.within(tx).restore(row.id, rules.actor ?? null);
       if (outcome.outcome === "restored") await rules.committing?.(tx, row);
@@ -323,20 +324,16 @@ export class ResourceService<
     write: Write<Model, Row, T>,
     rules: WriteRules = {},
     relations: readonly string[] = [],
-    existing?: { id: number; live: boolean },
+    existing?: { key: RowKey; live: boolean },
   ): Promise<T> {
     const linking = this.payloads.linking(payload);
     const type = `${this.resource.table.event}.${existing === undefined ? "created" : "updated"}`;
-    const inOne = statementEventOf(
-      this.table,
-      { type, recorded: this.recorded },
-      rules,
-      relations,
-      linking,
-    );
+    const event = { type, recorded: this.recorded };
+    const inOne = statementEventOf(this.table, event, rules, relations, linking);
     if (inOne !== undefined) {
       // Nothing to lock: the payload names no related record (see one-statement-write.ts).
-      const unique = this.uniqueIn(this.table.sql, existing?.id);
+      const known = existing && "id" in existing.key ? existing.key.id : undefined;
+      const unique = this.uniqueIn(this.table.sql, known);
       const { data } = await this.payloads.resolve(payload, this.table.sql, { unique });
       return write.withEvent(this.table, data as Writable<Model>, inOne);
     }
@@ -347,15 +344,16 @@ export class ResourceService<
       if (existing !== undefined) {
         // Out of reach now, or gone: the 404 of a missing record, and the transaction writes nothing.
         const state = existing.live ? "live" : "trashed";
-        stored = await this.lockedInReach(tx, existing.id, state, rules);
+        stored = await this.lockedInReach(tx, existing.key, state, rules);
         if (!stored) throw new NotFound();
       }
+      const id = stored === null ? undefined : Number(stored.id);
       await rules.check?.(tx);
       // Every record it names unknown or out of reach, with the unique values already taken, in one 422.
-      const unique = this.uniqueIn(tx, existing?.id);
+      const unique = this.uniqueIn(tx, id);
       const options = { lock: "share" as const, parent: rules.parent, reach: rules.links, unique };
       const { data, links } = await this.payloads.resolve(payload, tx, options);
-      const written = await write.inTransaction(table, data as Writable<Model>);
+      const written = await write.inTransaction(table, data as Writable<Model>, id);
       if (written === null) return written;
       const actor = rules.actor ?? null;
       const before = stored
@@ -381,11 +379,11 @@ export class ResourceService<
   /** Locks the record a write touches and decides the caller's reach and `locked` rule on it (see WriteRules). */
   private async lockedInReach(
     tx: Sql,
-    id: number,
+    key: RowKey,
     state: "live" | "trashed",
     rules: RecordRules,
   ): Promise<SqlRow | null> {
-    const row = await this.table.within(tx).lockReached(id, state, rules.reach);
+    const row = await this.table.within(tx).lockReached(key, state, rules.reach);
     if (!row) return null;
     await rules.locked?.(row);
     return row;

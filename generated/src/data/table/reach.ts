@@ -3,7 +3,15 @@
 import { encodeValue, type ColumnKind } from "../column-codec.js";
 import { Binder, quote, type SqlRow } from "../../db/sql.js";
 import { belongsToOf, columnName, tableContext, type TableContext } from "./context.js";
-import { columnsOf, fromClause, scopeList, type Reach, type RowScope } from "./spec.js";
+import {
+  columnsOf,
+  fromClause,
+  rowKeyCondition,
+  scopeList,
+  type Reach,
+  type RowKey,
+  type RowScope,
+} from "./spec.js";
 
 /*
  * Reach: which rows a caller may read or write (a policy's scope, an ownership), decided inside the
@@ -96,8 +104,8 @@ export async function reachedRows(
 }
 
 /**
- * Locks row `id` for a write and decides, under that lock, whether the caller still reaches it:
- * live (trashed, for a restore) and within `scope`. The parents a scope runs through are locked
+ * Locks the row `key` names (by id, or by hash) for a write and decides, under that lock, whether
+ * the caller still reaches it: live (trashed, for a restore) and within `scope`. The parents a scope runs through are locked
  * first (FOR SHARE, the order a cascade locks in: parent, then child) and matched again, so a
  * doctor whose account moved, or a record reassigned, meanwhile is out of reach here and not
  * written afterwards. Run inside a transaction. The row's own columns as stored, or null when it is
@@ -105,16 +113,16 @@ export async function reachedRows(
  */
 export async function lockReached(
   context: TableContext,
-  id: number,
+  key: RowKey,
   state: "live" | "trashed",
   scope?: Reach,
 ): Promise<SqlRow | null> {
   const throughs = scopeList(scope).flatMap((one) => Object.entries(one.through ?? {}));
   // A parent may change between reading its key and locking the row: read, lock, compare, again.
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const parents = throughs.length > 0 ? await lockParents(context, id, throughs) : {};
+    const parents = throughs.length > 0 ? await lockParents(context, key, throughs) : {};
     if (parents === null) return null;
-    const row = await lockRow(context, id, state, scope);
+    const row = await lockRow(context, key, state, scope);
     if (!row) return null;
     const moved = Object.entries(parents).some(([key, parentId]) => row[key] !== parentId);
     if (!moved) return row;
@@ -128,12 +136,13 @@ export async function lockReached(
  */
 async function lockParents(
   context: TableContext,
-  id: number,
+  key: RowKey,
   throughs: readonly [string, Readonly<Record<string, unknown>>][],
 ): Promise<Record<string, unknown> | null> {
   const { sql, table } = context;
   const values = new Binder(sql.dialect);
-  const keys = await sql.get(`SELECT * FROM ${table} WHERE "id" = ${values.add(id)}`, values.list);
+  const where = rowKeyCondition(key, "", (value) => values.add(value));
+  const keys = await sql.get(`SELECT * FROM ${table} WHERE ${where}`, values.list);
   if (!keys) return null;
   const parents: Record<string, unknown> = {};
   for (const [name, where] of throughs) {
@@ -147,16 +156,16 @@ async function lockParents(
   return parents;
 }
 
-/** Row `id` locked FOR UPDATE when it is in `state` and within `scope`; its stored columns. */
+/** The row `key` names locked FOR UPDATE when it is in `state` and within `scope`; its stored columns. */
 async function lockRow(
   context: TableContext,
-  id: number,
+  key: RowKey,
   state: "live" | "trashed",
   scope: Reach | undefined,
 ): Promise<SqlRow | undefined> {
   const { sql, spec, alias } = context;
   const values = new Binder(sql.dialect);
-  const conditions = [`${alias}."id" = ${values.add(id)}`];
+  const conditions = [rowKeyCondition(key, `${alias}.`, (value) => values.add(value))];
   if (spec.softDelete)
     conditions.push(`${alias}."deleted_at" IS ${state === "live" ? "" : "NOT "}NULL`);
   if (scope) conditions.push(...scopeConditions(context, scope, values));

@@ -56,3 +56,14 @@ export function completedForService<T extends object>(
     now: new Date(),
   });
 }
+
+/** The payload with what the server sets for this resource (`set:`), the caller being `callerHash`. */
+export function serverSetFor<T extends object>(
+  resource: Pick<AnyResource, "setByServer" | "table">,
+  callerHash: string | undefined,
+  payload: T,
+  creating: boolean,
+): T {
+  const context = { creating, callerHash, now: new Date() };
+  return serverSetValues(resource.setByServer, resource.table.columns, payload, context);
+}

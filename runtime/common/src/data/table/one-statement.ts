@@ -3,6 +3,7 @@
 import { eventsOfRows, eventsWritten, type Actor } from "../outbox.js";
 import { Binder, quote } from "../../db/sql.js";
 import type { TableContext } from "./context.js";
+import { rowKeyCondition, type RowKey } from "./spec.js";
 import {
   assignmentsOf,
   insertStatement,
@@ -71,7 +72,7 @@ export async function insertWithEvent(
  */
 export async function updateWithEvent(
   context: TableContext,
-  id: number,
+  written: RowKey,
   values: WriteValues,
   live: boolean,
   event: StatementEvent,
@@ -80,7 +81,8 @@ export async function updateWithEvent(
   const bound = new Binder(context.sql.dialect);
   const columns = ["id", ...event.recorded.map(({ key }) => key)].map(quote).join(", ");
   const lock = context.sql.dialect.lockClause("update");
-  const before = `SELECT ${columns} FROM ${context.table} WHERE "id" = ${bound.add(id)}${stillLive(context, live)}${lock}`;
+  const where = rowKeyCondition(written, "", (value) => bound.add(value));
+  const before = `SELECT ${columns} FROM ${context.table} WHERE ${where}${stillLive(context, live)}${lock}`;
   const assignments = assignmentsOf(context, values, bound);
   const update = `UPDATE ${context.table} SET ${assignments} WHERE "id" = (SELECT "id" FROM "before") ${returning.text}`;
   const changes = changesSql(context, event, `"before"`, `"written"`);
@@ -101,7 +103,7 @@ export async function updateWithEvent(
 /**
  * The event's changes as JSON text, `{"key":[before,after]}` in the keys' order, byte for byte as
  * JSON.stringify writes them (resource/event-changes.ts changesBetween): every key whose value
- * differs (compared as JSON), a new row's every key that is not null (no `before`).
+ * differs (its JSON text), a new row's every key that is not null (no `before`).
  */
 function changesSql(
   context: TableContext,
@@ -134,10 +136,9 @@ function changesText(
     const was = before === undefined ? "CAST(NULL AS text)" : json(before, key, scale);
     return `(${index}, ${textLiteral(JSON.stringify(key))}, ${was}, ${json(after, key, scale)})`;
   });
+  // Compared as the texts they are, as changesBetween compares JSON.stringify's: no jsonb parsed.
   const changed =
-    before === undefined
-      ? `"after" IS NOT NULL`
-      : `CAST("before" AS jsonb) IS DISTINCT FROM CAST("after" AS jsonb)`;
+    before === undefined ? `"after" IS NOT NULL` : `"before" IS DISTINCT FROM "after"`;
   const entry = `"key" || ':[' || COALESCE("before", 'null') || ',' || COALESCE("after", 'null') || ']'`;
   const entries = `SELECT string_agg(${entry}, ',' ORDER BY "at") FROM (VALUES ${rows.join(", ")}) AS "change"("at", "key", "before", "after") WHERE ${changed}`;
   return `'{' || COALESCE((${entries}), '') || '}'`;

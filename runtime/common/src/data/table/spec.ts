@@ -24,6 +24,18 @@ export interface StoredRow {
   hash: string;
 }
 
+/** One row by its id, or by its hash where nothing read it first (an update that reads nothing first). */
+export type RowKey = { readonly id: number } | { readonly hash: string };
+
+/** The condition that selects the row `key` names, qualified by `owner` (an alias and a dot, or ""). */
+export function rowKeyCondition(
+  key: RowKey,
+  owner: string,
+  add: (value: unknown) => string,
+): string {
+  return "id" in key ? `${owner}"id" = ${add(key.id)}` : `${owner}"hash" = ${add(key.hash)}`;
+}
+
 /** Names of a record type's own columns (not its relations). */
 export type ColumnOf<Model> = Extract<keyof Model, string>;
 
