@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTargets } from "../support/hostile.js";
 import { startPostgres, type PostgresServer } from "../support/postgres.js";
-import { admin, client, prepareProject, startService, type Project, type Request, type RunningService } from "../support/service.js";
+import { admin, client, prepareProject, run, startService, type Project, type Request, type RunningService } from "../support/service.js";
 
 /**
  * Issue 47, item 7: an update that nothing decides on before its write (the project's policy and
@@ -28,6 +28,19 @@ export class SpecialtyPolicy extends ResourcePolicy<SpecialtyRow> {
 }
 `;
 
+/** Receptionists reach only patients without a phone: a scope the write decides under its lock. */
+const patientPolicy = `import type { CurrentUser } from "../../auth/auth.service.js";
+import type { RowScope } from "../../lib/table.js";
+import { ResourcePolicy } from "../../resource/policy.js";
+import type { PatientRow } from "../../resources/patient/patient.repository.js";
+
+export class PatientPolicy extends ResourcePolicy<PatientRow> {
+  override scope(user: CurrentUser | undefined): RowScope | undefined {
+    return user?.role === "receptionist" ? { where: { phone: null } } : undefined;
+  }
+}
+`;
+
 const rounds = Number(process.env.HASHAPI_RACE_ROUNDS ?? 200) / 4;
 
 describe.each(databaseTargets)("updates that read nothing first, on $label", ({ database }) => {
@@ -40,6 +53,7 @@ describe.each(databaseTargets)("updates that read nothing first, on $label", ({ 
   let closeReader: () => Promise<void> = async () => {};
   let pgReader: pg.Client | undefined;
   let n = 0;
+  const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
     let databaseUrl: string | undefined;
@@ -49,10 +63,15 @@ describe.each(databaseTargets)("updates that read nothing first, on $label", ({ 
       await postgres.createDatabase("unread");
       databaseUrl = postgres.url("unread");
     }
-    project = await prepareProject({ name: `e2e-unread-${database}`, database, databaseUrl, customFiles: { "src/custom/specialty/specialty.policy.ts": policy } });
+    project = await prepareProject({ name: `e2e-unread-${database}`, database, databaseUrl, customFiles: { "src/custom/specialty/specialty.policy.ts": policy, "src/custom/patient/patient.policy.ts": patientPolicy } });
     service = await startService({ cwd: project.dir, env: { ...project.env, WEB_CONCURRENCY: "2" } });
     api = client(service.baseUrl);
     token = (await api("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } })).body.data.access_token;
+    for (const role of ["doctor", "receptionist"]) {
+      const email = `${role}@example.com`;
+      await run("npm", ["run", "user:create", "--silent", "--", "--name", role, "--email", email, "--password", "a long password", "--role", role], project.dir, project.env);
+      tokens[role] = (await api("POST", "/api/auth/login", { body: { email, password: "a long password" } })).body.data.access_token;
+    }
     const byRecord = `SELECT "type" FROM "hashapi_events" WHERE "record_hash" = $1 ORDER BY "id"`;
     if (database === "postgresql") {
       const reader = (pgReader = new pg.Client({ connectionString: project.databaseUrl }));
@@ -108,6 +127,25 @@ describe.each(databaseTargets)("updates that read nothing first, on $label", ({ 
     const own = await call("PUT", `/api/patients/${second.hash}`, { cpf: second.cpf, name: "Same cpf" });
     expect(own.status).toBe(200);
     expect(await events(second.hash)).toEqual(["patient.created", "patient.updated"]);
+  });
+
+  it("decides a scope under the write's lock: out of reach is the 404 of a missing record", async () => {
+    const asReceptionist = (path: string, body: unknown) => api("PUT", path, { token: tokens.receptionist, body });
+    const reached = await newPatient();
+    const phoned = await newPatient();
+    expect((await call("PUT", `/api/patients/${phoned.hash}`, { phone: "+55 21 1111-1111" })).status).toBe(200);
+    expect((await asReceptionist(`/api/patients/${phoned.hash}`, { name: "Out of reach" })).status).toBe(404);
+    expect((await asReceptionist(`/api/patients/${phoned.hash}`, { name: 5 })).status).toBe(404);
+    const written = await asReceptionist(`/api/patients/${reached.hash}`, { name: "Within reach" });
+    expect(written.status).toBe(200);
+    expect(written.body.data.name).toBe("Within reach");
+    expect(await events(phoned.hash)).toEqual(["patient.created", "patient.updated"]);
+  });
+
+  it("answers a missing record's 404 before what its owner rule or the payload's plan refuses", async () => {
+    // A doctor's appointments are theirs (owner through doctor.user): a payload leaving the doctor out is refused, after the 404.
+    const missing = await api("PUT", "/api/appointments/APT_23456789", { token: tokens.doctor, body: { doctor: null } });
+    expect(missing.status).toBe(404);
   });
 
   it("still gives a project's policy the record it decides on", async () => {

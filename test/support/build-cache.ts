@@ -19,11 +19,14 @@ import { join, relative } from "node:path";
 
 /** What `npm run build` writes in a generated project. */
 const outputs = ["dist", "client/dist", "src/prisma-client"];
+/** Folders and files, by name wherever they are, that the build neither reads nor writes. */
+const skipped = new Set(["node_modules", ".e2e-build.lock"]);
 /**
- * Neither read by the build nor written by it. The manifest lists each file's sha256, which the
- * specs folder's name in each header changes.
+ * The same, by path from the project's root: its databases (`data/`; the runtime's own `src/data/`
+ * is read by the build, and a key without it reused a build of other sources), and the manifest,
+ * which lists each file's sha256 that the specs folder's name in each header changes.
  */
-const skipped = new Set(["node_modules", "data", ".e2e-build.lock", "hashapi.manifest.json"]);
+const skippedAtRoot = new Set(["data", "hashapi.manifest.json"]);
 const cacheRoot = (repo: string) => join(repo, ".tmp", "e2e-builds");
 /** Entries older than this are removed when a new one is stored. */
 const keptMs = 24 * 3_600_000;
@@ -45,7 +48,7 @@ export async function buildOnce(repo: string, dir: string, local: readonly strin
 }
 
 /** The sha256 of every file under `dir` but the build's outputs, path and content (`local` names left out), in path order. */
-async function sourceKey(dir: string, local: readonly string[]): Promise<string> {
+export async function sourceKey(dir: string, local: readonly string[]): Promise<string> {
   const hash = createHash("sha256");
   for (const path of await sourceFiles(dir, dir)) {
     let content = await readFile(join(dir, path), "latin1");
@@ -61,7 +64,7 @@ async function sourceFiles(root: string, folder: string): Promise<string[]> {
   for (const entry of entries) {
     const path = join(folder, entry.name);
     const inProject = relative(root, path);
-    if (skipped.has(entry.name) || outputs.includes(inProject)) continue;
+    if (skipped.has(entry.name) || skippedAtRoot.has(inProject) || outputs.includes(inProject)) continue;
     if (entry.isDirectory()) files.push(...(await sourceFiles(root, path)));
     else if (entry.isFile()) files.push(inProject);
   }

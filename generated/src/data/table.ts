@@ -34,6 +34,7 @@ export {
   rootAlias,
   relationOfKind,
   relationsOfKind,
+  scopeList,
   type BelongsToSpec,
   type ColumnOf,
   type ForeignKeySpec,

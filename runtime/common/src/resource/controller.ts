@@ -29,9 +29,11 @@ import type { ControllerContext, LinkedList } from "./controller-context.js";
 import { pageCursors } from "./cursor-keys.js";
 import { sendHistory } from "./history.js";
 import { addReferenceProblems } from "./write-errors.js";
+import { updatesByHash } from "./write-rules.js";
 import { serverSetFor } from "./server-set.js";
 import { bothScopes, ownedPayload, ownerScope } from "./ownership.js";
-import { ResourcePolicy, type Policy } from "./policy.js";
+import type { Policy } from "./policy.js";
+import { updatesWithoutRecord } from "./unread-update.js";
 import type { Serializer } from "./serializer.js";
 import type { Reach, RecordRules, ResourceService, StoredRow, WriteRules } from "./service.js";
 
@@ -76,9 +78,7 @@ export class ResourceController<
     this.exit = context.exit;
     this.jobs = context.jobs;
     this.writesCommitting = this.onWrite !== ResourceController.prototype.onWrite;
-    this.updatesUnread =
-      this.beforeUpdate === ResourceController.prototype.beforeUpdate &&
-      this.policy.update === ResourcePolicy.prototype.update;
+    this.updatesUnread = updatesWithoutRecord(this, ResourceController.prototype, context);
     const resource = context.service.resource;
     this.fields = fieldAccess(resource.visibleTo, payloadWriters(resource), context.listSpec);
     this.nestedScopes = Object.values(context.nested).some((reader) => reader.scope !== undefined);
@@ -274,25 +274,23 @@ export class ResourceController<
   }
 
   /**
-   * An update that reads nothing first where nothing decides on the record before its write (no
-   * policy update or beforeUpdate of the project's): its write finds and locks it by hash, a round
-   * trip fewer (ResourceService.updateUnread). Undefined, nothing written, when the payload is
-   * refused: the update after a read then answers as it always did, a missing record's 404 first.
+   * An update that reads nothing first where nothing decides on the record before its write (see
+   * updatesWithoutRecord, updatesByHash): its write finds and locks it by hash, a round trip fewer
+   * (ResourceService.updateUnread). Undefined, nothing written, when the payload is refused: the
+   * update after a read then answers as it always did, a missing record's 404 first.
    */
-  private async updatedUnread(
-    req: Request,
-    relations: readonly string[],
-  ): Promise<Row | undefined> {
+  private async updatedUnread(req: Request, relations: readonly string[]) {
     if (!this.updatesUnread) return undefined;
-    let valid: Update;
+    let planned: { payload: Update; rules: WriteRules };
     try {
-      valid = this.service.resource.validate.update(req.body);
+      const valid = this.service.resource.validate.update(req.body);
       this.fields.assertWritable(req.user?.role, req.body);
+      planned = this.planned(req, valid, false);
     } catch {
       return undefined;
     }
-    const planned = this.planned(req, valid, false);
     const rules = { ...planned.rules, ...this.recordRules(req, "update") };
+    if (!updatesByHash(rules)) return undefined;
     return this.service.updateUnread(String(req.params.hash), planned.payload, relations, rules);
   }
 

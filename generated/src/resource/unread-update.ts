@@ -1,0 +1,26 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { ResourcePolicy } from "./policy.js";
+import { ResourceService } from "./service.js";
+
+/**
+ * Whether a resource's updates may leave the record unread before their write (resource/
+ * controller.ts updatedUnread): none of the code a project may override around an update is
+ * overridden — the policy's update, the controller's beforeUpdate, validated and authorize, the
+ * service's update. Each of them may look at the record or the request first, so a resource that
+ * overrides any of them keeps the read, and what it overrides runs as it always did (the managed
+ * users resource, whose service hashes passwords, is one).
+ */
+export function updatesWithoutRecord(
+  controller: object,
+  base: object,
+  parts: { readonly policy: object; readonly service: object },
+): boolean {
+  const unchanged = (object: object, prototype: object, names: readonly string[]) =>
+    names.every((name) => Reflect.get(object, name) === Reflect.get(prototype, name));
+  return (
+    unchanged(controller, base, ["beforeUpdate", "validated", "authorize"]) &&
+    unchanged(parts.policy, ResourcePolicy.prototype, ["update"]) &&
+    unchanged(parts.service, ResourceService.prototype, ["update", "updateUnread"])
+  );
+}
