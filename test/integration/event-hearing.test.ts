@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { eventMatcher } from "../../runtime/common/src/events/receivers.js";
 import { fanOut } from "../../runtime/common/src/events/fan-out.js";
 import type { Sql } from "../../runtime/common/src/db/sql.js";
-import { openOutboxDatabase } from "../support/events-table.js";
+import { emptyOutbox, openOutboxDatabase } from "../support/events-table.js";
 import { integrationTargets, type IntegrationDatabase } from "../support/integration-database.js";
 
 /**
@@ -36,9 +36,7 @@ describe.each(integrationTargets)("events no receiver hears, on $label", ({ dial
     await opened?.close();
   });
 
-  beforeEach(async () => {
-    for (const table of ["hashapi_events", "hashapi_deliveries", "hashapi_lanes"]) await db.run(`DELETE FROM "${table}"`);
-  });
+  beforeEach(() => emptyOutbox(db));
 
   const write = (type: string, hash: string) => outbox.appendEvents(db, actor, [{ type, hash, changes: {} }]);
   const waiting = async () =>

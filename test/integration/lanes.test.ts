@@ -3,7 +3,7 @@ import { settleDeliveries } from "../../runtime/common/src/events/deliveries.js"
 import { fanOut } from "../../runtime/common/src/events/fan-out.js";
 import { claimLanes, closeLane, openMissingLanes, pendingOf, refreshVersion, type Lane } from "../../runtime/common/src/events/lanes.js";
 import type { Sql } from "../../runtime/common/src/db/sql.js";
-import { openOutboxDatabase } from "../support/events-table.js";
+import { emptyOutbox, openOutboxDatabase } from "../support/events-table.js";
 import { integrationTargets, type IntegrationDatabase } from "../support/integration-database.js";
 
 /**
@@ -28,9 +28,7 @@ describe.each(integrationTargets)("delivery lanes on $label", ({ dialect }) => {
     await opened?.close();
   });
 
-  beforeEach(async () => {
-    for (const table of ["hashapi_events", "hashapi_deliveries", "hashapi_lanes"]) await db.run(`DELETE FROM "${table}"`);
-  });
+  beforeEach(() => emptyOutbox(db));
 
   const addEvent = (hash: string) =>
     db.run(`INSERT INTO "hashapi_events" ("type", "record_hash", "changes", "created_at") VALUES ('patient.updated', '${hash}', '{"n":[null,${(id += 1)}]}', '2026-01-01T00:00:00.000Z')`);

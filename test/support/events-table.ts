@@ -1,3 +1,4 @@
+import type { Sql } from "../../runtime/common/src/db/sql.js";
 import { openIntegrationDatabase, type IntegrationDatabase } from "./integration-database.js";
 
 /**
@@ -39,4 +40,9 @@ export async function openOutboxDatabase(dialect: "sqlite" | "postgresql", name:
   await opened.db.exec(eventsTableStatement(dialect));
   for (const statement of deliveryTablesStatements(dialect)) await opened.db.exec(statement);
   return opened;
+}
+
+/** Empties the outbox's tables between the tests of one database. */
+export async function emptyOutbox(db: Sql): Promise<void> {
+  for (const table of ["hashapi_events", "hashapi_deliveries", "hashapi_lanes"]) await db.run(`DELETE FROM "${table}"`);
 }
