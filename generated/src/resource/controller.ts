@@ -29,11 +29,10 @@ import type { ControllerContext, LinkedList } from "./controller-context.js";
 import { pageCursors } from "./cursor-keys.js";
 import { sendHistory } from "./history.js";
 import { addReferenceProblems } from "./write-errors.js";
-import { updatesByHash } from "./write-rules.js";
 import { serverSetFor } from "./server-set.js";
 import { bothScopes, ownedPayload, ownerScope } from "./ownership.js";
 import type { Policy } from "./policy.js";
-import { updatesWithoutRecord } from "./unread-update.js";
+import { updatesByHash, updatesWithoutRecord } from "./unread-update.js";
 import type { Serializer } from "./serializer.js";
 import type { Reach, RecordRules, ResourceService, StoredRow, WriteRules } from "./service.js";
 
@@ -62,7 +61,7 @@ export class ResourceController<
   private readonly jobs: JobQueue | undefined;
   /** A subclass overrides onWrite: writes then call it in their transaction. */
   private readonly writesCommitting: boolean;
-  /** Neither the policy's update nor beforeUpdate looks at the record: see updatedUnread. */
+  /** No code a project may override around an update looks at the record first: see updatedUnread. */
   private readonly updatesUnread: boolean;
   /** Which fields each role sees and may send (visibleTo, writableBy). */
   protected readonly fields: FieldAccess;

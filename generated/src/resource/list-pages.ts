@@ -6,19 +6,18 @@ import type { FindOptions, OutputRead, StoredRow, Table } from "../data/table.js
 import { cursorColumns, reversedOrder } from "./cursor-keys.js";
 
 /**
- * A page of records and their total. `filtering`: the rows the query selects before order and
- * paging, with the caller's reach (ResourceService); `forOutput`: how rows read only for the
- * serializer are read (FindOptions.forOutput).
+ * A page of records and their total. `page`: the rows the query selects before order and paging,
+ * with the caller's reach (ResourceService), completed here with the order and the page;
+ * `forOutput`: how rows read only for the serializer are read (FindOptions.forOutput).
  */
 export async function readPage<Model, Row extends StoredRow>(
   table: Table<Model, Row>,
   query: ListQuery,
-  filtering: FindOptions<Model>,
+  page: FindOptions<Model>,
   forOutput: OutputRead | undefined,
 ): Promise<{ rows: Row[]; total: number }> {
   // The page's options, set one by one rather than spread (a list builds them on every request;
   // a spread inside a literal is V8's slow path). The count reads only their filtering ones.
-  const page = filtering;
   page.listOrder = query.orderBy;
   page.limit = query.perPage;
   page.offset = (query.page - 1) * query.perPage;

@@ -105,11 +105,12 @@ export async function reachedRows(
 
 /**
  * Locks the row `key` names (by id, or by hash) for a write and decides, under that lock, whether
- * the caller still reaches it: live (trashed, for a restore) and within `scope`. The parents a scope runs through are locked
- * first (FOR SHARE, the order a cascade locks in: parent, then child) and matched again, so a
- * doctor whose account moved, or a record reassigned, meanwhile is out of reach here and not
- * written afterwards. Run inside a transaction. The row's own columns as stored, or null when it is
- * gone or out of reach: then the write must not happen (the 404 of a missing record).
+ * the caller still reaches it: live (trashed, for a restore) and within `scope`. The parents a
+ * scope runs through are locked first (FOR SHARE, the order a cascade locks in: parent, then
+ * child) and matched again, so a doctor whose account moved, or a record reassigned, meanwhile is
+ * out of reach here and not written afterwards. Run inside a transaction. The row's own columns as
+ * stored, or null when it is gone or out of reach: then the write must not happen (the 404 of a
+ * missing record).
  */
 export async function lockReached(
   context: TableContext,

@@ -40,8 +40,9 @@ export function settledAtWrite(type: string, origin: string | null): boolean {
   const key = `${origin ?? ""} ${type}`;
   let isHeard = heard.get(key);
   if (isHeard === undefined) {
-    const all = listeners;
-    isHeard = all.some((receiver) => receiver.matches(type) && (origin === null || receiver.seeds));
+    isHeard = listeners.some(
+      (receiver) => receiver.matches(type) && (origin === null || receiver.seeds),
+    );
     heard.set(key, isHeard);
   }
   return !isHeard;

@@ -1,7 +1,5 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { isForeignKeyViolation, isUniqueViolation } from "../db/database.js";
-import { ValidationFailed } from "../base/errors.js";
 import type { AnyTable, StatementEvent, Table, Writable } from "../data/table.js";
 import type { ResourceDescriptor } from "./descriptor.js";
 import { recordedKeys } from "./event-changes.js";
@@ -40,16 +38,4 @@ export interface Write<Model, Row, T> {
     id: number | undefined,
   ): Promise<T>;
   withEvent(table: Table<Model, Row>, data: Writable<Model>, event: StatementEvent): Promise<T>;
-}
-
-/**
- * Whether a write was refused before anything was written, for a reason the write that reads its
- * record first explains better (its record's 404 first, then the 422 naming the taken value): a
- * payload's related record not found, or the database's unique or foreign key constraint. Any
- * other error is no proof that the statement did not commit, so it is not tried again.
- */
-export function refusedUnwritten(error: unknown): boolean {
-  return (
-    error instanceof ValidationFailed || isUniqueViolation(error) || isForeignKeyViolation(error)
-  );
 }

@@ -29,13 +29,8 @@ import { changesBetween, recordValues, storedRecord, type RecordValues } from ".
 import { PayloadColumns } from "./payload-columns.js";
 import { referencedConflict } from "./referenced-message.js";
 import { withTakenFields } from "./unique-fields.js";
-import { explainWriteError } from "./write-errors.js";
-import {
-  recordedColumns,
-  refusedUnwritten,
-  statementEventOf,
-  type Write,
-} from "./one-statement-write.js";
+import { explainWriteError, refusedUnwritten } from "./write-errors.js";
+import { recordedColumns, statementEventOf, type Write } from "./one-statement-write.js";
 import { guards, type RecordRules, type WriteRules } from "./write-rules.js";
 
 /** The caller's reach: a policy's scope of this resource, and of each nested hasMany's resource. */
@@ -99,17 +94,18 @@ export class ResourceService<
    * `forOutput`: the rows go to the serializer and nowhere else, so their dates may stay as stored
    * (FindOptions.forOutput); rows that code reads are read without it.
    */
-  list(query: ListQuery, reach: Reach = {}, forOutput = false) {
-    const filtering = this.filtering(query, reach);
-    if (reach.scopeOf) filtering.scopeOf = reach.scopeOf;
-    return readPage(this.table, query, filtering, forOutput ? this.outputRead : undefined);
+  list(
+    query: ListQuery,
+    reach: Reach = {},
+    forOutput = false,
+  ): Promise<{ rows: Row[]; total: number }> {
+    const output = forOutput ? this.outputRead : undefined;
+    return readPage(this.table, query, this.filtering(query, reach), output);
   }
 
   /** A cursor page (`?cursor=`, list-pages.ts) within the caller's reach. */
   cursorPage(query: CursorQuery, reach: Reach = {}): Promise<{ rows: Row[]; more: boolean }> {
-    const filtering = this.filtering(query, reach);
-    if (reach.scopeOf) filtering.scopeOf = reach.scopeOf;
-    return readCursorPage(this.table, this.kinds, query, filtering);
+    return readCursorPage(this.table, this.kinds, query, this.filtering(query, reach));
   }
 
   /** The order keys of `row` as a cursor holds them (cursor-keys.ts). */
@@ -122,11 +118,12 @@ export class ResourceService<
     return query;
   }
 
-  /** The rows a list query selects, before order and paging: its conditions, trash, reach. */
+  /** The rows a list query selects, before order and paging: its conditions, trash, reach (its nested lists' too). */
   private filtering(listQuery: ListQuery, reach: Reach): FindOptions<Model> {
     const query = this.listed(listQuery);
     const options: FindOptions<Model> = { conditions: query.where, withTrashed: query.withTrashed };
     if (reach.scope) options.scope = reach.scope;
+    if (reach.scopeOf) options.scopeOf = reach.scopeOf;
     return options;
   }
 

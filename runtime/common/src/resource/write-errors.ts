@@ -60,3 +60,15 @@ export async function addReferenceProblems(
   for (const [key, messages] of Object.entries(problems))
     if (!Object.hasOwn(failed.errors, key)) failed.errors[key] = messages;
 }
+
+/**
+ * Whether a write was refused before anything was written, for a reason the write that reads its
+ * record first explains better (its record's 404 first, then the 422 naming the taken value): a
+ * payload's related record not found, or the database's unique or foreign key constraint. Any
+ * other error is no proof that the statement did not commit, so it is not tried again.
+ */
+export function refusedUnwritten(error: unknown): boolean {
+  return (
+    error instanceof ValidationFailed || isUniqueViolation(error) || isForeignKeyViolation(error)
+  );
+}

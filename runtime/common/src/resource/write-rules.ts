@@ -2,7 +2,7 @@
 
 import type { Actor } from "../data/outbox.js";
 import type { SqlRow, Sql } from "../db/sql.js";
-import { scopeList, type Reach, type StoredRow } from "../data/table.js";
+import type { Reach, StoredRow } from "../data/table.js";
 import type { ParentRule } from "./payload-columns.js";
 
 /**
@@ -52,21 +52,5 @@ export function decidesInTransaction(rules: WriteRules): boolean {
     rules.check !== undefined ||
     rules.parent !== undefined ||
     rules.committing !== undefined
-  );
-}
-
-/**
- * Whether an update may find its record by hash in the write rather than read it first (resource/
- * controller.ts updatedUnread): no project code runs in its transaction (`locked`, `check`,
- * onWrite), whose refusal would not tell whether to read the record and try again, and no scope
- * runs through a parent, whose locking read takes longer for a record out of reach than for a
- * missing one (the read before answers both alike, in one statement).
- */
-export function updatesByHash(rules: WriteRules): boolean {
-  return (
-    rules.locked === undefined &&
-    rules.check === undefined &&
-    rules.committing === undefined &&
-    scopeList(rules.reach).every((scope) => scope.through === undefined)
   );
 }
