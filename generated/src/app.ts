@@ -11,7 +11,7 @@ import type { Database } from "./db/database.js";
 import type { Logger } from "./base/logger.js";
 import { migrationsPath } from "./db/migrations.js";
 import { openTables } from "./resources/tables.js";
-import { defaultRole, roles } from "./auth/roles.js";
+import { defaultRole, passwords, roles } from "./auth/roles.js";
 import { userResource } from "./resources/user/user.resource.js";
 import { AppointmentController } from "./custom/appointment/appointment.controller.js";
 import { AppointmentPolicy } from "./custom/appointment/appointment.policy.js";
@@ -53,7 +53,7 @@ export function createApp({ config, db, logger }: AppDependencies): ApiApp {
     migrationsDir: migrationsPath(import.meta.url),
     userFields,
     // hashapi.yaml auth.users.manage: /api/users.
-    users: [userResource, { roles, defaultRole }],
+    users: [userResource, { roles, defaultRole, passwords }],
     // src/custom/events.ts (yours): code run after commit, durable and retried.
     handlers,
     // hashapi.yaml's jobs and schedules, each job run by its src/custom/jobs/<name>.ts (yours).

@@ -53,7 +53,7 @@ export function buildClientModule(model: ProjectModel): string {
     ),
     ...model.resources.map((resource) => resourceTypes(resource)),
     ...(model.user.managed ? [resourceTypes(model.user.managed, true)] : []),
-    createClientFunction(resources),
+    createClientFunction(resources, model),
   ];
   return parts.join("\n");
 }
@@ -209,7 +209,7 @@ function operandType(op: FilterOperator, value: string): string {
   return value;
 }
 
-function createClientFunction(resources: readonly ResourceModel[]): string {
+function createClientFunction(resources: readonly ResourceModel[], model: Pick<ProjectModel, "mail" | "auth">): string {
   const shapes = resources.map((resource) => {
     const p = resource.names.pascal;
     const parts = [`core.ResourceRoutes<${p}Types>`];
@@ -231,11 +231,19 @@ function createClientFunction(resources: readonly ResourceModel[]): string {
       );
     return `    ${resource.names.pluralCamel}: { ${parts.join(", ")} },\n`;
   });
+  // The account routes the project serves: the reset with `mail:`, sign-up with `auth.signup`.
+  const accountParts = [
+    ...(model.mail ? [["PasswordResetRoutes", "passwordResetClient"]] : []),
+    ...(model.auth.signup ? [["SignupRoutes", "signupClient"]] : []),
+    ...(model.auth.signup?.verify ? [["VerificationRoutes", "verificationClient"]] : []),
+  ];
+  const authType = ["core.AuthRoutes<CurrentUser>", ...accountParts.map(([type]) => `core.${type}`)].join(" & ");
+  const authValue = accountParts.length === 0 ? "core.authClient<CurrentUser>(transport)" : `{ ${["...core.authClient<CurrentUser>(transport)", ...accountParts.map(([, make]) => `...core.${make}(transport)`)].join(", ")} }`;
   return `/** The API's client: \`auth\`, and each collection's routes, typed by this project's specs. */
 export interface ApiClient {
   /** Replaces the bearer token the client sends (undefined: none). */
   setToken(token: string | undefined): void;
-  auth: core.AuthRoutes<CurrentUser>;
+  auth: ${authType};
 ${shapes.join("")}}
 
 /**
@@ -250,7 +258,7 @@ export function createClient(options: core.ClientOptions): ApiClient {
   const transport = new core.Transport(options);
   return {
     setToken: (token) => transport.setToken(token),
-    auth: core.authClient<CurrentUser>(transport),
+    auth: ${authValue},
 ${members.join("")}  };
 }
 `;

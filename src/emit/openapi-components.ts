@@ -182,7 +182,7 @@ export function errorResponses(project: ProjectModel): Record<string, object> {
       content: json(ref("ValidationError"), { type: "error", status: 422, message: "The given data was invalid.", errors: { name: ["The name field is required."] } }),
     },
     TooManyAttempts: error("429 too many login attempts", "Too many attempts.", { "Retry-After": { schema: { type: "integer" } } }),
-    ...(project.rateLimit ? { TooManyRequests: error("429 past a request limit (rateLimit): try again after Retry-After seconds", "Too many requests.", { "Retry-After": { schema: { type: "integer", minimum: 1 } } }) } : {}),
+    ...(project.rateLimit || project.mail ? { TooManyRequests: error("429 past a request limit (rateLimit, or the account routes' mail limits): try again after Retry-After seconds", "Too many requests.", { "Retry-After": { schema: { type: "integer", minimum: 1 } } }) } : {}),
     MethodNotAllowed: error("405 known path, other method (see the Allow header)", "Method not allowed.", { Allow: { schema: { type: "string" } } }),
     ServerError: error("500 unexpected error", "Server Error"),
     NotReady: error("503 the database does not answer, a migration is pending, or (readiness) the process is draining for a shutdown", "The service is not ready.", { "Retry-After": { schema: { type: "integer" } } }),

@@ -1,3 +1,4 @@
+import { accountPaths, accountSchemas } from "./openapi-accounts.js";
 import { filterParameters, searchAndCursorParameters } from "./list-parameters.js";
 import { hashPattern } from "../model/hash-format.js";
 import { linkedRecordSchema as linkedRecord } from "../model/relations/belongs-to-many.js";
@@ -18,7 +19,8 @@ import { badRequest, bodyErrors, json, listResponseSchema, postBodyErrors, ref, 
  */
 export function buildOpenApi(project: ProjectModel): object {
   const schemas = sharedSchemas(project);
-  const paths: Record<string, object> = { ...authPaths() };
+  const paths: Record<string, object> = { ...authPaths(), ...accountPaths(project) };
+  Object.assign(schemas, accountSchemas(project));
   for (const resource of project.resources) {
     schemas[resource.names.pascal] = recordSchema(resource, project.resources, true);
     schemas[`${resource.names.pascal}CreatePayload`] = resource.validation.create.schema;

@@ -30,6 +30,7 @@ export function buildPrismaSchema(project: ProjectModel): string {
     ...resources.map((resource) => resourceModel(database, resource, resources, resource.fields.map(inputOf))),
     ...resources.flatMap((resource) => relationModels(database, resource)),
     ...authModels(database, user, user.extraFields.map(inputOf), resources),
+    ...(project.mail ? [accountTokensModel(database)] : []),
     eventsModel(database),
     deliveriesModel(database),
     lanesModel(database),
@@ -187,6 +188,30 @@ function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFiel
     ["@@index([reset_at])", '@@map("login_throttles")'],
   );
   return [userModel, revokedTokens, loginThrottles];
+}
+
+/**
+ * The account flows' single-use tokens (runtime accounts/account-tokens.ts): a digest, never the
+ * token; a sign-up's name and password hash until its address is confirmed. No foreign key: a
+ * reset's link names its user by id and e-mail, and is void once either changed.
+ */
+function accountTokensModel(database: DatabaseModel): string {
+  const timestamp = native(database, "@db.Timestamptz(3)").trim();
+  return modelBlock(
+    "AccountToken",
+    [
+      ["id", "Int", "@id @default(autoincrement())"],
+      ["digest", "String", `@unique${native(database, "@db.VarChar(64)")}`],
+      ["purpose", "String", native(database, "@db.VarChar(20)").trim()],
+      ["user_id", "Int?", ""],
+      ["email", "String", native(database, "@db.VarChar(255)").trim()],
+      ["name", "String?", native(database, "@db.VarChar(255)").trim()],
+      ["password", "String?", native(database, "@db.VarChar(255)").trim()],
+      ["expires_at", "DateTime", timestamp],
+      ["created_at", "DateTime", timestamp],
+    ],
+    ["@@index([email, purpose])", "@@index([expires_at])", '@@map("account_tokens")'],
+  );
 }
 
 /**

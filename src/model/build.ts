@@ -3,6 +3,7 @@ import { historyRoute, manyToManyRoutes, routesOf } from "./routes.js";
 import { actionTable } from "./actions.js";
 import { blindDeletes, destroyRoles } from "./blind-deletes.js";
 import type { ProjectSpec, ResourceSpec, ValidSpecs, WebhookSpec } from "../spec/types.js";
+import { authModel, mailModel } from "./account-model.js";
 import { defaultCollection, derivePrefix, withArticle, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
 import { dialectOf } from "../dialects/index.js";
 import { projectPackages } from "./project-packages.js";
@@ -69,7 +70,8 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
     name: specs.project.name,
     source: specsLabel,
     database,
-    auth: { ttl: specs.project.auth.ttl, refreshTtl: specs.project.auth.refreshTtl, roles: specs.project.auth.roles, defaultRole: specs.project.auth.defaultRole, declaresRoles: specs.project.auth.declaresRoles },
+    auth: authModel(specs.project),
+    ...(specs.project.mail ? { mail: mailModel(specs.project.mail) } : {}),
     pagination: { ...specs.project.pagination },
     resources,
     user,
@@ -198,7 +200,7 @@ function managedUsers(project: ProjectSpec, managers: string[], context: BuildCo
     fields: [
       { name: "name", type: "string", max: 255 },
       { name: "email", type: "email", max: 255, unique: true },
-      { name: "password", type: "string", min: 8, max: 1024 },
+      { name: "password", type: "string", min: project.auth.passwords.min, max: 1024 },
       { name: "role", type: "enum", values: project.auth.roles, default: project.auth.defaultRole },
       ...userFields,
     ],

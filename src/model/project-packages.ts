@@ -10,11 +10,13 @@ export interface PackageModel {
 const common = {
   dependencies: {
     "@prisma/client": "6.19.3",
+    "@zxcvbn-ts/language-common": "^4.1.3",
     ajv: "^8.17.1",
     "ajv-formats": "^3.0.1",
     croner: "^11.0.1",
     express: "^5.1.0",
     jsonwebtoken: "^9.0.3",
+    nodemailer: "^10.6.1",
     pino: "^10.1.0",
     "prom-client": "^15.1.3",
     "rate-limiter-flexible": "^11.4.0",
@@ -25,6 +27,7 @@ const common = {
     "@types/express": "^5.0.5",
     "@types/jsonwebtoken": "^9.0.10",
     "@types/node": "^20.19.0",
+    "@types/nodemailer": "^8.0.2",
     "@types/swagger-ui-express": "^4.1.8",
     prisma: "6.19.3",
     typescript: "~5.9.3",

@@ -4,6 +4,9 @@ import type { SchemaEvolution } from "./schema-evolution.js";
 import type { FieldType, FieldTypeDescriptor } from "./field-types.js";
 import type { ActionValidation } from "./validation.js";
 import type { JsonSchema } from "./json-schema.js";
+import type { AuthModel, MailModel } from "./auth-types.js";
+
+export type { AuthModel, MailModel };
 
 export type { DatabaseModel };
 
@@ -18,6 +21,8 @@ export interface ProjectModel {
   source: string;
   database: DatabaseModel;
   auth: AuthModel;
+  /** hashapi.yaml's `mail:`; undefined: the service sends no mail (and has no password reset). */
+  mail?: MailModel;
   pagination: { defaultPerPage: number; maxPerPage: number };
   resources: ResourceModel[];
   user: UserModel;
@@ -77,16 +82,6 @@ export interface WebhookModel {
   seeds: boolean;
   /** Records whose events go at once, per process. */
   concurrency: number;
-}
-
-export interface AuthModel {
-  ttl: number;
-  refreshTtl: number;
-  /** Most privileged first; `[user]` when hashapi.yaml lists none. */
-  roles: string[];
-  defaultRole: string;
-  /** hashapi.yaml lists the roles (else every user has the one role `user`). */
-  declaresRoles: boolean;
 }
 
 export interface Names {

@@ -1,4 +1,4 @@
-import type { FieldSpec, ProjectSpec, RelationSpec, ResourceSpec } from "./types.js";
+import type { FieldSpec, MailSpec, ProjectSpec, RelationSpec, ResourceSpec } from "./types.js";
 
 /** Raw YAML data (already schema-valid) → the typed spec with fields and relations as ordered lists. */
 export function normalizeResource(file: string, data: Record<string, unknown>): ResourceSpec {
@@ -33,7 +33,18 @@ type RawProject = {
   name?: string;
   database?: ProjectSpec["database"];
   out?: string;
-  auth?: { roles?: string[]; defaultRole?: string; users?: { manage: string[] }; ttl?: number; refreshTtl?: number; user?: { fields?: Record<string, Omit<FieldSpec, "name">> } };
+  auth?: {
+    roles?: string[];
+    defaultRole?: string;
+    users?: { manage: string[] };
+    ttl?: number;
+    refreshTtl?: number;
+    user?: { fields?: Record<string, Omit<FieldSpec, "name">> };
+    signup?: { role?: string; verify?: boolean };
+    passwords?: { min?: number };
+    tokens?: { signupMinutes?: number; resetMinutes?: number };
+  };
+  mail?: { from: string; transport?: string; links?: Partial<MailSpec["links"]>; limits?: Partial<MailSpec["limits"]> };
   pagination?: Partial<ProjectSpec["pagination"]>;
   webhooks?: ProjectSpec["webhooks"];
   rateLimit?: ProjectSpec["rateLimit"];
@@ -46,20 +57,30 @@ export const defaultRoleName = "user";
 
 /** The project file with every default of spec-format.md applied. */
 export function normalizeProject(data: RawProject | null): ProjectSpec {
+  const roles = data?.auth?.roles ?? [defaultRoleName];
+  const defaultRole = data?.auth?.defaultRole ?? roles.at(-1)!;
+  const signup = data?.auth?.signup;
   return {
     name: data?.name ?? "hashapi-api",
     database: data?.database ?? "sqlite",
     out: data?.out ?? "generated",
     auth: {
       // Every user has one role; a project that names none has the one role `user`.
-      roles: data?.auth?.roles ?? [defaultRoleName],
-      defaultRole: data?.auth?.defaultRole ?? (data?.auth?.roles ?? [defaultRoleName]).at(-1)!,
+      roles,
+      defaultRole,
       declaresRoles: data?.auth?.roles !== undefined,
       ...(data?.auth?.users ? { manageUsers: data.auth.users.manage } : {}),
       ttl: data?.auth?.ttl ?? 3600,
       refreshTtl: data?.auth?.refreshTtl ?? 1209600,
       user: { fields: normalizeFields(data?.auth?.user?.fields) },
+      ...(signup ? { signup: { role: signup.role ?? defaultRole, verify: signup.verify ?? true } } : {}),
+      passwords: { min: data?.auth?.passwords?.min ?? 8 },
+      tokens: {
+        signupMinutes: data?.auth?.tokens?.signupMinutes ?? 1440,
+        resetMinutes: data?.auth?.tokens?.resetMinutes ?? 60,
+      },
     },
+    ...(data?.mail ? { mail: normalizeMail(data.mail) } : {}),
     pagination: {
       defaultPerPage: data?.pagination?.defaultPerPage ?? 15,
       maxPerPage: data?.pagination?.maxPerPage ?? 100,
@@ -69,5 +90,15 @@ export function normalizeProject(data: RawProject | null): ProjectSpec {
     // `send-welcome:` with nothing after it is a job with every default.
     jobs: Object.fromEntries(Object.entries(data?.jobs ?? {}).map(([name, job]) => [name, job ?? {}])),
     schedules: data?.schedules ?? [],
+  };
+}
+
+/** `mail:` with its defaults: the transport from MAIL_URL, the front end's usual pages, modest limits. */
+function normalizeMail(mail: NonNullable<RawProject["mail"]>): MailSpec {
+  return {
+    from: mail.from,
+    transport: mail.transport ?? "${MAIL_URL}",
+    links: { verifyEmail: "/verify-email", resetPassword: "/reset-password", ...mail.links },
+    limits: { perEmail: 3, perClient: 20, windowSeconds: 900, ...mail.limits },
   };
 }

@@ -100,7 +100,15 @@ export interface ProjectSpec {
     ttl: number;
     refreshTtl: number;
     user: { fields: FieldSpec[] };
+    /** `auth.signup`: people make their own accounts; undefined: only managers and the CLI do. */
+    signup?: { role: string; verify: boolean };
+    /** `auth.passwords`: the fewest characters of a new password. */
+    passwords: { min: number };
+    /** `auth.tokens`: how long the mailed links work, in minutes. */
+    tokens: { signupMinutes: number; resetMinutes: number };
   };
+  /** `mail:`: how mail leaves; undefined: the service sends none. */
+  mail?: MailSpec;
   pagination: { defaultPerPage: number; maxPerPage: number };
   /** Receivers of the events of committed writes (spec-format "Events, audit trail, webhooks"). */
   webhooks: WebhookSpec[];
@@ -110,6 +118,15 @@ export interface ProjectSpec {
   jobs: Record<string, JobSpec>;
   /** Jobs enqueued on a cron schedule. */
   schedules: ScheduleSpec[];
+}
+
+/** hashapi.yaml's `mail`, its defaults applied. */
+export interface MailSpec {
+  from: string;
+  /** `${NAME}` (read at start-up) or a literal transport (log:, file:<folder>, smtp://…). */
+  transport: string;
+  links: { verifyEmail: string; resetPassword: string };
+  limits: { perEmail: number; perClient: number; windowSeconds: number };
 }
 
 /** A job of hashapi.yaml's `jobs`. */

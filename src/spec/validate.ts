@@ -7,6 +7,7 @@ import { sortProblems } from "./problem.js";
 import { checkAcrossResources, checkClientNames, checkDatabaseLimits, checkResource, type CheckedResource } from "./resource-checks.js";
 import { checkAgainstSchema } from "./schema-check.js";
 import { checkRateLimits } from "./rate-limit-checks.js";
+import { checkAccounts } from "./account-checks.js";
 import { checkSchedules } from "./schedule-checks.js";
 import { checkWebhooks } from "./webhook-checks.js";
 import type { Problem, ValidSpecs } from "./types.js";
@@ -50,7 +51,7 @@ export function validateSpecs(loaded: LoadedSpecs): { problems: Problem[]; specs
   for (const resource of resources) problems.push(...checkOwner(resource, resources, project));
   problems.push(...checkEagerLoadReaders(resources, project));
   problems.push(...checkRateLimits(project, loaded.project?.source, resources));
-  if (loaded.project && projectData !== null) problems.push(...checkManagedUsers(project, loaded.project.source, resources), ...checkWebhooks(project, loaded.project.source, resources), ...checkSchedules(project, loaded.project.source));
+  if (loaded.project && projectData !== null) problems.push(...checkManagedUsers(project, loaded.project.source, resources), ...checkWebhooks(project, loaded.project.source, resources), ...checkSchedules(project, loaded.project.source), ...checkAccounts(project, loaded.project.source));
 
   if (problems.length > 0) return { problems: sortProblems(problems) };
   return { problems: [], specs: { project, resources: resources.map((resource) => resource.spec) } };

@@ -20,6 +20,7 @@ const runtimeLayers = [
   ["auth"],
   ["events"],
   ["jobs"],
+  ["mail"],
   ["data"],
   ["db"],
   ["base"],

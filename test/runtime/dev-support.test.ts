@@ -25,7 +25,7 @@ function project(migrations: Record<string, string>) {
 }
 
 const users = `CREATE TABLE "users" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, "hash" TEXT NOT NULL UNIQUE, "name" TEXT NOT NULL, "email" TEXT NOT NULL UNIQUE, "password" TEXT NOT NULL, "role" TEXT NOT NULL DEFAULT 'clerk', "created_at" DATETIME NOT NULL, "updated_at" DATETIME NOT NULL);`;
-const access = { roles: ["admin", "clerk"], defaultRole: "clerk" };
+const access = { roles: ["admin", "clerk"], defaultRole: "clerk", passwords: { min: 8 } };
 
 const folders: string[] = [];
 afterEach(() => {

@@ -2,6 +2,7 @@
 
 import { requireAuth } from "../http/authenticate.js";
 import type { RouteTable } from "../http/route-table.js";
+import type { AccountsController } from "./accounts.controller.js";
 import type { AuthController } from "./auth.controller.js";
 import type { AuthService } from "../auth/auth.service.js";
 
@@ -16,4 +17,24 @@ export function addAuthRoutes(
   routes.add(`${base}/me`, { get: requireAuth(auth, controller.me) });
   routes.add(`${base}/refresh`, { post: controller.refresh });
   routes.add(`${base}/logout`, { post: requireAuth(auth, controller.logout) });
+}
+
+/**
+ * The account flows under `base` (/api/auth): sign-up (with `auth.signup`) and its confirmation,
+ * and the password reset. Each answers without a session.
+ */
+export function addAccountRoutes(
+  routes: RouteTable,
+  base: string,
+  controller: AccountsController,
+): void {
+  if (controller.signsUp) {
+    routes.add(`${base}/register`, { post: controller.register });
+    if (controller.confirmsSignups) {
+      routes.add(`${base}/verify-email`, { post: controller.verify });
+      routes.add(`${base}/verify-email/resend`, { post: controller.resend });
+    }
+  }
+  routes.add(`${base}/forgot-password`, { post: controller.forgot });
+  routes.add(`${base}/reset-password`, { post: controller.reset });
 }

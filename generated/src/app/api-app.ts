@@ -1,7 +1,17 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { startDispatcher, type DispatcherOptions } from "../events/dispatcher.js";
-import type { JobQueue } from "../jobs/jobs.js";
+import { JobQueue } from "../jobs/jobs.js";
+import {
+  AccountMails,
+  type AccountMailJob,
+  type AccountMailSettings,
+  type AccountMailTemplates,
+} from "../accounts/account-mails.js";
+import { AccountsController } from "../accounts/accounts.controller.js";
+import { AccountsService, type AccountSettings } from "../accounts/accounts.service.js";
+import { mailJobHandler, mailJobName, mailJobSettings } from "../jobs/mail-job.js";
+import type { MailTransport } from "../mail/transport.js";
 import { startJobWorker } from "../jobs/worker.js";
 import { addDeliveryRoutes, addJobRoutes } from "../resource/background-routes.js";
 import type { BackgroundWork } from "./background-thread.js";
@@ -10,7 +20,7 @@ import { hearEventsOf } from "../data/event-hearing.js";
 import type { Webhook } from "../events/webhooks.js";
 import express, { type Express, type RequestHandler } from "express";
 import { AuthController } from "../accounts/auth.controller.js";
-import { addAuthRoutes } from "../accounts/auth.routes.js";
+import { addAccountRoutes, addAuthRoutes } from "../accounts/auth.routes.js";
 import { AuthService, type UserFields } from "../auth/auth.service.js";
 import { LoginThrottle } from "../auth/login-throttle.js";
 import { Revocations } from "../auth/revocations.js";
@@ -86,6 +96,18 @@ export interface ApiParts {
   handlers?: EventHandlers;
   /** hashapi.yaml's jobs and schedules with their code, src/custom/jobs/<name>.ts (jobs/). */
   jobs?: JobQueue;
+  /** hashapi.yaml's `mail:`: how mail leaves, and the account mails' templates (src/custom/mail/). */
+  mail?: MailParts;
+  /** hashapi.yaml's `auth.signup` and `auth.passwords`: the account flows (they need `mail`). */
+  accounts?: AccountSettings;
+}
+
+/** What sending mail needs, read at start-up (the generated src/config.ts and src/mail.ts). */
+export interface MailParts {
+  readonly transport: MailTransport;
+  readonly from: string;
+  readonly templates: AccountMailTemplates;
+  readonly settings: AccountMailSettings;
 }
 
 /**
@@ -93,7 +115,8 @@ export interface ApiParts {
  * (request id, Host, JSON body), one route table answers the API's routes, Express serves the
  * reference page's files, and everything else is a 404 in the envelope.
  */
-export function createApiApp(parts: ApiParts): ApiApp {
+export function createApiApp(apiParts: ApiParts): ApiApp {
+  const parts = withMailJob(apiParts);
   const { settings, db, logger, tables } = parts;
   const app = express();
   app.disable("x-powered-by");
@@ -129,7 +152,7 @@ export function createApiApp(parts: ApiParts): ApiApp {
     });
   const { metrics } = settings;
   if (metrics && "token" in metrics) routes.add("/metrics", { get: metricsRoute(metrics.token) });
-  addAuthRoutes(routes, "/api/auth", new AuthController(auth), auth);
+  addIdentityRoutes(routes, parts, auth);
   const registry = new ResourceRegistry(
     tables,
     auth,
@@ -146,6 +169,15 @@ export function createApiApp(parts: ApiParts): ApiApp {
   app.use(notFound);
   app.use(errorHandler);
   return { app, background: backgroundWork(parts, registry) };
+}
+
+/** Login and the session's routes, and the account flows when hashapi.yaml declares `mail:`. */
+function addIdentityRoutes(routes: RouteTable, parts: ApiParts, auth: AuthService): void {
+  addAuthRoutes(routes, "/api/auth", new AuthController(auth), auth);
+  if (parts.accounts && parts.mail) {
+    const accounts = new AccountsService(parts.db, parts.accounts);
+    addAccountRoutes(routes, "/api/auth", new AccountsController(accounts));
+  }
 }
 
 /** The routes of the deliveries (with webhooks) and of the jobs (with jobs), for the first role. */
@@ -199,13 +231,37 @@ function backgroundWork(parts: ApiParts, registry: ResourceRegistry): Background
         webhooks: receivers,
         handlers,
         readers,
-        ...(parts.jobs ? { writeJobs: writeJobsOf(parts.jobs) } : {}),
+        ...(parts.jobs
+          ? { writeJobs: writeJobsOf(parts.jobs), jobNames: parts.jobs.jobNames }
+          : {}),
         logger: log,
         timeoutMs,
         retryBaseMs,
       });
     },
   };
+}
+
+/**
+ * The parts with hashapi's own mail job added to the project's jobs when hashapi.yaml declares
+ * `mail:` (jobs/mail-job.ts): mail is sent by the job worker, which then runs even in a project
+ * that declares no job of its own.
+ */
+function withMailJob(parts: ApiParts): ApiParts {
+  const { mail } = parts;
+  if (!mail) return parts;
+  const accountMails = new AccountMails(parts.db, mail.templates, mail.settings);
+  const handler = mailJobHandler<AccountMailJob>({
+    transport: mail.transport,
+    from: mail.from,
+    compose: (job) => accountMails.compose(job),
+  });
+  const jobs = (parts.jobs ?? new JobQueue({}, {})).including(
+    mailJobName,
+    mailJobSettings,
+    handler,
+  );
+  return { ...parts, jobs };
 }
 
 /** Writes the jobs a handler asked for, with its success (events/dispatcher.ts). */

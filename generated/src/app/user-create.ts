@@ -5,6 +5,7 @@ import { connectDatabase, explainOpenFailure, isUniqueViolation, sql } from "../
 import { newHash } from "../base/hash-id.js";
 import { appendEvents, recordEventsAs } from "../data/outbox.js";
 import { hashPassword } from "../base/passwords.js";
+import { passwordProblem, type PasswordPolicy } from "../auth/password-policy.js";
 import { isSchemaBehind } from "../db/database-errors.js";
 import { messageOf } from "../base/records.js";
 
@@ -22,7 +23,7 @@ export async function runUserCreateCommand(
   /** Where DATABASE_URL came from (settingSource), for the message when it cannot be opened. */
   source: string,
   /** The project's roles (src/auth/roles.ts) and the one a user gets without --role. */
-  access: { roles: readonly string[]; defaultRole: string },
+  access: { roles: readonly string[]; defaultRole: string; passwords: PasswordPolicy },
 ): Promise<number> {
   // A script's write: receivers skip its event unless they ask for seeds.
   recordEventsAs("script");
@@ -71,7 +72,7 @@ export async function runUserCreateCommand(
 /** The user the arguments describe, or what is wrong with them (a usage error). */
 function newUserArguments(
   argv: string[],
-  access: { roles: readonly string[]; defaultRole: string },
+  access: { roles: readonly string[]; defaultRole: string; passwords: PasswordPolicy },
 ): { name: string; email: string; password: string; role: string } | string {
   let values;
   try {
@@ -92,7 +93,8 @@ function newUserArguments(
   const { password, role = access.defaultRole } = values;
   if (!name || !email || !password) return usage;
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return `"${email}" is not an e-mail address`;
-  if (password.length < 8) return "the password must have at least 8 characters";
+  const problem = passwordProblem(access.passwords, password, { email, name });
+  if (problem) return problem.replace("The password field", "The password");
   if (!access.roles.includes(role))
     return `unknown role "${role}": one of ${access.roles.join(", ")}`;
   return { name, email, password, role };

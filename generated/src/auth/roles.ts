@@ -7,3 +7,6 @@ export type Role = (typeof roles)[number];
 
 /** The role of a user created without one (`auth.defaultRole`). */
 export const defaultRole: Role = "receptionist";
+
+/** What a new password must be (hashapi.yaml `auth.passwords`): at least this long, and not a common one. */
+export const passwords = { min: 8 } as const;

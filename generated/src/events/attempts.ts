@@ -7,6 +7,7 @@ import { runToEnd } from "../base/run-to-end.js";
 import type { Sql } from "../db/sql.js";
 import type { AttemptOutcome } from "./deliveries.js";
 import type { EnqueueOptions } from "../jobs/queue.js";
+import { mailSender } from "../mail/mail-sender.js";
 import {
   handlerRetryHours,
   handlerTimeoutMs,
@@ -48,6 +49,8 @@ export interface AttemptSettings {
   readonly timeoutMs: number;
   /** The first retry's delay (WEBHOOK_RETRY_BASE_MS). */
   readonly retryBaseMs: number;
+  /** The jobs handlers may ask for, hashapi's mail among them when hashapi.yaml declares `mail:`. */
+  readonly jobNames?: readonly string[];
 }
 
 /** A job a handler asked for, written with its success. */
@@ -113,6 +116,32 @@ export async function attemptWebhook(
   return { outcome: { ...outcome, delivered, retryAt }, jobs: [] };
 }
 
+/** What a handler's run may use: the jobs and mail it asks for are kept in `jobs`, written on success. */
+function handlerContext(
+  settings: AttemptSettings,
+  handler: HandlerReceiver,
+  delivery: LaneDelivery,
+  jobs: RequestedJob[],
+  signal: AbortSignal,
+): HandlerContext {
+  return {
+    read: (hash) => settings.readers.read(hash),
+    jobs: {
+      enqueue: (name, payload = null, options = {}) => void jobs.push({ name, payload, options }),
+    },
+    mail: mailSender(
+      settings.jobNames ?? [],
+      (name, payload) => void jobs.push({ name, payload, options: {} }),
+    ),
+    log: settings.logger.child({
+      delivery: delivery.hash,
+      event: delivery.event.type,
+      handler: handler.name,
+    }),
+    signal,
+  };
+}
+
 /** One run of a src/custom/events.ts handler within its time, and whether to try again. */
 export async function attemptHandler(
   settings: AttemptSettings,
@@ -126,18 +155,7 @@ export async function attemptHandler(
   const jobs: RequestedJob[] = [];
   const timeout = AbortSignal.timeout(handlerTimeoutMs);
   const signal = AbortSignal.any([timeout, stopping]);
-  const context: HandlerContext = {
-    read: (hash) => settings.readers.read(hash),
-    jobs: {
-      enqueue: (name, payload = null, options = {}) => void jobs.push({ name, payload, options }),
-    },
-    log: settings.logger.child({
-      delivery: delivery.hash,
-      event: delivery.event.type,
-      handler: handler.name,
-    }),
-    signal,
-  };
+  const context = handlerContext(settings, handler, delivery, jobs, signal);
   const event = {
     type: delivery.event.type,
     timestamp: isoInstant(eventAt),

@@ -2,6 +2,7 @@
 
 import type { Logger } from "../base/logger.js";
 import type { Sql } from "../db/sql.js";
+import type { MailSender } from "../mail/mail-sender.js";
 import { insertJob, type EnqueueOptions } from "./queue.js";
 
 /*
@@ -20,6 +21,8 @@ export interface JobContext {
   read(hash: string): Promise<Readonly<Record<string, unknown>> | null>;
   /** More jobs, put on the queue once this one succeeded (a run that throws enqueues nothing). */
   readonly jobs: { enqueue(name: string, payload?: unknown, options?: EnqueueOptions): void };
+  /** Mail, sent once this run succeeded (hashapi.yaml's `mail:`; lib/mail.ts). */
+  readonly mail: MailSender<void>;
   /** The service's logger, its lines marked with the job's id and name. */
   readonly log: Logger;
   /** Aborted when the run is over its time or the worker lost the job: pass it to what you wait on. */
@@ -77,6 +80,18 @@ export class JobQueue {
         throw new Error(
           `a handler for "${name}", which hashapi.yaml's jobs do not declare: declare it there, or remove it`,
         );
+  }
+
+  /**
+   * This queue with a job of hashapi's own (the mail's, jobs/mail-job.ts): its name holds a colon,
+   * which no job of hashapi.yaml can.
+   */
+  including(name: string, settings: JobSettings, handler: JobHandler): JobQueue {
+    return new JobQueue(
+      { ...this.settings, [name]: settings },
+      { ...this.handlers, [name]: handler },
+      this.schedules,
+    );
   }
 
   /** Every job name, for the worker's claims. */

@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { EnqueueOptions, JobQueue } from "../jobs/jobs.js";
+import { mailSender, type MailSender } from "../mail/mail-sender.js";
 import type { Sql } from "../db/sql.js";
 import type { StoredRow } from "../data/table.js";
 import type { WriteRules } from "./write-rules.js";
@@ -14,6 +15,8 @@ export interface CommittingWrite<Row> {
   readonly jobs: {
     enqueue(name: string, payload?: unknown, options?: EnqueueOptions): Promise<void>;
   };
+  /** Mail sent once this write commits, never if it rolls back (hashapi.yaml's `mail:`). */
+  readonly mail: MailSender<Promise<void>>;
   /** The write's transaction, for statements of your own that must commit with it. */
   readonly sql: Sql;
 }
@@ -33,6 +36,9 @@ export function committingRule<Row>(
         action,
         record: record as Row,
         sql,
+        mail: mailSender(jobs?.jobNames ?? [], (name, payload) =>
+          jobs!.enqueue(sql, name, payload),
+        ),
         jobs: {
           enqueue: (name, payload, options) => {
             if (jobs === undefined)

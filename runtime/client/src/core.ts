@@ -5,6 +5,16 @@
  * generated `client.ts` types each resource and builds its routes from these parts.
  */
 export { authClient, type AuthRoutes, type Credentials, type Session } from "./auth.js";
+export {
+  passwordResetClient,
+  signupClient,
+  verificationClient,
+  type Accepted,
+  type PasswordResetRoutes,
+  type Registration,
+  type SignupRoutes,
+  type VerificationRoutes,
+} from "./accounts.js";
 export { listQuery, type FilterValue, type ListParams } from "./query.js";
 export {
   audited,

@@ -1,7 +1,8 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { ListQuery } from "../../http/list-query.js";
-import { Conflict } from "../../base/errors.js";
+import { Conflict, fieldError } from "../../base/errors.js";
+import { passwordProblem, type PasswordPolicy } from "../../auth/password-policy.js";
 import { mapColumnConditions } from "../../data/list-conditions.js";
 import { hashPassword } from "../../base/passwords.js";
 import { propertyOf } from "../../base/records.js";
@@ -30,6 +31,8 @@ export interface UserPayload {
 export interface UserRoles {
   readonly roles: readonly string[];
   readonly defaultRole: string;
+  /** What a new password must be (hashapi.yaml `auth.passwords`). */
+  readonly passwords: PasswordPolicy;
 }
 
 /**
@@ -101,10 +104,15 @@ export class UsersService extends ResourceService<object, ManagedUser, UserPaylo
     return super.withUniqueErrors(error, lowerCasedEmail(body), exceptId);
   }
 
-  /** The payload as stored: e-mail lower-cased (as login looks it up), password hashed. */
+  /**
+   * The payload as stored: e-mail lower-cased (as login looks it up), password hashed once it
+   * meets the project's rules (a common one, or the user's own name or e-mail, is refused).
+   */
   private async stored(payload: UserPayload): Promise<UserPayload> {
     const stored = lowerCasedEmail(payload) as UserPayload;
     if (typeof stored.password !== "string") return stored;
+    const problem = passwordProblem(this.access.passwords, stored.password, stored);
+    if (problem) throw fieldError("password", problem);
     return { ...stored, password: await hashPassword(stored.password) };
   }
 

@@ -1,9 +1,8 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { sql, type Database } from "../db/database.js";
-import { Binder } from "../db/sql.js";
 import { TooManyAttempts } from "../base/errors.js";
-import { decodeValue } from "../data/table.js";
+import { countAttempts } from "./attempt-counters.js";
 
 /**
  * Login attempts allowed per minute, per counter. Laravel's 5 per e-mail and client address, plus
@@ -24,9 +23,7 @@ interface Attempt {
 }
 
 /**
- * Counters live in the database so that every instance of a scaled-out service sees the same ones.
- * An attempt is counted before the password is checked, in one atomic statement: parallel requests
- * cannot all pass a check that runs before any of them has been counted.
+ * Counted before the password is checked, in one atomic statement (auth/attempt-counters.ts).
  *
  * The wide counters must not lock an account's owner out: behind a NAT or a proxy many people share
  * one address, and anyone can spend an account's per-e-mail budget from elsewhere. So an e-mail and
@@ -52,28 +49,12 @@ export class LoginThrottle {
           address: `address|${ip}`,
           account: `account|${account}`,
         };
-    const resetAt = new Date(now.getTime() + windowSeconds * 1000);
-    // A counter whose window has ended starts again at 1 with a new window. One statement for
-    // every counter that applies: all are counted, or none.
-    const counted = Object.values(keys);
-    const values = new Binder(this.db.dialect);
-    const rows = await this.db.all(
-      `INSERT INTO "login_throttles" AS "l" ("key", "attempts", "reset_at")
-        VALUES ${counted.map((key) => `(${values.add(key)}, 1, ${values.add(resetAt)})`).join(", ")}
-        ON CONFLICT ("key") DO UPDATE SET
-          "attempts" = CASE WHEN "l"."reset_at" <= ${values.add(now)} THEN 1 ELSE "l"."attempts" + 1 END,
-          "reset_at" = CASE WHEN "l"."reset_at" <= ${values.add(now)} THEN "excluded"."reset_at" ELSE "l"."reset_at" END
-        RETURNING "key", "attempts", "reset_at"`,
-      values.list,
-    );
-    let waitMs = 0;
-    for (const row of rows) {
-      const counter = counterNames.find((candidate) => keys[candidate] === row.key)!;
-      const until = decodeValue("datetime", row.reset_at, this.db.dialect);
-      if (Number(row.attempts) > loginLimits[counter] && until instanceof Date)
-        waitMs = Math.max(waitMs, until.getTime() - now.getTime());
-    }
-    if (waitMs > 0) throw new TooManyAttempts(Math.ceil(waitMs / 1000));
+    const counters = counterNames.flatMap((counter) => {
+      const key = keys[counter];
+      return key === undefined ? [] : [{ key, limit: loginLimits[counter] }];
+    });
+    const waitSeconds = await countAttempts(this.db, counters, windowSeconds);
+    if (waitSeconds > 0) throw new TooManyAttempts(waitSeconds);
     return { keys, knownKey };
   }
 

@@ -1,6 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { EnqueueOptions } from "../jobs/queue.js";
+import type { MailSender } from "../mail/mail-sender.js";
 import type { Logger } from "../base/logger.js";
 import { eventMatcher, type Receiver } from "./receivers.js";
 
@@ -37,6 +38,8 @@ export interface HandlerContext {
    * is retried) enqueues nothing, and a run that succeeds enqueues them once.
    */
   readonly jobs: { enqueue(name: string, payload?: unknown, options?: EnqueueOptions): void };
+  /** Mail, sent once this handler succeeded (hashapi.yaml's `mail:`; lib/mail.ts). */
+  readonly mail: MailSender<void>;
   /** The service's logger, its lines marked with the event's delivery and type. */
   readonly log: Logger;
   /** Aborted when the run is over its time or the service stops: pass it to what you wait on. */

@@ -16,6 +16,7 @@ import {
   type EnqueueOptions,
 } from "./queue.js";
 import { startSchedules } from "./schedules.js";
+import { mailSender } from "../mail/mail-sender.js";
 
 /*
  * The job worker, one in every process of the service beside the event dispatcher: each job name
@@ -112,6 +113,10 @@ async function runJob(
       enqueue: (name, payload = null, enqueueOptions = {}) =>
         void requested.push({ name, payload, options: enqueueOptions }),
     },
+    mail: mailSender(
+      queue.jobNames,
+      (name, payload) => void requested.push({ name, payload, options: {} }),
+    ),
     log: logger.child({ job: job.hash, name: job.name, attempt: job.attempt }),
     signal: AbortSignal.any([timeout, lost.signal, stopping]),
     job: { id: job.hash, name: job.name, attempt: job.attempt, enqueuedAt: job.createdAt },

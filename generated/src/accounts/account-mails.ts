@@ -1,0 +1,151 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { sql, type Sql } from "../db/sql.js";
+import type { RenderedMail } from "../mail/message.js";
+import { issueToken, pendingSignup, type TokenPurpose } from "./account-tokens.js";
+
+/*
+ * The mails of the account flows, composed when the mail job runs, not when the request is
+ * answered: the request only enqueues `{ kind, email }`, the same work whether or not the address
+ * has an account, and the job looks the account up, issues the token (so no token ever sits in the
+ * queue) and renders the project's template (src/custom/mail/, yours).
+ */
+
+export type AccountMailJob =
+  /** A sign-up to confirm: its name and password hash wait in the token until the link is followed. */
+  | { kind: "signup"; email: string; name: string; password: string }
+  /** Another confirmation link for the address's pending sign-up, if it has one. */
+  | { kind: "resend"; email: string }
+  /** A sign-up that needed no confirmation, or one that was just confirmed. */
+  | { kind: "welcome"; email: string }
+  /** Someone signed up with an address that has an account: its owner is told, nothing else. */
+  | { kind: "account-exists"; email: string }
+  /** A password reset link, if the address has an account. */
+  | { kind: "reset"; email: string }
+  /** The password was changed by a reset: the owner is told. */
+  | { kind: "password-changed"; email: string };
+
+export const accountMailKinds: readonly AccountMailJob["kind"][] = [
+  "signup",
+  "resend",
+  "welcome",
+  "account-exists",
+  "reset",
+  "password-changed",
+];
+
+/** What a template with a link is given. */
+export interface LinkMailInput {
+  readonly appName: string;
+  readonly name: string;
+  readonly email: string;
+  /** The page of your front end that takes the token (hashapi.yaml `mail.links`), with `?token=`. */
+  readonly link: string;
+  readonly expiresAt: Date;
+}
+
+/** What a notice is given. */
+export interface NoticeMailInput {
+  readonly appName: string;
+  readonly name: string;
+  readonly email: string;
+}
+
+/** The account mails' templates, one per file of src/custom/mail/ (yours). */
+export interface AccountMailTemplates {
+  verifyEmail(input: LinkMailInput): RenderedMail;
+  resetPassword(input: LinkMailInput): RenderedMail;
+  welcome(input: NoticeMailInput): RenderedMail;
+  accountExists(input: NoticeMailInput): RenderedMail;
+  passwordChanged(input: NoticeMailInput): RenderedMail;
+}
+
+export interface AccountMailSettings {
+  readonly appName: string;
+  /** Where links start when a link's path is not a whole URL: APP_URL (or the local address). */
+  readonly appUrl: string;
+  readonly links: { readonly verifyEmail: string; readonly resetPassword: string };
+  /** How long each token lasts, in minutes. */
+  readonly tokenMinutes: Readonly<Record<TokenPurpose, number>>;
+}
+
+/** A link to `page` carrying `token`: the page joined to APP_URL unless it is a whole URL. */
+export function tokenLink(appUrl: string, page: string, token: string): string {
+  const base = /^https?:\/\//.test(page)
+    ? page
+    : `${appUrl}${page.startsWith("/") ? "" : "/"}${page}`;
+  return `${base}${base.includes("?") ? "&" : "?"}token=${token}`;
+}
+
+export class AccountMails {
+  constructor(
+    private readonly db: Sql,
+    private readonly templates: AccountMailTemplates,
+    private readonly settings: AccountMailSettings,
+  ) {}
+
+  /** The mail a job asks for, or undefined when there is none to send (an address without an account). */
+  async compose(job: AccountMailJob): Promise<(RenderedMail & { to: string }) | undefined> {
+    const { appName } = this.settings;
+    const email = job.email;
+    switch (job.kind) {
+      case "signup": {
+        const link = await this.link("signup", { email, name: job.name, password: job.password });
+        return {
+          to: email,
+          ...this.templates.verifyEmail({ appName, name: job.name, email, ...link }),
+        };
+      }
+      case "resend": {
+        if (await this.account(email)) return undefined;
+        const pending = await pendingSignup(this.db, email);
+        if (!pending) return undefined;
+        const link = await this.link("signup", pending);
+        return {
+          to: email,
+          ...this.templates.verifyEmail({ appName, name: pending.name!, email, ...link }),
+        };
+      }
+      case "reset": {
+        const account = await this.account(email);
+        if (!account) return undefined;
+        const link = await this.link("reset", { email, userId: account.id });
+        return {
+          to: email,
+          ...this.templates.resetPassword({ appName, name: account.name, email, ...link }),
+        };
+      }
+      default: {
+        const account = await this.account(email);
+        if (!account) return undefined;
+        const notice = { appName, name: account.name, email };
+        const template =
+          job.kind === "welcome"
+            ? this.templates.welcome
+            : job.kind === "account-exists"
+              ? this.templates.accountExists
+              : this.templates.passwordChanged;
+        return { to: email, ...template(notice) };
+      }
+    }
+  }
+
+  private async account(email: string): Promise<{ id: number; name: string } | undefined> {
+    const row = await this.db.get(
+      sql`SELECT "id", "name" FROM "users" WHERE "email" = ${email} LIMIT 1`,
+    );
+    return row ? { id: Number(row.id), name: String(row.name) } : undefined;
+  }
+
+  private async link(
+    purpose: TokenPurpose,
+    data: Parameters<typeof issueToken>[2],
+  ): Promise<{ link: string; expiresAt: Date }> {
+    const minutes = this.settings.tokenMinutes[purpose];
+    const expiresAt = new Date(Date.now() + minutes * 60_000);
+    const token = await issueToken(this.db, purpose, data, minutes);
+    const page =
+      purpose === "signup" ? this.settings.links.verifyEmail : this.settings.links.resetPassword;
+    return { link: tokenLink(this.settings.appUrl, page, token), expiresAt };
+  }
+}

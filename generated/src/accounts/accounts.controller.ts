@@ -1,0 +1,171 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import type { Request, Response } from "express";
+import { sendError, sendMessage } from "../http/envelope.js";
+import { compileValidator } from "../base/validation.js";
+import { maxPasswordLength } from "../auth/password-policy.js";
+import { InvalidToken, type AccountsService } from "./accounts.service.js";
+
+/*
+ * The routes of the account flows (docs/api-contract.md in hashapi, "Accounts"). Every answer is
+ * `no-store`: a body may hold nothing secret, but a token in a request must not be cached either.
+ */
+
+const required = (field: string) => ({
+  required: `The ${field} field is required.`,
+  null: `The ${field} field is required.`,
+  type: `The ${field} field must be a string.`,
+});
+const emailRules = {
+  schema: { type: "string", format: "email", maxLength: 255 },
+  messages: {
+    ...required("email"),
+    format: "The email field must be a valid email address.",
+    maxLength: "The email field must not be greater than 255 characters.",
+  },
+};
+const tokenRules = {
+  schema: { type: "string", minLength: 1, maxLength: 200 },
+  messages: {
+    ...required("token"),
+    minLength: "The token field is required.",
+    maxLength: "The token field must not be greater than 200 characters.",
+  },
+};
+const passwordRules = {
+  schema: { type: "string", minLength: 1, maxLength: maxPasswordLength },
+  messages: {
+    ...required("password"),
+    minLength: "The password field is required.",
+    maxLength: `The password field must not be greater than ${maxPasswordLength} characters.`,
+  },
+};
+const nameRules = {
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "\\S" },
+  messages: {
+    ...required("name"),
+    minLength: "The name field is required.",
+    pattern: "The name field is required.",
+    maxLength: "The name field must not be greater than 255 characters.",
+  },
+};
+
+type Rules = Record<string, { schema: object; messages: Record<string, string> }>;
+
+function validator<T>(rules: Rules) {
+  return compileValidator<T>(
+    {
+      type: "object",
+      properties: Object.fromEntries(
+        Object.entries(rules).map(([field, rule]) => [field, rule.schema]),
+      ),
+      required: Object.keys(rules),
+      additionalProperties: false,
+    },
+    Object.fromEntries(Object.entries(rules).map(([field, rule]) => [field, rule.messages])),
+  );
+}
+
+const validateRegistration = validator<{ name: string; email: string; password: string }>({
+  name: nameRules,
+  email: emailRules,
+  password: passwordRules,
+});
+const validateEmail = validator<{ email: string }>({ email: emailRules });
+const validateToken = validator<{ token: string }>({ token: tokenRules });
+const validateReset = validator<{ token: string; password: string }>({
+  token: tokenRules,
+  password: passwordRules,
+});
+
+/** An address as accounts store it, so that one address is one account however it is written. */
+export function storedEmail(email: string): string {
+  return email.trim().normalize("NFC").toLowerCase();
+}
+
+const invalidLinks = {
+  signup: "This verification link is invalid or has expired.",
+  reset: "This password reset token is invalid.",
+};
+
+export class AccountsController {
+  constructor(private readonly accounts: AccountsService) {}
+
+  /** hashapi.yaml's `auth.signup` is declared: people make their own accounts. */
+  get signsUp(): boolean {
+    return this.accounts.settings.signup !== undefined;
+  }
+
+  /** A sign-up's address is confirmed before its account exists (`auth.signup.verify`). */
+  get confirmsSignups(): boolean {
+    return this.accounts.settings.signup?.verify === true;
+  }
+
+  register = async (req: Request, res: Response) => {
+    noStore(res);
+    const { name, email, password } = validateRegistration(req.body);
+    const registration = {
+      name: name.trim().normalize("NFC"),
+      email: storedEmail(email),
+      password,
+    };
+    await this.accounts.register(registration, client(req));
+    sendMessage(res, "Check your email to finish signing up.", 202);
+  };
+
+  verify = async (req: Request, res: Response) => {
+    noStore(res);
+    const { token } = validateToken(req.body);
+    if (await this.followed(res, "signup", () => this.accounts.verify(token)))
+      sendMessage(res, "Your email address has been verified: you can sign in.");
+  };
+
+  resend = async (req: Request, res: Response) => {
+    noStore(res);
+    const { email } = validateEmail(req.body);
+    await this.accounts.resend(storedEmail(email), client(req));
+    sendMessage(res, "If that address has a sign-up waiting, a new link has been sent to it.", 202);
+  };
+
+  forgot = async (req: Request, res: Response) => {
+    noStore(res);
+    const { email } = validateEmail(req.body);
+    await this.accounts.forgot(storedEmail(email), client(req));
+    sendMessage(
+      res,
+      "If that address has an account, a link to reset its password has been sent to it.",
+      202,
+    );
+  };
+
+  reset = async (req: Request, res: Response) => {
+    noStore(res);
+    const { token, password } = validateReset(req.body);
+    if (await this.followed(res, "reset", () => this.accounts.reset(token, password)))
+      sendMessage(res, "Your password has been reset: sign in with it.");
+  };
+
+  /** Runs a link's work; a spent, expired or unknown token answers 422 on `token`. */
+  private async followed(
+    res: Response,
+    kind: keyof typeof invalidLinks,
+    work: () => Promise<void>,
+  ): Promise<boolean> {
+    try {
+      await work();
+      return true;
+    } catch (error) {
+      if (!(error instanceof InvalidToken)) throw error;
+      sendError(res, 422, invalidLinks[kind], { token: [invalidLinks[kind]] });
+      return false;
+    }
+  }
+}
+
+function client(req: Request): string {
+  return req.ip ?? "unknown";
+}
+
+function noStore(res: Response): void {
+  res.setHeader("Cache-Control", "no-store");
+}

@@ -1,0 +1,26 @@
+/** hashapi.yaml's `auth` and `mail`, as the generated project applies them (see types.ts). */
+
+export interface AuthModel {
+  ttl: number;
+  refreshTtl: number;
+  /** Most privileged first; `[user]` when hashapi.yaml lists none. */
+  roles: string[];
+  defaultRole: string;
+  /** hashapi.yaml lists the roles (else every user has the one role `user`). */
+  declaresRoles: boolean;
+  /** `auth.signup`: POST /api/auth/register, the role it gives, and whether the address is confirmed first. */
+  signup?: { role: string; verify: boolean };
+  /** `auth.passwords`: the fewest characters of a new password. */
+  passwords: { min: number };
+  /** How long the mailed links work, in minutes. */
+  tokens: { signupMinutes: number; resetMinutes: number };
+}
+
+/** hashapi.yaml's `mail`, as src/config.ts reads it at start-up. */
+export interface MailModel {
+  from: string;
+  /** The environment variable holding the transport's URL, or the literal transport. */
+  transport: { env: string } | { literal: string };
+  links: { verifyEmail: string; resetPassword: string };
+  limits: { perEmail: number; perClient: number; windowSeconds: number };
+}
