@@ -5,7 +5,9 @@ import { explain, hashPattern, nextNumber, startApi, type TestApi } from "./supp
 
 /** hashapi.yaml `auth.users.manage`: the roles that manage users through /api/users. */
 const managers: readonly string[] = ["admin"];
-const password = "a long password";
+// Long enough for any `auth.passwords.min` (at most 64).
+const password = "a long passphrase for the tests ".repeat(3).trim();
+const another = "another passphrase, just as long ".repeat(3).trim();
 
 describe("users (/api/users)", () => {
   let api: TestApi;
@@ -100,7 +102,7 @@ describe("users (/api/users)", () => {
     const changed = await api.request(
       "PATCH",
       `/api/users/${hash}`,
-      { password: "another long password" },
+      { password: another },
       manager(),
     );
     expect(changed.status, explain(changed)).toBe(200);
@@ -109,7 +111,7 @@ describe("users (/api/users)", () => {
       (await api.request("POST", "/api/auth/refresh", undefined, { token: before })).status,
     ).toBe(401);
     expect((await login(email)).status).toBe(401);
-    const after = (await login(email, "another long password")).body.data.access_token as string;
+    const after = (await login(email, another)).body.data.access_token as string;
     expect((await api.request("GET", "/api/auth/me", undefined, { token: after })).status).toBe(
       200,
     );
@@ -162,12 +164,12 @@ describe("users (/api/users)", () => {
     const again = await api.request(
       "PATCH",
       `/api/users/${hash}`,
-      { password: "another long password" },
+      { password: another },
       manager(),
     );
     expect(again.status, explain(again)).toBe(200);
     expect((await login(email)).status).toBe(401);
-    expect((await login(email, "another long password")).status).toBe(200);
+    expect((await login(email, another)).status).toBe(200);
   });
 
   it("deletes a user, whose token stops working at once", async () => {

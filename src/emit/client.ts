@@ -236,9 +236,12 @@ function createClientFunction(resources: readonly ResourceModel[], model: Pick<P
     ...(model.mail ? [["PasswordResetRoutes", "passwordResetClient"]] : []),
     ...(model.auth.signup ? [["SignupRoutes", "signupClient"]] : []),
     ...(model.auth.signup?.verify ? [["VerificationRoutes", "verificationClient"]] : []),
+    ...(model.auth.mfa ? [["SecondFactorRoutes", "secondFactorClient"]] : []),
+    ...(model.auth.invitations ? [["InvitationRoutes<UserRole>", "invitationsClient<UserRole>"]] : []),
   ];
-  const authType = ["core.AuthRoutes<CurrentUser>", ...accountParts.map(([type]) => `core.${type}`)].join(" & ");
-  const authValue = accountParts.length === 0 ? "core.authClient<CurrentUser>(transport)" : `{ ${["...core.authClient<CurrentUser>(transport)", ...accountParts.map(([, make]) => `...core.${make}(transport)`)].join(", ")} }`;
+  const login = model.auth.mfa ? "CurrentUser, core.Session | core.MfaChallenge" : "CurrentUser";
+  const authType = [`core.AuthRoutes<${login}>`, ...accountParts.map(([type]) => `core.${type}`)].join(" & ");
+  const authValue = accountParts.length === 0 ? `core.authClient<${login}>(transport)` : `{ ${[`...core.authClient<${login}>(transport)`, ...accountParts.map(([, make]) => `...core.${make}(transport)`)].join(", ")} }`;
   return `/** The API's client: \`auth\`, and each collection's routes, typed by this project's specs. */
 export interface ApiClient {
   /** Replaces the bearer token the client sends (undefined: none). */

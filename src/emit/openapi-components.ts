@@ -25,6 +25,19 @@ export function sharedSchemas(project: ProjectModel): Record<string, JsonSchema>
       },
       additionalProperties: false,
     },
+    AuthSession: {
+      type: "object",
+      required: ["hash", "created_at", "last_used_at", "user_agent", "ip", "current"],
+      properties: {
+        hash: { type: "string", examples: ["SES_7KX9MQ2B"] },
+        created_at: { type: "string", format: "date-time", description: "the login" },
+        last_used_at: { type: "string", format: "date-time", description: "the last refresh (or the login)" },
+        user_agent: { type: ["string", "null"] },
+        ip: { type: ["string", "null"], description: "the client's address at the login (as TRUST_PROXY reports it)" },
+        current: { type: "boolean", description: "the session of the token this request came with" },
+      },
+      additionalProperties: false,
+    },
     Token: {
       type: "object",
       required: ["access_token", "token_type", "expires_in"],
@@ -182,7 +195,7 @@ export function errorResponses(project: ProjectModel): Record<string, object> {
       content: json(ref("ValidationError"), { type: "error", status: 422, message: "The given data was invalid.", errors: { name: ["The name field is required."] } }),
     },
     TooManyAttempts: error("429 too many login attempts", "Too many attempts.", { "Retry-After": { schema: { type: "integer" } } }),
-    ...(project.rateLimit || project.mail ? { TooManyRequests: error("429 past a request limit (rateLimit, or the account routes' mail limits): try again after Retry-After seconds", "Too many requests.", { "Retry-After": { schema: { type: "integer", minimum: 1 } } }) } : {}),
+    ...(project.rateLimit || project.mail || project.auth.mfa ? { TooManyRequests: error("429 past a request limit (rateLimit, or the account routes' mail limits): try again after Retry-After seconds", "Too many requests.", { "Retry-After": { schema: { type: "integer", minimum: 1 } } }) } : {}),
     MethodNotAllowed: error("405 known path, other method (see the Allow header)", "Method not allowed.", { Allow: { schema: { type: "string" } } }),
     ServerError: error("500 unexpected error", "Server Error"),
     NotReady: error("503 the database does not answer, a migration is pending, or (readiness) the process is draining for a shutdown", "The service is not ready.", { "Retry-After": { schema: { type: "integer" } } }),

@@ -1,4 +1,4 @@
-import { accountPaths, accountSchemas } from "./openapi-accounts.js";
+import { accountPaths, accountSchemas, invitationPaths, invitationSchemas, secondFactorPaths, secondFactorSchemas } from "./openapi-accounts.js";
 import { filterParameters, searchAndCursorParameters } from "./list-parameters.js";
 import { hashPattern } from "../model/hash-format.js";
 import { linkedRecordSchema as linkedRecord } from "../model/relations/belongs-to-many.js";
@@ -19,8 +19,8 @@ import { badRequest, bodyErrors, json, listResponseSchema, postBodyErrors, ref, 
  */
 export function buildOpenApi(project: ProjectModel): object {
   const schemas = sharedSchemas(project);
-  const paths: Record<string, object> = { ...authPaths(), ...accountPaths(project) };
-  Object.assign(schemas, accountSchemas(project));
+  const paths: Record<string, object> = { ...authPaths(project), ...accountPaths(project), ...secondFactorPaths(project), ...invitationPaths(project) };
+  Object.assign(schemas, accountSchemas(project), secondFactorSchemas(project), invitationSchemas(project));
   for (const resource of project.resources) {
     schemas[resource.names.pascal] = recordSchema(resource, project.resources, true);
     schemas[`${resource.names.pascal}CreatePayload`] = resource.validation.create.schema;
@@ -90,9 +90,11 @@ function probe(operationId: string, summary: string, status: string, canBeUnread
   return { get: { operationId, tags: ["auth"], summary, security: [], responses: { "200": up, ...(canBeUnready ? { "503": responseRef("NotReady") } : {}), ...badRequest, "405": responseRef("MethodNotAllowed"), "500": responseRef("ServerError") } } };
 }
 
-function authPaths(): Record<string, object> {
+function authPaths(project: ProjectModel): Record<string, object> {
   const noStore = { "Cache-Control": { schema: { type: "string", const: "no-store" } } };
   const tokenResponse = { description: "a token", headers: noStore, content: successRecord(ref("Token"), 200) };
+  // With auth.mfa, a login of a user who has a second factor answers its challenge instead.
+  const loginResponse = project.auth.mfa ? { description: "a token, or (a user with a second factor) the challenge to trade at /api/auth/mfa/verify", headers: noStore, content: successRecord({ oneOf: [ref("Token"), ref("MfaChallenge")] }, 200) } : tokenResponse;
   return {
     "/api/health": probe("health", "Health check: the database answers and every migration is applied", "ok", true),
     "/api/health/live": probe("liveness", "Liveness: the process answers (never asks the database)", "live", false),
@@ -105,12 +107,14 @@ function authPaths(): Record<string, object> {
         summary: "Log in with e-mail and password",
         security: [],
         requestBody: { required: true, content: json(ref("LoginPayload")) },
-        responses: { "200": tokenResponse, "401": { description: "invalid credentials", content: json(ref("Error"), { type: "error", status: 401, message: "Invalid credentials." }) }, "422": responseRef("ValidationFailed"), "429": responseRef("TooManyAttempts"), ...badRequest, ...bodyErrors, "500": responseRef("ServerError") },
+        responses: { "200": loginResponse, "401": { description: "invalid credentials", content: json(ref("Error"), { type: "error", status: 401, message: "Invalid credentials." }) }, "422": responseRef("ValidationFailed"), "429": responseRef("TooManyAttempts"), ...badRequest, ...bodyErrors, "500": responseRef("ServerError") },
       },
     },
     "/api/auth/me": { get: { operationId: "me", tags: ["auth"], summary: "The current user (bare, without envelope)", responses: { "200": { description: "the user", headers: noStore, content: json(ref("User")) }, ...badRequest, "401": responseRef("Unauthenticated"), "500": responseRef("ServerError") } } },
     "/api/auth/refresh": { post: { operationId: "refresh", tags: ["auth"], summary: "A new token for a token inside the refresh window (may be expired); revokes it", responses: { "200": tokenResponse, ...badRequest, "401": responseRef("Unauthenticated"), ...postBodyErrors, "500": responseRef("ServerError") } } },
-    "/api/auth/logout": { post: { operationId: "logout", tags: ["auth"], summary: "Revoke the presented token", responses: { "200": { description: "logged out", headers: noStore, content: json(ref("Message"), { type: "success", status: 200, message: "Successfully logged out." }) }, ...badRequest, "401": responseRef("Unauthenticated"), ...postBodyErrors, "500": responseRef("ServerError") } } },
+    "/api/auth/sessions": { get: { operationId: "sessions", tags: ["auth"], summary: "The caller's sessions still going (a login and its refreshes), newest first; `current` marks this one", responses: { "200": { description: "the sessions", headers: noStore, content: successRecord({ type: "array", items: ref("AuthSession") }, 200) }, ...badRequest, "401": responseRef("Unauthenticated"), "500": responseRef("ServerError") } } },
+    "/api/auth/sessions/{hash}": { parameters: [{ name: "hash", in: "path", required: true, schema: { type: "string", examples: ["SES_7KX9MQ2B"] } }], delete: { operationId: "endSession", tags: ["auth"], summary: "End one of the caller's sessions: its tokens answer 401 from the next request", responses: { "200": { description: "ended", headers: noStore, content: json(ref("Message"), { type: "success", status: 200, message: "Session ended." }) }, ...badRequest, "401": responseRef("Unauthenticated"), "404": responseRef("NotFound"), "500": responseRef("ServerError") } } },
+    "/api/auth/logout": { post: { operationId: "logout", tags: ["auth"], summary: "Revoke the presented token and end its session", responses: { "200": { description: "logged out", headers: noStore, content: json(ref("Message"), { type: "success", status: 200, message: "Successfully logged out." }) }, ...badRequest, "401": responseRef("Unauthenticated"), ...postBodyErrors, "500": responseRef("ServerError") } } },
   };
 }
 
@@ -180,6 +184,14 @@ function managedUserPaths(users: ResourceModel, project: ProjectModel): Record<s
       operation.description = operation.description ? `${operation.description} ${rules}` : rules;
       if (method === "put" || method === "patch") operation.responses["409"] = responseRef("Conflict");
     }
+  // With mail, a manager starts a reset and never sets another user's password.
+  if (project.mail) {
+    const managers = users.actions.update.roles ?? [];
+    paths[`/api/${users.collection}/{hash}/password-reset`] = {
+      parameters: [{ name: "hash", in: "path", required: true, schema: { type: "string", examples: [users.exampleHash] } }],
+      post: { operationId: "startPasswordReset", tags: [users.collection], summary: "Mail a user a link to choose a new password", description: `A manager never sets another user's password (a PUT or PATCH with one is a 422): it starts a reset. ${rules}`, "x-roles": managers, responses: { "202": { description: "the link is on its way", content: json(ref("Message"), { type: "success", status: 202, message: "A link to reset the password has been sent to the user." }) }, ...badRequest, "401": responseRef("Unauthenticated"), "403": responseRef("Forbidden"), "404": responseRef("NotFound"), "500": responseRef("ServerError") } },
+    } as never;
+  }
   return paths;
 }
 

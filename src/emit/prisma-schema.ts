@@ -1,3 +1,5 @@
+import { modelBlock, native } from "./prisma-blocks.js";
+import { accountTokensModel, invitationsModel, recoveryCodesModel, sessionsModel } from "./prisma-accounts.js";
 import { fieldType } from "../model/field-types.js";
 import { caseInsensitiveEmailMarker, caseInsensitiveMarker } from "../migrate/case-insensitive-email.js";
 import { kindOf, relationKindNames, relationsOfKind } from "../model/relations/kinds.js";
@@ -29,8 +31,10 @@ export function buildPrismaSchema(project: ProjectModel): string {
     generatorBlock(database),
     ...resources.map((resource) => resourceModel(database, resource, resources, resource.fields.map(inputOf))),
     ...resources.flatMap((resource) => relationModels(database, resource)),
-    ...authModels(database, user, user.extraFields.map(inputOf), resources),
-    ...(project.mail ? [accountTokensModel(database)] : []),
+    ...authModels(database, user, user.extraFields.map(inputOf), resources, project),
+    ...(project.mail || project.auth.mfa ? [accountTokensModel(database)] : []),
+    ...(project.auth.mfa ? [recoveryCodesModel()] : []),
+    ...(project.auth.invitations ? [invitationsModel(database)] : []),
     eventsModel(database),
     deliveriesModel(database),
     lanesModel(database),
@@ -147,7 +151,7 @@ function timestampLines(database: DatabaseModel, softDelete: boolean): string[][
   return lines;
 }
 
-function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFieldInput[], resources: ResourceModel[]): string[] {
+function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFieldInput[], resources: ResourceModel[], project: ProjectModel): string[] {
   const timestamp = native(database, "@db.Timestamptz(3)");
   const userModel = modelBlock(
     "User",
@@ -161,6 +165,15 @@ function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFiel
       ["role", "String", `@default("${user.defaultRole}")${native(database, "@db.VarChar(40)")}`],
       // Tokens issued before this instant are refused: a password change ends every earlier session.
       ["sessions_from", "DateTime?", timestamp.trim()],
+      // auth.mfa: the sealed TOTP secret (and one being set up), since when, the last step used.
+      ...(project.auth.mfa
+        ? [
+            ["mfa_secret", "String?", native(database, "@db.VarChar(255)").trim()],
+            ["mfa_pending", "String?", native(database, "@db.VarChar(255)").trim()],
+            ["mfa_enabled_at", "DateTime?", timestamp.trim()],
+            ["mfa_last_step", "Int?", ""],
+          ]
+        : []),
       ...inputs.map((input) => scalarLine(database, input, "users")),
       ...usersBackRelations(resources),
       ["created_at", "DateTime", `@default(now())${timestamp}`],
@@ -187,32 +200,10 @@ function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFiel
     ],
     ["@@index([reset_at])", '@@map("login_throttles")'],
   );
-  return [userModel, revokedTokens, loginThrottles];
+  return [userModel, revokedTokens, loginThrottles, sessionsModel(database)];
 }
 
-/**
- * The account flows' single-use tokens (runtime accounts/account-tokens.ts): a digest, never the
- * token; a sign-up's name and password hash until its address is confirmed. No foreign key: a
- * reset's link names its user by id and e-mail, and is void once either changed.
- */
-function accountTokensModel(database: DatabaseModel): string {
-  const timestamp = native(database, "@db.Timestamptz(3)").trim();
-  return modelBlock(
-    "AccountToken",
-    [
-      ["id", "Int", "@id @default(autoincrement())"],
-      ["digest", "String", `@unique${native(database, "@db.VarChar(64)")}`],
-      ["purpose", "String", native(database, "@db.VarChar(20)").trim()],
-      ["user_id", "Int?", ""],
-      ["email", "String", native(database, "@db.VarChar(255)").trim()],
-      ["name", "String?", native(database, "@db.VarChar(255)").trim()],
-      ["password", "String?", native(database, "@db.VarChar(255)").trim()],
-      ["expires_at", "DateTime", timestamp],
-      ["created_at", "DateTime", timestamp],
-    ],
-    ["@@index([email, purpose])", "@@index([expires_at])", '@@map("account_tokens")'],
-  );
-}
+
 
 /**
  * The outbox (runtime data/outbox.ts): each committed write's event, appended in the write's
@@ -337,19 +328,4 @@ function rateLimitsModel(): string {
     ],
     ['@@map("hashapi_rate_limits")'],
   );
-}
-
-function native(database: DatabaseModel, attribute: string): string {
-  return database.dialect.nativeTypes ? ` ${attribute}` : "";
-}
-
-/** Aligns columns the way `prisma format` does, so the file reads like a hand-kept schema. */
-function modelBlock(name: string, lines: string[][], blockAttributes: string[]): string {
-  const nameWidth = Math.max(...lines.map(([field]) => field!.length));
-  const typeWidth = Math.max(...lines.map(([, type]) => type!.length));
-  const body = lines.flatMap(([field, type, attributes, doc]) => [
-    ...(doc ? [`  /// ${doc}`] : []),
-    `  ${field!.padEnd(nameWidth)} ${attributes ? type!.padEnd(typeWidth) + " " + attributes : type}`.trimEnd(),
-  ]);
-  return [`model ${name} {`, ...body, "", ...blockAttributes.map((line) => `  ${line}`), "}"].join("\n");
 }

@@ -3,8 +3,8 @@ import type { AuthModel, MailModel } from "./types.js";
 
 /** hashapi.yaml's `auth` as the runtime applies it. */
 export function authModel(project: ProjectSpec): AuthModel {
-  const { ttl, refreshTtl, roles, defaultRole, declaresRoles, signup, passwords, tokens } = project.auth;
-  return { ttl, refreshTtl, roles, defaultRole, declaresRoles, ...(signup ? { signup } : {}), passwords, tokens };
+  const { ttl, refreshTtl, roles, defaultRole, declaresRoles, signup, mfa, passwords, tokens, invitations } = project.auth;
+  return { ttl, refreshTtl, roles, defaultRole, declaresRoles, ...(signup ? { signup } : {}), ...(mfa ? { mfa } : {}), ...(invitations ? { invitations } : {}), passwords, tokens };
 }
 
 /** hashapi.yaml's `mail`: the transport by its variable's name, or the literal one. */
@@ -16,4 +16,22 @@ export function mailModel(mail: MailSpec): MailModel {
     links: mail.links,
     limits: mail.limits,
   };
+}
+
+/**
+ * The users' columns that writes may set and no read selects (so no route, history or webhook can
+ * output them): the start of their valid sessions, and with `auth.mfa` the second factor's secrets.
+ */
+export function writeOnlyUserColumns(project: ProjectSpec): { name: string; kind: "string" | "datetime" | "integer" }[] {
+  return [
+    { name: "sessions_from", kind: "datetime" },
+    ...(project.auth.mfa
+      ? [
+          { name: "mfa_secret", kind: "string" as const },
+          { name: "mfa_pending", kind: "string" as const },
+          { name: "mfa_enabled_at", kind: "datetime" as const },
+          { name: "mfa_last_step", kind: "integer" as const },
+        ]
+      : []),
+  ];
 }

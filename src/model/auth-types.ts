@@ -10,10 +10,14 @@ export interface AuthModel {
   declaresRoles: boolean;
   /** `auth.signup`: POST /api/auth/register, the role it gives, and whether the address is confirmed first. */
   signup?: { role: string; verify: boolean };
+  /** `auth.mfa`: two-factor authentication (TOTP and recovery codes); undefined: none. */
+  mfa?: { required: string[]; optional: boolean };
   /** `auth.passwords`: the fewest characters of a new password. */
   passwords: { min: number };
   /** How long the mailed links work, in minutes. */
-  tokens: { signupMinutes: number; resetMinutes: number };
+  tokens: { signupMinutes: number; resetMinutes: number; invitationDays: number };
+  /** `auth.invitations`: roles that may invite; undefined: no invitations. */
+  invitations?: string[];
 }
 
 /** hashapi.yaml's `mail`, as src/config.ts reads it at start-up. */
@@ -21,6 +25,6 @@ export interface MailModel {
   from: string;
   /** The environment variable holding the transport's URL, or the literal transport. */
   transport: { env: string } | { literal: string };
-  links: { verifyEmail: string; resetPassword: string };
+  links: { verifyEmail: string; resetPassword: string; acceptInvitation: string; confirmEmail: string };
   limits: { perEmail: number; perClient: number; windowSeconds: number };
 }

@@ -3,7 +3,7 @@ import { historyRoute, manyToManyRoutes, routesOf } from "./routes.js";
 import { actionTable } from "./actions.js";
 import { blindDeletes, destroyRoles } from "./blind-deletes.js";
 import type { ProjectSpec, ResourceSpec, ValidSpecs, WebhookSpec } from "../spec/types.js";
-import { authModel, mailModel } from "./account-model.js";
+import { authModel, mailModel, writeOnlyUserColumns } from "./account-model.js";
 import { defaultCollection, derivePrefix, withArticle, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
 import { dialectOf } from "../dialects/index.js";
 import { projectPackages } from "./project-packages.js";
@@ -63,6 +63,7 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
     extraFields: specs.project.auth.user.fields.map(fieldModel),
     caseless: ["email", ...specs.project.auth.user.fields.filter((field) => field.unique && fieldType(field.type).uniqueIgnoresCase).map((field) => field.name)],
     defaultRole: specs.project.auth.defaultRole,
+    writeOnly: writeOnlyUserColumns(specs.project),
     ...usersPointedAt(specs.resources, refs),
     ...(managers ? { managed: managedUsers(specs.project, managers, context) } : {}),
   };

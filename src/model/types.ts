@@ -333,6 +333,8 @@ export interface UserModel {
   extraFields: FieldModel[];
   /** Columns unique regardless of case: the e-mail, and unique `email` user fields. */
   caseless: string[];
+  /** Columns beside the password that writes may set and no read selects (sessions_from, the second factor's). */
+  writeOnly: { name: string; kind: "string" | "datetime" | "integer" }[];
   /** The role column's default: what a user created without a role gets, and existing users on the migration that adds it. */
   defaultRole: string;
   /** What deleting a user does to the records pointing at them (onDelete cascade, setNull): their events. */

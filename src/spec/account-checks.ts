@@ -26,6 +26,16 @@ export function checkAccounts(project: ProjectSpec, source: SpecSource): Problem
     else if (roles.length > 1 && signup.role === roles[0])
       problems.push(source.problem(["auth", "signup", "role"], `"${signup.role}" is the first (most privileged) role, which reads webhook deliveries and jobs: give sign-ups a role below it`));
   }
+  project.auth.invitations?.forEach((role, index) => {
+    if (!roles.includes(role))
+      problems.push(source.problem(["auth", "invitations", index], `"${role}" is not one of auth.roles (${roles.join(", ")})${didYouMean(role, roles)}`));
+  });
+  if (project.auth.invitations && !project.mail)
+    problems.push(source.problem(["auth", "invitations"], "invitations are sent by mail: declare `mail:` with its `from` and `transport`"));
+  project.auth.mfa?.required.forEach((role, index) => {
+    if (!roles.includes(role))
+      problems.push(source.problem(["auth", "mfa", "required", index], `"${role}" is not one of auth.roles (${roles.join(", ")})${didYouMean(role, roles)}`));
+  });
   const mail = project.mail;
   if (mail) {
     if (!environmentVariable.test(mail.transport) && !literalTransport.test(mail.transport))

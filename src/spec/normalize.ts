@@ -41,8 +41,10 @@ type RawProject = {
     refreshTtl?: number;
     user?: { fields?: Record<string, Omit<FieldSpec, "name">> };
     signup?: { role?: string; verify?: boolean };
+    mfa?: { required?: string[]; optional?: boolean };
     passwords?: { min?: number };
-    tokens?: { signupMinutes?: number; resetMinutes?: number };
+    tokens?: { signupMinutes?: number; resetMinutes?: number; invitationDays?: number };
+    invitations?: string[];
   };
   mail?: { from: string; transport?: string; links?: Partial<MailSpec["links"]>; limits?: Partial<MailSpec["limits"]> };
   pagination?: Partial<ProjectSpec["pagination"]>;
@@ -74,11 +76,14 @@ export function normalizeProject(data: RawProject | null): ProjectSpec {
       refreshTtl: data?.auth?.refreshTtl ?? 1209600,
       user: { fields: normalizeFields(data?.auth?.user?.fields) },
       ...(signup ? { signup: { role: signup.role ?? defaultRole, verify: signup.verify ?? true } } : {}),
+      ...(data?.auth?.mfa ? { mfa: { required: data.auth.mfa.required ?? [], optional: data.auth.mfa.optional ?? true } } : {}),
       passwords: { min: data?.auth?.passwords?.min ?? 8 },
       tokens: {
         signupMinutes: data?.auth?.tokens?.signupMinutes ?? 1440,
         resetMinutes: data?.auth?.tokens?.resetMinutes ?? 60,
+        invitationDays: data?.auth?.tokens?.invitationDays ?? 7,
       },
+      ...(data?.auth?.invitations ? { invitations: data.auth.invitations } : {}),
     },
     ...(data?.mail ? { mail: normalizeMail(data.mail) } : {}),
     pagination: {
@@ -98,7 +103,7 @@ function normalizeMail(mail: NonNullable<RawProject["mail"]>): MailSpec {
   return {
     from: mail.from,
     transport: mail.transport ?? "${MAIL_URL}",
-    links: { verifyEmail: "/verify-email", resetPassword: "/reset-password", ...mail.links },
+    links: { verifyEmail: "/verify-email", resetPassword: "/reset-password", acceptInvitation: "/accept-invitation", confirmEmail: "/confirm-email", ...mail.links },
     limits: { perEmail: 3, perClient: 20, windowSeconds: 900, ...mail.limits },
   };
 }

@@ -22,7 +22,10 @@ const builtInResources = new Map([
   ["User", "the built-in user of /api/auth (table users): give it fields under auth.user.fields in hashapi.yaml, or choose another name"],
   ["RevokedToken", "a table of the built-in authentication (revoked_tokens); choose another name"],
   ["LoginThrottle", "a table of the built-in authentication (login_throttles); choose another name"],
-  ["AccountToken", "the table of the account flows' links (account_tokens); choose another name"],
+  ["HashapiRecoveryCode", "the table of the second factor's recovery codes (hashapi_recovery_codes); choose another name"],
+  ["HashapiInvitation", "the table of the invitations (hashapi_invitations); choose another name"],
+  ["HashapiSession", "the table of the users' sessions (hashapi_sessions); choose another name"],
+  ["HashapiAccountToken", "the table of the account flows' links (hashapi_account_tokens); choose another name"],
   ["HashapiEvent", "the table of every write's events (hashapi_events); choose another name"],
   ["HashapiDelivery", "the table of the webhooks' deliveries (hashapi_deliveries); choose another name"],
   ["HashapiRateLimit", "the table of the request limits' counts (hashapi_rate_limits); choose another name"],
@@ -37,7 +40,7 @@ const reservedResourceNames: ReadonlyMap<string, string> = new Map([
   ...["String", "Boolean", "Int", "BigInt", "Float", "Decimal", "DateTime", "Json", "Bytes", "Unsupported", "Prisma", "PrismaClient"].map(
     (name) => [name, "a name Prisma reserves (its scalar types and client)"] as const,
   ),
-  ...["Error", "ValidationError", "Message", "Links", "Meta", "CursorLinks", "CursorMeta", "Token", "LoginPayload", "RelatedUser", "EmailPayload", "ResetPasswordPayload", "RegisterPayload", "TokenPayload"].map(
+  ...["Error", "ValidationError", "Message", "Links", "Meta", "CursorLinks", "CursorMeta", "Token", "LoginPayload", "RelatedUser", "AuthSession", "MfaChallenge", "AuthInvitation", "InvitationPayload", "AcceptInvitationPayload", "EmailPayload", "ResetPasswordPayload", "RegisterPayload", "TokenPayload", "ChangeEmailPayload", "MfaSetup", "MfaSetupPayload", "MfaConfirmPayload", "MfaRecoveryCodes", "MfaDisablePayload", "MfaVerifyPayload"].map(
     (name) => [name, "the name of one of openapi.json's own schemas"] as const,
   ),
   ...["Array", "Date", "Function", "Map", "Number", "Object", "Promise", "Record", "RegExp", "Set", "Symbol", "Request", "Response"].map(

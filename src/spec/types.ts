@@ -104,8 +104,12 @@ export interface ProjectSpec {
     signup?: { role: string; verify: boolean };
     /** `auth.passwords`: the fewest characters of a new password. */
     passwords: { min: number };
+    /** `auth.mfa`: two-factor authentication; undefined: none. */
+    mfa?: { required: string[]; optional: boolean };
     /** `auth.tokens`: how long the mailed links work, in minutes. */
-    tokens: { signupMinutes: number; resetMinutes: number };
+    tokens: { signupMinutes: number; resetMinutes: number; invitationDays: number };
+    /** `auth.invitations`: roles that may invite; undefined: no invitations. */
+    invitations?: string[];
   };
   /** `mail:`: how mail leaves; undefined: the service sends none. */
   mail?: MailSpec;
@@ -125,7 +129,7 @@ export interface MailSpec {
   from: string;
   /** `${NAME}` (read at start-up) or a literal transport (log:, file:<folder>, smtp://…). */
   transport: string;
-  links: { verifyEmail: string; resetPassword: string };
+  links: { verifyEmail: string; resetPassword: string; acceptInvitation: string; confirmEmail: string };
   limits: { perEmail: number; perClient: number; windowSeconds: number };
 }
 

@@ -6,12 +6,13 @@ import { databaseTargets } from "../support/hostile.js";
 import { startPostgres, type PostgresServer } from "../support/postgres.js";
 import { admin, client, prepareProject, repo, type Project, type Reply, type Request, type RunningService, startService } from "../support/service.js";
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from "../support/smtp-sink.js";
+import { totpCode, totpStep } from "../../runtime/common/src/base/totp.js";
 
 /**
  * Issue 48: the account flows, end to end through a real SMTP server (STARTTLS and AUTH) from the
  * mail's link, on SQLite and PostgreSQL. The fixture signs people up as receptionists with their
- * address confirmed first, passwords of at least 12 characters, and limits of 3 mails per address
- * and 30 requests per client a minute.
+ * address confirmed first, requires a second factor of admins, passwords of at least 12
+ * characters, and limits of 3 mails per address and 30 requests per client a minute.
  */
 const password = "a long password";
 const tokenOf = (mail: ReceivedMail) => /[?&]token=([A-Za-z0-9_-]{43})\b/.exec(mail.text)?.[1] ?? "";
@@ -23,6 +24,8 @@ describe.each(databaseTargets)("accounts on $label", ({ database }) => {
   let smtp: SmtpSink;
   let api: Request;
   let adminToken: string;
+  let adminSecret: string;
+  let adminRecoveryCodes: string[];
   /** Runs a statement on the service's database (to age a token past its expiry). */
   let execute: (text: string) => Promise<void>;
   let closeDatabase: () => Promise<void> = async () => {};
@@ -46,7 +49,18 @@ describe.each(databaseTargets)("accounts on $label", ({ database }) => {
     project = await prepareProject({ name: `e2e-accounts-${database}`, database, databaseUrl, extraSpecs: join(repo, "test/fixtures/accounts") });
     service = await startService({ cwd: project.dir, env: { ...project.env, MAIL_URL: smtp.url, TRUST_PROXY: "loopback", WEB_CONCURRENCY: "2", WEBHOOK_RETRY_BASE_MS: "50" } });
     api = client(service.baseUrl);
-    adminToken = (await api("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } })).body.data.access_token;
+    // Admins must have a second factor: until the admin sets one up, only the enrolment routes answer.
+    const enrolling = (await api("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } })).body.data.access_token;
+    const gated = await api("GET", "/api/users", { token: enrolling });
+    expect(gated.status).toBe(403);
+    expect(gated.body.message).toBe("Set up two-factor authentication to continue.");
+    expect((await api("GET", "/api/auth/me", { token: enrolling })).status).toBe(200);
+    adminSecret = (await api("POST", "/api/auth/mfa/setup", { token: enrolling, body: { password: admin.password } })).body.data.secret;
+    const confirmed = await api("POST", "/api/auth/mfa/confirm", { token: enrolling, body: { code: await freshCode(adminSecret) } });
+    expect(confirmed.status).toBe(200);
+    adminRecoveryCodes = confirmed.body.data.recovery_codes;
+    adminToken = enrolling;
+    expect((await api("GET", "/api/users", { token: adminToken })).status).toBe(200);
     if (database === "postgresql") {
       const connection = new pg.Client({ connectionString: project.databaseUrl });
       await connection.connect();
@@ -184,20 +198,52 @@ describe.each(databaseTargets)("accounts on $label", ({ database }) => {
 
   it("voids a link once the password changed another way, or once it expired", async () => {
     currentClient = from();
-    const staff = address("staff");
-    const user = (await api("POST", "/api/users", { token: adminToken, body: { name: "Sam Staff", email: staff, password, role: "doctor" } })).body.data;
+    const staff = await signUpQuick();
     await post("/api/auth/forgot-password", { email: staff });
-    const [link] = await smtp.waitFor(staff, 1);
-    // A manager sets a new password after the link was sent: the link no longer works.
-    await new Promise((done) => setTimeout(done, 5));
-    expect((await api("PATCH", `/api/users/${user.hash}`, { token: adminToken, body: { password: "a manager's new password" } })).status).toBe(200);
-    expect((await post("/api/auth/reset-password", { token: tokenOf(link!), password: "the owner's new password" })).status).toBe(422);
+    const [first] = await smtp.waitFor(staff, 1);
+    // A manager starts a reset (never sets the password): a second link; the first link's
+    // password change by the second voids the first.
+    const user = (await api("GET", `/api/users?email=${staff}`, { token: adminToken })).body.data[0];
+    const started = await api("POST", `/api/users/${user.hash}/password-reset`, { token: adminToken });
+    expect(started.status).toBe(202);
+    const [, second] = await smtp.waitFor(staff, 2);
+    expect((await post("/api/auth/reset-password", { token: tokenOf(second!), password: "the owner's new password" })).status).toBe(200);
+    expect((await post("/api/auth/reset-password", { token: tokenOf(first!), password: "an attacker's password" })).status).toBe(422);
+    const set = await api("PATCH", `/api/users/${user.hash}`, { token: adminToken, body: { password: "a manager's new password" } });
+    expect(set.status).toBe(422);
+    expect(Object.keys(set.body.errors)).toEqual(["password"]);
     // An expired link, even unused, is refused.
     await post("/api/auth/forgot-password", { email: staff });
-    const [, second] = await smtp.waitFor(staff, 2);
-    await execute(`UPDATE "account_tokens" SET "expires_at" = '2000-01-01T00:00:00.000+00:00'`);
-    expect((await post("/api/auth/reset-password", { token: tokenOf(second!), password: "the owner's new password" })).status).toBe(422);
-    expect((await post("/api/auth/login", { email: staff, password: "a manager's new password" })).status).toBe(200);
+    const [, , , third] = await smtp.waitFor(staff, 4);
+    await execute(`UPDATE "hashapi_account_tokens" SET "expires_at" = '2000-01-01T00:00:00.000+00:00'`);
+    expect((await post("/api/auth/reset-password", { token: tokenOf(third!), password: "an expired link's password" })).status).toBe(422);
+    expect((await post("/api/auth/login", { email: staff, password: "the owner's new password" })).status).toBe(200);
+  });
+
+  it("moves an account to a new address from the link mailed there, ending its sessions", async () => {
+    currentClient = from();
+    const old = address("old");
+    const session = await signUp(old, "Otto Old");
+    const fresh = address("fresh");
+    expect((await post("/api/auth/email", { email: fresh, password: "wrong password!" }, session)).status).toBe(422);
+    const asked = await post("/api/auth/email", { email: fresh, password }, session);
+    expect(asked.status).toBe(202);
+    // An address that has an account answers the same, and is sent nothing.
+    const taken = address("taken");
+    await signUpQuick().then(() => undefined);
+    expect((await post("/api/auth/email", { email: taken, password }, session)).text).toBe(asked.text);
+    const [link] = await smtp.waitFor(fresh, 1);
+    expect(link!.subject).toBe("Confirm your new email address for clinic-api");
+    expect((await api("GET", "/api/auth/me", { token: session })).body.email).toBe(old);
+    const confirmed = await post("/api/auth/email/confirm", { token: tokenOf(link!) });
+    expect(confirmed.status).toBe(200);
+    expect((await api("GET", "/api/auth/me", { token: session })).status).toBe(401);
+    expect((await post("/api/auth/login", { email: fresh, password })).status).toBe(200);
+    expect((await post("/api/auth/login", { email: old, password })).status).toBe(401);
+    const told = await smtp.waitFor(old, 3);
+    expect(told[2]!.subject).toBe("The email address of your clinic-api account was changed");
+    expect(told[2]!.text).toContain(fresh);
+    expect((await post("/api/auth/email/confirm", { token: tokenOf(link!) })).status).toBe(422);
   });
 
   it("lets exactly one of two resets with one token win", async () => {
@@ -253,6 +299,186 @@ describe.each(databaseTargets)("accounts on $label", ({ database }) => {
     for (let i = 0; i < 31; i++) statuses.push((await post("/api/auth/forgot-password", { email: address("spray") })).status);
     expect(statuses.slice(0, 30).every((status) => status === 202)).toBe(true);
     expect(statuses[30]).toBe(429);
+  });
+
+  /**
+   * A code of the secret for a step no request has used yet (each works once): the service takes
+   * the step before now's, now's and the next, so three are at hand before one must wait.
+   */
+  const usedSteps = new Map<string, number>();
+  const freshCode = async (secret: string) => {
+    let step = Math.max(totpStep() - 1, (usedSteps.get(secret) ?? 0) + 1);
+    while (step > totpStep() + 1) {
+      await new Promise((done) => setTimeout(done, 500));
+      step = Math.max(totpStep() - 1, (usedSteps.get(secret) ?? 0) + 1);
+    }
+    usedSteps.set(secret, step);
+    return totpCode(secret, step);
+  };
+
+  it("asks a user with a second factor for it: no route gives a session without it", async () => {
+    currentClient = from();
+    const challenge = await post("/api/auth/login", { email: admin.email, password: admin.password });
+    expect(challenge.status).toBe(200);
+    expect(challenge.body.data).toEqual({ mfa_required: true, mfa_token: expect.any(String), expires_in: 300 });
+    expect(challenge.body.data.access_token).toBeUndefined();
+    const mfaToken = challenge.body.data.mfa_token as string;
+    // The challenge is no bearer token.
+    expect((await api("GET", "/api/auth/me", { token: mfaToken })).status).toBe(401);
+    const wrong = await post("/api/auth/mfa/verify", { mfa_token: mfaToken, code: "000000" });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors).toEqual({ code: ["The provided two factor authentication code was invalid."] });
+    const code = await freshCode(adminSecret);
+    const verified = await post("/api/auth/mfa/verify", { mfa_token: mfaToken, code });
+    expect(verified.status).toBe(200);
+    expect((await api("GET", "/api/users", { token: verified.body.data.access_token })).status).toBe(200);
+    // The challenge is spent, and the code used: neither works again, even with a new challenge.
+    expect((await post("/api/auth/mfa/verify", { mfa_token: mfaToken, code })).body.errors).toEqual({ mfa_token: ["This sign-in has expired: sign in again."] });
+    const second = (await post("/api/auth/login", { email: admin.email, password: admin.password })).body.data.mfa_token;
+    expect((await post("/api/auth/mfa/verify", { mfa_token: second, code })).status).toBe(422);
+    // A recovery code works once.
+    const recovery = adminRecoveryCodes[0]!;
+    expect((await post("/api/auth/mfa/verify", { mfa_token: second, code: recovery.toLowerCase() })).status).toBe(200);
+    const third = (await post("/api/auth/login", { email: admin.email, password: admin.password })).body.data.mfa_token;
+    expect((await post("/api/auth/mfa/verify", { mfa_token: third, code: recovery })).status).toBe(422);
+  });
+
+  it("lets exactly one of two logins with one code win", async () => {
+    currentClient = from();
+    // The tries at a code are 5 a minute per user: the admin's were spent above.
+    await execute(`DELETE FROM "login_throttles"`);
+    const challenges = await Promise.all([0, 1].map(async () => (await post("/api/auth/login", { email: admin.email, password: admin.password })).body.data.mfa_token as string));
+    const code = await freshCode(adminSecret);
+    const results = await Promise.all(challenges.map((mfaToken) => post("/api/auth/mfa/verify", { mfa_token: mfaToken, code })));
+    expect(results.map((result) => result.status).sort()).toEqual([200, 422]);
+  });
+
+  it("keeps the second factor through a password reset: the reset never signs in", async () => {
+    currentClient = from();
+    await execute(`DELETE FROM "login_throttles"`);
+    const email = address("guarded");
+    const token = await signUp(email);
+    const secret = (await post("/api/auth/mfa/setup", { password }, token)).body.data.secret as string;
+    expect((await post("/api/auth/mfa/confirm", { code: await freshCode(secret) }, token)).status).toBe(200);
+    await post("/api/auth/forgot-password", { email });
+    const mails = await smtp.waitFor(email, 3);
+    const reset = await post("/api/auth/reset-password", { token: tokenOf(mails[2]!), password: "a brand new passphrase" });
+    expect(reset.status).toBe(200);
+    expect(reset.body.data).toBeUndefined();
+    const login = await post("/api/auth/login", { email, password: "a brand new passphrase" });
+    expect(login.body.data.mfa_required).toBe(true);
+    // Turning it off takes the password and a code; an admin's role may not.
+    expect((await post("/api/auth/mfa/disable", { password: "a brand new passphrase", code: "123456" }, (await post("/api/auth/mfa/verify", { mfa_token: login.body.data.mfa_token, code: await freshCode(secret) })).body.data.access_token)).status).toBe(422);
+    expect((await post("/api/auth/mfa/disable", { password: admin.password, code: await freshCode(adminSecret) }, adminToken)).status).toBe(403);
+  });
+
+  it("lists the caller's sessions and ends one without the others", async () => {
+    currentClient = from();
+    const email = address("sessions");
+    const first = await signUp(email);
+    const second = (await api("POST", "/api/auth/login", { body: { email, password }, headers: { "User-Agent": "second device", "X-Forwarded-For": currentClient } })).body.data.access_token as string;
+    const listed = await api("GET", "/api/auth/sessions", { token: second });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toHaveLength(2);
+    expect(listed.body.data[0]).toMatchObject({ user_agent: "second device", ip: currentClient, current: true });
+    expect(listed.body.data[1].current).toBe(false);
+    // Another's session is the 404 of a missing one.
+    expect((await api("DELETE", `/api/auth/sessions/${listed.body.data[1].hash}`, { token: adminToken })).status).toBe(404);
+    expect((await api("DELETE", `/api/auth/sessions/${listed.body.data[1].hash}`, { token: second })).status).toBe(200);
+    expect((await api("GET", "/api/auth/me", { token: first })).status).toBe(401);
+    expect((await api("POST", "/api/auth/refresh", { token: first })).status).toBe(401);
+    expect((await api("GET", "/api/auth/me", { token: second })).status).toBe(200);
+    // A refresh keeps the session; a logout ends it.
+    const refreshed = (await api("POST", "/api/auth/refresh", { token: second })).body.data.access_token as string;
+    expect((await api("GET", "/api/auth/sessions", { token: refreshed })).body.data).toHaveLength(1);
+    expect((await api("POST", "/api/auth/logout", { token: refreshed })).status).toBe(200);
+    const again = (await post("/api/auth/login", { email, password })).body.data.access_token as string;
+    expect((await api("GET", "/api/auth/sessions", { token: again })).body.data).toHaveLength(1);
+  });
+
+  it("invites with a role at or below the inviter's, answers the same for any address, and signs the invitee in", async () => {
+    currentClient = from();
+    const invitee = address("invitee");
+    const invited = await api("POST", "/api/auth/invitations", { token: adminToken, body: { email: invitee.toUpperCase(), role: "doctor" }, headers: { "X-Forwarded-For": currentClient } });
+    expect(invited.status).toBe(201);
+    expect(invited.body.data).toMatchObject({ hash: expect.stringMatching(/^INV_/), email: invitee, role: "doctor" });
+    // An address that has an account: the same answer; its owner is told, and nothing else happens.
+    const member = address("member");
+    await signUp(member, "Mia Member");
+    const again = await api("POST", "/api/auth/invitations", { token: adminToken, body: { email: member, role: "doctor" }, headers: { "X-Forwarded-For": currentClient } });
+    expect(again.status).toBe(201);
+    expect(Object.keys(again.body.data).sort()).toEqual(Object.keys(invited.body.data).sort());
+    expect((await smtp.waitFor(member, 3))[2]!.subject).toBe("Ada Admin invited you to clinic-api");
+    const listed = (await api("GET", "/api/auth/invitations", { token: adminToken })).body.data.map((item: { email: string }) => item.email);
+    expect(listed).toEqual(expect.arrayContaining([invitee, member]));
+    const [mail] = await smtp.waitFor(invitee, 1);
+    expect(mail!.text).toContain(`${service.baseUrl}/accept-invitation?token=`);
+    expect(mail!.text).toContain("as doctor");
+    const accepted = await post("/api/auth/invitations/accept", { token: tokenOf(mail!), name: "Dr Ivy Invitee", password });
+    expect(accepted.status).toBe(201);
+    const me = await api("GET", "/api/auth/me", { token: accepted.body.data.access_token });
+    expect(me.body).toMatchObject({ name: "Dr Ivy Invitee", email: invitee, role: "doctor" });
+    expect((await post("/api/auth/invitations/accept", { token: tokenOf(mail!), name: "Again", password })).status).toBe(422);
+    // A doctor invites, but never above its own role; a receptionist does not invite at all.
+    const doctor = accepted.body.data.access_token as string;
+    const above = await api("POST", "/api/auth/invitations", { token: doctor, body: { email: address("x"), role: "admin" } });
+    expect(above.status).toBe(422);
+    expect(above.body.errors).toEqual({ role: ["The role field must not be above your own role."] });
+    const receptionist = await signUp(address("recep"));
+    expect((await api("POST", "/api/auth/invitations", { token: receptionist, body: { email: address("y"), role: "receptionist" } })).status).toBe(403);
+    expect((await api("GET", "/api/auth/invitations", { token: receptionist })).status).toBe(403);
+  });
+
+  it("voids a revoked invitation's link, and gates an invited admin until the second factor", async () => {
+    currentClient = from();
+    const revokedAddress = address("revoked");
+    const revoked = (await api("POST", "/api/auth/invitations", { token: adminToken, body: { email: revokedAddress, role: "doctor" } })).body.data.hash as string;
+    const [link] = await smtp.waitFor(revokedAddress, 1);
+    expect((await api("DELETE", `/api/auth/invitations/${revoked}`, { token: adminToken })).status).toBe(200);
+    expect((await api("DELETE", `/api/auth/invitations/${revoked}`, { token: adminToken })).status).toBe(404);
+    const refused = await post("/api/auth/invitations/accept", { token: tokenOf(link!), name: "Rev", password });
+    expect(refused.body.errors).toEqual({ token: ["This invitation is invalid, revoked or has expired."] });
+    const adminAddress = address("newadmin");
+    await api("POST", "/api/auth/invitations", { token: adminToken, body: { email: adminAddress, role: "admin" } });
+    const [adminLink] = await smtp.waitFor(adminAddress, 1);
+    const session = (await post("/api/auth/invitations/accept", { token: tokenOf(adminLink!), name: "Nia Newadmin", password })).body.data.access_token as string;
+    expect((await api("GET", "/api/users", { token: session })).status).toBe(403);
+    expect((await api("GET", "/api/auth/me", { token: session })).body.role).toBe("admin");
+  });
+
+  it("runs every flow through the project's typed client", async () => {
+    currentClient = from();
+    // The fixture project's own generated client (client/src), as an app would import it.
+    const { createClient, unwrap } = await import(join(project.dir, "client/src/index.ts"));
+    const headers = { "X-Forwarded-For": currentClient };
+    const person = createClient({ baseUrl: service.baseUrl, headers });
+    const email = address("typed");
+    expect(unwrap(await person.auth.register({ name: "Tia Typed", email, password })).message).toBe("Check your email to finish signing up.");
+    unwrap(await person.auth.verifyEmail(tokenOf((await smtp.waitFor(email, 1))[0]!)));
+    const session = unwrap(await person.auth.login({ email, password }));
+    expect(session.token_type).toBe("Bearer");
+    expect(unwrap(await person.auth.me()).email).toBe(email);
+    expect(unwrap(await person.auth.sessions())[0].current).toBe(true);
+    unwrap(await person.auth.forgotPassword(email));
+    const reset = (await smtp.waitFor(email, 3))[2]!;
+    unwrap(await person.auth.resetPassword({ token: tokenOf(reset), password: "a typed new passphrase" }));
+    expect((await person.auth.me()).error?.status).toBe(401);
+    unwrap(await person.auth.login({ email, password: "a typed new passphrase" }));
+    const moved = address("typed-moved");
+    unwrap(await person.auth.changeEmail({ email: moved, password: "a typed new passphrase" }));
+    unwrap(await person.auth.confirmEmail(tokenOf((await smtp.waitFor(moved, 1))[0]!)));
+    // The admin: a challenge, then the second factor, then an invitation another client accepts.
+    const staff = createClient({ baseUrl: service.baseUrl, headers });
+    await execute(`DELETE FROM "login_throttles"`);
+    const challenge = unwrap(await staff.auth.login({ email: admin.email, password: admin.password }));
+    expect(challenge.mfa_required).toBe(true);
+    unwrap(await staff.auth.verifyMfa(challenge.mfa_token, await freshCode(adminSecret)));
+    const invitee = address("typed-invitee");
+    const invitation = unwrap(await staff.auth.invite({ email: invitee, role: "receptionist" }));
+    expect(unwrap(await staff.auth.invitations()).map((item: { hash: string }) => item.hash)).toContain(invitation.hash);
+    const newcomer = createClient({ baseUrl: service.baseUrl, headers });
+    unwrap(await newcomer.auth.acceptInvitation({ token: tokenOf((await smtp.waitFor(invitee, 1))[0]!), name: "Nico Newcomer", password }));
+    expect(unwrap(await newcomer.auth.me())).toMatchObject({ email: invitee, role: "receptionist" });
   });
 
   it("refuses malformed payloads with Laravel's messages, and every link's route without a token", async () => {

@@ -17,7 +17,7 @@ const good = () => ({ sub: "USR_AAAAAAAA", jti: "j-1", iat: now(), exp: now() + 
 
 describe("HS256 tokens through jsonwebtoken (runtime/common/src/base/tokens.ts)", () => {
   it("reads back what it issues, with auth_time defaulting to the login time", () => {
-    const issued = issueToken(settings, "USR_AAAAAAAA");
+    const issued = issueToken(settings, "USR_AAAAAAAA", "SES_AAAAAAAA");
     expect(issued.token_type).toBe("Bearer");
     expect(issued.expires_in).toBe(900);
     const claims = readToken(settings, issued.access_token)!;
@@ -26,7 +26,7 @@ describe("HS256 tokens through jsonwebtoken (runtime/common/src/base/tokens.ts)"
     expect(claims.auth_time).toBe(claims.iat);
     // The issue instant in milliseconds (iat_ms), within iat's second: a password change in the same second tells tokens apart.
     expect(Math.floor(claims.issuedAtMs / 1000)).toBe(claims.iat);
-    expect(readToken(settings, issueToken(settings, "USR_AAAAAAAA", 1234).access_token)?.auth_time).toBe(1234);
+    expect(readToken(settings, issueToken(settings, "USR_AAAAAAAA", "SES_AAAAAAAA", 1234).access_token)?.auth_time).toBe(1234);
   });
 
   it("accepts a well-formed token written elsewhere, and an audience list that includes ours", () => {
@@ -37,7 +37,7 @@ describe("HS256 tokens through jsonwebtoken (runtime/common/src/base/tokens.ts)"
   it("interoperates with jsonwebtoken both ways (what clients and other services may use)", () => {
     const theirs = jwt.sign({ sub: "USR_AAAAAAAA", jti: "j-2" }, secret, { algorithm: "HS256", issuer: "clinic", audience: "clinic-clients", expiresIn: 60 });
     expect(readToken(settings, theirs)?.jti).toBe("j-2");
-    const ours = issueToken(settings, "USR_AAAAAAAA").access_token;
+    const ours = issueToken(settings, "USR_AAAAAAAA", "SES_AAAAAAAA").access_token;
     expect(jwt.verify(ours, secret, { algorithms: ["HS256"], issuer: "clinic", audience: "clinic-clients" })).toMatchObject({ sub: "USR_AAAAAAAA" });
   });
 
@@ -71,7 +71,7 @@ describe("HS256 tokens through jsonwebtoken (runtime/common/src/base/tokens.ts)"
   it("checks the clock on every read, also for a token it verified before", () => {
     vi.useFakeTimers();
     try {
-      const issued = issueToken(settings, "USR_AAAAAAAA").access_token;
+      const issued = issueToken(settings, "USR_AAAAAAAA", "SES_AAAAAAAA").access_token;
       expect(readToken(settings, issued)?.sub).toBe("USR_AAAAAAAA");
       vi.setSystemTime(Date.now() + 901_000);
       expect(readToken(settings, issued)).toBeUndefined();
@@ -86,7 +86,7 @@ describe("HS256 tokens through jsonwebtoken (runtime/common/src/base/tokens.ts)"
   });
 
   it("never lets a token verified under one key, issuer or audience stand under another", () => {
-    const issued = issueToken(settings, "USR_AAAAAAAA").access_token;
+    const issued = issueToken(settings, "USR_AAAAAAAA", "SES_AAAAAAAA").access_token;
     expect(readToken(settings, issued)).toBeDefined();
     expect(readToken({ ...settings, key: createSecretKey(Buffer.from("another-secret-of-at-least-32-bytes!!")) }, issued)).toBeUndefined();
     expect(readToken({ ...settings, issuer: "elsewhere" }, issued)).toBeUndefined();

@@ -41,7 +41,7 @@ describe("valid specs", () => {
       name: "hashapi-api",
       database: "sqlite",
       out: "generated",
-      auth: { roles: ["user"], defaultRole: "user", declaresRoles: false, ttl: 3600, refreshTtl: 1209600, user: { fields: [] }, passwords: { min: 8 }, tokens: { signupMinutes: 1440, resetMinutes: 60 } },
+      auth: { roles: ["user"], defaultRole: "user", declaresRoles: false, ttl: 3600, refreshTtl: 1209600, user: { fields: [] }, passwords: { min: 8 }, tokens: { signupMinutes: 1440, resetMinutes: 60, invitationDays: 7 } },
       pagination: { defaultPerPage: 15, maxPerPage: 100 },
       webhooks: [],
       jobs: {},

@@ -223,6 +223,9 @@ export interface RunningService {
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<Stopped>;
 }
 
+/** A project with `mail:` starts in production only with a transport: its mail goes to the log (tests that read mail set MAIL_URL). */
+const mailToTheLog = { MAIL_URL: "log:", MAIL_LOG_IN_PRODUCTION: "true" };
+
 export interface StartOptions {
   cwd: string;
   env?: Record<string, string>;
@@ -242,7 +245,7 @@ export async function startService(options: StartOptions | string, legacyEnv: Re
     cwd,
     reject: false,
     // FUZZ_WEBHOOK_SECRET: the secret of the fixtures that declare a webhook (others ignore it).
-    env: { NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), APP_URL: `http://127.0.0.1:${port}`, JWT_SECRET: jwtSecret, LOG_LEVEL: "warn", FUZZ_WEBHOOK_SECRET: fuzzWebhookSecret, ...fuzzWebhookUrls, ...env },
+    env: { NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), APP_URL: `http://127.0.0.1:${port}`, JWT_SECRET: jwtSecret, LOG_LEVEL: "warn", FUZZ_WEBHOOK_SECRET: fuzzWebhookSecret, ...fuzzWebhookUrls, ...mailToTheLog, ...env },
   });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -4,14 +4,27 @@
  * The client's runtime: one `fetch` per call, no dependencies, for Node ≥ 20 and browsers. The
  * generated `client.ts` types each resource and builds its routes from these parts.
  */
-export { authClient, type AuthRoutes, type Credentials, type Session } from "./auth.js";
 export {
+  authClient,
+  keepingToken,
+  type AuthRoutes,
+  type MfaChallenge,
+  type Credentials,
+  type Session,
+  type SessionInfo,
+} from "./auth.js";
+export {
+  invitationsClient,
   passwordResetClient,
+  secondFactorClient,
   signupClient,
   verificationClient,
   type Accepted,
+  type Invitation,
+  type InvitationRoutes,
   type PasswordResetRoutes,
   type Registration,
+  type SecondFactorRoutes,
   type SignupRoutes,
   type VerificationRoutes,
 } from "./accounts.js";

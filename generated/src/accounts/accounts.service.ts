@@ -1,17 +1,18 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { fieldError, TooManyRequests } from "../base/errors.js";
-import { newHash } from "../base/hash-id.js";
-import { hashPassword } from "../base/passwords.js";
+import { hashPassword, verifyPassword } from "../base/passwords.js";
 import { decodedInstant } from "../data/column-codec.js";
+import { isUniqueViolation, sql, type Database } from "../db/database.js";
 import { appendEvents } from "../data/outbox.js";
-import { sql, type Database } from "../db/database.js";
-import type { Sql } from "../db/sql.js";
 import { enqueueMail } from "../jobs/mail-job.js";
 import { countAttempts } from "../auth/attempt-counters.js";
+import { Sessions } from "../auth/sessions.js";
 import { passwordProblem, type PasswordPolicy } from "../auth/password-policy.js";
 import type { AccountMailJob } from "./account-mails.js";
-import { dropTokens, spendToken } from "./account-tokens.js";
+import { insertUser } from "./new-user.js";
+import type { InvitationSettings } from "./invitations.service.js";
+import { dropTokens, spendToken } from "../auth/account-tokens.js";
 
 /*
  * The account flows a person runs without a manager: sign-up and its confirmation, and the
@@ -31,6 +32,8 @@ export interface AccountSettings {
     readonly perClient: number;
     readonly windowSeconds: number;
   };
+  /** `auth.invitations`: who may invite, and how long an invitation lasts; undefined: none. */
+  readonly invitations?: InvitationSettings;
 }
 
 export interface Registration {
@@ -72,7 +75,7 @@ export class AccountsService {
         );
         return;
       }
-      const created = await this.createUser(tx, { name, email, password });
+      const created = await insertUser(tx, this.settings.signup!.role, { name, email, password });
       await enqueueMail<AccountMailJob>(tx, {
         kind: created ? "welcome" : "account-exists",
         email,
@@ -87,7 +90,7 @@ export class AccountsService {
       if (!spent) return false;
       // Made meanwhile (another sign-up of the address followed first): this link is spent for nothing.
       if (
-        !(await this.createUser(tx, {
+        !(await insertUser(tx, this.settings.signup!.role, {
           name: spent.name!,
           email: spent.email,
           password: spent.password!,
@@ -133,6 +136,7 @@ export class AccountsService {
       await tx.run(
         sql`UPDATE "users" SET "password" = ${hashed}, "sessions_from" = ${now}, "updated_at" = ${now} WHERE "id" = ${spent.userId}`,
       );
+      await Sessions.endAll(tx, spent.userId);
       await dropTokens(tx, "reset", spent.email);
       await enqueueMail<AccountMailJob>(tx, { kind: "password-changed", email: spent.email });
       return true;
@@ -147,7 +151,7 @@ export class AccountsService {
   }
 
   /** Counts one mail against the address asked about and the client asking (429 past either). */
-  private async countMail(email: string, client: string): Promise<void> {
+  async countMail(email: string, client: string): Promise<void> {
     const { perEmail, perClient, windowSeconds } = this.settings.limits;
     const wait = await countAttempts(
       this.db,
@@ -160,31 +164,66 @@ export class AccountsService {
     if (wait > 0) throw new TooManyRequests(wait);
   }
 
-  /** Inserts the account unless its address has one: its id, or undefined when it was taken. */
-  private async createUser(tx: Sql, user: Registration): Promise<boolean> {
-    const role = this.settings.signup!.role;
-    const now = new Date();
-    for (;;) {
-      const hash = newHash("USR");
-      const row = await tx.get(
-        sql`INSERT INTO "users" ("hash", "name", "email", "password", "role", "created_at", "updated_at")
-          VALUES (${hash}, ${user.name}, ${user.email}, ${user.password}, ${role}, ${now}, ${now})
-          ON CONFLICT DO NOTHING RETURNING "id"`,
-      );
-      if (row) {
-        const changes = {
-          name: [null, user.name],
-          email: [null, user.email],
-          role: [null, role],
-        } as const;
-        await appendEvents(tx, { hash, name: user.name }, [
-          { type: "user.created", hash, changes },
+  /**
+   * Asks to move the account to `email`: the link goes to the new address (after the password is
+   * checked again); nothing changes until it is followed. The same answer whether or not the new
+   * address has an account (then nothing is sent).
+   */
+  async changeEmail(
+    user: { id: number; hash: string },
+    email: string,
+    password: string,
+    client: string,
+  ): Promise<void> {
+    const wait = await countAttempts(this.db, [{ key: `password|${user.id}`, limit: 5 }], 60);
+    if (wait > 0) throw new TooManyRequests(wait);
+    const row = await this.db.get(sql`SELECT "password" FROM "users" WHERE "id" = ${user.id}`);
+    const stored = typeof row?.password === "string" ? row.password : null;
+    if (!(await verifyPassword(password, stored)))
+      throw fieldError("password", "The password is incorrect.");
+    await this.countMail(email, client);
+    await enqueueMail<AccountMailJob>(this.db, { kind: "email-change", email, user: user.hash });
+  }
+
+  /**
+   * Follows a change of address's link: the account takes the new address, every session ends
+   * (sign in again with it), and the old address is told.
+   */
+  async confirmEmail(token: string): Promise<void> {
+    const done = await this.db
+      .transaction(async (tx) => {
+        const spent = await spendToken(tx, "email", token);
+        if (!spent?.userId) return false;
+        const before = await tx.get(
+          sql`SELECT "hash", "email", "name", "sessions_from" FROM "users" WHERE "id" = ${spent.userId}`,
+        );
+        const changedAt = before ? decodedInstant(before.sessions_from, tx.dialect) : null;
+        if (!before || (changedAt !== null && changedAt > spent.createdAt)) return false;
+        if (await tx.get(sql`SELECT 1 AS "taken" FROM "users" WHERE "email" = ${spent.email}`))
+          return false;
+        const now = new Date();
+        await tx.run(
+          sql`UPDATE "users" SET "email" = ${spent.email}, "sessions_from" = ${now}, "updated_at" = ${now} WHERE "id" = ${spent.userId}`,
+        );
+        const hash = String(before.hash);
+        await appendEvents(tx, { hash, name: String(before.name) }, [
+          { type: "user.updated", hash, changes: { email: [String(before.email), spent.email] } },
         ]);
+        await Sessions.endAll(tx, spent.userId);
+        await dropTokens(tx, "reset", String(before.email));
+        await enqueueMail<AccountMailJob>(tx, {
+          kind: "email-changed",
+          email: String(before.email),
+          newEmail: spent.email,
+          name: String(before.name),
+        });
         return true;
-      }
-      // Nothing inserted: the address is taken, or (once in a trillion) the new public id was.
-      if (await tx.get(sql`SELECT 1 AS "taken" FROM "users" WHERE "email" = ${user.email} LIMIT 1`))
-        return false;
-    }
+      })
+      // The address taken in the meantime (its own unique index decides): the link is void.
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      });
+    if (!done) throw new InvalidToken();
   }
 }

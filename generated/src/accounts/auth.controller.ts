@@ -2,7 +2,7 @@
 
 import type { Request, Response } from "express";
 import { sendData, sendError, sendMessage } from "../http/envelope.js";
-import { Unauthenticated } from "../base/errors.js";
+import { NotFound, Unauthenticated } from "../base/errors.js";
 import { bearerToken } from "../base/tokens.js";
 import { compileValidator } from "../base/validation.js";
 import { InvalidCredentials, type AuthService } from "../auth/auth.service.js";
@@ -53,7 +53,8 @@ export class AuthController {
     noStore(res);
     const { email, password } = validateLogin(req.body);
     try {
-      sendData(res, await this.auth.login(email, password, req.ip ?? "unknown"));
+      const client = { ip: req.ip ?? "unknown", userAgent: req.get("user-agent") };
+      sendData(res, await this.auth.login(email, password, client));
     } catch (error) {
       if (!(error instanceof InvalidCredentials)) throw error;
       sendError(res, 401, "Invalid credentials.");
@@ -75,7 +76,21 @@ export class AuthController {
 
   logout = async (req: Request, res: Response) => {
     noStore(res);
-    await this.auth.logout(req.token!);
+    await this.auth.logout(req.user!, req.token!);
     sendMessage(res, "Successfully logged out.");
+  };
+
+  /** The caller's sessions still going, newest first (theirs only). */
+  sessions = async (req: Request, res: Response) => {
+    noStore(res);
+    sendData(res, await this.auth.sessions.list(req.user!.id, req.token!.sid));
+  };
+
+  /** Ends one of the caller's sessions: its tokens answer 401 from the next request on. */
+  endSession = async (req: Request, res: Response) => {
+    noStore(res);
+    const hash = String(req.params.hash);
+    if (!(await this.auth.sessions.end(req.user!.id, hash))) throw new NotFound();
+    sendMessage(res, "Session ended.");
   };
 }

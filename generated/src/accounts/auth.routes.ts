@@ -4,6 +4,8 @@ import { requireAuth } from "../http/authenticate.js";
 import type { RouteTable } from "../http/route-table.js";
 import type { AccountsController } from "./accounts.controller.js";
 import type { AuthController } from "./auth.controller.js";
+import type { InvitationsController } from "./invitations.controller.js";
+import type { SecondFactorController } from "./second-factor.controller.js";
 import type { AuthService } from "../auth/auth.service.js";
 
 /** Login, the current user, refresh and logout, under `base` (/api/auth). */
@@ -14,9 +16,14 @@ export function addAuthRoutes(
   auth: AuthService,
 ): void {
   routes.add(`${base}/login`, { post: controller.login });
-  routes.add(`${base}/me`, { get: requireAuth(auth, controller.me) });
+  const enrolment = { enrolment: true };
+  routes.add(`${base}/me`, { get: requireAuth(auth, controller.me, enrolment) });
   routes.add(`${base}/refresh`, { post: controller.refresh });
-  routes.add(`${base}/logout`, { post: requireAuth(auth, controller.logout) });
+  routes.add(`${base}/logout`, { post: requireAuth(auth, controller.logout, enrolment) });
+  routes.add(`${base}/sessions`, { get: requireAuth(auth, controller.sessions, enrolment) });
+  routes.add(`${base}/sessions/:hash`, {
+    delete: requireAuth(auth, controller.endSession, enrolment),
+  });
 }
 
 /**
@@ -27,6 +34,7 @@ export function addAccountRoutes(
   routes: RouteTable,
   base: string,
   controller: AccountsController,
+  auth: AuthService,
 ): void {
   if (controller.signsUp) {
     routes.add(`${base}/register`, { post: controller.register });
@@ -37,4 +45,35 @@ export function addAccountRoutes(
   }
   routes.add(`${base}/forgot-password`, { post: controller.forgot });
   routes.add(`${base}/reset-password`, { post: controller.reset });
+  routes.add(`${base}/email`, { post: requireAuth(auth, controller.changeEmail) });
+  routes.add(`${base}/email/confirm`, { post: controller.confirmEmail });
+}
+
+/** The second factor's routes (hashapi.yaml `auth.mfa`) under `base` (/api/auth). */
+export function addSecondFactorRoutes(
+  routes: RouteTable,
+  base: string,
+  controller: SecondFactorController,
+  auth: AuthService,
+): void {
+  const enrolment = { enrolment: true };
+  routes.add(`${base}/mfa/setup`, { post: requireAuth(auth, controller.setup, enrolment) });
+  routes.add(`${base}/mfa/confirm`, { post: requireAuth(auth, controller.confirm, enrolment) });
+  routes.add(`${base}/mfa/disable`, { post: requireAuth(auth, controller.disable) });
+  routes.add(`${base}/mfa/verify`, { post: controller.verify });
+}
+
+/** Invitations (hashapi.yaml `auth.invitations`) under `base` (/api/auth). */
+export function addInvitationRoutes(
+  routes: RouteTable,
+  base: string,
+  controller: InvitationsController,
+  auth: AuthService,
+): void {
+  routes.add(`${base}/invitations`, {
+    get: requireAuth(auth, controller.list),
+    post: requireAuth(auth, controller.create),
+  });
+  routes.add(`${base}/invitations/accept`, { post: controller.accept });
+  routes.add(`${base}/invitations/:hash`, { delete: requireAuth(auth, controller.revoke) });
 }

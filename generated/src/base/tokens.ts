@@ -26,6 +26,8 @@ export interface TokenClaims {
    * without it): a password change ends the sessions issued before it, even within the same second.
    */
   issuedAtMs: number;
+  /** The session (a login and its refreshes, auth/sessions.ts) the token belongs to; "" for a token issued before sessions were kept. */
+  sid: string;
 }
 
 export interface IssuedToken {
@@ -41,12 +43,18 @@ export interface IssuedToken {
  */
 const algorithm = "HS256";
 
-export function issueToken(config: JwtSettings, userHash: string, authTime?: number): IssuedToken {
+export function issueToken(
+  config: JwtSettings,
+  userHash: string,
+  sid: string,
+  authTime?: number,
+): IssuedToken {
   const instant = Date.now();
   const now = Math.floor(instant / 1000);
   const claims = {
     sub: userHash,
     jti: randomUUID(),
+    sid,
     auth_time: authTime ?? now,
     iat: now,
     // A token issued just after a password change, in the same second, is told apart from one
@@ -100,7 +108,7 @@ function verifiedClaims(config: JwtSettings, token: string): Verified | undefine
   if (Object.hasOwn(decoded.header, "crit")) return undefined;
   const claims = decoded.payload;
   if (!isRecord(claims)) return undefined;
-  const { sub, jti, iat, exp, nbf, auth_time: authTime, iat_ms: issuedAtMs } = claims;
+  const { sub, jti, iat, exp, nbf, auth_time: authTime, iat_ms: issuedAtMs, sid } = claims;
   // jsonwebtoken checks exp only when present: the service requires it.
   if (typeof exp !== "number" || (nbf !== undefined && typeof nbf !== "number")) return undefined;
   const notBefore = typeof nbf === "number" ? nbf : undefined;
@@ -114,6 +122,7 @@ function verifiedClaims(config: JwtSettings, token: string): Verified | undefine
     nbf: notBefore,
     auth_time: typeof authTime === "number" ? authTime : iat,
     issuedAtMs: typeof issuedAtMs === "number" ? issuedAtMs : iat * 1000,
+    sid: typeof sid === "string" ? sid : "",
   };
   if (cache.size >= maxVerified) cache.delete(cache.keys().next().value!);
   cache.set(token, verified);
@@ -136,8 +145,8 @@ export function readToken(
   const now = Math.floor(Date.now() / 1000);
   if (!allowExpired && now >= verified.exp) return undefined;
   if (verified.nbf !== undefined && verified.nbf > now) return undefined;
-  const { sub, jti, iat, exp, auth_time, issuedAtMs } = verified;
-  return { sub, jti, iat, exp, auth_time, issuedAtMs };
+  const { sub, jti, iat, exp, auth_time, issuedAtMs, sid } = verified;
+  return { sub, jti, iat, exp, auth_time, issuedAtMs, sid };
 }
 
 export function bearerToken(header: string | undefined): string | undefined {

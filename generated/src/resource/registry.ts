@@ -1,5 +1,8 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
+import { requireAuth } from "../http/authenticate.js";
+import { mailJobName } from "../mail/mail-sender.js";
+import { Forbidden } from "../base/errors.js";
 import type { AuthService } from "../auth/auth.service.js";
 import { nestedReader, type NestedPolicy, type NestedReader } from "../http/nested-access.js";
 import type { ListSpec } from "../http/list-query.js";
@@ -275,6 +278,9 @@ export class ResourceRegistry {
     { resource, access }: NonNullable<ResourceRegistry["managedUsers"]>,
   ): void {
     const table = this.tableOf(resource.table) as Table<object, ManagedUser>;
+    // With mail: a manager starts a reset (the user chooses the password), never sets another's.
+    const jobs = this.jobs;
+    const mails = jobs?.jobNames.includes(mailJobName) === true;
     const controller = new UsersController(
       {
         service: new UsersService(resource, table, this.tableOf, access),
@@ -283,7 +289,15 @@ export class ResourceRegistry {
         nested: {},
         serialize: createSerializer(resource, (spec) => this.serializerOf(spec)),
       },
-      access,
+      {
+        ...access,
+        ...(mails
+          ? {
+              startReset: (email: string) =>
+                jobs!.enqueue(table.sql, mailJobName, { kind: "reset", email }),
+            }
+          : {}),
+      },
     );
     addResourceRoutes(routes, `${base}/${resource.collection}`, controller, this.auth, {
       collection: resource.collection,
@@ -291,6 +305,14 @@ export class ResourceRegistry {
       roles: resource.roles ?? {},
       softDelete: false,
     });
+    if (mails)
+      routes.add(`${base}/${resource.collection}/:hash/password-reset`, {
+        // The managing roles only, as every other action of /api/users.
+        post: requireAuth(this.auth, (req, res) => {
+          if (!(resource.roles?.update ?? []).includes(req.user!.role)) throw new Forbidden();
+          return controller.startReset(req, res);
+        }),
+      });
   }
 
   private serializerOf(spec: TableSpec): Serializer {

@@ -10,6 +10,7 @@ import { describeFieldErrors, ValidationFailed } from "../src/base/errors.js";
 import { hashMatcher, newHash } from "../src/base/hash-id.js";
 import { createLogger, type Logger } from "../src/base/logger.js";
 import { hashPassword } from "../src/base/passwords.js";
+import { totpCode, totpStep } from "../src/base/totp.js";
 import { tableLookup } from "../src/data/table.js";
 import { freshTestDatabase } from "../src/db/test-database.js";
 import type { ResourceDescriptor } from "../src/resource/descriptor.js";
@@ -64,6 +65,8 @@ export interface ProjectParts<Config, Tables> {
   openTables(db: Database): Tables;
   /** hashapi.yaml's auth.roles, most privileged first (src/auth/roles.ts). */
   roles: readonly string[];
+  /** hashapi.yaml's `auth.mfa.required`: testers of these roles set a second factor up first. */
+  mfaRequired?: readonly string[];
 }
 
 /** The pattern of one resource's public ids (the service's own matcher). */
@@ -120,6 +123,20 @@ export function acceptedPayload<Create>(
     const reply = { status: 422, body: { message: error.message, errors: error.errors } };
     throw new Error(`the factory's payload was refused: ${explain(reply)}`);
   }
+}
+
+/** Sets a second factor up on the session of `token`: setup, then a code of the new secret. */
+async function enrolSecondFactor(api: { request: TestApi<unknown>["request"] }, token: string) {
+  const setup = await api.request(
+    "POST",
+    "/api/auth/mfa/setup",
+    { password: "test-password" },
+    { token },
+  );
+  expect(setup.status, explain(setup)).toBe(200);
+  const code = totpCode(setup.body.data.secret, totpStep());
+  const confirmed = await api.request("POST", "/api/auth/mfa/confirm", { code }, { token });
+  expect(confirmed.status, explain(confirmed)).toBe(200);
 }
 
 let counter = 0;
@@ -218,6 +235,9 @@ export async function startTestApi<Config, Tables>(
     );
     expect(login.status).toBe(200);
     tester.token = login.body.data.access_token;
+    // A role that must have a second factor reaches only the enrolment routes until it has one:
+    // the tester sets it up as a person would (its session goes on; others would end).
+    if (parts.mfaRequired?.includes(tester.user.role)) await enrolSecondFactor(api, tester.token);
   }
   api.token = first.token;
   return api;

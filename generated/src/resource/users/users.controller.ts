@@ -1,7 +1,8 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { propertyOf } from "../../base/records.js";
-import type { Request } from "express";
+import type { Request, Response } from "express";
+import { sendMessage } from "../../http/envelope.js";
 import { Forbidden, ValidationFailed } from "../../base/errors.js";
 import { ResourceController, type ControllerContext } from "../controller.js";
 import { ResourcePolicy } from "../policy.js";
@@ -35,7 +36,26 @@ export class UsersController extends ResourceController<
 
   protected override beforeUpdate(req: Request, record: ManagedUser): void {
     if (this.above(record.role, req)) throw new Forbidden();
+    // With mail, another user's password is theirs to choose: a manager starts a reset instead.
+    if (
+      this.access.startReset &&
+      record.id !== req.user?.id &&
+      propertyOf(req.body, "password") !== undefined
+    )
+      throw new ValidationFailed({
+        password: [
+          "The password field is prohibited: start a reset (POST …/password-reset) instead.",
+        ],
+      });
   }
+
+  /** `POST /api/users/{hash}/password-reset`: mails the user a reset link (202). */
+  startReset = async (req: Request, res: Response) => {
+    const record = await this.service.find(String(req.params.hash));
+    if (this.above(record.role, req)) throw new Forbidden();
+    await this.access.startReset!(record.email);
+    sendMessage(res, "A link to reset the password has been sent to the user.", 202);
+  };
 
   protected override beforeDestroy(req: Request, record: ManagedUser): void {
     if (this.above(record.role, req)) throw new Forbidden();

@@ -2,7 +2,8 @@
 
 import { sql, type Sql } from "../db/sql.js";
 import type { RenderedMail } from "../mail/message.js";
-import { issueToken, pendingSignup, type TokenPurpose } from "./account-tokens.js";
+import { issueToken, pendingSignup, type TokenPurpose } from "../auth/account-tokens.js";
+import { invitationLink } from "./invitation-links.js";
 
 /*
  * The mails of the account flows, composed when the mail job runs, not when the request is
@@ -23,7 +24,13 @@ export type AccountMailJob =
   /** A password reset link, if the address has an account. */
   | { kind: "reset"; email: string }
   /** The password was changed by a reset: the owner is told. */
-  | { kind: "password-changed"; email: string };
+  | { kind: "password-changed"; email: string }
+  /** A change of address asked for: the link goes to the new one (unless it has an account). */
+  | { kind: "email-change"; email: string; user: string }
+  /** The address was changed: the old one is told. */
+  | { kind: "email-changed"; email: string; newEmail: string; name: string }
+  /** An invitation's link (or, to an address that has an account, a notice). */
+  | { kind: "invitation"; email: string; invitation: string };
 
 export const accountMailKinds: readonly AccountMailJob["kind"][] = [
   "signup",
@@ -32,6 +39,9 @@ export const accountMailKinds: readonly AccountMailJob["kind"][] = [
   "account-exists",
   "reset",
   "password-changed",
+  "invitation",
+  "email-change",
+  "email-changed",
 ];
 
 /** What a template with a link is given. */
@@ -51,8 +61,20 @@ export interface NoticeMailInput {
   readonly email: string;
 }
 
+/** What an invitation's mail is given. */
+export interface InvitationMailInput extends LinkMailInput {
+  /** The role the account will have. */
+  readonly role: string;
+  /** The name of the user who invited, if they still have an account. */
+  readonly invitedBy: string | null;
+}
+
 /** The account mails' templates, one per file of src/custom/mail/ (yours). */
 export interface AccountMailTemplates {
+  invitation?(input: InvitationMailInput): RenderedMail;
+  confirmEmail(input: LinkMailInput): RenderedMail;
+  emailChanged(input: NoticeMailInput & { newEmail: string }): RenderedMail;
+  invitationToMember?(input: NoticeMailInput & { invitedBy: string | null }): RenderedMail;
   verifyEmail(input: LinkMailInput): RenderedMail;
   resetPassword(input: LinkMailInput): RenderedMail;
   welcome(input: NoticeMailInput): RenderedMail;
@@ -64,7 +86,12 @@ export interface AccountMailSettings {
   readonly appName: string;
   /** Where links start when a link's path is not a whole URL: APP_URL (or the local address). */
   readonly appUrl: string;
-  readonly links: { readonly verifyEmail: string; readonly resetPassword: string };
+  readonly links: {
+    readonly verifyEmail: string;
+    readonly resetPassword: string;
+    readonly acceptInvitation?: string;
+    readonly confirmEmail: string;
+  };
   /** How long each token lasts, in minutes. */
   readonly tokenMinutes: Readonly<Record<TokenPurpose, number>>;
 }
@@ -115,6 +142,20 @@ export class AccountMails {
           ...this.templates.resetPassword({ appName, name: account.name, email, ...link }),
         };
       }
+      case "invitation":
+        return this.invitation(job.invitation, email);
+      case "email-change":
+        return this.emailChange(job.user, email);
+      case "email-changed":
+        return {
+          to: email,
+          ...this.templates.emailChanged({
+            appName,
+            name: job.name,
+            email,
+            newEmail: job.newEmail,
+          }),
+        };
       default: {
         const account = await this.account(email);
         if (!account) return undefined;
@@ -128,6 +169,62 @@ export class AccountMails {
         return { to: email, ...template(notice) };
       }
     }
+  }
+
+  /** The link to a new address; nothing when the address has an account (never moved onto). */
+  private async emailChange(
+    userHash: string,
+    email: string,
+  ): Promise<(RenderedMail & { to: string }) | undefined> {
+    if (await this.account(email)) return undefined;
+    const user = await this.db.get(
+      sql`SELECT "id", "name" FROM "users" WHERE "hash" = ${userHash}`,
+    );
+    if (!user) return undefined;
+    const link = await this.link("email", { email, userId: Number(user.id) });
+    const { appName } = this.settings;
+    return {
+      to: email,
+      ...this.templates.confirmEmail({ appName, name: String(user.name), email, ...link }),
+    };
+  }
+
+  /** An invitation's link, or the notice to an address that has an account by now. */
+  private async invitation(
+    hash: string,
+    email: string,
+  ): Promise<(RenderedMail & { to: string }) | undefined> {
+    const { appName } = this.settings;
+    const account = await this.account(email);
+    if (account) {
+      const row = await this.db.get(
+        sql`SELECT "u"."name" FROM "hashapi_invitations" AS "i" JOIN "users" AS "u" ON "u"."id" = "i"."invited_by" WHERE "i"."hash" = ${hash}`,
+      );
+      const invitedBy = row ? String(row.name) : null;
+      return {
+        to: email,
+        ...this.templates.invitationToMember!({ appName, name: account.name, email, invitedBy }),
+      };
+    }
+    const pending = await invitationLink(this.db, hash);
+    if (!pending) return undefined;
+    const link = tokenLink(
+      this.settings.appUrl,
+      this.settings.links.acceptInvitation ?? "/invitation",
+      pending.token,
+    );
+    return {
+      to: email,
+      ...this.templates.invitation!({
+        appName,
+        name: "",
+        email,
+        link,
+        expiresAt: pending.expiresAt,
+        role: pending.role,
+        invitedBy: pending.inviter,
+      }),
+    };
   }
 
   private async account(email: string): Promise<{ id: number; name: string } | undefined> {

@@ -73,6 +73,10 @@ const validateRegistration = validator<{ name: string; email: string; password: 
 });
 const validateEmail = validator<{ email: string }>({ email: emailRules });
 const validateToken = validator<{ token: string }>({ token: tokenRules });
+const validateEmailChange = validator<{ email: string; password: string }>({
+  email: emailRules,
+  password: passwordRules,
+});
 const validateReset = validator<{ token: string; password: string }>({
   token: tokenRules,
   password: passwordRules,
@@ -84,6 +88,7 @@ export function storedEmail(email: string): string {
 }
 
 const invalidLinks = {
+  email: "This link to confirm an email address is invalid or has expired.",
   signup: "This verification link is invalid or has expired.",
   reset: "This password reset token is invalid.",
 };
@@ -143,6 +148,21 @@ export class AccountsController {
     const { token, password } = validateReset(req.body);
     if (await this.followed(res, "reset", () => this.accounts.reset(token, password)))
       sendMessage(res, "Your password has been reset: sign in with it.");
+  };
+
+  /** Asks to move the caller's account to another address (confirmed there). */
+  changeEmail = async (req: Request, res: Response) => {
+    noStore(res);
+    const { email, password } = validateEmailChange(req.body);
+    await this.accounts.changeEmail(req.user!, storedEmail(email), password, client(req));
+    sendMessage(res, "Check the new address: the change is made when its link is followed.", 202);
+  };
+
+  confirmEmail = async (req: Request, res: Response) => {
+    noStore(res);
+    const { token } = validateToken(req.body);
+    if (await this.followed(res, "email", () => this.accounts.confirmEmail(token)))
+      sendMessage(res, "Your email address has been changed: sign in with it.");
   };
 
   /** Runs a link's work; a spent, expired or unknown token answers 422 on `token`. */

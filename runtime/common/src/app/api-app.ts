@@ -20,10 +20,21 @@ import { hearEventsOf } from "../data/event-hearing.js";
 import type { Webhook } from "../events/webhooks.js";
 import express, { type Express, type RequestHandler } from "express";
 import { AuthController } from "../accounts/auth.controller.js";
-import { addAccountRoutes, addAuthRoutes } from "../accounts/auth.routes.js";
+import {
+  addAccountRoutes,
+  addAuthRoutes,
+  addInvitationRoutes,
+  addSecondFactorRoutes,
+} from "../accounts/auth.routes.js";
+import { InvitationsController } from "../accounts/invitations.controller.js";
+import { InvitationsService } from "../accounts/invitations.service.js";
 import { AuthService, type UserFields } from "../auth/auth.service.js";
 import { LoginThrottle } from "../auth/login-throttle.js";
 import { Revocations } from "../auth/revocations.js";
+import { Sessions } from "../auth/sessions.js";
+import { SecondFactor, type MfaSettings } from "../auth/second-factor.js";
+import { SecretBox } from "../auth/secret-box.js";
+import { SecondFactorController } from "../accounts/second-factor.controller.js";
 import { requestLimitsShared, type Database } from "../db/database.js";
 import type { Logger } from "../base/logger.js";
 import type { JwtSettings } from "../base/tokens.js";
@@ -100,6 +111,8 @@ export interface ApiParts {
   mail?: MailParts;
   /** hashapi.yaml's `auth.signup` and `auth.passwords`: the account flows (they need `mail`). */
   accounts?: AccountSettings;
+  /** hashapi.yaml's `auth.mfa`: two-factor authentication (auth/second-factor.ts). */
+  mfa?: MfaSettings;
 }
 
 /** What sending mail needs, read at start-up (the generated src/config.ts and src/mail.ts). */
@@ -135,7 +148,11 @@ export function createApiApp(apiParts: ApiParts): ApiApp {
     settings.jwt,
     new Revocations(db),
     new LoginThrottle(db),
+    new Sessions(db),
     parts.userFields,
+    parts.mfa
+      ? new SecondFactor(db, new SecretBox(settings.jwt.key), parts.mfa, parts.title)
+      : undefined,
   );
   if (RequestLimits.declared(settings.rateLimit))
     auth.requestLimits = new RequestLimits(
@@ -174,9 +191,23 @@ export function createApiApp(apiParts: ApiParts): ApiApp {
 /** Login and the session's routes, and the account flows when hashapi.yaml declares `mail:`. */
 function addIdentityRoutes(routes: RouteTable, parts: ApiParts, auth: AuthService): void {
   addAuthRoutes(routes, "/api/auth", new AuthController(auth), auth);
+  if (auth.secondFactor)
+    addSecondFactorRoutes(
+      routes,
+      "/api/auth",
+      new SecondFactorController(auth, auth.secondFactor),
+      auth,
+    );
   if (parts.accounts && parts.mail) {
     const accounts = new AccountsService(parts.db, parts.accounts);
-    addAccountRoutes(routes, "/api/auth", new AccountsController(accounts));
+    addAccountRoutes(routes, "/api/auth", new AccountsController(accounts), auth);
+    const invitations = parts.accounts.invitations;
+    if (invitations) {
+      const service = new InvitationsService(parts.db, invitations, (email, client) =>
+        accounts.countMail(email, client),
+      );
+      addInvitationRoutes(routes, "/api/auth", new InvitationsController(service, auth), auth);
+    }
   }
 }
 

@@ -17,6 +17,8 @@ import {
 } from "../base/tokens.js";
 import type { LoginThrottle } from "./login-throttle.js";
 import type { Revocations } from "./revocations.js";
+import type { Sessions } from "./sessions.js";
+import { mfaChallenge, type MfaChallenge, type SecondFactor } from "./second-factor.js";
 
 /**
  * The fields hashapi.yaml adds to every user (`auth.user.fields`), and how each is stored: read
@@ -48,6 +50,8 @@ export interface CurrentUser {
    * every action limited to roles refuses it.
    */
   role: string;
+  /** With hashapi.yaml's `auth.mfa`: whether the user has a second factor set up. */
+  secondFactor?: boolean;
 }
 
 /**
@@ -72,6 +76,7 @@ export class AuthService {
    * (http/authenticate.ts): what the HTTP layer above hands in, so identity imports nothing of it.
    */
   requestLimits: CallerLimits | undefined;
+
   /** DATABASE_REPLICA_URLS: where the reads of a GET may go (http/authenticate.ts). */
   get replicas(): ReadRouting | undefined {
     return this.db.replicas;
@@ -82,32 +87,59 @@ export class AuthService {
     private readonly jwt: JwtSettings,
     private readonly revocations: Revocations,
     private readonly throttle: LoginThrottle,
+    readonly sessions: Sessions,
     readonly userFields: UserFields = {},
+    /** hashapi.yaml's `auth.mfa` (auth/second-factor.ts); undefined: no second factor. */
+    readonly secondFactor?: SecondFactor,
   ) {
     const extra = Object.keys(userFields).map((name) => `, "${name.replaceAll('"', '""')}"`);
     // Built once: each verification binds its token's values in this order (see `liveUser`).
     const order = new Binder(db.dialect);
-    const [jti, hash] = [order.add("claims.jti"), order.add("claims.sub")];
+    const [jti, sid, hash] = [
+      order.add("claims.jti"),
+      order.add("claims.sid"),
+      order.add("claims.sub"),
+    ];
     // With read replicas, the caller's last write too (its event id): what a replica must hold
     // before it answers this caller's reads (db/replicas.ts). One index lookup in the same statement.
     const lastEvent = db.replicas
       ? `, (SELECT "e"."id" FROM "hashapi_events" AS "e" WHERE "e"."actor_hash" = "users"."hash" ORDER BY "e"."id" DESC LIMIT 1) AS "last_event"`
       : "";
-    this.liveUserText = `SELECT "id", "hash", "name", "email", "role", "sessions_from"${extra.join("")}, EXISTS (SELECT 1 FROM "revoked_tokens" WHERE "jti" = ${jti}) AS "revoked"${lastEvent} FROM "users" WHERE "hash" = ${hash} LIMIT 1`;
+    // With `auth.mfa`, whether the user has a second factor: a role that requires one reaches only
+    // the enrolment routes until it does (http/authenticate.ts).
+    const mfa = secondFactor ? `, "mfa_enabled_at"` : "";
+    this.liveUserText = `SELECT "id", "hash", "name", "email", "role", "sessions_from"${mfa}${extra.join("")}, EXISTS (SELECT 1 FROM "revoked_tokens" WHERE "jti" = ${jti}) AS "revoked", EXISTS (SELECT 1 FROM "hashapi_sessions" WHERE "hash" = ${sid} AND "ended_at" IS NOT NULL) AS "ended"${lastEvent} FROM "users" WHERE "hash" = ${hash} LIMIT 1`;
   }
 
-  async login(email: string, password: string, ip: string): Promise<IssuedToken> {
+  async login(
+    email: string,
+    password: string,
+    client: { ip: string; userAgent: string | undefined },
+  ): Promise<IssuedToken | MfaChallenge> {
     // Counted before the slow hash, so that parallel attempts cannot all pass the check.
-    const attempt = await this.throttle.attempt(email, ip);
+    const attempt = await this.throttle.attempt(email, client.ip);
     const user = (await this.db.get(
-      sql`SELECT "hash", "password" FROM "users" WHERE "email" = ${email.toLowerCase()} LIMIT 1`,
-    )) as { hash: string; password: string } | undefined;
+      sql`SELECT "id", "hash", "password" FROM "users" WHERE "email" = ${email.toLowerCase()} LIMIT 1`,
+    )) as { id: number; hash: string; password: string } | undefined;
     // Unknown e-mails are verified against a dummy hash: both paths cost one scrypt (bounded per
     // process with every other hash: base/passwords.ts).
     const valid = await verifyPassword(password, user?.password ?? null);
     if (!user || !valid) throw new InvalidCredentials();
     await this.throttle.succeeded(attempt);
-    return issueToken(this.jwt, user.hash);
+    const id = Number(user.id);
+    // A user with a second factor gets a challenge, never a session: /api/auth/mfa/verify trades it.
+    if (this.secondFactor && (await this.secondFactor.enabled(this.db, id)))
+      return mfaChallenge(this.db, { id, email: email.toLowerCase() });
+    return this.startSession({ id, hash: user.hash }, client);
+  }
+
+  /** A new session for a user who proved who they are: its first token. */
+  async startSession(
+    user: { id: number; hash: string },
+    client: { ip: string | undefined; userAgent: string | undefined },
+  ): Promise<IssuedToken> {
+    const sid = await this.sessions.start(user.id, client, this.jwt.refreshTtlSeconds);
+    return issueToken(this.jwt, user.hash, sid);
   }
 
   /** The user behind a valid, unrevoked token of an existing user; Unauthenticated otherwise. */
@@ -129,7 +161,17 @@ export class AuthService {
     const user = await this.liveUser(claims);
     if (!(await this.revocations.revoke(claims.jti, this.usableUntil(claims))))
       throw new Unauthenticated();
-    return issueToken(this.jwt, user.hash, claims.auth_time);
+    // A token of before sessions were kept starts one: from then on it can be listed and ended.
+    const sid =
+      claims.sid === ""
+        ? await this.sessions.start(
+            user.id,
+            { ip: undefined, userAgent: undefined },
+            this.jwt.refreshTtlSeconds,
+          )
+        : claims.sid;
+    if (claims.sid !== "") await this.sessions.touch(sid);
+    return issueToken(this.jwt, user.hash, sid, claims.auth_time);
   }
 
   /**
@@ -137,9 +179,10 @@ export class AuthService {
    * second finds the token revoked and answers 401, so a logout that answered 200 leaves no token
    * derived from it working (a refresh that won came first, and its new token is not this one's).
    */
-  async logout(claims: TokenClaims): Promise<void> {
+  async logout(user: CurrentUser, claims: TokenClaims): Promise<void> {
     if (!(await this.revocations.revoke(claims.jti, this.usableUntil(claims))))
       throw new Unauthenticated();
+    if (claims.sid !== "") await this.sessions.end(user.id, claims.sid);
   }
 
   private async liveUser(claims: TokenClaims): Promise<CurrentUser> {
@@ -150,9 +193,10 @@ export class AuthService {
     claims: TokenClaims,
   ): Promise<{ user: CurrentUser; lastEvent: number | undefined }> {
     // One statement answers both per-request questions: does the user still exist, and is this token revoked?
-    const row = await this.db.get(this.liveUserText, [claims.jti, claims.sub]);
+    const row = await this.db.get(this.liveUserText, [claims.jti, claims.sid, claims.sub]);
     // EXISTS is 1/0 on SQLite and true/false on PostgreSQL.
-    if (!row || row.revoked === 1 || row.revoked === true) throw new Unauthenticated();
+    const yes = (value: unknown) => value === 1 || value === true;
+    if (!row || yes(row.revoked) || yes(row.ended)) throw new Unauthenticated();
     // Issued before the user's password last changed: that ended the session.
     const sessionsFrom = decodedInstant(row.sessions_from, this.db.dialect);
     if (sessionsFrom !== null && claims.issuedAtMs < sessionsFrom.getTime())
@@ -163,6 +207,7 @@ export class AuthService {
       name: String(row.name),
       email: String(row.email),
       role: String(row.role),
+      ...(this.secondFactor ? { secondFactor: row.mfa_enabled_at !== null } : {}),
       ...Object.fromEntries(
         Object.entries(this.userFields).map(([name, { kind }]) => [
           name,

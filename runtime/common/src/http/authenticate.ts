@@ -2,7 +2,7 @@
 
 import type { Request, Response } from "express";
 import type { AuthService, CurrentUser } from "../auth/auth.service.js";
-import { Unauthenticated } from "../base/errors.js";
+import { Forbidden, Unauthenticated } from "../base/errors.js";
 import { bearerToken, type TokenClaims } from "../base/tokens.js";
 import type { Action } from "./route-table.js";
 
@@ -18,7 +18,11 @@ declare module "express-serve-static-core" {
  * query string), then counts the request against the caller's limit (rateLimit). A request whose
  * token fails counts against its address first, so a flood of bad tokens meets a limit too.
  */
-async function signIn(auth: AuthService, req: Request): Promise<number | undefined> {
+async function signIn(
+  auth: AuthService,
+  req: Request,
+  enrolment = false,
+): Promise<number | undefined> {
   const token = bearerToken(req.headers.authorization);
   let lastEvent: number | undefined;
   try {
@@ -34,13 +38,22 @@ async function signIn(auth: AuthService, req: Request): Promise<number | undefin
   }
   // Without limits nothing is awaited: an await costs a turn of the queue even for nothing.
   if (auth.requestLimits) await auth.requestLimits.caller(req);
+  // A role that must have a second factor reaches only the routes that set one up until it has.
+  const user = req.user!;
+  if (!enrolment && user.secondFactor === false && auth.secondFactor?.requires(user.role))
+    throw new Forbidden("Set up two-factor authentication to continue.");
   return lastEvent;
 }
 
 /** The action, for callers with a valid token of an existing user only (401 otherwise). */
-export function requireAuth(auth: AuthService, action: Action): Action {
+export function requireAuth(
+  auth: AuthService,
+  action: Action,
+  /** A route a user whose role requires a second factor may use before setting it up. */
+  options: { enrolment?: boolean } = {},
+): Action {
   return async (req: Request, res: Response) => {
-    const lastEvent = await signIn(auth, req);
+    const lastEvent = await signIn(auth, req, options.enrolment);
     await perform(auth, req, res, action, lastEvent);
   };
 }

@@ -15,6 +15,7 @@ export {
 export type { MailSender } from "../mail/mail-sender.js";
 export type {
   AccountMailTemplates,
+  InvitationMailInput,
   LinkMailInput,
   NoticeMailInput,
 } from "../accounts/account-mails.js";

@@ -33,6 +33,11 @@ export interface UserRoles {
   readonly defaultRole: string;
   /** What a new password must be (hashapi.yaml `auth.passwords`). */
   readonly passwords: PasswordPolicy;
+  /**
+   * With hashapi.yaml's `mail:`, mails a user a reset link (the mail job): managers start resets
+   * and never set another user's password.
+   */
+  readonly startReset?: (email: string) => Promise<void>;
 }
 
 /**
