@@ -70,6 +70,47 @@ describe("authentication", () => {
     expect((await api.request("GET", "/api/auth/me")).status).toBe(401);
   });
 
+  it("lists the caller's sessions, and ends one: its token then answers 401", async () => {
+    const { user } = api.as(api.roles.at(-1)!);
+    const login = () =>
+      api.request(
+        "POST",
+        "/api/auth/login",
+        { email: user.email, password: "test-password" },
+        { token: null },
+      );
+    const first = (await login()).body.data.access_token as string;
+    const second = (await login()).body.data.access_token as string;
+    const listed = await api.request("GET", "/api/auth/sessions", undefined, { token: second });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data[0]).toMatchObject({
+      hash: expect.stringMatching(/^SES_/),
+      current: true,
+    });
+    const other = listed.body.data.find((session: { current: boolean }) => !session.current);
+    expect(
+      (
+        await api.request("DELETE", `/api/auth/sessions/${other.hash}`, undefined, {
+          token: second,
+        })
+      ).status,
+    ).toBe(200);
+    expect((await api.request("GET", "/api/auth/me", undefined, { token: first })).status).toBe(
+      401,
+    );
+    expect((await api.request("GET", "/api/auth/me", undefined, { token: second })).status).toBe(
+      200,
+    );
+    // Another user's session, or one already ended, is the 404 of a missing one.
+    expect(
+      (
+        await api.request("DELETE", `/api/auth/sessions/${other.hash}`, undefined, {
+          token: second,
+        })
+      ).status,
+    ).toBe(404);
+  });
+
   it("answers unknown routes with 404 and wrong methods with 405 and Allow", async () => {
     expect((await api.request("GET", "/api/nowhere")).body).toEqual({
       type: "error",

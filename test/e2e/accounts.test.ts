@@ -15,6 +15,15 @@ import { totpCode, totpStep } from "../../runtime/common/src/base/totp.js";
  * characters, and limits of 3 mails per address and 30 requests per client a minute.
  */
 const password = "a long password";
+/** The project's own code sending mail with hashapi's mailer: a handler that tells the front desk. */
+const deskHandler = `import type { EventHandlers } from "../lib/events/handlers.js";
+
+export const handlers: EventHandlers = {
+  "specialty.created": (event, ctx) => {
+    ctx.mail.send({ to: "desk@clinic.example", subject: \`New specialty: \${String(event.record?.name)}\`, text: "Add it to the signs." });
+  },
+};
+`;
 const tokenOf = (mail: ReceivedMail) => /[?&]token=([A-Za-z0-9_-]{43})\b/.exec(mail.text)?.[1] ?? "";
 
 describe.each(databaseTargets)("accounts on $label", ({ database }) => {
@@ -46,7 +55,7 @@ describe.each(databaseTargets)("accounts on $label", ({ database }) => {
       await postgres.createDatabase("accounts");
       databaseUrl = postgres.url("accounts");
     }
-    project = await prepareProject({ name: `e2e-accounts-${database}`, database, databaseUrl, extraSpecs: join(repo, "test/fixtures/accounts") });
+    project = await prepareProject({ name: `e2e-accounts-${database}`, database, databaseUrl, extraSpecs: join(repo, "test/fixtures/accounts"), customFiles: { "src/custom/events.ts": deskHandler } });
     service = await startService({ cwd: project.dir, env: { ...project.env, MAIL_URL: smtp.url, TRUST_PROXY: "loopback", WEB_CONCURRENCY: "2", WEBHOOK_RETRY_BASE_MS: "50" } });
     api = client(service.baseUrl);
     // Admins must have a second factor: until the admin sets one up, only the enrolment routes answer.
@@ -479,6 +488,20 @@ describe.each(databaseTargets)("accounts on $label", ({ database }) => {
     const newcomer = createClient({ baseUrl: service.baseUrl, headers });
     unwrap(await newcomer.auth.acceptInvitation({ token: tokenOf((await smtp.waitFor(invitee, 1))[0]!), name: "Nico Newcomer", password }));
     expect(unwrap(await newcomer.auth.me())).toMatchObject({ email: invitee, role: "receptionist" });
+  });
+
+  it("sends the project's own mail (ctx.mail) after commit, retried through the server's refusals", async () => {
+    smtp.failNext(2);
+    const name = `Dermatology ${database} ${n}`;
+    const created = await api("POST", "/api/specialties", { token: adminToken, body: { name } });
+    expect(created.status).toBe(201);
+    const [mail] = await smtp.waitFor("desk@clinic.example", 1, 20_000);
+    expect(mail).toMatchObject({ subject: `New specialty: ${name}`, from: "no-reply@clinic.example" });
+    expect(mail!.text).toBe("Add it to the signs.");
+    // A refused write sends nothing.
+    expect((await api("POST", "/api/specialties", { token: adminToken, body: { name } })).status).toBe(422);
+    await new Promise((done) => setTimeout(done, 500));
+    expect(smtp.to("desk@clinic.example")).toHaveLength(1);
   });
 
   it("refuses malformed payloads with Laravel's messages, and every link's route without a token", async () => {

@@ -18,6 +18,8 @@ export interface SmtpSink {
   /** MAIL_URL for the service: STARTTLS required, the sink's own certificate accepted, with credentials. */
   url: string;
   mails: ReceivedMail[];
+  /** Refuses the next `count` mails with a temporary error (451), as a busy server does. */
+  failNext(count: number): void;
   /** The mails to `address` received so far, oldest first. */
   to(address: string): ReceivedMail[];
   /** Waits (at most `timeoutMs`) until `address` has received `count` mails; they are returned. */
@@ -31,6 +33,7 @@ export interface SmtpSink {
  */
 export async function startSmtpSink(): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
+  let failures = 0;
   const server = new SMTPServer({
     logger: false,
     authMethods: ["PLAIN", "LOGIN"],
@@ -44,6 +47,10 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
+        if (failures > 0) {
+          failures -= 1;
+          return done(Object.assign(new Error("Busy: try again later"), { responseCode: 451 }));
+        }
         const raw = Buffer.concat(chunks).toString("utf8");
         mails.push({ ...parseMail(raw), to: session.envelope.rcptTo.map((to) => to.address.toLowerCase()), from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", secure: session.secure, user: session.user as string | undefined, raw });
         done();
@@ -56,6 +63,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   return {
     url: `smtp://mailer:${encodeURIComponent("s3cret p@ss")}@127.0.0.1:${port}?requireTLS=true&tls.rejectUnauthorized=false`,
     mails,
+    failNext: (count) => void (failures = count),
     to,
     async waitFor(address, count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;

@@ -109,6 +109,11 @@ export class AccountsService {
     await this.mailAbout({ kind: "resend", email }, client);
   }
 
+  /** A reset a manager starts for a user (/api/users): counted against the address as any other. */
+  async startReset(email: string, client: string): Promise<void> {
+    await this.mailAbout({ kind: "reset", email }, client);
+  }
+
   /** A reset link, if the address has an account. */
   async forgot(email: string, client: string): Promise<void> {
     await this.mailAbout({ kind: "reset", email }, client);

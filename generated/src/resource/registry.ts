@@ -1,7 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { requireAuth } from "../http/authenticate.js";
-import { mailJobName } from "../mail/mail-sender.js";
 import { Forbidden } from "../base/errors.js";
 import type { AuthService } from "../auth/auth.service.js";
 import { nestedReader, type NestedPolicy, type NestedReader } from "../http/nested-access.js";
@@ -279,8 +278,7 @@ export class ResourceRegistry {
   ): void {
     const table = this.tableOf(resource.table) as Table<object, ManagedUser>;
     // With mail: a manager starts a reset (the user chooses the password), never sets another's.
-    const jobs = this.jobs;
-    const mails = jobs?.jobNames.includes(mailJobName) === true;
+    const mails = access.startReset !== undefined;
     const controller = new UsersController(
       {
         service: new UsersService(resource, table, this.tableOf, access),
@@ -289,15 +287,7 @@ export class ResourceRegistry {
         nested: {},
         serialize: createSerializer(resource, (spec) => this.serializerOf(spec)),
       },
-      {
-        ...access,
-        ...(mails
-          ? {
-              startReset: (email: string) =>
-                jobs!.enqueue(table.sql, mailJobName, { kind: "reset", email }),
-            }
-          : {}),
-      },
+      access,
     );
     addResourceRoutes(routes, `${base}/${resource.collection}`, controller, this.auth, {
       collection: resource.collection,

@@ -53,7 +53,7 @@ export class UsersController extends ResourceController<
   startReset = async (req: Request, res: Response) => {
     const record = await this.service.find(String(req.params.hash));
     if (this.above(record.role, req)) throw new Forbidden();
-    await this.access.startReset!(record.email);
+    await this.access.startReset!(record.email, req.ip ?? "unknown");
     sendMessage(res, "A link to reset the password has been sent to the user.", 202);
   };
 

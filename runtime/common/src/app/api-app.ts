@@ -10,6 +10,7 @@ import {
 } from "../accounts/account-mails.js";
 import { AccountsController } from "../accounts/accounts.controller.js";
 import { AccountsService, type AccountSettings } from "../accounts/accounts.service.js";
+import type { UserRoles } from "../resource/users/users.service.js";
 import { mailJobHandler, mailJobName, mailJobSettings } from "../jobs/mail-job.js";
 import type { MailTransport } from "../mail/transport.js";
 import { startJobWorker } from "../jobs/worker.js";
@@ -169,7 +170,7 @@ export function createApiApp(apiParts: ApiParts): ApiApp {
     });
   const { metrics } = settings;
   if (metrics && "token" in metrics) routes.add("/metrics", { get: metricsRoute(metrics.token) });
-  addIdentityRoutes(routes, parts, auth);
+  const accounts = addIdentityRoutes(routes, parts, auth);
   const registry = new ResourceRegistry(
     tables,
     auth,
@@ -177,7 +178,7 @@ export function createApiApp(apiParts: ApiParts): ApiApp {
     parts.jobs,
   );
   parts.resources(registry);
-  if (parts.users) registry.manageUsers(...parts.users);
+  if (parts.users) registry.manageUsers(parts.users[0], withResets(parts.users[1], accounts));
   registry.addRoutes(routes, "/api");
   addBackgroundRoutes(routes, parts, auth);
   app.use(preparingRequests(settings, logger));
@@ -188,8 +189,21 @@ export function createApiApp(apiParts: ApiParts): ApiApp {
   return { app, background: backgroundWork(parts, registry) };
 }
 
-/** Login and the session's routes, and the account flows when hashapi.yaml declares `mail:`. */
-function addIdentityRoutes(routes: RouteTable, parts: ApiParts, auth: AuthService): void {
+/** With mail, /api/users starts resets (counted as every mail of the account routes). */
+function withResets(access: UserRoles, accounts: AccountsService | undefined): UserRoles {
+  if (!accounts) return access;
+  return { ...access, startReset: (email, client) => accounts.startReset(email, client) };
+}
+
+/**
+ * Login and the session's routes, and the account flows when hashapi.yaml declares `mail:`: their
+ * service, which /api/users starts resets with.
+ */
+function addIdentityRoutes(
+  routes: RouteTable,
+  parts: ApiParts,
+  auth: AuthService,
+): AccountsService | undefined {
   addAuthRoutes(routes, "/api/auth", new AuthController(auth), auth);
   if (auth.secondFactor)
     addSecondFactorRoutes(
@@ -208,7 +222,9 @@ function addIdentityRoutes(routes: RouteTable, parts: ApiParts, auth: AuthServic
       );
       addInvitationRoutes(routes, "/api/auth", new InvitationsController(service, auth), auth);
     }
+    return accounts;
   }
+  return undefined;
 }
 
 /** The routes of the deliveries (with webhooks) and of the jobs (with jobs), for the first role. */

@@ -37,7 +37,7 @@ export interface UserRoles {
    * With hashapi.yaml's `mail:`, mails a user a reset link (the mail job): managers start resets
    * and never set another user's password.
    */
-  readonly startReset?: (email: string) => Promise<void>;
+  readonly startReset?: (email: string, client: string) => Promise<void>;
 }
 
 /**
