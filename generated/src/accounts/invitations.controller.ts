@@ -2,54 +2,28 @@
 
 import type { Request, Response } from "express";
 import type { AuthService } from "../auth/auth.service.js";
-import { maxPasswordLength } from "../auth/password-policy.js";
 import { Forbidden } from "../base/errors.js";
-import { compileValidator } from "../base/validation.js";
+import {
+  emailRule,
+  nameRule,
+  passwordRule,
+  payloadOf,
+  stringRule,
+  tokenRule,
+} from "./payload-rules.js";
 import { sendData, sendError, sendMessage } from "../http/envelope.js";
 import { storedEmail } from "./accounts.controller.js";
 import type { InvitationsService } from "./invitations.service.js";
 
-const string = (field: string, max: number) => ({
-  required: `The ${field} field is required.`,
-  null: `The ${field} field is required.`,
-  type: `The ${field} field must be a string.`,
-  minLength: `The ${field} field is required.`,
-  maxLength: `The ${field} field must not be greater than ${max} characters.`,
+const validateInvitation = payloadOf<{ email: string; role: string }>({
+  email: emailRule,
+  role: stringRule("role", 40),
 });
-
-const validateInvitation = compileValidator<{ email: string; role: string }>(
-  {
-    type: "object",
-    properties: {
-      email: { type: "string", format: "email", maxLength: 255 },
-      role: { type: "string", minLength: 1, maxLength: 40 },
-    },
-    required: ["email", "role"],
-    additionalProperties: false,
-  },
-  {
-    email: { ...string("email", 255), format: "The email field must be a valid email address." },
-    role: string("role", 40),
-  },
-);
-
-const validateAcceptance = compileValidator<{ token: string; name: string; password: string }>(
-  {
-    type: "object",
-    properties: {
-      token: { type: "string", minLength: 1, maxLength: 200 },
-      name: { type: "string", minLength: 1, maxLength: 255, pattern: "\\S" },
-      password: { type: "string", minLength: 1, maxLength: maxPasswordLength },
-    },
-    required: ["token", "name", "password"],
-    additionalProperties: false,
-  },
-  {
-    token: string("token", 200),
-    name: { ...string("name", 255), pattern: "The name field is required." },
-    password: string("password", maxPasswordLength),
-  },
-);
+const validateAcceptance = payloadOf<{ token: string; name: string; password: string }>({
+  token: tokenRule,
+  name: nameRule,
+  password: passwordRule,
+});
 
 const invalidInvitation = "This invitation is invalid, revoked or has expired.";
 

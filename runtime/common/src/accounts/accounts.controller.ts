@@ -2,8 +2,7 @@
 
 import type { Request, Response } from "express";
 import { sendError, sendMessage } from "../http/envelope.js";
-import { compileValidator } from "../base/validation.js";
-import { maxPasswordLength } from "../auth/password-policy.js";
+import { emailRule, nameRule, passwordRule, payloadOf, tokenRule } from "./payload-rules.js";
 import { InvalidToken, type AccountsService } from "./accounts.service.js";
 
 /*
@@ -11,75 +10,20 @@ import { InvalidToken, type AccountsService } from "./accounts.service.js";
  * `no-store`: a body may hold nothing secret, but a token in a request must not be cached either.
  */
 
-const required = (field: string) => ({
-  required: `The ${field} field is required.`,
-  null: `The ${field} field is required.`,
-  type: `The ${field} field must be a string.`,
+const validateRegistration = payloadOf<{ name: string; email: string; password: string }>({
+  name: nameRule,
+  email: emailRule,
+  password: passwordRule,
 });
-const emailRules = {
-  schema: { type: "string", format: "email", maxLength: 255 },
-  messages: {
-    ...required("email"),
-    format: "The email field must be a valid email address.",
-    maxLength: "The email field must not be greater than 255 characters.",
-  },
-};
-const tokenRules = {
-  schema: { type: "string", minLength: 1, maxLength: 200 },
-  messages: {
-    ...required("token"),
-    minLength: "The token field is required.",
-    maxLength: "The token field must not be greater than 200 characters.",
-  },
-};
-const passwordRules = {
-  schema: { type: "string", minLength: 1, maxLength: maxPasswordLength },
-  messages: {
-    ...required("password"),
-    minLength: "The password field is required.",
-    maxLength: `The password field must not be greater than ${maxPasswordLength} characters.`,
-  },
-};
-const nameRules = {
-  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "\\S" },
-  messages: {
-    ...required("name"),
-    minLength: "The name field is required.",
-    pattern: "The name field is required.",
-    maxLength: "The name field must not be greater than 255 characters.",
-  },
-};
-
-type Rules = Record<string, { schema: object; messages: Record<string, string> }>;
-
-function validator<T>(rules: Rules) {
-  return compileValidator<T>(
-    {
-      type: "object",
-      properties: Object.fromEntries(
-        Object.entries(rules).map(([field, rule]) => [field, rule.schema]),
-      ),
-      required: Object.keys(rules),
-      additionalProperties: false,
-    },
-    Object.fromEntries(Object.entries(rules).map(([field, rule]) => [field, rule.messages])),
-  );
-}
-
-const validateRegistration = validator<{ name: string; email: string; password: string }>({
-  name: nameRules,
-  email: emailRules,
-  password: passwordRules,
+const validateEmail = payloadOf<{ email: string }>({ email: emailRule });
+const validateToken = payloadOf<{ token: string }>({ token: tokenRule });
+const validateEmailChange = payloadOf<{ email: string; password: string }>({
+  email: emailRule,
+  password: passwordRule,
 });
-const validateEmail = validator<{ email: string }>({ email: emailRules });
-const validateToken = validator<{ token: string }>({ token: tokenRules });
-const validateEmailChange = validator<{ email: string; password: string }>({
-  email: emailRules,
-  password: passwordRules,
-});
-const validateReset = validator<{ token: string; password: string }>({
-  token: tokenRules,
-  password: passwordRules,
+const validateReset = payloadOf<{ token: string; password: string }>({
+  token: tokenRule,
+  password: passwordRule,
 });
 
 /** An address as accounts store it, so that one address is one account however it is written. */

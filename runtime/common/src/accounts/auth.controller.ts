@@ -4,7 +4,7 @@ import type { Request, Response } from "express";
 import { sendData, sendError, sendMessage } from "../http/envelope.js";
 import { NotFound, Unauthenticated } from "../base/errors.js";
 import { bearerToken } from "../base/tokens.js";
-import { compileValidator } from "../base/validation.js";
+import { emailRule, passwordRule, payloadOf } from "./payload-rules.js";
 import { InvalidCredentials, type AuthService } from "../auth/auth.service.js";
 
 interface LoginPayload {
@@ -12,33 +12,7 @@ interface LoginPayload {
   password: string;
 }
 
-const validateLogin = compileValidator<LoginPayload>(
-  {
-    type: "object",
-    properties: {
-      email: { type: "string", format: "email", maxLength: 255 },
-      password: { type: "string", minLength: 1, maxLength: 1024 },
-    },
-    required: ["email", "password"],
-    additionalProperties: false,
-  },
-  {
-    email: {
-      required: "The email field is required.",
-      null: "The email field is required.",
-      type: "The email field must be a string.",
-      format: "The email field must be a valid email address.",
-      maxLength: "The email field must not be greater than 255 characters.",
-    },
-    password: {
-      required: "The password field is required.",
-      null: "The password field is required.",
-      type: "The password field must be a string.",
-      minLength: "The password field is required.",
-      maxLength: "The password field must not be greater than 1024 characters.",
-    },
-  },
-);
+const validateLogin = payloadOf<LoginPayload>({ email: emailRule, password: passwordRule });
 
 /** Token responses must never be cached by a browser or a proxy. */
 function noStore(res: Response): void {

@@ -3,7 +3,7 @@
 import type { Request, Response } from "express";
 import type { AuthService } from "../auth/auth.service.js";
 import { Conflict, Forbidden } from "../base/errors.js";
-import { compileValidator } from "../base/validation.js";
+import { passwordRule, payloadOf, stringRule } from "./payload-rules.js";
 import { sendData, sendMessage } from "../http/envelope.js";
 import type { SecondFactor } from "../auth/second-factor.js";
 
@@ -13,40 +13,15 @@ import type { SecondFactor } from "../auth/second-factor.js";
  * and the second step of a login (its challenge and a code or a recovery code for a session).
  */
 
-const text = (field: string, max: number) => ({
-  schema: { type: "string", minLength: 1, maxLength: max },
-  messages: {
-    required: `The ${field} field is required.`,
-    null: `The ${field} field is required.`,
-    type: `The ${field} field must be a string.`,
-    minLength: `The ${field} field is required.`,
-    maxLength: `The ${field} field must not be greater than ${max} characters.`,
-  },
+const validatePassword = payloadOf<{ password: string }>({ password: passwordRule });
+const validateCode = payloadOf<{ code: string }>({ code: stringRule("code", 20) });
+const validateDisable = payloadOf<{ password: string; code: string }>({
+  password: passwordRule,
+  code: stringRule("code", 20),
 });
-
-function validator<T>(fields: Record<string, ReturnType<typeof text>>) {
-  return compileValidator<T>(
-    {
-      type: "object",
-      properties: Object.fromEntries(
-        Object.entries(fields).map(([key, rule]) => [key, rule.schema]),
-      ),
-      required: Object.keys(fields),
-      additionalProperties: false,
-    },
-    Object.fromEntries(Object.entries(fields).map(([key, rule]) => [key, rule.messages])),
-  );
-}
-
-const validatePassword = validator<{ password: string }>({ password: text("password", 1024) });
-const validateCode = validator<{ code: string }>({ code: text("code", 20) });
-const validateDisable = validator<{ password: string; code: string }>({
-  password: text("password", 1024),
-  code: text("code", 20),
-});
-const validateVerify = validator<{ mfa_token: string; code: string }>({
-  mfa_token: text("mfa token", 200),
-  code: text("code", 20),
+const validateVerify = payloadOf<{ mfa_token: string; code: string }>({
+  mfa_token: stringRule("mfa token", 200),
+  code: stringRule("code", 20),
 });
 
 export class SecondFactorController {
