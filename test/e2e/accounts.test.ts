@@ -37,6 +37,8 @@ describe.each(databaseTargets)("accounts on $label", ({ database }) => {
   let adminRecoveryCodes: string[];
   /** Runs a statement on the service's database (to age a token past its expiry). */
   let execute: (text: string) => Promise<void>;
+  /** Rows of a query on the service's database. */
+  let rows: (text: string) => Promise<Record<string, unknown>[]>;
   let closeDatabase: () => Promise<void> = async () => {};
   let n = 0;
   /** A fresh address per use: the per-address limit is 3 a minute. */
@@ -74,11 +76,13 @@ describe.each(databaseTargets)("accounts on $label", ({ database }) => {
       const connection = new pg.Client({ connectionString: project.databaseUrl });
       await connection.connect();
       execute = async (text) => void (await connection.query(text));
+      rows = async (text) => (await connection.query(text)).rows;
       closeDatabase = () => connection.end();
     } else {
       const connection = new Database(join(project.dir, project.databaseUrl.slice("file:".length)));
       connection.pragma("busy_timeout = 5000");
       execute = async (text) => void connection.exec(text);
+      rows = async (text) => connection.prepare(text).all() as Record<string, unknown>[];
       closeDatabase = async () => void connection.close();
     }
   }, 300_000);
@@ -124,6 +128,11 @@ describe.each(databaseTargets)("accounts on $label", ({ database }) => {
     expect(me.body).toMatchObject({ name: "Rita Reception", email: email.toLowerCase(), role: "receptionist" });
     // Welcomed once the account exists; the link is spent.
     expect((await smtp.waitFor(email, 2))[1]!.subject).toBe("Welcome to clinic-api");
+    // No token in the queue, and once sent no sign-up's password hash either.
+    await new Promise((done) => setTimeout(done, 300));
+    const payloads = (await rows(`SELECT "payload", "status" FROM "hashapi_jobs" WHERE "name" = 'hashapi:mail'`)).filter((row) => row.status === "done");
+    expect(payloads.length).toBeGreaterThan(0);
+    for (const row of payloads) expect(String(row.payload)).toBe("null");
     const again = await post("/api/auth/verify-email", { token: tokenOf(mail!) });
     expect(again.status).toBe(422);
     expect(again.body.errors).toEqual({ token: ["This verification link is invalid or has expired."] });

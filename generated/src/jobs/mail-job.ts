@@ -39,7 +39,8 @@ export function mailJobHandler<Account extends { kind: string }>(
   sending: MailSending<Account>,
 ): JobHandler {
   return async (payload, ctx) => {
-    const job = payload as MailJob<Account>;
+    const job = payload as MailJob<Account> | null;
+    if (job === null) return; // done before, its payload cleared (jobs/queue.ts settleJob)
     const mail =
       job.kind === "message"
         ? (job as { message: MailMessage }).message

@@ -140,6 +140,9 @@ export async function settleJob(sql: Sql, job: ClaimedJob, outcome: JobOutcome):
     `"last_error" = ${values.add(outcome.error?.slice(0, 500) ?? null)}`,
     `"finished_at" = ${values.add(status === "pending" ? null : at(sql, now))}`,
     `"updated_at" = ${values.add(at(sql, now))}`,
+    // hashapi's own jobs (a colon in the name: the mail's) keep nothing once done: a sign-up's
+    // payload holds a password hash. A failed one keeps it, to be retried.
+    ...(status === "done" && job.name.includes(":") ? [`"payload" = 'null'`] : []),
   ];
   const changed = await sql.run(
     `UPDATE ${jobsTable} SET ${set.join(", ")} WHERE "id" = ${values.add(job.id)} AND "lease" = ${values.add(job.token)}`,
