@@ -2,7 +2,7 @@
 
 import { sql, type Sql } from "../db/sql.js";
 import type { RenderedMail } from "../mail/message.js";
-import { issueToken, pendingSignup, type TokenPurpose } from "../auth/account-tokens.js";
+import { issueAccountToken, pendingSignup, type TokenPurpose } from "../auth/account-tokens.js";
 import { invitationLink } from "./invitation-links.js";
 
 /*
@@ -82,6 +82,9 @@ export interface AccountMailTemplates {
   passwordChanged(input: NoticeMailInput): RenderedMail;
 }
 
+/** The tokens a mail carries (a login's second-factor challenge is answered, never mailed). */
+type MailedPurpose = Exclude<TokenPurpose, "mfa">;
+
 export interface AccountMailSettings {
   readonly appName: string;
   /** Where links start when a link's path is not a whole URL: APP_URL (or the local address). */
@@ -93,7 +96,7 @@ export interface AccountMailSettings {
     readonly confirmEmail: string;
   };
   /** How long each token lasts, in minutes. */
-  readonly tokenMinutes: Readonly<Record<TokenPurpose, number>>;
+  readonly tokenMinutes: Readonly<Record<MailedPurpose, number>>;
 }
 
 /** A link to `page` carrying `token`: the page joined to APP_URL unless it is a whole URL. */
@@ -235,12 +238,12 @@ export class AccountMails {
   }
 
   private async link(
-    purpose: TokenPurpose,
-    data: Parameters<typeof issueToken>[2],
+    purpose: MailedPurpose,
+    data: Parameters<typeof issueAccountToken>[2],
   ): Promise<{ link: string; expiresAt: Date }> {
     const minutes = this.settings.tokenMinutes[purpose];
     const expiresAt = new Date(Date.now() + minutes * 60_000);
-    const token = await issueToken(this.db, purpose, data, minutes);
+    const token = await issueAccountToken(this.db, purpose, data, minutes);
     const page =
       purpose === "signup" ? this.settings.links.verifyEmail : this.settings.links.resetPassword;
     return { link: tokenLink(this.settings.appUrl, page, token), expiresAt };

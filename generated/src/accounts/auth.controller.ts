@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { Request, Response } from "express";
-import { sendData, sendError, sendMessage } from "../http/envelope.js";
+import { noStore, sendData, sendError, sendMessage } from "../http/envelope.js";
 import { NotFound, Unauthenticated } from "../base/errors.js";
 import { bearerToken } from "../base/tokens.js";
 import { emailRule, passwordRule, payloadOf } from "./payload-rules.js";
@@ -13,12 +13,6 @@ interface LoginPayload {
 }
 
 const validateLogin = payloadOf<LoginPayload>({ email: emailRule, password: passwordRule });
-
-/** Token responses must never be cached by a browser or a proxy. */
-function noStore(res: Response): void {
-  res.setHeader("Cache-Control", "no-store");
-  res.setHeader("Pragma", "no-cache");
-}
 
 export class AuthController {
   constructor(private readonly auth: AuthService) {}

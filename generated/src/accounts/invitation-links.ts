@@ -1,7 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { randomBytes } from "node:crypto";
-import { tokenDigest } from "../auth/account-tokens.js";
+import { newLinkToken, tokenDigest } from "../auth/account-tokens.js";
 import { decodedInstant } from "../data/column-codec.js";
 import { sql, type Sql } from "../db/sql.js";
 
@@ -13,7 +12,7 @@ export async function invitationLink(
   db: Sql,
   hash: string,
 ): Promise<{ token: string; role: string; inviter: string | null; expiresAt: Date } | undefined> {
-  const token = randomBytes(32).toString("base64url");
+  const token = newLinkToken();
   const row = await db.get(
     sql`UPDATE "hashapi_invitations" SET "digest" = ${tokenDigest(token)}
       WHERE "hash" = ${hash} AND "accepted_at" IS NULL AND "revoked_at" IS NULL AND "expires_at" > ${new Date()}

@@ -11,8 +11,9 @@ import {
   stringRule,
   tokenRule,
 } from "./payload-rules.js";
-import { sendData, sendError, sendMessage } from "../http/envelope.js";
-import { storedEmail } from "./accounts.controller.js";
+import { noStore, sendData, sendError, sendMessage } from "../http/envelope.js";
+import { client } from "./accounts.controller.js";
+import { storedEmail } from "../base/emails.js";
 import type { InvitationsService } from "./invitations.service.js";
 
 const validateInvitation = payloadOf<{ email: string; role: string }>({
@@ -45,7 +46,7 @@ export class InvitationsController {
       inviter,
       storedEmail(email),
       role,
-      req.ip ?? "unknown",
+      client(req),
     );
     sendData(res, invitation, 201);
   };
@@ -58,7 +59,7 @@ export class InvitationsController {
 
   /** Accepts an invitation: the account is made and signed in (its first session). */
   accept = async (req: Request, res: Response) => {
-    res.setHeader("Cache-Control", "no-store");
+    noStore(res);
     const { token, name, password } = validateAcceptance(req.body);
     const user = await this.invitations.accept(token, name.trim().normalize("NFC"), password);
     if (!user) return sendError(res, 422, invalidInvitation, { token: [invalidInvitation] });

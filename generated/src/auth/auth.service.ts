@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { sql, type Database } from "../db/database.js";
+import type { Database } from "../db/database.js";
 import { outputOf } from "../data/serialize.js";
 import type { Request } from "express";
 import { decodedInstant } from "../data/column-codec.js";
@@ -71,6 +71,8 @@ export interface CallerLimits {
 export class AuthService {
   /** The per-request read of the user and the token's revocation, built once (its columns come from the specs). */
   private readonly liveUserText: string;
+  /** Login's read of the user: with `auth.mfa`, whether they have a second factor too (one read). */
+  private readonly loginText: string;
   /**
    * hashapi.yaml's `rateLimit` (http/request-limits.ts), checked for every caller a route signs in
    * (http/authenticate.ts): what the HTTP layer above hands in, so identity imports nothing of it.
@@ -108,6 +110,7 @@ export class AuthService {
     // With `auth.mfa`, whether the user has a second factor: a role that requires one reaches only
     // the enrolment routes until it does (http/authenticate.ts).
     const mfa = secondFactor ? `, "mfa_enabled_at"` : "";
+    this.loginText = `SELECT "id", "hash", "password"${mfa} FROM "users" WHERE "email" = ${new Binder(db.dialect).add("email")} LIMIT 1`;
     this.liveUserText = `SELECT "id", "hash", "name", "email", "role", "sessions_from"${mfa}${extra.join("")}, EXISTS (SELECT 1 FROM "revoked_tokens" WHERE "jti" = ${jti}) AS "revoked", EXISTS (SELECT 1 FROM "hashapi_sessions" WHERE "hash" = ${sid} AND "ended_at" IS NOT NULL) AS "ended"${lastEvent} FROM "users" WHERE "hash" = ${hash} LIMIT 1`;
   }
 
@@ -118,9 +121,8 @@ export class AuthService {
   ): Promise<IssuedToken | MfaChallenge> {
     // Counted before the slow hash, so that parallel attempts cannot all pass the check.
     const attempt = await this.throttle.attempt(email, client.ip);
-    const user = (await this.db.get(
-      sql`SELECT "id", "hash", "password" FROM "users" WHERE "email" = ${email.toLowerCase()} LIMIT 1`,
-    )) as { id: number; hash: string; password: string } | undefined;
+    const user = (await this.db.get(this.loginText, [email.toLowerCase()])) as
+      { id: number; hash: string; password: string; mfa_enabled_at?: unknown } | undefined;
     // Unknown e-mails are verified against a dummy hash: both paths cost one scrypt (bounded per
     // process with every other hash: base/passwords.ts).
     const valid = await verifyPassword(password, user?.password ?? null);
@@ -128,7 +130,7 @@ export class AuthService {
     await this.throttle.succeeded(attempt);
     const id = Number(user.id);
     // A user with a second factor gets a challenge, never a session: /api/auth/mfa/verify trades it.
-    if (this.secondFactor && (await this.secondFactor.enabled(this.db, id)))
+    if (this.secondFactor && user.mfa_enabled_at !== null)
       return mfaChallenge(this.db, { id, email: email.toLowerCase() });
     return this.startSession({ id, hash: user.hash }, client);
   }

@@ -1,13 +1,13 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { randomBytes } from "node:crypto";
-import { fieldError, TooManyRequests } from "../base/errors.js";
-import { verifyPassword } from "../base/passwords.js";
+import { fieldError } from "../base/errors.js";
 import { base32Encode, matchingStep, newTotpSecret, otpauthUrl } from "../base/totp.js";
-import { issueToken, pendingToken, spendToken } from "./account-tokens.js";
+import { issueAccountToken, pendingToken, spendToken } from "./account-tokens.js";
 import { sql, type Database } from "../db/database.js";
 import type { Sql } from "../db/sql.js";
-import { countAttempts } from "./attempt-counters.js";
+import { confirmPassword, countTry } from "./password-confirmation.js";
+import { Sessions } from "./sessions.js";
 import type { SecretBox } from "./secret-box.js";
 
 /*
@@ -28,7 +28,6 @@ export interface MfaSettings {
 
 const recoveryCodeCount = 10;
 const wrongCode = "The provided two factor authentication code was invalid.";
-const wrongPassword = "The password is incorrect.";
 const expiredChallenge = "This sign-in has expired: sign in again.";
 
 /** Whose second factor, as the routes know them. */
@@ -53,12 +52,6 @@ export class SecondFactor {
 
   mayEnrol(role: string): boolean {
     return this.settings.optional || this.requires(role);
-  }
-
-  /** Whether the user has a second factor set up (the login then asks for it). */
-  async enabled(sql_: Sql, userId: number): Promise<boolean> {
-    const row = await sql_.get(sql`SELECT "mfa_enabled_at" FROM "users" WHERE "id" = ${userId}`);
-    return row !== undefined && row.mfa_enabled_at !== null;
   }
 
   /** Starts a setup: a new secret, kept pending until a code of it is confirmed. */
@@ -91,9 +84,7 @@ export class SecondFactor {
         sql`UPDATE "users" SET "mfa_secret" = ${this.box.seal(secret)}, "mfa_pending" = NULL, "mfa_enabled_at" = ${now}, "mfa_last_step" = ${step}, "updated_at" = ${now} WHERE "id" = ${user.id}`,
       );
       await this.replaceRecoveryCodes(tx, user.id, codes);
-      await tx.run(
-        sql`UPDATE "hashapi_sessions" SET "ended_at" = ${now} WHERE "user_id" = ${user.id} AND "ended_at" IS NULL AND "hash" <> ${currentSession}`,
-      );
+      await Sessions.endAll(tx, user.id, currentSession);
     });
     return codes;
   }
@@ -153,17 +144,13 @@ export class SecondFactor {
     return outcome;
   }
 
-  /** Counts a try at a code (5 a minute per user, whatever route): past it, 429. */
-  async countTries(userId: number): Promise<void> {
-    const wait = await countAttempts(this.db, [{ key: `mfa|${userId}`, limit: 5 }], 60);
-    if (wait > 0) throw new TooManyRequests(wait);
+  /** Counts a try at a code or the password (5 a minute per user, whatever route): past it, 429. */
+  countTries(userId: number): Promise<void> {
+    return countTry(this.db, `mfa|${userId}`);
   }
 
-  private async checkPassword(user: Holder, password: string): Promise<void> {
-    await this.countTries(user.id);
-    const row = await this.db.get(sql`SELECT "password" FROM "users" WHERE "id" = ${user.id}`);
-    const stored = typeof row?.password === "string" ? row.password : null;
-    if (!(await verifyPassword(password, stored))) throw fieldError("password", wrongPassword);
+  private checkPassword(user: Holder, password: string): Promise<void> {
+    return confirmPassword(this.db, user.id, password, `mfa|${user.id}`);
   }
 
   private async replaceRecoveryCodes(
@@ -203,7 +190,7 @@ export async function mfaChallenge(
   db: Sql,
   user: { id: number; email: string },
 ): Promise<MfaChallenge> {
-  const token = await issueToken(
+  const token = await issueAccountToken(
     db,
     "mfa",
     { userId: user.id, email: user.email },

@@ -23,6 +23,15 @@ export function sendData(res: Response, data: unknown, status = 200): void {
   sendJson(res, status, { type: "success", status, data });
 }
 
+/**
+ * Marks an answer that must never be cached by a browser or a proxy: a token, or anything a route of
+ * the account flows answers (a request that carried a token must not be cached either).
+ */
+export function noStore(res: Response): void {
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Pragma", "no-cache");
+}
+
 export function sendMessage(res: Response, message: string, status = 200): void {
   sendJson(res, status, { type: "success", status, message });
 }

@@ -1,7 +1,8 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import type { Request, Response } from "express";
-import { sendError, sendMessage } from "../http/envelope.js";
+import { noStore, sendError, sendMessage } from "../http/envelope.js";
+import { storedEmail } from "../base/emails.js";
 import { emailRule, nameRule, passwordRule, payloadOf, tokenRule } from "./payload-rules.js";
 import { InvalidToken, type AccountsService } from "./accounts.service.js";
 
@@ -25,11 +26,6 @@ const validateReset = payloadOf<{ token: string; password: string }>({
   token: tokenRule,
   password: passwordRule,
 });
-
-/** An address as accounts store it, so that one address is one account however it is written. */
-export function storedEmail(email: string): string {
-  return email.trim().normalize("NFC").toLowerCase();
-}
 
 const invalidLinks = {
   email: "This link to confirm an email address is invalid or has expired.",
@@ -126,10 +122,7 @@ export class AccountsController {
   }
 }
 
-function client(req: Request): string {
+/** The client's address (as TRUST_PROXY reports it): what the mail limits count per client. */
+export function client(req: Request): string {
   return req.ip ?? "unknown";
-}
-
-function noStore(res: Response): void {
-  res.setHeader("Cache-Control", "no-store");
 }

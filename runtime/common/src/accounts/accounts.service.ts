@@ -1,18 +1,20 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { fieldError, TooManyRequests } from "../base/errors.js";
-import { hashPassword, verifyPassword } from "../base/passwords.js";
+import { hashPassword } from "../base/passwords.js";
 import { decodedInstant } from "../data/column-codec.js";
 import { isUniqueViolation, sql, type Database } from "../db/database.js";
 import { appendEvents } from "../data/outbox.js";
 import { enqueueMail } from "../jobs/mail-job.js";
 import { countAttempts } from "../auth/attempt-counters.js";
 import { Sessions } from "../auth/sessions.js";
+import { confirmPassword } from "../auth/password-confirmation.js";
 import { passwordProblem, type PasswordPolicy } from "../auth/password-policy.js";
 import type { AccountMailJob } from "./account-mails.js";
 import { insertUser } from "./new-user.js";
 import type { InvitationSettings } from "./invitations.service.js";
-import { dropTokens, spendToken } from "../auth/account-tokens.js";
+import { dropTokens, spendToken, type SpentToken } from "../auth/account-tokens.js";
+import type { Sql } from "../db/sql.js";
 
 /*
  * The account flows a person runs without a manager: sign-up and its confirmation, and the
@@ -130,13 +132,9 @@ export class AccountsService {
     const done = await this.db.transaction(async (tx) => {
       const spent = await spendToken(tx, "reset", token);
       if (!spent?.userId) return false;
-      const user = await tx.get(
-        sql`SELECT "sessions_from" FROM "users" WHERE "id" = ${spent.userId} AND "email" = ${spent.email} LIMIT 1`,
-      );
-      // The account is gone or has another address, or its password changed after the link was
-      // sent (another reset, a manager): the link is void.
-      const changedAt = user ? decodedInstant(user.sessions_from, tx.dialect) : null;
-      if (!user || (changedAt !== null && changedAt > spent.createdAt)) return false;
+      // A reset's link is for the address it was sent to: one changed since voids it too.
+      const user = await accountOfLink(tx, spent);
+      if (!user || user.email !== spent.email) return false;
       const now = new Date();
       await tx.run(
         sql`UPDATE "users" SET "password" = ${hashed}, "sessions_from" = ${now}, "updated_at" = ${now} WHERE "id" = ${spent.userId}`,
@@ -180,12 +178,7 @@ export class AccountsService {
     password: string,
     client: string,
   ): Promise<void> {
-    const wait = await countAttempts(this.db, [{ key: `password|${user.id}`, limit: 5 }], 60);
-    if (wait > 0) throw new TooManyRequests(wait);
-    const row = await this.db.get(sql`SELECT "password" FROM "users" WHERE "id" = ${user.id}`);
-    const stored = typeof row?.password === "string" ? row.password : null;
-    if (!(await verifyPassword(password, stored)))
-      throw fieldError("password", "The password is incorrect.");
+    await confirmPassword(this.db, user.id, password, `password|${user.id}`);
     await this.countMail(email, client);
     await enqueueMail<AccountMailJob>(this.db, { kind: "email-change", email, user: user.hash });
   }
@@ -199,28 +192,25 @@ export class AccountsService {
       .transaction(async (tx) => {
         const spent = await spendToken(tx, "email", token);
         if (!spent?.userId) return false;
-        const before = await tx.get(
-          sql`SELECT "hash", "email", "name", "sessions_from" FROM "users" WHERE "id" = ${spent.userId}`,
-        );
-        const changedAt = before ? decodedInstant(before.sessions_from, tx.dialect) : null;
-        if (!before || (changedAt !== null && changedAt > spent.createdAt)) return false;
+        const before = await accountOfLink(tx, spent);
+        if (!before) return false;
         if (await tx.get(sql`SELECT 1 AS "taken" FROM "users" WHERE "email" = ${spent.email}`))
           return false;
         const now = new Date();
         await tx.run(
           sql`UPDATE "users" SET "email" = ${spent.email}, "sessions_from" = ${now}, "updated_at" = ${now} WHERE "id" = ${spent.userId}`,
         );
-        const hash = String(before.hash);
-        await appendEvents(tx, { hash, name: String(before.name) }, [
-          { type: "user.updated", hash, changes: { email: [String(before.email), spent.email] } },
+        const { hash, name, email } = before;
+        await appendEvents(tx, { hash, name }, [
+          { type: "user.updated", hash, changes: { email: [email, spent.email] } },
         ]);
         await Sessions.endAll(tx, spent.userId);
-        await dropTokens(tx, "reset", String(before.email));
+        await dropTokens(tx, "reset", email);
         await enqueueMail<AccountMailJob>(tx, {
           kind: "email-changed",
-          email: String(before.email),
+          email,
           newEmail: spent.email,
-          name: String(before.name),
+          name,
         });
         return true;
       })
@@ -231,4 +221,22 @@ export class AccountsService {
       });
     if (!done) throw new InvalidToken();
   }
+}
+
+/**
+ * The account a spent link of a user was sent for (a reset, a change of address), unless the
+ * account is gone or its password changed after the link was sent (another reset, a manager):
+ * such a link is void.
+ */
+async function accountOfLink(
+  tx: Sql,
+  spent: SpentToken,
+): Promise<{ hash: string; email: string; name: string } | undefined> {
+  const row = await tx.get(
+    sql`SELECT "hash", "email", "name", "sessions_from" FROM "users" WHERE "id" = ${spent.userId} LIMIT 1`,
+  );
+  if (!row) return undefined;
+  const changedAt = decodedInstant(row.sessions_from, tx.dialect);
+  if (changedAt !== null && changedAt > spent.createdAt) return undefined;
+  return { hash: String(row.hash), email: String(row.email), name: String(row.name) };
 }

@@ -4,7 +4,7 @@ import type { Request, Response } from "express";
 import type { AuthService } from "../auth/auth.service.js";
 import { Conflict, Forbidden } from "../base/errors.js";
 import { passwordRule, payloadOf, stringRule } from "./payload-rules.js";
-import { sendData, sendMessage } from "../http/envelope.js";
+import { noStore, sendData, sendMessage } from "../http/envelope.js";
 import type { SecondFactor } from "../auth/second-factor.js";
 
 /*
@@ -69,8 +69,4 @@ export class SecondFactorController {
       await this.auth.startSession(user, { ip: req.ip, userAgent: req.get("user-agent") }),
     );
   };
-}
-
-function noStore(res: Response): void {
-  res.setHeader("Cache-Control", "no-store");
 }

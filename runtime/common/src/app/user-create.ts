@@ -6,6 +6,7 @@ import { newHash } from "../base/hash-id.js";
 import { appendEvents, recordEventsAs } from "../data/outbox.js";
 import { hashPassword } from "../base/passwords.js";
 import { passwordProblem, type PasswordPolicy } from "../auth/password-policy.js";
+import { storedEmail } from "../base/emails.js";
 import { isSchemaBehind } from "../db/database-errors.js";
 import { messageOf } from "../base/records.js";
 
@@ -89,7 +90,7 @@ function newUserArguments(
     return `${messageOf(error)}\n${usage}`;
   }
   const name = values.name?.trim().normalize("NFC");
-  const email = values.email?.trim().normalize("NFC").toLowerCase();
+  const email = values.email === undefined ? undefined : storedEmail(values.email);
   const { password, role = access.defaultRole } = values;
   if (!name || !email || !password) return usage;
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return `"${email}" is not an e-mail address`;

@@ -32,14 +32,19 @@ export function tokenDigest(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 
+/** A new link token: 32 random bytes (256 bits), base64url, for a mail's link only. */
+export function newLinkToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
 /** A new token for `data`, valid for `ttlMinutes`: its text, for the mail that carries it. */
-export async function issueToken(
+export async function issueAccountToken(
   db: Sql,
   purpose: TokenPurpose,
   data: TokenData,
   ttlMinutes: number,
 ): Promise<string> {
-  const token = randomBytes(32).toString("base64url");
+  const token = newLinkToken();
   const now = new Date();
   const expires = new Date(now.getTime() + ttlMinutes * 60_000);
   await db.run(

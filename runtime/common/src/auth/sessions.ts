@@ -62,10 +62,13 @@ export class Sessions {
     return ended > 0;
   }
 
-  /** Ends every session of `userId` (a password reset, a change of e-mail). */
-  static async endAll(sql_: Sql, userId: number): Promise<void> {
+  /**
+   * Ends every session of `userId` (a password reset, a change of e-mail), but `except` (the one
+   * that set a second factor up).
+   */
+  static async endAll(sql_: Sql, userId: number, except = ""): Promise<void> {
     await sql_.run(
-      sql`UPDATE "hashapi_sessions" SET "ended_at" = ${new Date()} WHERE "user_id" = ${userId} AND "ended_at" IS NULL`,
+      sql`UPDATE "hashapi_sessions" SET "ended_at" = ${new Date()} WHERE "user_id" = ${userId} AND "ended_at" IS NULL AND "hash" <> ${except}`,
     );
   }
 
