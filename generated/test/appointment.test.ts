@@ -10,7 +10,7 @@ import { factories, payloads, requiredOf, startApi } from "./support.js";
 
 describeResource({
   title: "appointments (appointments)",
-  startApi,
+  startApi: () => startApi(appointmentResource),
   collection: "/api/appointments",
   idKey: "hash",
   prefix: "APT",
@@ -30,6 +30,6 @@ describeResource({
   }),
   softDelete: false,
   // The same routes through the project's typed client: it must answer as the API does.
-  client: (baseUrl, token) => createClient({ baseUrl, token }).appointments,
+  client: (baseUrl, token, tenant) => createClient({ baseUrl, token, tenant }).appointments,
   publicActions: [],
 });

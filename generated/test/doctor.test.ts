@@ -12,7 +12,7 @@ import { factories, payloads, requiredOf, startApi } from "./support.js";
 
 describeResource({
   title: "doctors (doctors)",
-  startApi,
+  startApi: () => startApi(doctorResource),
   collection: "/api/doctors",
   idKey: "hash",
   prefix: "DOC",
@@ -27,7 +27,7 @@ describeResource({
   }),
   softDelete: false,
   // The same routes through the project's typed client: it must answer as the API does.
-  client: (baseUrl, token) => createClient({ baseUrl, token }).doctors,
+  client: (baseUrl, token, tenant) => createClient({ baseUrl, token, tenant }).doctors,
   publicActions: ["index", "show"],
   links: {
     specialties: {

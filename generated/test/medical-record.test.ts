@@ -10,7 +10,7 @@ import { factories, payloads, requiredOf, startApi } from "./support.js";
 
 describeResource({
   title: "medical records (medical-records)",
-  startApi,
+  startApi: () => startApi(medicalRecordResource),
   collection: "/api/medical-records",
   idKey: "public_id",
   prefix: "MRE",
@@ -30,6 +30,6 @@ describeResource({
   }),
   softDelete: false,
   // The same routes through the project's typed client: it must answer as the API does.
-  client: (baseUrl, token) => createClient({ baseUrl, token }).medicalRecords,
+  client: (baseUrl, token, tenant) => createClient({ baseUrl, token, tenant }).medicalRecords,
   publicActions: [],
 });

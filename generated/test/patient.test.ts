@@ -10,7 +10,7 @@ import { factories, payloads, requiredOf, startApi } from "./support.js";
 
 describeResource({
   title: "patients (patients)",
-  startApi,
+  startApi: () => startApi(patientResource),
   collection: "/api/patients",
   idKey: "hash",
   prefix: "PAT",
@@ -25,6 +25,6 @@ describeResource({
   }),
   softDelete: true,
   // The same routes through the project's typed client: it must answer as the API does.
-  client: (baseUrl, token) => createClient({ baseUrl, token }).patients,
+  client: (baseUrl, token, tenant) => createClient({ baseUrl, token, tenant }).patients,
   publicActions: [],
 });

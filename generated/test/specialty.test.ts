@@ -12,7 +12,7 @@ import { factories, payloads, requiredOf, startApi } from "./support.js";
 
 describeResource({
   title: "specialties (specialties)",
-  startApi,
+  startApi: () => startApi(specialtyResource),
   collection: "/api/specialties",
   idKey: "hash",
   prefix: "SPC",
@@ -27,7 +27,7 @@ describeResource({
   }),
   softDelete: false,
   // The same routes through the project's typed client: it must answer as the API does.
-  client: (baseUrl, token) => createClient({ baseUrl, token }).specialties,
+  client: (baseUrl, token, tenant) => createClient({ baseUrl, token, tenant }).specialties,
   publicActions: ["index", "show"],
   links: {
     doctors: { resource: doctorResource, policy: new DoctorPolicy(), factory: factories.doctor },

@@ -23,8 +23,11 @@ import { specialtyResource } from "../src/resources/specialty/specialty.resource
 export { assertNoInternalIds, explain, hashPattern, nextNumber, type Reply } from "./harness.js";
 export type TestApi = TestApiOf<Tables>;
 
-/** The app on a fresh database, listening on a free loopback port, with a user of each role logged in. */
-export function startApi(): Promise<TestApi> {
+/**
+ * The app on a fresh database, listening on a free loopback port, with a user of each role logged in.
+ */
+export function startApi(resource?: Parameters<typeof startTestApi>[2]): Promise<TestApi> {
+  void resource;
   return startTestApi({ loadConfig, createApp, openTables, roles }, import.meta.url);
 }
 

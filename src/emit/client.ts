@@ -209,7 +209,7 @@ function operandType(op: FilterOperator, value: string): string {
   return value;
 }
 
-function createClientFunction(resources: readonly ResourceModel[], model: Pick<ProjectModel, "mail" | "auth">): string {
+function createClientFunction(resources: readonly ResourceModel[], model: Pick<ProjectModel, "mail" | "auth" | "tenancy">): string {
   const shapes = resources.map((resource) => {
     const p = resource.names.pascal;
     const parts = [`core.ResourceRoutes<${p}Types>`];
@@ -245,7 +245,9 @@ function createClientFunction(resources: readonly ResourceModel[], model: Pick<P
   return `/** The API's client: \`auth\`, and each collection's routes, typed by this project's specs. */
 export interface ApiClient {
   /** Replaces the bearer token the client sends (undefined: none). */
-  setToken(token: string | undefined): void;
+  setToken(token: string | undefined): void;${model.tenancy ? `
+  /** The tenant later calls work in: a ${model.tenancy.resource.names.pascal}'s public id, sent as X-Tenant (undefined: none). */
+  setTenant(tenant: string | undefined): void;` : ""}
   auth: ${authType};
 ${shapes.join("")}}
 
@@ -260,7 +262,8 @@ ${shapes.join("")}}
 export function createClient(options: core.ClientOptions): ApiClient {
   const transport = new core.Transport(options);
   return {
-    setToken: (token) => transport.setToken(token),
+    setToken: (token) => transport.setToken(token),${model.tenancy ? `
+    setTenant: (tenant) => transport.setTenant(tenant),` : ""}
     auth: ${authValue},
 ${members.join("")}  };
 }

@@ -1,4 +1,5 @@
 import { accountPaths, accountSchemas, invitationPaths, invitationSchemas, secondFactorPaths, secondFactorSchemas } from "./openapi-accounts.js";
+import { tenancyPaths, tenancySchemas, tenantParameters, withTenantHeader } from "./openapi-tenancy.js";
 import { filterParameters, searchAndCursorParameters } from "./list-parameters.js";
 import { hashPattern } from "../model/hash-format.js";
 import { linkedRecordSchema as linkedRecord } from "../model/relations/belongs-to-many.js";
@@ -34,8 +35,9 @@ export function buildOpenApi(project: ProjectModel): object {
     schemas.UserUpdatePayload = managed.validation.update.schema;
     Object.assign(paths, managedUserPaths(managed, project));
   }
-  Object.assign(schemas, backgroundSchemas(project));
-  Object.assign(paths, backgroundPaths(project));
+  Object.assign(schemas, backgroundSchemas(project), tenancySchemas(project));
+  Object.assign(paths, backgroundPaths(project), tenancyPaths(project));
+  withTenantHeader(paths, project);
   withConnectionErrors(paths);
   if (project.rateLimit) withRequestLimits(paths);
   return {
@@ -54,9 +56,10 @@ export function buildOpenApi(project: ProjectModel): object {
       { name: "auth", description: "Authentication" },
       ...(managed ? [{ name: "users", description: "Users (auth.users.manage)" }] : []),
       ...project.resources.map((resource) => ({ name: resource.collection, description: capitalize(resource.names.pluralLabel) })),
+      ...(project.tenancy ? [{ name: "members", description: "The members of the tenant a request works in (tenancy)" }] : []),
     ],
     paths,
-    components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } }, schemas, responses: errorResponses(project) },
+    components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } }, ...(project.tenancy ? { parameters: tenantParameters(project) } : {}), schemas, responses: errorResponses(project) },
   };
 }
 

@@ -1,4 +1,5 @@
 import { modelBlock, native } from "./prisma-blocks.js";
+import { membershipsModel, perTenantUnique, tenantBackLines, tenantIndexPrefix, tenantLines, uniqueOnColumn } from "./prisma-tenancy.js";
 import { accountTokensModel, invitationsModel, recoveryCodesModel, sessionsModel } from "./prisma-accounts.js";
 import { fieldType } from "../model/field-types.js";
 import { caseInsensitiveEmailMarker, caseInsensitiveMarker } from "../migrate/case-insensitive-email.js";
@@ -29,16 +30,17 @@ export function buildPrismaSchema(project: ProjectModel): string {
   const { database, resources, user } = project;
   const blocks = [
     generatorBlock(database),
-    ...resources.map((resource) => resourceModel(database, resource, resources, resource.fields.map(inputOf))),
+    ...resources.map((resource) => resourceModel(database, resource, project, resource.fields.map(inputOf))),
     ...resources.flatMap((resource) => relationModels(database, resource)),
     ...authModels(database, user, user.extraFields.map(inputOf), resources, project),
     ...(project.mail || project.auth.mfa ? [accountTokensModel(database)] : []),
     ...(project.auth.mfa ? [recoveryCodesModel()] : []),
     ...(project.auth.invitations ? [invitationsModel(database)] : []),
-    eventsModel(database),
+    ...(project.tenancy ? [membershipsModel(database, project)] : []),
+    eventsModel(database, project.tenancy !== undefined),
     deliveriesModel(database),
     lanesModel(database),
-    jobsModel(database),
+    jobsModel(database, project.tenancy !== undefined),
     // Request counts live in PostgreSQL, shared by every instance; SQLite's live in memory.
     ...(project.rateLimit && database.dialect.sharedRequestCounts ? [rateLimitsModel()] : []),
   ];
@@ -69,14 +71,17 @@ function generatorBlock(database: DatabaseModel): string {
 function resourceModel(
   database: DatabaseModel,
   resource: ResourceModel,
-  resources: ResourceModel[],
+  project: ProjectModel,
   inputs: PrismaFieldInput[],
 ): string {
+  const resources = project.resources;
   const lines: string[][] = [
     ["id", "Int", "@id @default(autoincrement())"],
     ["hash", "String", `@unique${native(database, "@db.VarChar(20)")}`],
+    ...tenantLines(resource),
   ];
-  for (const input of inputs) lines.push(scalarLine(database, input, resource.table));
+  for (const input of inputs) lines.push(scalarLine(database, input, resource.table, resource));
+  lines.push(...tenantBackLines(resource, project));
   for (const relation of resource.relations) lines.push(...kindOf(relation).prisma.fields(resource, relation));
   // Prisma declares both sides of a relation: each kind's lines here, for every resource's relations.
   for (const kind of relationKindNames)
@@ -86,11 +91,14 @@ function resourceModel(
 
   // A declared index leads with deleted_at on soft-deleting resources: lists read live rows only
   // (deleted_at IS NULL), and an index without it would lose to the order index there.
-  const declared = resource.fields.filter((field) => field.indexed).map((field) => `@@index([${resource.softDelete ? "deleted_at, " : ""}${field.name}])`);
+  // A tenanted table's lead with tenant_id: every read of it is within one tenant.
+  const lead = tenantIndexPrefix(resource);
+  const declared = resource.fields.filter((field) => field.indexed).map((field) => `@@index([${lead}${resource.softDelete ? "deleted_at, " : ""}${field.name}])`);
   const indexes = [
     ...resource.relations.flatMap((relation) => kindOf(relation).prisma.indexes(relation)),
+    ...perTenantUnique(resource),
     ...declared,
-    resource.softDelete ? "@@index([deleted_at, created_at, id])" : "@@index([created_at, id])",
+    `@@index([${lead}${resource.softDelete ? "deleted_at, " : ""}created_at, id])`,
     `@@map("${resource.table}")`,
   ];
   return modelBlock(resource.names.pascal, lines, indexes);
@@ -109,11 +117,13 @@ function usersBackRelations(resources: ResourceModel[]): string[][] {
   return resources.flatMap((source) => source.relations.flatMap((relation) => kindOf(relation).prisma.fieldsOnUsers(source, relation)));
 }
 
-function scalarLine(database: DatabaseModel, input: PrismaFieldInput, table: string): string[] {
+/** `resource`: the resource the column is of (a tenanted one's unique fields are unique per tenant). */
+function scalarLine(database: DatabaseModel, input: PrismaFieldInput, table: string, resource?: ResourceModel): string[] {
   const { field } = input;
   const optional = field.nullable ? "?" : "";
+  const unique = uniqueOnColumn(resource, field);
   const attributes = [
-    field.unique ? "@unique" : "",
+    unique ? "@unique" : "",
     input.default !== undefined ? `@default(${prismaDefault(field, input.default)})` : "",
     database.dialect.nativeTypes ? nativeType(input) : "",
   ].filter(Boolean);
@@ -123,7 +133,7 @@ function scalarLine(database: DatabaseModel, input: PrismaFieldInput, table: str
   const doc =
     field.type === "enum"
       ? `values: ${field.values.join(" | ")}`
-      : field.unique && fieldType(field.type).uniqueIgnoresCase
+      : unique && fieldType(field.type).uniqueIgnoresCase
         ? caseInsensitiveMarker(table, field.name)
         : undefined;
   return [field.name, `${prismaType(field)}${optional}`, attributes.join(" "), ...(doc ? [doc] : [])];
@@ -176,6 +186,7 @@ function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFiel
         : []),
       ...inputs.map((input) => scalarLine(database, input, "users")),
       ...usersBackRelations(resources),
+      ...(project.tenancy ? [["hashapi_memberships", "HashapiMembership[]", ""]] : []),
       ["created_at", "DateTime", `@default(now())${timestamp}`],
       ["updated_at", "DateTime", `@updatedAt${timestamp}`],
     ],
@@ -210,7 +221,8 @@ function authModels(database: DatabaseModel, user: UserModel, inputs: PrismaFiel
  * own transaction. No foreign keys: an event outlives its record (a hard delete keeps its history)
  * and its actor. Read by record (the history route) and by age (retention).
  */
-function eventsModel(database: DatabaseModel): string {
+/** `tenanted`: each event carries its record's tenant (none for global records and users). */
+function eventsModel(database: DatabaseModel, tenanted: boolean): string {
   const timestamp = native(database, "@db.Timestamptz(3)");
   return modelBlock(
     "HashapiEvent",
@@ -221,6 +233,7 @@ function eventsModel(database: DatabaseModel): string {
       ["actor_hash", "String?", native(database, "@db.VarChar(20)").trim()],
       ["actor_name", "String?", native(database, "@db.VarChar(255)").trim()],
       ["changes", "String", native(database, "@db.Text").trim()],
+      ...(tenanted ? [["tenant_id", "Int?", ""]] : []),
       // What wrote it when not a request: `seed` (npm run db:seed) or `script` (user:create);
       // receivers skip those unless they ask for seeds.
       ["origin", "String?", native(database, "@db.VarChar(10)").trim()],
@@ -230,7 +243,7 @@ function eventsModel(database: DatabaseModel): string {
       ["created_at", "DateTime", timestamp.trim()],
     ],
     // actor_hash, id: a caller's last write, which says whether a read replica has it yet (db/replicas.ts).
-    ["@@index([record_hash, id])", "@@index([actor_hash, id])", "@@index([fanned_out, id])", "@@index([created_at])", '@@map("hashapi_events")'],
+    ["@@index([record_hash, id])", "@@index([actor_hash, id])", "@@index([fanned_out, id])", "@@index([created_at])", ...(tenanted ? ["@@index([tenant_id, id])"] : []), '@@map("hashapi_events")'],
   );
 }
 
@@ -290,7 +303,8 @@ function lanesModel(database: DatabaseModel): string {
  * spent (the dead letters, listed and retried at /api/jobs). `key` makes an enqueue happen once
  * (a schedule's tick, a caller's own key); while running, `run_at` is the lease's end.
  */
-function jobsModel(database: DatabaseModel): string {
+/** `tenanted`: a job enqueued by a tenant's write runs in that tenant (its reads are the tenant's). */
+function jobsModel(database: DatabaseModel, tenanted: boolean): string {
   const timestamp = native(database, "@db.Timestamptz(3)");
   return modelBlock(
     "HashapiJob",
@@ -300,6 +314,7 @@ function jobsModel(database: DatabaseModel): string {
       ["name", "String", native(database, "@db.VarChar(60)").trim()],
       ["payload", "String", native(database, "@db.Text").trim()],
       ["key", "String?", `@unique${native(database, "@db.VarChar(200)")}`],
+      ...(tenanted ? [["tenant_id", "Int?", ""]] : []),
       ["status", "String", native(database, "@db.VarChar(10)").trim()],
       ["attempts", "Int", "@default(0)"],
       ["run_at", "DateTime", timestamp.trim()],

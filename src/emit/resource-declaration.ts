@@ -30,6 +30,8 @@ export function buildResourceDeclaration(resource: ResourceModel): object {
     ...(declaration.publicActions.length > 0 ? { publicActions: declaration.publicActions } : {}),
     ...(declaration.roles ? { roles: declaration.roles } : {}),
     ...(declaration.owner ? { owner: declaration.owner } : {}),
+    ...(declaration.tenant ? { tenant: declaration.tenant } : {}),
+    ...(declaration.uniqueAcrossTenants ? { uniqueAcrossTenants: declaration.uniqueAcrossTenants } : {}),
     ...(declaration.visibleTo ? { visibleTo: declaration.visibleTo } : {}),
     ...(declaration.writableBy ? { writableBy: declaration.writableBy } : {}),
     ...(declaration.setByServer ? { setByServer: declaration.setByServer } : {}),

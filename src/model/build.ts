@@ -2,7 +2,7 @@ import { evolutionOf } from "./evolution.js";
 import { historyRoute, manyToManyRoutes, routesOf } from "./routes.js";
 import { actionTable } from "./actions.js";
 import { blindDeletes, destroyRoles } from "./blind-deletes.js";
-import type { ProjectSpec, ResourceSpec, ValidSpecs, WebhookSpec } from "../spec/types.js";
+import type { ProjectSpec, ResourceSpec, TenancySpec, ValidSpecs, WebhookSpec } from "../spec/types.js";
 import { authModel, mailModel, writeOnlyUserColumns } from "./account-model.js";
 import { defaultCollection, derivePrefix, withArticle, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
 import { dialectOf } from "../dialects/index.js";
@@ -15,6 +15,7 @@ import { payloadValidation } from "./payload-model.js";
 import { relationModelsOf } from "./relation-models.js";
 import { kindOf, relationsOfKind } from "./relations/kinds.js";
 import { fieldType } from "./field-types.js";
+import { tenancyModel, tenantActionRoles, tenantOf } from "./tenant-model.js";
 import type {
   ActionModel,
   ActionName,
@@ -52,7 +53,8 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
     specs: byName,
     specsLabel,
     references: referencesOf(specs.resources, refs),
-    actions: new Map(specs.resources.map((spec) => [spec.name, actionsOf(spec, refs.get(spec.name)!, destroyRoles(specs, spec, blind))])),
+    actions: new Map(specs.resources.map((spec) => [spec.name, actionsOf(spec, refs.get(spec.name)!, destroyRoles(specs, spec, blind), specs.project.tenancy)])),
+    ...(specs.project.tenancy ? { tenancy: specs.project.tenancy } : {}),
   };
   const resources = specs.resources.map((spec) => buildResource(spec, context));
 
@@ -78,6 +80,7 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
     user,
     evolution: evolutionOf(specs),
     out: specs.project.out,
+    ...(specs.project.tenancy ? { tenancy: tenancyModel(specs.project.tenancy, refs.get(specs.project.tenancy.resource)!, specs.project.auth.roles) } : {}),
     webhooks: specs.project.webhooks.map((webhook) => webhookModel(webhook, specs.project.auth.roles[0]!)),
     jobs: Object.entries(specs.project.jobs).map(([name, job]) => ({
       name,
@@ -220,6 +223,7 @@ interface BuildContext {
   /** Per resource, the belongsTo of others that point at it (the built-in users keep none). */
   references: Map<string, ReferenceModel[]>;
   actions: Map<string, Record<ActionName, ActionModel>>;
+  tenancy?: TenancySpec;
 }
 
 /** What a user's delete does to the records pointing at them (recorded as their events), and their resources. */
@@ -256,6 +260,7 @@ function webhookModel(webhook: WebhookSpec, firstRole: string): WebhookModel {
     retryHours: webhook.retryHours ?? 24,
     seeds: webhook.seeds ?? false,
     concurrency: webhook.concurrency ?? 16,
+    tenantsTs: webhook.tenants ? JSON.stringify(webhook.tenants) : null,
   };
 }
 
@@ -278,11 +283,11 @@ function referencesOf(specs: readonly ResourceSpec[], refs: Map<string, Resource
 }
 
 /** destroy: the roles that may delete, once those a refusal would tell what they cannot read are out (blind-deletes.ts). */
-function actionsOf(spec: ResourceSpec, ref: ResourceRef, destroy: string[] | undefined): Record<ActionName, ActionModel> {
+function actionsOf(spec: ResourceSpec, ref: ResourceRef, destroy: string[] | undefined, tenancy?: TenancySpec): Record<ActionName, ActionModel> {
   const publicActions = new Set(spec.auth?.public ?? []);
   return Object.fromEntries(
     actionTable.map(({ name, softDeleteOnly }): [ActionName, ActionModel] => {
-      const roles = name === "destroy" ? destroy : spec.auth?.roles?.[name];
+      const roles = tenantActionRoles(spec, tenancy, name, name === "destroy" ? destroy : spec.auth?.roles?.[name]);
       return [name, { name, enabled: !softDeleteOnly || ref.softDelete, public: publicActions.has(name), ...(roles ? { roles } : {}) }];
     }),
   ) as Record<ActionName, ActionModel>;
@@ -299,8 +304,10 @@ function buildResource(spec: ResourceSpec, context: BuildContext, writeOnly: rea
   // The built-in users' resource (/api/users) is built from a spec of its own, outside the specs' actions.
   const actions = context.actions.get(spec.name) ?? actionsOf(spec, ref, spec.auth?.roles?.destroy);
   const owner = ownerOf(spec, specs);
+  const tenant = tenantOf(spec, context.tenancy, context.refs, userRef.name);
   const core: ResourceCore = {
     ...(owner ? { owner } : {}),
+    ...(tenant ? { tenant } : {}),
     name: spec.name,
     names: ref.names,
     source: `${specsLabel}${spec.file.slice(spec.file.lastIndexOf("/") + 1)}`,

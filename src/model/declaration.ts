@@ -9,6 +9,7 @@ export function declarationOf(resource: ResourceCore & Pick<ResourceModel, "seri
   const columns: Record<string, ValueKind> = {};
   for (const field of resource.fields) columns[field.name] = field.kind;
   for (const relation of resource.belongsTo) columns[relation.foreignKey] = "integer";
+  if (resource.tenant?.kind === "member") columns[tenantColumn] = "integer";
   const scales: Record<string, number> = {};
   for (const field of resource.fields) if (field.kind === "decimal") scales[field.name] = field.scale;
   const referencing = (onDelete: BelongsToModel["onDelete"]) =>
@@ -33,6 +34,7 @@ export function declarationOf(resource: ResourceCore & Pick<ResourceModel, "seri
         resource.fields.filter((field) => field.unique).map((field) => [field.name, laravelMessage("unique", field.name)]),
       ),
     ),
+    uniqueAcrossTenants: nonEmptyList(resource.tenant ? resource.fields.filter((field) => field.unique && field.uniqueAcrossTenants).map((field) => field.name) : []),
     exists: nonEmpty(
       Object.fromEntries(resource.belongsTo.map((relation) => [relation.name, laravelMessage("exists", relation.name)])),
     ),
@@ -48,6 +50,8 @@ export function declarationOf(resource: ResourceCore & Pick<ResourceModel, "seri
       .filter((action) => action.public)
       .map((action) => action.name),
     owner: resource.owner,
+    tenant: tenantSettings(resource.tenant),
+    tenantColumn: resource.tenant?.kind === "member" ? tenantColumn : resource.tenant?.kind === "self" ? "id" : undefined,
     visibleTo: nonEmpty(Object.fromEntries(resource.fields.flatMap((field) => (field.visibleTo ? [[field.name, field.visibleTo]] : [])))),
     writableBy: nonEmpty(Object.fromEntries(resource.fields.flatMap((field) => (field.writableBy ? [[field.name, field.writableBy]] : [])))),
     setByServer: nonEmpty(
@@ -74,6 +78,20 @@ function narrowedOperators(resource: ResourceCore): DeclarationModel["filterOper
 }
 
 /** Undefined for an empty map: the declaration leaves out what is empty. */
+/** The column a tenanted record holds its tenant's id in. */
+export const tenantColumn = "tenant_id";
+
+/** A resource's tenant as the runtime's descriptor reads it (resource/tenancy.ts). */
+function tenantSettings(tenant: ResourceCore["tenant"]): DeclarationModel["tenant"] {
+  if (tenant === undefined) return undefined;
+  if (tenant.kind === "global") return { global: true };
+  return { column: tenant.kind === "self" ? "id" : tenantColumn };
+}
+
+function nonEmptyList<T>(list: T[]): T[] | undefined {
+  return list.length > 0 ? list : undefined;
+}
+
 function nonEmpty<T>(record: Record<string, T>): Record<string, T> | undefined {
   return Object.keys(record).length > 0 ? record : undefined;
 }

@@ -21,7 +21,8 @@ export function fieldModel(spec: FieldSpec): FieldModel {
     type: spec.type,
     kind: fieldType(spec.type).kind,
     nullable: spec.nullable ?? false,
-    unique: spec.unique ?? false,
+    unique: spec.unique !== undefined && spec.unique !== false,
+    ...(spec.unique === "global" ? { uniqueAcrossTenants: true } : {}),
     indexed: spec.index === true,
     // The server fills a `set:` field when a payload leaves it out, as a default would.
     hasDefault: spec.default !== undefined || spec.set !== undefined,

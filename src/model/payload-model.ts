@@ -56,7 +56,7 @@ export function payloadField(spec: FieldSpec): PayloadField {
     nullable: spec.nullable ?? false,
     // The server fills a `set:` field when a payload leaves it out, as a default would.
     hasDefault: spec.default !== undefined || spec.set !== undefined,
-    unique: spec.unique ?? false,
+    unique: spec.unique !== undefined && spec.unique !== false,
     ...(spec.max !== undefined ? { max: spec.max } : {}),
     ...(spec.min !== undefined ? { min: spec.min } : {}),
     ...(spec.length !== undefined ? { length: spec.length } : {}),

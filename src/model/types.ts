@@ -5,6 +5,10 @@ import type { FieldType, FieldTypeDescriptor } from "./field-types.js";
 import type { ActionValidation } from "./validation.js";
 import type { JsonSchema } from "./json-schema.js";
 import type { AuthModel, MailModel } from "./auth-types.js";
+import type { OwnerModel, TenancyModel, TenantModel } from "./access-types.js";
+import type { Names, ResourceRef } from "./refs.js";
+
+export type { Names, OwnerModel, ResourceRef, TenancyModel, TenantModel };
 
 export type { AuthModel, MailModel };
 
@@ -32,6 +36,8 @@ export interface ProjectModel {
   out: string;
   /** hashapi.yaml's `webhooks`, as `src/config.ts` reads them from the environment at start-up. */
   webhooks: WebhookModel[];
+  /** hashapi.yaml's `tenancy`; undefined in a project without tenants. */
+  tenancy?: TenancyModel;
   /** Request limits (hashapi.yaml and resources' `rateLimit`); absent when none is declared. */
   rateLimit?: RateLimitModel;
   /** hashapi.yaml's jobs, as the generated src/jobs.ts declares them (runtime jobs/). */
@@ -82,23 +88,10 @@ export interface WebhookModel {
   seeds: boolean;
   /** Records whose events go at once, per process. */
   concurrency: number;
+  /** With tenancy: the tenants it hears (public ids or `${NAME}`), as TypeScript; null: every tenant. */
+  tenantsTs: string | null;
 }
 
-export interface Names {
-  pascal: string;
-  camel: string;
-  kebab: string;
-  snake: string;
-  /** Lowercase words, for messages: "medical record". */
-  label: string;
-  /** The label with its indefinite article: "an appointment". */
-  aLabel: string;
-  pluralPascal: string;
-  pluralCamel: string;
-  pluralKebab: string;
-  pluralSnake: string;
-  pluralLabel: string;
-}
 
 export type { FieldType };
 
@@ -113,6 +106,8 @@ export interface FieldModel {
   kind: ValueKind;
   nullable: boolean;
   unique: boolean;
+  /** `unique: global` in a tenanted project: unique across every tenant, not within each. */
+  uniqueAcrossTenants?: true;
   /** `index: true`: the column has an index of its own (prisma-schema.ts declares it). */
   indexed: boolean;
   hasDefault: boolean;
@@ -141,30 +136,6 @@ export interface FieldModel {
   setByServer?: { on: "create" | "write"; bypass: string[] };
 }
 
-/**
- * Record ownership as the runtime applies it: `column` holds the owning user's id, on this table
- * (`payloadKey` is then the belongsTo a payload may not set) or on the parent `through` names.
- */
-export interface OwnerModel {
-  column: string;
-  through?: string;
-  payloadKey?: string;
-  /** Roles that act on every record. */
-  bypass: string[];
-}
-
-export interface ResourceRef {
-  name: string;
-  names: Names;
-  prefix: string;
-  collection: string;
-  /** The table Prisma maps the model to: `medical_records`. */
-  table: string;
-  publicIdKey: "hash" | "public_id";
-  softDelete: boolean;
-  /** The built-in users (a belongsTo target only). */
-  builtIn?: true;
-}
 
 /**
  * A relation of a resource, by kind: belongsTo (a foreign key here), hasMany (the other side's
@@ -289,6 +260,8 @@ export interface ResourceModel {
   routes: RouteModel[];
   /** `owner:`: whose records these are; undefined when every caller reaches every record. */
   owner?: OwnerModel;
+  /** With tenancy: whose tenant the records are; undefined in a project without tenants. */
+  tenant?: TenantModel;
   validation: {
     create: ActionValidation;
     update: ActionValidation;
@@ -364,6 +337,8 @@ export interface DeclarationModel {
   nullOnDelete: { target: ResourceRef; foreignKey: string }[];
   /** Unique field → its "has already been taken" message; undefined when none is unique. */
   unique: Record<string, string> | undefined;
+  /** With tenancy: the unique fields unique across every tenant (`unique: global`); the others are per tenant. */
+  uniqueAcrossTenants: string[] | undefined;
   /** Unique fields whose uniqueness ignores case (e-mails), compared lower-cased. */
   caseless: string[];
   /** belongsTo payload key → its "The selected … is invalid." message; undefined without belongsTo. */
@@ -377,6 +352,10 @@ export interface DeclarationModel {
   output: { keys: string[]; scales: Record<string, number> | undefined };
   publicActions: ActionName[];
   owner: OwnerModel | undefined;
+  /** With tenancy: `column` holds the tenant's id (`id` on the tenant resource), or the records are `global`. */
+  tenant: { column: string } | { global: true } | undefined;
+  /** The column the table declaration names as its rows' tenant (data/table/spec.ts tenantColumn). */
+  tenantColumn: string | undefined;
   /** Fields only some roles see (visibleTo), and those only some roles may send (writableBy). */
   visibleTo: Record<string, string[]> | undefined;
   writableBy: Record<string, string[]> | undefined;

@@ -47,7 +47,7 @@ const noRolesDeclared = "roles need a list of them in hashapi.yaml (auth: { role
 /** Each of `roles` (at `path`) that hashapi.yaml's auth.roles does not list, with a suggestion. */
 function unknownRoles(source: SpecSource, path: (string | number)[], roles: readonly string[], project: ProjectSpec): Problem[] {
   return roles.flatMap((role, index) =>
-    project.auth.roles.includes(role) ? [] : [source.problem([...path, index], `unknown role "${role}" (hashapi.yaml auth.roles: ${project.auth.roles.join(", ")})${didYouMean(role, project.auth.roles)}`)],
+    project.auth.roles.includes(role) ? [] : [source.problem([...path, index], `unknown role "${role}" (hashapi.yaml ${project.auth.rolesAt ?? "auth.roles"}: ${project.auth.roles.join(", ")})${didYouMean(role, project.auth.roles)}`)],
   );
 }
 

@@ -1,4 +1,4 @@
-import type { FieldSpec, MailSpec, ProjectSpec, RelationSpec, ResourceSpec } from "./types.js";
+import type { FieldSpec, MailSpec, ProjectSpec, RelationSpec, ResourceSpec, TenancySpec } from "./types.js";
 
 /** Raw YAML data (already schema-valid) → the typed spec with fields and relations as ordered lists. */
 export function normalizeResource(file: string, data: Record<string, unknown>): ResourceSpec {
@@ -40,12 +40,13 @@ type RawProject = {
     ttl?: number;
     refreshTtl?: number;
     user?: { fields?: Record<string, Omit<FieldSpec, "name">> };
-    signup?: { role?: string; verify?: boolean };
+    signup?: { role?: string; verify?: boolean; createTenant?: boolean };
     mfa?: { required?: string[]; optional?: boolean };
     passwords?: { min?: number };
     tokens?: { signupMinutes?: number; resetMinutes?: number; invitationDays?: number };
     invitations?: string[];
   };
+  tenancy?: { resource: string; roles: string[]; manage?: string[]; bypass?: string[]; create?: string[] };
   mail?: { from: string; transport?: string; links?: Partial<MailSpec["links"]>; limits?: Partial<MailSpec["limits"]> };
   pagination?: Partial<ProjectSpec["pagination"]>;
   webhooks?: ProjectSpec["webhooks"];
@@ -75,7 +76,7 @@ export function normalizeProject(data: RawProject | null): ProjectSpec {
       ttl: data?.auth?.ttl ?? 3600,
       refreshTtl: data?.auth?.refreshTtl ?? 1209600,
       user: { fields: normalizeFields(data?.auth?.user?.fields) },
-      ...(signup ? { signup: { role: signup.role ?? defaultRole, verify: signup.verify ?? true } } : {}),
+      ...(signup ? { signup: { role: signup.role ?? defaultRole, verify: signup.verify ?? true, createTenant: signup.createTenant ?? false } } : {}),
       ...(data?.auth?.mfa ? { mfa: { required: data.auth.mfa.required ?? [], optional: data.auth.mfa.optional ?? true } } : {}),
       passwords: { min: data?.auth?.passwords?.min ?? 8 },
       tokens: {
@@ -86,6 +87,7 @@ export function normalizeProject(data: RawProject | null): ProjectSpec {
       ...(data?.auth?.invitations ? { invitations: data.auth.invitations } : {}),
     },
     ...(data?.mail ? { mail: normalizeMail(data.mail) } : {}),
+    ...(data?.tenancy ? { tenancy: normalizeTenancy(data.tenancy) } : {}),
     pagination: {
       defaultPerPage: data?.pagination?.defaultPerPage ?? 15,
       maxPerPage: data?.pagination?.maxPerPage ?? 100,
@@ -95,6 +97,18 @@ export function normalizeProject(data: RawProject | null): ProjectSpec {
     // `send-welcome:` with nothing after it is a job with every default.
     jobs: Object.fromEntries(Object.entries(data?.jobs ?? {}).map(([name, job]) => [name, job ?? {}])),
     schedules: data?.schedules ?? [],
+  };
+}
+
+/** `tenancy:` with its defaults: every role but the last manages members, every platform role may create a tenant. */
+function normalizeTenancy(tenancy: NonNullable<RawProject["tenancy"]>): TenancySpec {
+  const roles = tenancy.roles;
+  return {
+    resource: tenancy.resource,
+    roles,
+    manage: tenancy.manage ?? (roles.length > 1 ? roles.slice(0, -1) : roles),
+    bypass: tenancy.bypass ?? [],
+    ...(tenancy.create ? { create: tenancy.create } : {}),
   };
 }
 

@@ -30,7 +30,8 @@ export interface FieldSpec {
   min?: number;
   length?: number;
   pattern?: string;
-  unique?: boolean;
+  /** A UNIQUE index; with tenancy, within each tenant unless `global`. */
+  unique?: boolean | "global";
   nullable?: boolean;
   default?: unknown;
   values?: string[];
@@ -80,6 +81,8 @@ export interface ResourceSpec {
   auth?: { public?: ActionName[]; roles?: Partial<Record<ActionName, string[]>> };
   /** Record ownership: the belongsTo path to the owning user, and the roles that act on every record. */
   owner?: { relation: string; bypass?: string[] };
+  /** With hashapi.yaml's `tenancy`: whose tenant the records are (spec-format "Tenants"). */
+  tenant?: TenantSpec;
   /** Per action, requests per caller per window on top of hashapi.yaml's `rateLimit`. */
   rateLimit?: Partial<Record<ActionName, number>>;
 }
@@ -93,6 +96,8 @@ export interface ProjectSpec {
     /** Most privileged first; `[user]` when hashapi.yaml lists none. */
     roles: string[];
     defaultRole: string;
+    /** Where the roles come from, for messages: `tenancy.roles` for a tenanted resource's (spec/tenant-checks.ts). */
+    rolesAt?: string;
     /** hashapi.yaml lists roles (a resource may then limit actions to some of them). */
     declaresRoles: boolean;
     /** `auth.users.manage`: the roles that manage users through /api/users; undefined: no such routes. */
@@ -101,7 +106,7 @@ export interface ProjectSpec {
     refreshTtl: number;
     user: { fields: FieldSpec[] };
     /** `auth.signup`: people make their own accounts; undefined: only managers and the CLI do. */
-    signup?: { role: string; verify: boolean };
+    signup?: { role: string; verify: boolean; createTenant: boolean };
     /** `auth.passwords`: the fewest characters of a new password. */
     passwords: { min: number };
     /** `auth.mfa`: two-factor authentication; undefined: none. */
@@ -113,6 +118,8 @@ export interface ProjectSpec {
   };
   /** `mail:`: how mail leaves; undefined: the service sends none. */
   mail?: MailSpec;
+  /** `tenancy:`: many organizations in one service; undefined: none. */
+  tenancy?: TenancySpec;
   pagination: { defaultPerPage: number; maxPerPage: number };
   /** Receivers of the events of committed writes (spec-format "Events, audit trail, webhooks"). */
   webhooks: WebhookSpec[];
@@ -122,6 +129,23 @@ export interface ProjectSpec {
   jobs: Record<string, JobSpec>;
   /** Jobs enqueued on a cron schedule. */
   schedules: ScheduleSpec[];
+}
+
+/** A resource's `tenant:`: the caller's tenant, a belongsTo chain's, or shared by every tenant. */
+export type TenantSpec = true | "global" | { via: string; nullable?: boolean };
+
+/** hashapi.yaml's `tenancy`, its defaults applied. */
+export interface TenancySpec {
+  /** The resource whose records are the tenants. */
+  resource: string;
+  /** Roles within one tenant, most privileged first (the first is the owner role). */
+  roles: string[];
+  /** Tenant roles that invite, re-role and remove members. */
+  manage: string[];
+  /** Platform roles that act in any tenant as its first role. */
+  bypass: string[];
+  /** Platform roles that may create a tenant; undefined: every one. */
+  create?: string[];
 }
 
 /** hashapi.yaml's `mail`, its defaults applied. */
@@ -169,6 +193,8 @@ export interface WebhookSpec {
   retryHours?: number;
   /** Also send what seeds and scripts write. */
   seeds?: boolean;
+  /** With tenancy: only events of these tenants (public ids, or `${NAME}`). */
+  tenants?: string[];
   /** Records whose events go at once, per process. */
   concurrency?: number;
 }

@@ -10,6 +10,7 @@ import { checkRateLimits } from "./rate-limit-checks.js";
 import { checkAccounts } from "./account-checks.js";
 import { checkSchedules } from "./schedule-checks.js";
 import { checkWebhooks } from "./webhook-checks.js";
+import { checkTenancy, checkTenant, rolesViewOf } from "./tenant-checks.js";
 import type { Problem, ValidSpecs } from "./types.js";
 
 /**
@@ -44,14 +45,16 @@ export function validateSpecs(loaded: LoadedSpecs): { problems: Problem[]; specs
       continue;
     }
     const resource = { spec: normalizeResource(file.source.file, file.data as Record<string, unknown>), source: file.source };
-    problems.push(...checkResource(resource), ...checkResourceRoles(resource, project), ...checkFieldRoles(resource, project), ...checkDatabaseLimits(resource, project), ...checkSetByServer(resource, project));
+    // A tenanted resource's role lists name tenant roles (tenancy.roles), every other's platform roles.
+    const roles = rolesViewOf(resource.spec, project);
+    problems.push(...checkResource(resource), ...checkResourceRoles(resource, roles), ...checkFieldRoles(resource, roles), ...checkDatabaseLimits(resource, project), ...checkSetByServer(resource, roles));
     resources.push(resource);
   }
   problems.push(...checkAcrossResources(resources, invalidNames), ...checkClientNames(resources, project.auth.manageUsers !== undefined));
-  for (const resource of resources) problems.push(...checkOwner(resource, resources, project));
+  for (const resource of resources) problems.push(...checkOwner(resource, resources, rolesViewOf(resource.spec, project)), ...checkTenant(resource, resources, project));
   problems.push(...checkEagerLoadReaders(resources, project));
   problems.push(...checkRateLimits(project, loaded.project?.source, resources));
-  if (loaded.project && projectData !== null) problems.push(...checkManagedUsers(project, loaded.project.source, resources), ...checkWebhooks(project, loaded.project.source, resources), ...checkSchedules(project, loaded.project.source), ...checkAccounts(project, loaded.project.source));
+  if (loaded.project && projectData !== null) problems.push(...checkManagedUsers(project, loaded.project.source, resources), ...checkWebhooks(project, loaded.project.source, resources), ...checkSchedules(project, loaded.project.source), ...checkAccounts(project, loaded.project.source), ...checkTenancy(project, loaded.project.source, resources));
 
   if (problems.length > 0) return { problems: sortProblems(problems) };
   return { problems: [], specs: { project, resources: resources.map((resource) => resource.spec) } };

@@ -1,4 +1,5 @@
 import { toSnake } from "../model/naming.js";
+import { isTenanted } from "./tenant-checks.js";
 import { didYouMean } from "./problem.js";
 import type { CheckedResource } from "./resource-checks.js";
 import type { SpecSource } from "./source.js";
@@ -26,8 +27,11 @@ export function checkWebhooks(project: ProjectSpec, source: SpecSource, resource
   project.webhooks.forEach((webhook, index) => {
     if (seen.has(webhook.name)) problems.push(source.problem(["webhooks", index, "name"], `a second webhook named "${webhook.name}": each needs a name of its own`));
     seen.add(webhook.name);
-    if (webhook.as !== undefined && !project.auth.roles.includes(webhook.as))
-      problems.push(source.problem(["webhooks", index, "as"], `unknown role "${webhook.as}": it must be one of auth.roles (${project.auth.roles.join(", ")})${didYouMean(webhook.as, project.auth.roles)}`));
+    // With tenancy, a webhook may read as a tenant role: in each event's own tenant.
+    const known = [...project.auth.roles, ...(project.tenancy?.roles ?? [])];
+    const lists = project.tenancy ? "auth.roles or tenancy.roles" : "auth.roles";
+    if (webhook.as !== undefined && !known.includes(webhook.as))
+      problems.push(source.problem(["webhooks", index, "as"], `unknown role "${webhook.as}": it must be one of ${lists} (${known.join(", ")})${didYouMean(webhook.as, known)}`));
     if (!/^(\$\{[A-Z][A-Z0-9_]*\}|https?:\/\/\S+)$/.test(webhook.url))
       problems.push(source.problem(["webhooks", index, "url"], `"${webhook.url}" is neither \${NAME} (an environment variable, read at start-up) nor an http:// or https:// URL`));
     if (!environmentVariable.test(webhook.secret))
@@ -55,8 +59,17 @@ function reachProblem(pattern: string, role: string, project: ProjectSpec, resou
       ? undefined
       : `user events hold users' e-mails and roles, which only the roles of auth.users.manage read (${managers.length > 0 ? managers.join(", ") : "none: no auth.users.manage"}), and this webhook is sent what ${role} reads (as:): leave them out, or send them as one of those roles`;
   }
-  const spec = resources.find((resource) => toSnake(resource.spec.name) === event)?.spec;
-  if (spec === undefined) return undefined;
+  const found = resources.find((resource) => toSnake(resource.spec.name) === event)?.spec;
+  if (found === undefined) return undefined;
+  const spec = found;
+  // A tenant's records are read in the event's tenant: as the tenant role named, or as the first
+  // tenant role for a bypass role; any other platform role reads no tenant's records.
+  const tenancy = project.tenancy;
+  if (tenancy && isTenanted(spec, project) && !tenancy.roles.includes(role)) {
+    if (!tenancy.bypass.includes(role))
+      return `${spec.name} records belong to tenants, and ${role} is a platform role that acts in none (tenancy.bypass: ${tenancy.bypass.join(", ") || "none"}): send them as a tenant role (${tenancy.roles.join(", ")}), or leave them out`;
+    role = tenancy.roles[0]!;
+  }
   const showRoles = spec.auth?.roles?.show;
   if (showRoles !== undefined && !showRoles.includes(role))
     return `${role} may not show ${spec.name} records (auth.roles.show: ${showRoles.join(", ")}), and this webhook is sent what ${role} reads (as:): it would never be sent these events; leave them out, or send them as one of those roles`;

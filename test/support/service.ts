@@ -73,6 +73,10 @@ export interface PrepareOptions {
   extraSpecs?: string;
   /** Files of the project's own (`src/custom/…`), written before its first build: code its specs need. */
   customFiles?: Record<string, string>;
+  /** A folder of specs generated instead of the example's (a project of another domain: tenancy). */
+  specs?: string;
+  /** The role `npm run user:create` gives the first user (default `admin`, the example's). */
+  adminRole?: string;
 }
 
 const prepared = new Map<string, Promise<Project>>();
@@ -88,16 +92,17 @@ export function prepareProject(options: PrepareOptions = {}): Promise<Project> {
   const name = options.name ?? "e2e-sqlite";
   const database = options.database ?? "sqlite";
   const external = options.projectDir ?? (database === "sqlite" ? externalProject : undefined);
-  const key = JSON.stringify([name, database, options.databaseUrl, external, options.extraSpecs, options.customFiles]);
+  const key = JSON.stringify([name, database, options.databaseUrl, external, options.extraSpecs, options.customFiles, options.specs, options.adminRole]);
   let project = prepared.get(key);
   if (!project) {
-    project = doPrepare(name, database, options.databaseUrl, external, options.extraSpecs, options.customFiles);
+    project = doPrepare(name, database, options.databaseUrl, external, options);
     prepared.set(key, project);
   }
   return project;
 }
 
-async function doPrepare(name: string, database: "sqlite" | "postgresql", url: string | undefined, external: string | undefined, extraSpecs?: string, customFiles: Record<string, string> = {}): Promise<Project> {
+async function doPrepare(name: string, database: "sqlite" | "postgresql", url: string | undefined, external: string | undefined, options: PrepareOptions): Promise<Project> {
+  const { extraSpecs, customFiles = {} } = options;
   const databaseFile = `data/${name}-${process.pid}.db`;
   const databaseUrl = url ?? `file:./${databaseFile}`;
   const env = { DATABASE_URL: databaseUrl };
@@ -112,11 +117,11 @@ async function doPrepare(name: string, database: "sqlite" | "postgresql", url: s
     await rm(specs, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
     // The example's user-owned customizations, kept as a real project keeps them across generations.
-    if (existsSync(join(repo, "generated/src/custom"))) {
+    if (!options.specs && existsSync(join(repo, "generated/src/custom"))) {
       await cp(join(repo, "generated/src/custom"), join(dir, "src/custom"), { recursive: true });
     }
     // The example with one line changed, as a user switching databases would do.
-    await cp(join(repo, "specs"), specs, { recursive: true });
+    await cp(options.specs ?? join(repo, "specs"), specs, { recursive: true });
     if (extraSpecs) await cp(extraSpecs, specs, { recursive: true });
     const projectFile = join(specs, "hashapi.yaml");
     await writeFile(projectFile, (await readFile(projectFile, "utf8")).replace(/^database: .*$/m, `database: ${database}`));
@@ -137,7 +142,7 @@ async function doPrepare(name: string, database: "sqlite" | "postgresql", url: s
   }
   if (!url) await rm(join(dir, databaseFile), { force: true });
   await run("npm", ["run", "db:migrate", "--silent"], dir, env);
-  const created = await run("npm", ["run", "user:create", "--silent", "--", "--name", admin.name, "--email", admin.email, "--password", admin.password, "--role", "admin"], dir, env);
+  const created = await run("npm", ["run", "user:create", "--silent", "--", "--name", admin.name, "--email", admin.email, "--password", admin.password, "--role", options.adminRole ?? "admin"], dir, env);
   const adminHash = created.match(/USR_[A-HJ-NP-Z2-9]{8}/)?.[0] ?? "";
   return {
     dir,

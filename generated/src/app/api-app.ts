@@ -19,6 +19,11 @@ import type { BackgroundWork } from "./background-thread.js";
 import { handlerReceivers, type EventHandlers } from "../events/handlers.js";
 import { hearEventsOf } from "../data/event-hearing.js";
 import type { Webhook } from "../events/webhooks.js";
+import { MembersController } from "../accounts/members.controller.js";
+import { addMemberRoutes } from "../accounts/members.routes.js";
+import { MembersService } from "../accounts/members.service.js";
+import type { TenancySettings } from "../auth/memberships.js";
+import { recordTenantsOfEvents } from "../data/outbox.js";
 import express, { type Express, type RequestHandler } from "express";
 import { AuthController } from "../accounts/auth.controller.js";
 import {
@@ -114,6 +119,8 @@ export interface ApiParts {
   accounts?: AccountSettings;
   /** hashapi.yaml's `auth.mfa`: two-factor authentication (auth/second-factor.ts). */
   mfa?: MfaSettings;
+  /** hashapi.yaml's `tenancy`: many organizations in one service (auth/memberships.ts). */
+  tenancy?: TenancySettings;
 }
 
 /** What sending mail needs, read at start-up (the generated src/config.ts and src/mail.ts). */
@@ -144,23 +151,7 @@ export function createApiApp(apiParts: ApiParts): ApiApp {
   // Set once on the app's request prototype: every request sees the same tables.
   Object.assign(app.request, { tables });
 
-  const auth = new AuthService(
-    db,
-    settings.jwt,
-    new Revocations(db),
-    new LoginThrottle(db),
-    new Sessions(db),
-    parts.userFields,
-    parts.mfa
-      ? new SecondFactor(db, new SecretBox(settings.jwt.key), parts.mfa, parts.title)
-      : undefined,
-  );
-  if (RequestLimits.declared(settings.rateLimit))
-    auth.requestLimits = new RequestLimits(
-      settings.rateLimit,
-      requestLimitsShared ? { database: db } : "process",
-      logger,
-    );
+  const auth = identityOf(parts);
   const routes = new RouteTable()
     .add("/api/health", { get: health(db, parts.migrationsDir) })
     .add("/api/health/live", { get: liveness })
@@ -189,6 +180,34 @@ export function createApiApp(apiParts: ApiParts): ApiApp {
   return { app, background: backgroundWork(parts, registry) };
 }
 
+/**
+ * Who calls: the users, their sessions and second factor, their tenants (hashapi.yaml `tenancy`,
+ * whose events then carry their record's tenant), and the request limits counted per caller.
+ */
+function identityOf(parts: ApiParts): AuthService {
+  const { settings, db, logger } = parts;
+  if (parts.tenancy) recordTenantsOfEvents();
+  const auth = new AuthService(
+    db,
+    settings.jwt,
+    new Revocations(db),
+    new LoginThrottle(db),
+    new Sessions(db),
+    parts.userFields,
+    parts.mfa
+      ? new SecondFactor(db, new SecretBox(settings.jwt.key), parts.mfa, parts.title)
+      : undefined,
+    parts.tenancy,
+  );
+  if (RequestLimits.declared(settings.rateLimit))
+    auth.requestLimits = new RequestLimits(
+      settings.rateLimit,
+      requestLimitsShared ? { database: db } : "process",
+      logger,
+    );
+  return auth;
+}
+
 /** With mail, /api/users starts resets (counted as every mail of the account routes). */
 function withResets(access: UserRoles, accounts: AccountsService | undefined): UserRoles {
   if (!accounts) return access;
@@ -205,6 +224,10 @@ function addIdentityRoutes(
   auth: AuthService,
 ): AccountsService | undefined {
   addAuthRoutes(routes, "/api/auth", new AuthController(auth), auth);
+  if (auth.memberships) {
+    const members = new MembersService(parts.db, auth.memberships);
+    addMemberRoutes(routes, "/api", new MembersController(members, auth.memberships), auth);
+  }
   if (auth.secondFactor)
     addSecondFactorRoutes(
       routes,

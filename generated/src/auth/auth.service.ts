@@ -4,7 +4,8 @@ import type { Database } from "../db/database.js";
 import { outputOf } from "../data/serialize.js";
 import type { Request } from "express";
 import { decodedInstant } from "../data/column-codec.js";
-import { Binder, type ReadRouting } from "../db/sql.js";
+import { Binder, quote, type ReadRouting } from "../db/sql.js";
+import { Memberships, type ActiveTenant, type TenancySettings } from "./memberships.js";
 import { decodeValue, type ColumnKind } from "../data/table.js";
 import { Unauthenticated } from "../base/errors.js";
 import { verifyPassword } from "../base/passwords.js";
@@ -52,7 +53,21 @@ export interface CurrentUser {
   role: string;
   /** With hashapi.yaml's `auth.mfa`: whether the user has a second factor set up. */
   secondFactor?: boolean;
+  /**
+   * With tenancy: the tenant the request works in (its X-Tenant header), when the user is a member
+   * of it or a bypass role; read in the same statement as the user (auth/tenant-membership.ts).
+   */
+  tenant?: ActiveTenant;
+  /** With tenancy: the request named a tenant the user may not work in (403 on a tenant's routes). */
+  foreignTenant?: true;
+  /**
+   * Set inside a tenant's routes only: `role` is then the user's role in the tenant (tenancy.roles)
+   * and this the platform role (auth.roles) it replaced (http/tenant-routes.ts).
+   */
+  platformRole?: string;
 }
+
+export type { ActiveTenant };
 
 /**
  * What hashapi.yaml's and the resources' `rateLimit` do for the routes a caller signs in to: the
@@ -78,6 +93,8 @@ export class AuthService {
    * (http/authenticate.ts): what the HTTP layer above hands in, so identity imports nothing of it.
    */
   requestLimits: CallerLimits | undefined;
+  /** With tenancy: who works in which tenant (auth/memberships.ts). */
+  readonly memberships: Memberships | undefined;
 
   /** DATABASE_REPLICA_URLS: where the reads of a GET may go (http/authenticate.ts). */
   get replicas(): ReadRouting | undefined {
@@ -93,15 +110,19 @@ export class AuthService {
     readonly userFields: UserFields = {},
     /** hashapi.yaml's `auth.mfa` (auth/second-factor.ts); undefined: no second factor. */
     readonly secondFactor?: SecondFactor,
+    /** hashapi.yaml's `tenancy` (auth/memberships.ts); undefined: no tenants. */
+    readonly tenancy?: TenancySettings,
   ) {
-    const extra = Object.keys(userFields).map((name) => `, "${name.replaceAll('"', '""')}"`);
+    this.memberships = tenancy ? new Memberships(db, tenancy) : undefined;
+    const extra = Object.keys(userFields).map(
+      (name) => `, "users"."${name.replaceAll('"', '""')}"`,
+    );
     // Built once: each verification binds its token's values in this order (see `liveUser`).
     const order = new Binder(db.dialect);
-    const [jti, sid, hash] = [
-      order.add("claims.jti"),
-      order.add("claims.sid"),
-      order.add("claims.sub"),
-    ];
+    const [jti, sid] = [order.add("claims.jti"), order.add("claims.sid")];
+    // With tenancy, the tenant the request names and the user's membership there, joined in.
+    const tenant = tenancy ? tenantJoin(tenancy, order.add("tenant")) : { columns: "", joins: "" };
+    const hash = order.add("claims.sub");
     // With read replicas, the caller's last write too (its event id): what a replica must hold
     // before it answers this caller's reads (db/replicas.ts). One index lookup in the same statement.
     const lastEvent = db.replicas
@@ -109,9 +130,9 @@ export class AuthService {
       : "";
     // With `auth.mfa`, whether the user has a second factor: a role that requires one reaches only
     // the enrolment routes until it does (http/authenticate.ts).
-    const mfa = secondFactor ? `, "mfa_enabled_at"` : "";
+    const mfa = secondFactor ? `, "users"."mfa_enabled_at"` : "";
     this.loginText = `SELECT "id", "hash", "password"${mfa} FROM "users" WHERE "email" = ${new Binder(db.dialect).add("email")} LIMIT 1`;
-    this.liveUserText = `SELECT "id", "hash", "name", "email", "role", "sessions_from"${mfa}${extra.join("")}, EXISTS (SELECT 1 FROM "revoked_tokens" WHERE "jti" = ${jti}) AS "revoked", EXISTS (SELECT 1 FROM "hashapi_sessions" WHERE "hash" = ${sid} AND "ended_at" IS NOT NULL) AS "ended"${lastEvent} FROM "users" WHERE "hash" = ${hash} LIMIT 1`;
+    this.liveUserText = `SELECT "users"."id", "users"."hash", "users"."name", "users"."email", "users"."role", "users"."sessions_from"${mfa}${extra.join("")}, EXISTS (SELECT 1 FROM "revoked_tokens" WHERE "jti" = ${jti}) AS "revoked", EXISTS (SELECT 1 FROM "hashapi_sessions" WHERE "hash" = ${sid} AND "ended_at" IS NOT NULL) AS "ended"${tenant.columns}${lastEvent} FROM "users"${tenant.joins} WHERE "users"."hash" = ${hash} LIMIT 1`;
   }
 
   async login(
@@ -147,10 +168,12 @@ export class AuthService {
   /** The user behind a valid, unrevoked token of an existing user; Unauthenticated otherwise. */
   async authenticate(
     token: string,
+    /** With tenancy: the tenant the request names (its X-Tenant header). */
+    tenantHash?: string,
   ): Promise<{ user: CurrentUser; claims: TokenClaims; lastEvent: number | undefined }> {
     const claims = readToken(this.jwt, token);
     if (!claims) throw new Unauthenticated();
-    const { user, lastEvent } = await this.readUser(claims);
+    const { user, lastEvent } = await this.readUser(claims, tenantHash);
     return { user, claims, lastEvent };
   }
 
@@ -193,9 +216,14 @@ export class AuthService {
 
   private async readUser(
     claims: TokenClaims,
+    tenantHash?: string,
   ): Promise<{ user: CurrentUser; lastEvent: number | undefined }> {
-    // One statement answers both per-request questions: does the user still exist, and is this token revoked?
-    const row = await this.db.get(this.liveUserText, [claims.jti, claims.sid, claims.sub]);
+    // One statement answers every per-request question: does the user still exist, is this token
+    // revoked, and (with tenancy) does the user work in the tenant the request names?
+    const values = this.tenancy
+      ? [claims.jti, claims.sid, tenantHash ?? "", claims.sub]
+      : [claims.jti, claims.sid, claims.sub];
+    const row = await this.db.get(this.liveUserText, values);
     // EXISTS is 1/0 on SQLite and true/false on PostgreSQL.
     const yes = (value: unknown) => value === 1 || value === true;
     if (!row || yes(row.revoked) || yes(row.ended)) throw new Unauthenticated();
@@ -217,6 +245,8 @@ export class AuthService {
         ]),
       ),
     };
+    if (this.tenancy && tenantHash !== undefined)
+      Object.assign(user, activeTenant(this.tenancy, row, tenantHash, user.role));
     const lastEvent =
       row.last_event === null || row.last_event === undefined ? undefined : Number(row.last_event);
     return { user, lastEvent };
@@ -235,3 +265,38 @@ export class AuthService {
 }
 
 export class InvalidCredentials extends Unauthenticated {}
+
+/**
+ * The per-request statement's part for tenancy: the tenant the request names (live), and the
+ * user's membership there. Bound where `placeholder` is, between the token's values and the user's.
+ */
+function tenantJoin(
+  tenancy: TenancySettings,
+  placeholder: string,
+): { columns: string; joins: string } {
+  const live = tenancy.softDelete ? ` AND "t"."deleted_at" IS NULL` : "";
+  return {
+    columns: `, "t"."id" AS "tenant_id", "m"."role" AS "tenant_role"`,
+    joins: ` LEFT JOIN ${quote(tenancy.table)} AS "t" ON "t"."hash" = ${placeholder}${live} LEFT JOIN "hashapi_memberships" AS "m" ON "m"."tenant_id" = "t"."id" AND "m"."user_id" = "users"."id"`,
+  };
+}
+
+/**
+ * The tenant a request works in: the one it names, when the user is a member (their role there)
+ * or a bypass role (the first role, without being a member); else `foreignTenant`, which a
+ * tenant's routes refuse with the same 403 whether the tenant exists or not.
+ */
+function activeTenant(
+  tenancy: TenancySettings,
+  row: Record<string, unknown>,
+  hash: string,
+  platformRole: string,
+): Pick<CurrentUser, "tenant" | "foreignTenant"> {
+  if (row.tenant_id === null || row.tenant_id === undefined) return { foreignTenant: true };
+  const id = Number(row.tenant_id);
+  if (typeof row.tenant_role === "string" && tenancy.roles.includes(row.tenant_role))
+    return { tenant: { id, hash, role: row.tenant_role, bypass: false } };
+  if (tenancy.bypass.includes(platformRole))
+    return { tenant: { id, hash, role: tenancy.roles[0]!, bypass: true } };
+  return { foreignTenant: true };
+}

@@ -11,6 +11,11 @@ import { appendEventsOfRows, changeOfHashes, type Actor } from "./outbox.js";
  */
 
 /** A SQL text of the ids of some rows (`SELECT "id" FROM …`), binding through the Binder given. */
+/** A row's tenant's id as a column of its table (`prefix`: its alias and a dot), or NULL without tenants. */
+function tenantOf(spec: TableSpec, prefix: string): string {
+  return spec.tenantColumn === undefined ? "NULL" : `${prefix}${quote(spec.tenantColumn)}`;
+}
+
 export type RowIds = (values: Binder) => string;
 
 /** Records `<resource>.<what>` with no changes for each row of `spec` whose id `ids` selects. */
@@ -26,7 +31,7 @@ export function recordRows(
     actor,
     `${spec.event}.${what}`,
     (values) =>
-      `SELECT "hash", '{}' AS "changes" FROM ${quote(spec.name)} WHERE "id" IN (${ids(values)})`,
+      `SELECT "hash", '{}' AS "changes", ${tenantOf(spec, "")} AS "tenant" FROM ${quote(spec.name)} WHERE "id" IN (${ids(values)})`,
   );
 }
 
@@ -66,6 +71,6 @@ export function recordCleared(
   const key = quote(relation.foreignKey);
   return appendEventsOfRows(sql, actor, `${child.event}.updated`, (values) => {
     const changes = changeOfHashes(name, `"parent"."hash"`, null);
-    return `SELECT "child"."hash" AS "hash", ${changes} AS "changes" FROM ${quote(child.name)} AS "child" JOIN ${quote(parent.name)} AS "parent" ON "parent"."id" = "child".${key} WHERE "child".${key} IN (${ids(values)})`;
+    return `SELECT "child"."hash" AS "hash", ${changes} AS "changes", ${tenantOf(child, `"child".`)} AS "tenant" FROM ${quote(child.name)} AS "child" JOIN ${quote(parent.name)} AS "parent" ON "parent"."id" = "child".${key} WHERE "child".${key} IN (${ids(values)})`;
   });
 }

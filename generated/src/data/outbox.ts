@@ -28,6 +28,8 @@ export interface WriteEvent {
   readonly type: string;
   readonly hash: string;
   readonly changes: Changes;
+  /** With tenancy: the id of the record's tenant; null or absent for a record of none. */
+  readonly tenant?: number | null;
 }
 
 /**
@@ -43,7 +45,18 @@ export function recordEventsAs(command: "seed" | "script"): void {
   origin = command;
 }
 
-const columns = [
+/**
+ * Whether events carry their record's tenant (hashapi.yaml `tenancy`: the events table then has
+ * `tenant_id`). A setting of the process, as `origin`: one project's schema, for its whole life.
+ */
+let tenants = false;
+
+/** Events written from now on carry their record's tenant (a tenanted project's start-up). */
+export function recordTenantsOfEvents(): void {
+  tenants = true;
+}
+
+const eventColumns = [
   "type",
   "record_hash",
   "actor_hash",
@@ -52,9 +65,11 @@ const columns = [
   "origin",
   "created_at",
   "fanned_out",
-]
-  .map(quote)
-  .join(", ");
+];
+
+function columnList(): string {
+  return (tenants ? [...eventColumns, "tenant_id"] : eventColumns).map(quote).join(", ");
+}
 
 /**
  * Tells this process's event worker that events were written, so that it fans them out at once
@@ -82,9 +97,10 @@ export async function appendEvents(
       values.add(origin),
       values.add(at),
       values.add(settledAtWrite(event.type, origin)),
+      ...(tenants ? [values.add(event.tenant ?? null)] : []),
     ];
     await sql.run(
-      `INSERT INTO ${eventsTable} (${columns}) VALUES (${row.join(", ")})`,
+      `INSERT INTO ${eventsTable} (${columnList()}) VALUES (${row.join(", ")})`,
       values.list,
     );
   }
@@ -94,7 +110,8 @@ export async function appendEvents(
 /**
  * Appends one event per row a bulk write touches (a cascade, a link set), selected by the same
  * conditions as its statement: `rows(values)` is a SELECT of `"hash"` (the record the event is
- * about) and `"changes"` (each row's changes as JSON text), binding through `values`.
+ * about), `"changes"` (each row's changes as JSON text) and `"tenant"` (the record's tenant's id,
+ * or NULL), binding through `values`.
  */
 export async function appendEventsOfRows(
   sql: Sql,
@@ -107,6 +124,7 @@ export async function appendEventsOfRows(
     from: `(${rows(bound)}) AS "selected"`,
     hash: `"selected"."hash"`,
     changes: `"selected"."changes"`,
+    tenant: `"selected"."tenant"`,
   }));
   await sql.run(insert, values.list);
   eventsWritten.notify();
@@ -122,7 +140,7 @@ export function eventsOfRows(
   values: Binder,
   actor: Actor | null,
   type: string,
-  rows: (values: Binder) => { from: string; hash: string; changes: string },
+  rows: (values: Binder) => { from: string; hash: string; changes: string; tenant: string },
 ): string {
   const head = [
     values.add(type),
@@ -132,8 +150,17 @@ export function eventsOfRows(
     values.add(encodeValue("datetime", new Date(), values.dialect)),
     values.add(settledAtWrite(type, origin)),
   ];
-  const { from, hash, changes } = rows(values);
-  return `INSERT INTO ${eventsTable} (${columns}) SELECT ${head[0]}, ${hash}, ${head[1]}, ${head[2]}, ${changes}, ${head[3]}, ${head[4]}, ${head[5]} FROM ${from}`;
+  const { from, hash, changes, tenant } = rows(values);
+  const ofTenant = tenants ? `, ${tenant}` : "";
+  return `INSERT INTO ${eventsTable} (${columnList()}) SELECT ${head[0]}, ${hash}, ${head[1]}, ${head[2]}, ${changes}, ${head[3]}, ${head[4]}, ${head[5]}${ofTenant} FROM ${from}`;
+}
+
+/**
+ * A tenant's id as SQL text, for the `"tenant"` of a bulk write's rows: an integer the database
+ * gave (never a client's value), so it is written as a literal rather than bound in text order.
+ */
+export function tenantLiteral(id: number | null | undefined): string {
+  return id === null || id === undefined ? "NULL" : String(Math.trunc(id));
 }
 
 /**

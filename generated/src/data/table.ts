@@ -14,6 +14,7 @@ import type { HeldBack } from "./table/cascade.js";
 import { restore, softDelete, whatHoldsBack, type Restored } from "./table/soft-delete.js";
 import {
   fromClause,
+  tenantOfRow,
   type Reach,
   type RowKey,
   type StoredRow,
@@ -28,6 +29,7 @@ export { decodeValue, encodeValue, type ColumnKind };
 export type { StatementEvent } from "./table/one-statement.js";
 export type { CountOptions, FindOptions, OutputRead } from "./table/options.js";
 export {
+  bothScopes,
   columnsOf,
   defineTable,
   readableColumnsOf,
@@ -35,6 +37,7 @@ export {
   relationOfKind,
   relationsOfKind,
   scopeList,
+  tenantOfRow,
   type BelongsToSpec,
   type ColumnOf,
   type ForeignKeySpec,
@@ -258,6 +261,7 @@ export class Table<Model, Row = Model> {
       hash: owner.hash,
       event: this.context.spec.event,
       actor,
+      tenant: tenantOfRow(this.context.spec, owner),
     };
   }
 }

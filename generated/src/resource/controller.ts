@@ -29,8 +29,10 @@ import type { ControllerContext, LinkedList } from "./controller-context.js";
 import { pageCursors } from "./cursor-keys.js";
 import { sendHistory } from "./history.js";
 import { addReferenceProblems } from "./write-errors.js";
-import { serverSetFor } from "./server-set.js";
-import { bothScopes, ownedPayload, ownerScope } from "./ownership.js";
+import { bothScopes, ownerScope } from "./ownership.js";
+import { tenantScope } from "./tenancy.js";
+import { newTenantRule, tenantWriteRule } from "./tenant-writes.js";
+import { plannedWrite, type WritePlanning } from "./planned-write.js";
 import type { Policy } from "./policy.js";
 import { updatesByHash, updatesWithoutRecord } from "./unread-update.js";
 import type { Serializer } from "./serializer.js";
@@ -59,6 +61,8 @@ export class ResourceController<
   protected readonly serialize: Serializer;
   private readonly exit: ControllerContext<Model, Row, Create, Update, P>["exit"];
   private readonly jobs: JobQueue | undefined;
+  /** What plans a write's payload and rules, its tenant's too (planned-write.ts). */
+  private readonly writes: WritePlanning;
   /** A subclass overrides onWrite: writes then call it in their transaction. */
   private readonly writesCommitting: boolean;
   /** No code a project may override around an update looks at the record first: see updatedUnread. */
@@ -76,6 +80,8 @@ export class ResourceController<
     this.serialize = context.serialize;
     this.exit = context.exit;
     this.jobs = context.jobs;
+    const tenantWrites = { resource: context.service.resource, memberships: context.memberships };
+    this.writes = { tenantWrites, linking: (req, payload) => this.linking(req, payload) };
     this.writesCommitting = this.onWrite !== ResourceController.prototype.onWrite;
     this.updatesUnread = updatesWithoutRecord(this, ResourceController.prototype, context);
     const resource = context.service.resource;
@@ -127,7 +133,8 @@ export class ResourceController<
 
   /** What the caller may reach: the policy's scope here, and each nested resource's own. */
   protected reach(req: Request): Reach {
-    const owned = ownerScope(this.service.resource.owner, req.user);
+    const { owner, tenant } = this.service.resource;
+    const owned = bothScopes(ownerScope(owner, req.user), tenantScope(tenant, req.user));
     const scope = bothScopes(this.policy.scope?.(req.user), owned);
     if (!this.nestedScopes) return scope ? { scope } : {};
     const nested = this.nested;
@@ -146,6 +153,7 @@ export class ResourceController<
       ...(scope ? { reach: scope } : {}),
       ...(locked ? { locked } : {}),
       ...this.committing(req, action),
+      ...tenantWriteRule(this.writes.tenantWrites, req, action === "delete" ? "destroy" : action),
       actor: actorOf(req),
     };
   }
@@ -236,8 +244,10 @@ export class ResourceController<
     await this.beforeCreate(req);
     const relations = this.relations(req);
     const valid = await this.validated(req, () => this.service.resource.validate.create(req.body));
-    const planned = this.planned(req, valid, true);
-    const rules = { ...planned.rules, ...this.committing(req, "create"), actor: actorOf(req) };
+    const planned = plannedWrite(this.writes, req, valid, true);
+    const { committing } = this.committing(req, "create");
+    const tenant = newTenantRule(this.writes.tenantWrites, req, committing);
+    const rules = { ...planned.rules, committing, ...tenant, actor: actorOf(req) };
     const created = await this.service.create(planned.payload, relations, rules);
     await assertMayRead(this.nested, [created], relations, req.user);
     sendData(res, this.serialize(created, relations, req.user?.role), 201);
@@ -267,7 +277,8 @@ export class ResourceController<
     await this.authorize(this.policy.update(req.user, row), req);
     await this.beforeUpdate(req, row);
     const validate = () => this.service.resource.validate.update(req.body);
-    const planned = this.planned(req, await this.validated(req, validate, row.id), false);
+    const valid = await this.validated(req, validate, row.id);
+    const planned = plannedWrite(this.writes, req, valid, false);
     const rules = { ...planned.rules, ...this.recordRules(req, "update") };
     return this.service.update(row, planned.payload, relations, rules);
   }
@@ -284,7 +295,7 @@ export class ResourceController<
     try {
       const valid = this.service.resource.validate.update(req.body);
       this.fields.assertWritable(req.user?.role, req.body);
-      planned = this.planned(req, valid, false);
+      planned = plannedWrite(this.writes, req, valid, false);
     } catch {
       return undefined;
     }
@@ -370,10 +381,11 @@ export class ResourceController<
     try {
       payload = validate();
     } catch (error) {
-      const failed = await this.service.withUniqueErrors(error, req.body, exceptId);
+      const { tenant } = tenantWriteRule(this.writes.tenantWrites, req, "update");
+      const failed = await this.service.withUniqueErrors(error, req.body, exceptId, tenant);
       if (failed instanceof ValidationFailed) {
         await addReferenceProblems(failed, req.body, (rest) => {
-          const planned = this.planned(req, rest, exceptId === undefined);
+          const planned = plannedWrite(this.writes, req, rest, exceptId === undefined);
           return this.service.referenceProblems(planned.payload, planned.rules);
         });
         this.fields.assertWritable(role, req.body, failed);
@@ -382,16 +394,5 @@ export class ResourceController<
     }
     this.fields.assertWritable(role, req.body);
     return payload;
-  }
-
-  /** The payload as written and the rules its write decides under: its owner, what the server sets, its links. */
-  private planned<T extends object>(req: Request, payload: T, creating: boolean) {
-    const owner = this.service.resource.owner;
-    const withCaller = serverSetFor(this.service.resource, req.user?.hash, payload, creating);
-    const owned = ownedPayload(owner, req.user, withCaller, creating);
-    return {
-      payload: owned.payload,
-      rules: { ...owned.rules, ...this.linking(req, owned.payload) },
-    };
   }
 }

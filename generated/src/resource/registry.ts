@@ -36,6 +36,7 @@ import type { JobQueue } from "../jobs/jobs.js";
 import { ExitGate, type ExitSubject } from "./exits.js";
 import { resourceSubject, unmanagedUsersSubject, type SubjectSource } from "./exit-subjects.js";
 import { ownValue } from "../base/records.js";
+import { tenantColumnOf, tenantScope, type TenantSettings } from "./tenancy.js";
 
 type AnyController = ResourceController<object, StoredRow, object, object, AnyPolicy>;
 type AnyPolicy = Policy<StoredRow>;
@@ -132,7 +133,8 @@ export class ResourceRegistry {
    * decide what each reader sees of a record from the same declarations the routes are built from.
    */
   exitGate(): ExitGate {
-    return (this.gate ??= new ExitGate(this.exitSubjects(), this.tableOf));
+    const tenancy = this.auth.memberships?.settings;
+    return (this.gate ??= new ExitGate(this.exitSubjects(), this.tableOf, tenancy));
   }
 
   private exitSubjects(): ExitSubject[] {
@@ -201,8 +203,11 @@ export class ResourceRegistry {
         serialize: this.serializerOf(resource.table),
         exit: { gate, subject: gate.subjectWithPrefix(resource.prefix)! },
         ...(this.jobs ? { jobs: this.jobs } : {}),
+        ...(this.auth.memberships ? { memberships: this.auth.memberships } : {}),
       });
+      const tenanted = tenantRoutesOf(resource.tenant);
       addResourceRoutes(routes, `${base}/${resource.collection}`, controller, this.auth, {
+        ...(tenanted ? { tenanted } : {}),
         collection: resource.collection,
         publicActions: resource.publicActions ?? [],
         roles: resource.roles ?? {},
@@ -223,7 +228,7 @@ export class ResourceRegistry {
         resource.table,
         nestedReader(
           (resource.publicActions ?? []).includes("show"),
-          ownedPolicy(policy, resource, this.tableOf),
+          tenantPolicy(ownedPolicy(policy, resource, this.tableOf), resource.tenant),
           resource.roles?.show,
           policy.show === ResourcePolicy.prototype.show,
         ),
@@ -266,6 +271,7 @@ export class ResourceRegistry {
               (target.publicActions ?? []).includes("index"),
             readRoles: [resource.roles?.show, target.roles?.index],
             writeRoles: [resource.roles?.update, target.roles?.show],
+            tenanted: tenantColumnOf(resource.tenant) !== undefined,
           },
         );
       }
@@ -310,6 +316,31 @@ export class ResourceRegistry {
     if (!serializer) throw new Error(`No resource serializes ${spec.name}`);
     return serializer;
   }
+}
+
+/** How a resource's routes work in tenants: not at all, as a tenant's records, or as the tenants. */
+function tenantRoutesOf(settings: TenantSettings | undefined): "records" | "tenants" | undefined {
+  const column = tenantColumnOf(settings);
+  if (column === undefined) return undefined;
+  return column === "id" ? "tenants" : "records";
+}
+
+/**
+ * A tenanted resource's reader: nested lists hold only the caller's tenant's records, and a nested
+ * belongsTo record of another tenant is refused (writes never link one; this holds if one did).
+ */
+function tenantPolicy(policy: NestedPolicy, settings: TenantSettings | undefined): NestedPolicy {
+  const column = tenantColumnOf(settings);
+  if (column === undefined) return policy;
+  return {
+    show: (user, record) => policy.show(user, record),
+    scope: (user) => bothScopes(policy.scope?.(user), tenantScope(settings, user)),
+    async owns(user, records) {
+      const tenant = user?.platformRole !== undefined ? user.tenant?.id : undefined;
+      if (!records.every((record) => ownValue(record, column) === tenant)) return false;
+      return policy.owns ? policy.owns(user, records) : true;
+    },
+  };
 }
 
 /** A related user as output: `{ hash, name }` and the project's user fields. */

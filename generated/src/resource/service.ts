@@ -1,18 +1,13 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import type { ListQuery } from "../http/list-query.js";
 import { isForeignKeyViolation, isUniqueViolation } from "../db/database.js";
 import { appendEvents } from "../data/outbox.js";
 import { Conflict, NotFound, type FieldErrors } from "../base/errors.js";
-import { hashMatcher, newHash } from "../base/hash-id.js";
+import { newHash } from "../base/hash-id.js";
 import { propertyOf } from "../base/records.js";
 import type { Sql, SqlRow } from "../db/sql.js";
 import {
-  columnsOf,
   relationOfKind,
-  relationsOfKind,
-  type FindOptions,
-  type OutputRead,
   type RelationKindName,
   type AnyTable,
   type RowKey,
@@ -21,20 +16,20 @@ import {
   type Table,
   type TableSpec,
   type Writable,
+  tenantOfRow,
 } from "../data/table.js";
 import type { ResourceDescriptor } from "./descriptor.js";
-import { cursorKeys } from "./cursor-keys.js";
-import { readCursorPage, readPage, type CursorQuery } from "./list-pages.js";
+import { ResourceReads, type Reach } from "./service-reads.js";
 import { changesBetween, recordValues, storedRecord, type RecordValues } from "./event-changes.js";
 import { PayloadColumns } from "./payload-columns.js";
 import { referencedConflict } from "./referenced-message.js";
-import { withTakenFields } from "./unique-fields.js";
+import { uniqueFieldsOf, withTakenFields } from "./unique-fields.js";
+import type { TenantRule } from "./tenancy.js";
 import { explainWriteError, refusedUnwritten } from "./write-errors.js";
 import { recordedColumns, statementEventOf, type Write } from "./one-statement-write.js";
 import { guards, type RecordRules, type WriteRules } from "./write-rules.js";
 
-/** The caller's reach: a policy's scope of this resource, and of each nested hasMany's resource. */
-export type Reach = Pick<FindOptions<unknown>, "scope" | "scopeOf">;
+export type { Reach };
 
 /** A stored record as the runtime handles it (data/table/spec.ts). */
 export type { StoredRow };
@@ -53,106 +48,30 @@ export class ResourceService<
   Row extends StoredRow,
   Create extends object,
   Update extends object,
-> {
-  private readonly ownHash: RegExp;
+> extends ResourceReads<Model, Row, Create, Update> {
   private readonly payloads: PayloadColumns;
-  private readonly kinds: ReturnType<typeof columnsOf>;
   /** The same table, read by code that names columns at run time (unique fields, hashes). */
   private readonly anyTable: AnyTable;
   /** A record's values as its events record them, and those keys with their decimal places. */
   private readonly values: (row: object) => RecordValues;
   private readonly recorded: StatementEvent["recorded"];
-  /** How a list read only for the serializer is made: no join for a belongsTo it never outputs. */
-  private readonly outputRead: OutputRead;
 
   constructor(
-    readonly resource: ResourceDescriptor<Model, Row, Create, Update>,
-    readonly table: Table<Model, Row>,
+    resource: ResourceDescriptor<Model, Row, Create, Update>,
+    table: Table<Model, Row>,
     /** The table of a related resource, to find the record a payload's hash names. */
     private readonly tableOf: (spec: TableSpec) => AnyTable,
   ) {
-    this.ownHash = hashMatcher(resource.prefix);
+    super(resource, table);
     this.payloads = new PayloadColumns(resource.table, tableOf, resource.exists);
     this.anyTable = table;
-    this.kinds = columnsOf(resource.table);
     this.values = recordValues(resource);
     this.recorded = recordedColumns(resource);
-    this.outputRead = {
-      unshown: relationsOfKind(resource.table, "belongsTo")
-        .map(([name]) => name)
-        .filter((name) => !resource.output.includes(name)),
-    };
   }
 
   /** This resource's relation `name` when it is of `kind` (a payload key or a `?with=` name). */
   private relation<Kind extends RelationKindName>(name: string, kind: Kind) {
     return relationOfKind(this.resource.table, name, kind);
-  }
-
-  /**
-   * A page of records and their total, within the caller's reach (Reach: a policy's scope).
-   * `forOutput`: the rows go to the serializer and nowhere else, so their dates may stay as stored
-   * (FindOptions.forOutput); rows that code reads are read without it.
-   */
-  list(
-    query: ListQuery,
-    reach: Reach = {},
-    forOutput = false,
-  ): Promise<{ rows: Row[]; total: number }> {
-    const output = forOutput ? this.outputRead : undefined;
-    return readPage(this.table, query, this.filtering(query, reach), output);
-  }
-
-  /** A cursor page (`?cursor=`, list-pages.ts) within the caller's reach. */
-  cursorPage(query: CursorQuery, reach: Reach = {}): Promise<{ rows: Row[]; more: boolean }> {
-    return readCursorPage(this.table, this.kinds, query, this.filtering(query, reach));
-  }
-
-  /** The order keys of `row` as a cursor holds them (cursor-keys.ts). */
-  cursorOf(orderBy: ListQuery["orderBy"], row: Row): unknown[] {
-    return cursorKeys(this.kinds, orderBy, row);
-  }
-
-  /** A list query as this resource reads it: a subclass may normalize values (see users.service.ts). */
-  protected listed(query: ListQuery): ListQuery {
-    return query;
-  }
-
-  /** The rows a list query selects, before order and paging: its conditions, trash, reach (its nested lists' too). */
-  private filtering(listQuery: ListQuery, reach: Reach): FindOptions<Model> {
-    const query = this.listed(listQuery);
-    const options: FindOptions<Model> = { conditions: query.where, withTrashed: query.withTrashed };
-    if (reach.scope) options.scope = reach.scope;
-    if (reach.scopeOf) options.scopeOf = reach.scopeOf;
-    return options;
-  }
-
-  /** A live record by hash; a malformed hash or one of another resource is simply not found. */
-  find(hash: string, relations: readonly string[] = [], reach: Reach = {}): Promise<Row> {
-    return this.findBy(hash, false, relations, reach);
-  }
-
-  /** A soft-deleted record by hash, for restore; a live or unknown one is not found. */
-  findTrashed(hash: string, relations: readonly string[] = [], reach: Reach = {}): Promise<Row> {
-    if (!this.resource.table.softDelete) return Promise.reject(new NotFound());
-    return this.findBy(hash, true, relations, reach);
-  }
-
-  /** A record by hash, live or soft-deleted (a history is read for either). */
-  findEither(hash: string, reach: Reach = {}): Promise<Row> {
-    return this.findBy(hash, undefined, [], reach);
-  }
-
-  private async findBy(
-    hash: string,
-    deleted: boolean | undefined,
-    relations: readonly string[],
-    reach: Reach,
-  ): Promise<Row> {
-    const where = deleted === undefined ? { hash } : { hash, deleted };
-    const row = this.ownHash.test(hash) ? await this.table.findOne(where, relations, reach) : null;
-    if (!row) throw new NotFound();
-    return row;
   }
 
   /**
@@ -178,7 +97,7 @@ export class ResourceService<
           isUniqueViolation(error) &&
           attempt < hashAttempts &&
           (await this.anyTable.exists({ hash }));
-        if (!collided) throw await this.explainWriteError(error, payload);
+        if (!collided) throw await this.explainWriteError(error, payload, undefined, rules.tenant);
       }
     }
   }
@@ -194,7 +113,7 @@ export class ResourceService<
     try {
       return await this.updated({ id: row.id }, live, payload, relations, rules);
     } catch (error) {
-      throw await this.explainWriteError(error, payload, row.id);
+      throw await this.explainWriteError(error, payload, row.id, rules.tenant);
     }
   }
 
@@ -247,6 +166,7 @@ export class ResourceService<
   async destroy(row: Row, rules: RecordRules = {}): Promise<void> {
     const outcome = await this.table.sql
       .transaction(async (tx) => {
+        await rules.tenant?.member(tx);
         // Locked first (and the caller's reach decided again): its events are of the row deleted.
         if (!(await this.lockedInReach(tx, { id: row.id }, "live", rules))) return "gone" as const;
         await rules.check?.(tx);
@@ -274,6 +194,7 @@ export class ResourceService<
     rules: RecordRules = {},
   ): Promise<Row> {
     const restored = await this.table.sql.transaction(async (tx) => {
+      await rules.tenant?.member(tx);
       if (guards(rules) && !(await this.lockedInReach(tx, { id: row.id }, "trashed", rules)))
         return { outcome: "gone" as const };
       const outcome = await this.table.within(tx).restore(row.id, rules.actor ?? null);
@@ -296,17 +217,19 @@ export class ResourceService<
    */
   async referenceProblems(
     payload: object,
-    rules: Pick<WriteRules, "parent" | "links">,
+    rules: Pick<WriteRules, "parent" | "links" | "tenant">,
   ): Promise<FieldErrors> {
     return this.payloads.problems(payload, this.table.sql, {
       parent: rules.parent,
       reach: rules.links,
+      tenant: rules.tenant,
     });
   }
 
   /** Adds "has already been taken" to validation errors, so a client sees every problem at once. */
-  withUniqueErrors(error: unknown, body: unknown, exceptId?: number): Promise<unknown> {
-    return withTakenFields(error, body, this.anyTable, this.resource.unique ?? {}, exceptId);
+  withUniqueErrors(error: unknown, body: unknown, exceptId?: number, tenant?: TenantRule) {
+    const unique = uniqueFieldsOf(this.resource, tenant);
+    return withTakenFields(error, body, this.anyTable, unique, exceptId);
   }
 
   /**
@@ -336,6 +259,8 @@ export class ResourceService<
     }
     return this.table.sql.transaction(async (tx) => {
       const table = this.table.within(tx);
+      // The writer still works in the tenant, first: a member removed a moment ago writes nothing.
+      await rules.tenant?.member(tx);
       // The record as stored, locked: what an update's event's changes start from.
       let stored: SqlRow | null = null;
       if (existing !== undefined) {
@@ -347,9 +272,14 @@ export class ResourceService<
       const id = stored === null ? undefined : Number(stored.id);
       await rules.check?.(tx);
       // Every record it names unknown or out of reach, with the unique values already taken, in one 422.
-      const unique = this.uniqueIn(tx, id);
-      const options = { lock: "share" as const, parent: rules.parent, reach: rules.links, unique };
-      const { data, links } = await this.payloads.resolve(payload, tx, options);
+      const { data, links } = await this.payloads.resolve(
+        payload,
+        tx,
+        this.resolving(tx, id, rules),
+      );
+      // A created record is of the writer's tenant, never of one a payload names.
+      const { tenant } = rules;
+      if (existing === undefined && tenant?.column !== undefined) data[tenant.column] = tenant.id;
       const written = await write.inTransaction(table, data as Writable<Model>, id);
       if (written === null) return written;
       const actor = rules.actor ?? null;
@@ -357,7 +287,8 @@ export class ResourceService<
         ? this.values(await storedRecord(tx, this.resource.table, stored, written, this.tableOf))
         : undefined;
       const changes = changesBetween(before, this.values(written));
-      await appendEvents(tx, actor, [{ type, hash: written.hash, changes }]);
+      const ofTenant = tenantOfRow(this.resource.table, written);
+      await appendEvents(tx, actor, [{ type, hash: written.hash, changes, tenant: ofTenant }]);
       for (const [name, wanted] of links)
         await table.syncLinks(written, name, wanted, rules.links?.[name], actor);
       await rules.committing?.(tx, written);
@@ -369,8 +300,16 @@ export class ResourceService<
   }
 
   /** The unique fields a payload's 422 names when their values are taken (by another than `exceptId`). */
-  private uniqueIn(sql: Sql, exceptId: number | undefined) {
-    return { table: this.anyTable.within(sql), fields: this.resource.unique ?? {}, exceptId };
+  private uniqueIn(sql: Sql, exceptId: number | undefined, tenant?: TenantRule) {
+    const fields = uniqueFieldsOf(this.resource, tenant);
+    return { table: this.anyTable.within(sql), fields, exceptId };
+  }
+
+  /** How a write in its transaction resolves its payload: related records locked, within its rules. */
+  private resolving(tx: Sql, exceptId: number | undefined, rules: WriteRules) {
+    const { parent, links: reach, tenant } = rules;
+    const unique = this.uniqueIn(tx, exceptId, tenant);
+    return { lock: "share" as const, parent, reach, unique, tenant };
   }
 
   /** Locks the record a write touches and decides the caller's reach and `locked` rule on it (see WriteRules). */
@@ -387,8 +326,14 @@ export class ResourceService<
   }
 
   /** A write's database error as the 422 that explains it, when one does (write-errors.ts). */
-  private explainWriteError(error: unknown, payload: object, exceptId?: number): Promise<unknown> {
-    const unique = this.resource.unique ?? {};
-    return explainWriteError(error, this.payloads, this.anyTable, unique, payload, exceptId);
+  private explainWriteError(
+    error: unknown,
+    payload: object,
+    exceptId?: number,
+    tenant?: TenantRule,
+  ) {
+    const unique = uniqueFieldsOf(this.resource, tenant);
+    const write = { exceptId, tenant };
+    return explainWriteError(error, this.payloads, this.anyTable, unique, payload, write);
   }
 }

@@ -4,6 +4,7 @@ import type { Actor } from "../data/outbox.js";
 import type { SqlRow, Sql } from "../db/sql.js";
 import type { Reach, StoredRow } from "../data/table.js";
 import type { ParentRule } from "./payload-columns.js";
+import type { TenantRule } from "./tenancy.js";
 
 /**
  * What a write must hold to, decided in its own transaction (with what it reads locked), never in
@@ -31,14 +32,22 @@ export interface WriteRules {
    * commit (the controller's onWrite: jobs enqueued with the write): throws to roll it back.
    */
   readonly committing?: (sql: Sql, record: StoredRow) => Promise<void>;
+  /**
+   * With tenancy: the tenant the write is in, decided first in its transaction (the writer still
+   * works there, under a lock), the tenant of a created record, and of every record it names.
+   */
+  readonly tenant?: TenantRule;
 }
 
 /** What decides whether a write may touch an existing record, under its lock (see WriteRules). */
-export type RecordRules = Pick<WriteRules, "check" | "reach" | "locked" | "actor" | "committing">;
+export type RecordRules = Pick<
+  WriteRules,
+  "check" | "reach" | "locked" | "actor" | "committing" | "tenant"
+>;
 
 /** Whether a write to an existing record must lock it and decide the caller's reach on it first. */
 export function guards(rules: RecordRules): boolean {
-  return rules.reach !== undefined || rules.locked !== undefined;
+  return rules.reach !== undefined || rules.locked !== undefined || rules.tenant !== undefined;
 }
 
 /**

@@ -12,6 +12,11 @@ export interface ClientOptions {
   /** Headers sent with every request. */
   readonly headers?: Readonly<Record<string, string>>;
   /**
+   * With tenancy: the tenant every call works in (its public id, sent as X-Tenant); `setTenant`
+   * changes it. A tenant's routes answer 400 without one.
+   */
+  readonly tenant?: string;
+  /**
    * On a 401, ask `POST /api/auth/refresh` once for a new token (a token past its expiry is still
    * refreshable within the API's refresh window) and repeat the call with it; calls failed by the
    * same token share that one refresh. Off by default.
@@ -36,6 +41,7 @@ const refreshPath = "/api/auth/refresh";
 /** One HTTP call of the API and its envelope read; holds the bearer token. */
 export class Transport {
   private token: string | undefined;
+  private tenant: string | undefined;
   /** The refresh in flight, which calls failed by the same token wait for. */
   private refreshing: Promise<void> | undefined;
   private readonly fetch: typeof fetch;
@@ -43,6 +49,7 @@ export class Transport {
 
   constructor(private readonly options: ClientOptions) {
     this.token = options.token;
+    this.tenant = options.tenant;
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.base = options.baseUrl.replace(/\/+$/, "");
   }
@@ -53,6 +60,11 @@ export class Transport {
 
   getToken(): string | undefined {
     return this.token;
+  }
+
+  /** The tenant later calls work in (undefined: none). */
+  setTenant(tenant: string | undefined): void {
+    this.tenant = tenant;
   }
 
   async call<Data>(
@@ -110,6 +122,7 @@ export class Transport {
   ): Promise<Result<Data, ApiFailure>> {
     const headers: Record<string, string> = { Accept: "application/json", ...this.options.headers };
     if (token !== undefined) headers.Authorization = `Bearer ${token}`;
+    if (this.tenant !== undefined) headers["X-Tenant"] = this.tenant;
     if (body !== undefined) headers["Content-Type"] = "application/json";
     let response: Response;
     let parsed: unknown;

@@ -16,6 +16,7 @@ import { freshTestDatabase } from "../src/db/test-database.js";
 import type { ResourceDescriptor } from "../src/resource/descriptor.js";
 import { completedForService } from "../src/resource/server-set.js";
 import { ResourceService } from "../src/resource/service.js";
+import { tenanted, withinTenants, type TenantParts } from "./tenants.js";
 
 /*
  * What the generated tests (and yours) run against: the project's real app on a fresh database,
@@ -42,6 +43,12 @@ export interface TestApi<Tables = Readonly<Record<string, unknown>>> {
   roles: readonly string[];
   /** The project's largest `per_page` (hashapi.yaml `pagination.maxPerPage`). */
   maxPerPage: number;
+  /**
+   * With tenancy, for a tenanted resource's tests: the tenant every request works in (X-Tenant) and
+   * every record the service makes belongs to, and the same API working in a second tenant, whose
+   * records must never be reached from this one.
+   */
+  tenant?: { hash: string; elsewhere: () => TestApi<Tables> };
   /** A resource's service (src/resource/service.ts): its data rules, without its controller and policy. */
   service(resource: ResourceDescriptor<any, any, any, any>): ResourceService<any, any, any, any>;
   request(
@@ -67,6 +74,8 @@ export interface ProjectParts<Config, Tables> {
   roles: readonly string[];
   /** hashapi.yaml's `auth.mfa.required`: testers of these roles set a second factor up first. */
   mfaRequired?: readonly string[];
+  /** hashapi.yaml's `tenancy` (test/tenants.ts): the tenant roles, and how a tenant is made. */
+  tenancy?: TenantParts<Tables>;
 }
 
 /** The pattern of one resource's public ids (the service's own matcher). */
@@ -150,6 +159,8 @@ export function nextNumber(): number {
 export async function startTestApi<Config, Tables>(
   parts: ProjectParts<Config, Tables>,
   moduleUrl: string,
+  /** With tenancy: the resource under test, whose records may belong to tenants. */
+  resource?: ResourceDescriptor<any, any, any, any>,
 ): Promise<TestApi<Tables>> {
   const database = await freshTestDatabase(moduleUrl);
   const config = parts.loadConfig({
@@ -165,7 +176,10 @@ export async function startTestApi<Config, Tables>(
 
   const testers = new Map<string, { user: CurrentUser; token: string }>();
   const password = await hashPassword("test-password");
-  for (const role of parts.roles) {
+  // A tenanted resource is tested by the members of a tenant, one per tenant role.
+  const inTenant = tenanted(parts.tenancy, resource);
+  const platformRole = parts.tenancy?.platformRole ?? parts.roles.at(-1)!;
+  for (const role of inTenant ? parts.tenancy!.roles : parts.roles) {
     const hash = newHash("USR");
     const user = {
       hash,
@@ -174,13 +188,15 @@ export async function startTestApi<Config, Tables>(
       role,
     };
     const now = new Date();
+    const stored = inTenant ? platformRole : role;
     const inserted = await db.get(
       sql`INSERT INTO "users" ("hash", "name", "email", "password", "role", "created_at", "updated_at")
-          VALUES (${user.hash}, ${user.name}, ${user.email}, ${password}, ${role}, ${now}, ${now}) RETURNING "id"`,
+          VALUES (${user.hash}, ${user.name}, ${user.email}, ${password}, ${stored}, ${now}, ${now}) RETURNING "id"`,
     );
     testers.set(role, { user: { id: Number(inserted!.id), ...user }, token: "" });
   }
-  const first = testers.get(parts.roles[0]!)!;
+  const testerRoles = [...testers.keys()];
+  const first = testers.get(testerRoles[0]!)!;
 
   const tables = parts.openTables(db);
   const tableOf = tableLookup(tables as Readonly<Record<string, unknown>>);
@@ -190,11 +206,13 @@ export async function startTestApi<Config, Tables>(
     db,
     tables,
     user: first.user,
-    roles: parts.roles,
+    roles: testerRoles,
     as(role) {
       const tester = testers.get(role);
       if (!tester)
-        throw new Error(`"${role}" is not one of this project's roles (${parts.roles.join(", ")})`);
+        throw new Error(
+          `"${role}" is not one of the roles tested here (${testerRoles.join(", ")})`,
+        );
       return tester;
     },
     maxPerPage: config.pagination.maxPerPage,
@@ -240,5 +258,6 @@ export async function startTestApi<Config, Tables>(
     if (parts.mfaRequired?.includes(tester.user.role)) await enrolSecondFactor(api, tester.token);
   }
   api.token = first.token;
-  return api;
+  if (!inTenant) return api;
+  return withinTenants(api, parts.tenancy!, testers, tableOf, platformRole);
 }

@@ -8,6 +8,7 @@ import { newHash } from "../src/base/hash-id.js";
 import { sql } from "../src/db/database.js";
 import { payloadWriters } from "../src/resource/field-access.js";
 import { bothScopes, ownerScope } from "../src/resource/ownership.js";
+import { tenantScope } from "../src/resource/tenancy.js";
 import { explain, hashPattern, nextNumber, type Reply, type TestApi } from "./harness.js";
 import { describeClient, type ClientRoutes } from "./client-suite.js";
 import { describeHistory } from "./history-suite.js";
@@ -37,7 +38,8 @@ export interface ResourceUnderTest {
   /** Each belongsToMany by name: the related resource, its policy and its factory. */
   links?: Readonly<Record<string, LinkedResource>>;
   /** The collection's routes through the project's typed client (client/src/index.ts). */
-  client?: (baseUrl: string, token: string) => ClientRoutes;
+  /** `tenant`: with tenancy, the tenant the client works in (X-Tenant). */
+  client?: (baseUrl: string, token: string, tenant?: string) => ClientRoutes;
 }
 
 type Action = "index" | "store" | "show" | "update" | "destroy" | "restore";
@@ -90,7 +92,14 @@ export function describeResource(resource: ResourceUnderTest): void {
     });
 
     /** auth.roles of an action: the roles that may perform it; undefined when every role may. */
-    const rolesOf = (action: Action) => resource.resource.roles?.[action];
+    const rolesOf = (action: Action) =>
+      // A new tenant is made by platform roles (tenancy.create), which its testers sign in with.
+      action === "store" &&
+      resource.resource.tenant &&
+      "column" in resource.resource.tenant &&
+      resource.resource.tenant.column === "id"
+        ? undefined
+        : resource.resource.roles?.[action];
     const owner = resource.resource.owner;
     /**
      * Who performs an action in these tests: a tester of the first role auth.roles allows, one that
@@ -112,7 +121,10 @@ export function describeResource(resource: ResourceUnderTest): void {
     };
     /** The reach of a tester: the policy's scope and the resource's ownership together. */
     const reachOf = (user: TestApi["user"]) =>
-      bothScopes(resource.policy.scope?.(user), ownerScope(owner, user));
+      bothScopes(
+        bothScopes(resource.policy.scope?.(user), ownerScope(owner, user)),
+        tenantScope(resource.resource.tenant, user),
+      );
     const mayByRole = (action: Action) =>
       rolesOf(action)?.includes(actor(action).user.role) ?? true;
     /** Whether records are output with `key` (a timestamp the spec's serializer.hidden holds is not). */
@@ -239,6 +251,31 @@ export function describeResource(resource: ResourceUnderTest): void {
         expect(reply.status, missing).toBe(404);
         expect(reply.body).toEqual({ type: "error", status: 404, message: "Resource not found." });
       }
+    });
+
+    it("never reaches another tenant's record: 404 in every form, absent from every list", async () => {
+      // With tenancy only: a record of the second tenant, made as its own members would make it.
+      if (!api.tenant) return;
+      const foreign = await resource.factory(api.tenant.elsewhere(), nextNumber());
+      for (const [action, method] of [
+        ["show", "GET"],
+        ["update", "PATCH"],
+        ["destroy", "DELETE"],
+      ] as const) {
+        if (!mayByRole(action)) continue;
+        const body = method === "PATCH" ? (resource.update?.(nextNumber()) ?? {}) : undefined;
+        expectNotFound(await send(action, method, `${collection}/${foreign}`, body), method);
+      }
+      if (!mayByRole("index") || !(await allows("index"))) return;
+      const listed = await send("index", "GET", `${collection}?per_page=${api.maxPerPage}`);
+      expect(listed.status, explain(listed)).toBe(200);
+      expect(JSON.stringify(listed.body)).not.toContain(foreign);
+      // The record is there all the same, for its own tenant's members.
+      const theirs = api.tenant.elsewhere();
+      const shown = await theirs.request("GET", `${collection}/${foreign}`, undefined, {
+        token: actor("show").token,
+      });
+      expect(shown.status, "a member of one tenant only is no member of the other").toBe(403);
     });
 
     it("rejects an empty payload with 422 and Laravel's messages", async () => {
@@ -513,7 +550,7 @@ export function describeResource(resource: ResourceUnderTest): void {
         api: () => api,
         collection,
         idKey,
-        routes: resource.client,
+        routes: (baseUrl, token) => resource.client!(baseUrl, token, api.tenant?.hash),
         tokenFor: (action) => actor(action).token,
         payload: storePayload,
         ...(resource.update ? { update: resource.update } : {}),

@@ -25,6 +25,8 @@ export class Forbidden extends DomainError {
     super(message);
   }
 }
+/** A request that lacks what its route needs to be understood (a tenant's route without X-Tenant). */
+export class BadRequest extends DomainError {}
 /** Always "Unauthenticated.": why a token was refused is not for the client to learn. */
 export class Unauthenticated extends DomainError {}
 

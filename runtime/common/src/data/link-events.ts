@@ -3,7 +3,13 @@
 import { decodeValue, outputOf } from "./column-codec.js";
 import { Binder, quote, type Sql } from "../db/sql.js";
 import type { ManyToManySpec } from "./table/spec.js";
-import { appendEvents, appendEventsOfRows, changeOfHashes, type Actor } from "./outbox.js";
+import {
+  appendEvents,
+  appendEventsOfRows,
+  changeOfHashes,
+  tenantLiteral,
+  type Actor,
+} from "./outbox.js";
 
 /*
  * The events of a belongsToMany's links: `<resource>.<relation>.attached` and `.detached`, about the
@@ -21,6 +27,8 @@ export interface LinkOwner {
   /** Its table's event name (`doctor`). */
   readonly event: string;
   readonly actor: Actor | null;
+  /** With tenancy: its tenant's id, which its link events carry. */
+  readonly tenant?: number | null;
 }
 
 /** The related row's hash, for a statement over the pivot. */
@@ -45,6 +53,7 @@ export async function recordDetached(
       type: `${owner.event}.${name}.detached`,
       hash: owner.hash,
       changes: linkChanges(name, link, "detached"),
+      tenant: owner.tenant ?? null,
     }));
     if (events.length > 0) await appendEvents(sql, owner.actor, events);
     return;
@@ -53,7 +62,7 @@ export async function recordDetached(
     const hash = values.add(owner.hash);
     const changes = changeOfHashes(name, linkedHash(relation), null);
     const mine = `${quote(relation.ownKey)} = ${values.add(owner.id)}`;
-    return `SELECT ${hash} AS "hash", ${changes} AS "changes" FROM ${quote(relation.pivot)} WHERE ${mine} AND ${where(values)}`;
+    return `SELECT ${hash} AS "hash", ${changes} AS "changes", ${tenantLiteral(owner.tenant)} AS "tenant" FROM ${quote(relation.pivot)} WHERE ${mine} AND ${where(values)}`;
   });
 }
 
@@ -164,6 +173,6 @@ async function recordAttached(
     const changes = changeOfHashes(name, null, `"linked"."hash"`);
     const wanted = values.addAll(ids);
     const linked = `SELECT ${quote(relation.otherKey)} FROM ${quote(relation.pivot)} WHERE ${quote(relation.ownKey)} = ${values.add(owner.id)}`;
-    return `SELECT ${hash} AS "hash", ${changes} AS "changes" FROM ${quote(relation.target().name)} AS "linked" WHERE "linked"."id" IN (${wanted}) AND "linked"."id" NOT IN (${linked}) ORDER BY "linked"."id"`;
+    return `SELECT ${hash} AS "hash", ${changes} AS "changes", ${tenantLiteral(owner.tenant)} AS "tenant" FROM ${quote(relation.target().name)} AS "linked" WHERE "linked"."id" IN (${wanted}) AND "linked"."id" NOT IN (${linked}) ORDER BY "linked"."id"`;
   });
 }

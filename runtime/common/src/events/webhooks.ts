@@ -26,6 +26,11 @@ export interface DeclaredWebhook {
   readonly seeds?: boolean;
   /** Records whose events it is sent at once, per process (default 16). */
   readonly concurrency?: number;
+  /**
+   * With tenancy: only events of these tenants' records, each a public id or `${NAME}` (a
+   * comma-separated list read from the environment).
+   */
+  readonly tenants?: readonly string[];
 }
 
 /** A webhook ready to deliver to: its URL and secret read from the environment. */
@@ -34,6 +39,8 @@ export interface Webhook extends Receiver {
   readonly secret: Buffer;
   readonly as: string;
   readonly retryHours: number;
+  /** With tenancy: the tenants whose records' events it hears (public ids); every tenant when absent. */
+  readonly tenants?: readonly string[];
 }
 
 // The specification's range for a secret's bytes.
@@ -76,9 +83,22 @@ export function readWebhooks(
         seeds: webhook.seeds ?? false,
         concurrency: webhook.concurrency ?? 16,
         matches: eventMatcher(webhook.events),
+        ...(webhook.tenants ? { tenants: tenantsOf(webhook.tenants, environment) } : {}),
       });
   }
   return webhooks;
+}
+
+/** A webhook's `tenants`: public ids as written, or read from the environment (`${NAME}`: a comma-separated list). */
+function tenantsOf(declared: readonly string[], environment: NodeJS.ProcessEnv): string[] {
+  return declared.flatMap((entry) => {
+    const variable = /^\$\{([A-Z][A-Z0-9_]*)\}$/.exec(entry)?.[1];
+    if (variable === undefined) return [entry];
+    return (environment[variable] ?? "")
+      .split(",")
+      .map((hash) => hash.trim())
+      .filter((hash) => hash !== "");
+  });
 }
 
 /**

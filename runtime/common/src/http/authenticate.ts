@@ -27,7 +27,7 @@ async function signIn(
   let lastEvent: number | undefined;
   try {
     if (!token) throw new Unauthenticated();
-    const signedIn = await auth.authenticate(token);
+    const signedIn = await auth.authenticate(token, auth.tenancy ? tenantHeader(req) : undefined);
     req.user = signedIn.user;
     req.token = signedIn.claims;
     lastEvent = signedIn.lastEvent;
@@ -43,6 +43,16 @@ async function signIn(
   if (!enrolment && user.secondFactor === false && auth.secondFactor?.requires(user.role))
     throw new Forbidden("Set up two-factor authentication to continue.");
   return lastEvent;
+}
+
+/**
+ * The tenant a request names (X-Tenant: a tenant's public id). One value only; a repeated or
+ * overlong header names no tenant one could work in, and is refused as a foreign one.
+ */
+function tenantHeader(req: Request): string | undefined {
+  const value = req.headers["x-tenant"];
+  if (value === undefined) return undefined;
+  return typeof value === "string" && value.length <= 40 ? value : "";
 }
 
 /** The action, for callers with a valid token of an existing user only (401 otherwise). */

@@ -4,6 +4,7 @@ import type { NextFunction, Request, Response } from "express";
 import {
   Conflict,
   Forbidden,
+  BadRequest,
   NotFound,
   ServiceBusy,
   TooManyAttempts,
@@ -51,6 +52,7 @@ function answeredAsDomainError(error: unknown, res: Response): boolean {
     sendError(res, 401, "Unauthenticated.");
   } else if (error instanceof Forbidden) sendError(res, 403, error.message);
   else if (error instanceof Conflict) sendError(res, 409, error.message);
+  else if (error instanceof BadRequest) sendError(res, 400, error.message);
   else if (error instanceof ServiceBusy) {
     res.setHeader("Retry-After", String(error.retryAfterSeconds));
     sendError(res, 503, error.message);

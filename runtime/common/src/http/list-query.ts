@@ -273,15 +273,22 @@ function orderKeyCount(orderBy: ListQuery["orderBy"]): number {
 const unboundParameters = new Set(["cursor", "page", "per_page", "with"]);
 
 /**
- * What a cursor is sealed for: the path, the caller, and every parameter that decides which rows
- * come in which order (all but the page, its size and the nested relations), in a fixed order.
+ * What a cursor is sealed for: the path, the caller and the tenant it works in (a cursor of one
+ * tenant opens no page of another), and every parameter that decides which rows come in which
+ * order (all but the page, its size and the nested relations), in a fixed order.
  */
 export function cursorBinding(req: Request): string {
   const parameters = Object.entries(req.query)
     .filter(([key]) => !unboundParameters.has(key))
     .map(([key, value]) => [key, String(value)])
     .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
-  return JSON.stringify([routedPath(req), req.user?.hash ?? null, parameters]);
+  const caller = req.user?.hash ?? null;
+  const tenant = req.user?.tenant?.hash;
+  return JSON.stringify([
+    routedPath(req),
+    tenant === undefined ? caller : [caller, tenant],
+    parameters,
+  ]);
 }
 
 /** `?search=`: the distinct words (empty or blank: no search), on a resource that declares fields for it. */

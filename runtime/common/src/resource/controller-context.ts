@@ -3,6 +3,7 @@
 import type { ListSpec } from "../http/list-query.js";
 import type { NestedReaders } from "../http/nested-access.js";
 import type { JobQueue } from "../jobs/jobs.js";
+import type { Memberships } from "../auth/memberships.js";
 import type { LinkedCondition } from "../data/list-conditions.js";
 import type { ExitGate, ExitSubject } from "./exits.js";
 import type { Serializer } from "./serializer.js";
@@ -32,4 +33,6 @@ export interface ControllerContext<
   exit?: { readonly gate: ExitGate; readonly subject: ExitSubject };
   /** hashapi.yaml's jobs, which onWrite may enqueue with a write. */
   jobs?: JobQueue;
+  /** With tenancy: who works in which tenant, held under a lock by every write in one. */
+  memberships?: Memberships;
 }

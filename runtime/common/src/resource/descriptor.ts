@@ -18,6 +18,7 @@ import {
 } from "../base/validation.js";
 import { actionNames, isActionName, type ActionName } from "./actions.js";
 import type { OwnerSettings } from "./ownership.js";
+import type { TenantSettings } from "./tenancy.js";
 
 export { actionNames, type ActionName };
 
@@ -65,6 +66,13 @@ interface ResourceSettings<Filter extends string, Action extends string, Operato
   readonly writableBy?: Readonly<Record<string, readonly string[]>>;
   /** `owner:`: callers reach only their own records, except the bypass roles (see ownership.ts). */
   readonly owner?: OwnerSettings;
+  /**
+   * With tenancy: `column` holds each record's tenant (`id` on the tenant resource), or the records
+   * are shared by every tenant (`global`); see tenancy.ts.
+   */
+  readonly tenant?: TenantSettings;
+  /** With tenancy: unique fields unique across every tenant (`unique: global`); the others are per tenant. */
+  readonly uniqueAcrossTenants?: readonly string[];
   /**
    * Payload keys the server sets (`set:`): a belongsTo User to the caller (`from: "caller"`), a
    * date or datetime to the current time (`from: "clock"`); on create, or on every create and

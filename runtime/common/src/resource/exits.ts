@@ -5,7 +5,8 @@ import type { NestedReader } from "../http/nested-access.js";
 import type { EventReaders } from "../events/attempts.js";
 import type { Actor } from "../data/outbox.js";
 import { hashPrefix } from "../base/hash-id.js";
-import type { AnyTable, StoredRow, TableSpec } from "../data/table.js";
+import { tenantOfRow, type AnyTable, type StoredRow, type TableSpec } from "../data/table.js";
+import { quote } from "../db/sql.js";
 import { everyField, type Viewer } from "./field-access.js";
 import type { OwnerSettings } from "./ownership.js";
 import type { Serializer } from "./serializer.js";
@@ -24,8 +25,12 @@ import type { Serializer } from "./serializer.js";
 export type Reader =
   /** A request's caller: a signed-in user, or nobody (undefined). */
   | { readonly kind: "caller"; readonly user: CurrentUser | undefined }
-  /** A webhook's `as:` role: a user of that role who owns no record. */
-  | { readonly kind: "role"; readonly role: string }
+  /**
+   * A webhook's `as:` role: a user of that role who owns no record. With tenancy it reads each
+   * tenant's record in that tenant (a bypass role as the first tenant role), and with `tenants`
+   * only the records of those tenants (public ids).
+   */
+  | { readonly kind: "role"; readonly role: string; readonly tenants?: readonly string[] }
   /** The service's own code (event handlers, jobs): every field a record outputs. */
   | { readonly kind: "system" };
 
@@ -75,9 +80,21 @@ export function viewerOf(reader: Reader): Viewer {
   return reader.kind === "role" ? reader.role : reader.user?.role;
 }
 
-/** A webhook's role as the user the policies are asked about: it owns nothing. */
-function roleUser(role: string): CurrentUser {
-  return { id: -1, hash: "", name: "", email: "", role };
+/**
+ * A webhook's role as the user the policies are asked about: it owns nothing; for a tenant's
+ * record, it works in that tenant (`tenant`, the record's) with that role.
+ */
+function roleUser(role: string, tenant?: number | null): CurrentUser {
+  const user = { id: -1, hash: "", name: "", email: "", role };
+  if (tenant === undefined || tenant === null) return user;
+  return { ...user, platformRole: role, tenant: { id: tenant, hash: "", role, bypass: false } };
+}
+
+/** hashapi.yaml's `tenancy` as the gate reads tenants' records (auth/memberships.ts). */
+export interface ExitTenancy {
+  readonly table: string;
+  readonly roles: readonly string[];
+  readonly bypass: readonly string[];
 }
 
 /** The user a reader stands for in a policy's questions (none for the system, which is not asked). */
@@ -92,10 +109,13 @@ function userOf(reader: Reader): CurrentUser | undefined {
 export class ExitGate {
   private readonly byPrefix = new Map<string, ExitSubject>();
   private readonly keyCache = new Map<ExitSubject, Map<Viewer, ReadonlySet<string>>>();
+  /** A webhook's `tenants` as ids, read once (a tenant's id never changes). */
+  private readonly tenantIdCache = new Map<string, Promise<ReadonlySet<number>>>();
 
   constructor(
     subjects: readonly ExitSubject[],
     private readonly tableOf: (spec: TableSpec) => AnyTable,
+    private readonly tenancy?: ExitTenancy,
   ) {
     for (const subject of subjects) this.byPrefix.set(subject.prefix, subject);
   }
@@ -115,7 +135,8 @@ export class ExitGate {
    * (auth.roles.show), and reaches more than its own (a role owns nothing: an owned resource is
    * for its owner's bypass roles only).
    */
-  roleMayRead(subject: ExitSubject, role: string): boolean {
+  roleMayRead(subject: ExitSubject, asRole: string): boolean {
+    const role = this.roleIn(subject, asRole);
     const { showRoles } = subject.reader;
     if (showRoles !== undefined && !showRoles.includes(role)) return false;
     return subject.owner === undefined || subject.owner.bypass.includes(role);
@@ -178,23 +199,57 @@ export class ExitGate {
     const subject = this.subjectOf(hash);
     const nothing = () => null;
     if (subject === undefined) return nothing;
-    if (reader.kind === "role" && !this.roleMayRead(subject, reader.role)) return nothing;
+    const tenanted = this.tenancy !== undefined && subject.table.tenantColumn !== undefined;
+    if (reader.kind === "role") {
+      if (!this.roleMayRead(subject, reader.role)) return nothing;
+      // A webhook limited to tenants hears their records only, none of the platform's.
+      if (reader.tenants && !tenanted) return nothing;
+      reader = { ...reader, role: this.roleIn(subject, reader.role) };
+    }
     const row = (await this.tableOf(subject.table).findOne({ hash })) as StoredRow | null;
     if (row === null) {
-      // Gone: nothing is left for a policy that decides per record to look at.
-      const blind = reader.kind === "role" && subject.decidesPerRecord;
+      // Gone: nothing is left for a policy that decides per record (or a tenant) to look at.
+      if (reader.kind === "role" && reader.tenants) return nothing;
+      const blind = reader.kind === "role" && (subject.decidesPerRecord || tenanted);
+      const gone = reader;
       return (changes) => ({
         record: null,
-        changes: blind ? {} : this.changes(subject, reader, changes),
+        changes: blind ? {} : this.changes(subject, gone, changes),
       });
     }
-    if (reader.kind === "role" && !(await this.roleReaches(subject, reader.role, row)))
-      return nothing;
+    if (reader.kind === "role") {
+      const tenant = tenanted ? tenantOfRow(subject.table, row) : null;
+      if (reader.tenants && !(await this.tenantIds(subject, reader.tenants)).has(tenant ?? -1))
+        return nothing;
+      if (!(await this.roleReaches(subject, reader.role, row, tenant))) return nothing;
+    }
+    const seen = reader;
     const trashed =
       subject.table.softDelete && (row as { deleted_at?: unknown }).deleted_at != null;
     const record =
       trashed && reader.kind === "role" ? null : subject.serialize(row, [], viewerOf(reader));
-    return (changes) => ({ record, changes: this.changes(subject, reader, changes) });
+    return (changes) => ({ record, changes: this.changes(subject, seen, changes) });
+  }
+
+  /** The role a webhook reads a subject's records as: a bypass role reads a tenant's as its first role. */
+  private roleIn(subject: ExitSubject, role: string): string {
+    const tenancy = this.tenancy;
+    if (!tenancy || subject.table.tenantColumn === undefined) return role;
+    return tenancy.bypass.includes(role) ? tenancy.roles[0]! : role;
+  }
+
+  /** The ids of the tenants a webhook is limited to (an unknown public id is no tenant). */
+  private tenantIds(subject: ExitSubject, hashes: readonly string[]): Promise<ReadonlySet<number>> {
+    const key = hashes.join(",");
+    let ids = this.tenantIdCache.get(key);
+    if (ids === undefined) {
+      const sql = this.tableOf(subject.table).sql;
+      const list = hashes.map((_hash, index) => sql.dialect.placeholder(index + 1)).join(", ");
+      const text = `SELECT "id" FROM ${quote(this.tenancy!.table)} WHERE "hash" IN (${list || "NULL"})`;
+      ids = sql.all(text, hashes).then((rows) => new Set(rows.map((row) => Number(row.id))));
+      this.tenantIdCache.set(key, ids);
+    }
+    return ids;
   }
 
   /** One event as a webhook's role or the system reads it (see viewer). */
@@ -206,8 +261,13 @@ export class ExitGate {
   }
 
   /** Whether a role's user (who owns nothing) reaches `row` and its policy lets it show it. */
-  private async roleReaches(subject: ExitSubject, role: string, row: StoredRow): Promise<boolean> {
-    const user = roleUser(role);
+  private async roleReaches(
+    subject: ExitSubject,
+    role: string,
+    row: StoredRow,
+    tenant: number | null,
+  ): Promise<boolean> {
+    const user = roleUser(role, tenant);
     const scope = subject.reader.scope?.(user);
     if (scope !== undefined) {
       const reached = await this.tableOf(subject.table).findOne({ hash: String(row.hash) }, [], {
@@ -235,10 +295,11 @@ function mayListLinks(links: ExitLinks, viewer: Viewer): boolean {
  * handler as the service itself.
  */
 export function eventReaders(gate: ExitGate): EventReaders {
-  const readerOf = (receiver: object): Exclude<Reader, { kind: "caller" }> =>
-    "as" in receiver && typeof receiver.as === "string"
-      ? { kind: "role", role: receiver.as }
-      : systemReader;
+  const readerOf = (receiver: object): Exclude<Reader, { kind: "caller" }> => {
+    if (!("as" in receiver) || typeof receiver.as !== "string") return systemReader;
+    const tenants = "tenants" in receiver ? (receiver.tenants as readonly string[]) : undefined;
+    return { kind: "role", role: receiver.as, ...(tenants ? { tenants } : {}) };
+  };
   return {
     mayHear(receiver, hash) {
       const subject = gate.subjectOf(hash);

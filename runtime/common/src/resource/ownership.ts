@@ -3,7 +3,7 @@
 import type { CurrentUser } from "../auth/auth.service.js";
 import { emptyFieldErrors, ValidationFailed } from "../base/errors.js";
 import { ownValue } from "../base/records.js";
-import type { RowScope } from "../data/table.js";
+import { bothScopes, type RowScope } from "../data/table.js";
 import type { WriteRules } from "./write-rules.js";
 
 /**
@@ -39,15 +39,7 @@ export function ownerScope(
     : { through: { [owner.through]: { [owner.column]: id } } };
 }
 
-/** A policy's scope and the owner's, together (both must hold), or undefined when neither narrows. */
-export function bothScopes(
-  first: RowScope | undefined,
-  second: RowScope | undefined,
-): RowScope | readonly RowScope[] | undefined {
-  if (first === undefined) return second;
-  if (second === undefined) return first;
-  return [first, second];
-}
+export { bothScopes };
 
 /**
  * An owned resource's payload, made the caller's: a direct owner left out is the caller; a parent

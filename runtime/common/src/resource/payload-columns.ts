@@ -4,9 +4,11 @@ import { emptyFieldErrors, ValidationFailed, type FieldErrors } from "../base/er
 import { isRecord, ownValue } from "../base/records.js";
 import { pivotColumns, type Link } from "../data/relations/belongs-to-many.js";
 import { toDate } from "../data/serialize.js";
-import { takenFields } from "./unique-fields.js";
+import { takenFields, type UniqueFields } from "./unique-fields.js";
+import { withinTenant, type TenantRule } from "./tenancy.js";
 import type { Sql } from "../db/sql.js";
 import {
+  bothScopes,
   columnsOf,
   relationOfKind,
   type AnyTable,
@@ -55,9 +57,9 @@ export class PayloadColumns {
   async columns(
     payload: object,
     sql: Sql,
-    lock?: "share",
-    parent?: ParentRule,
+    options: { lock?: "share"; parent?: ParentRule; tenant?: Pick<TenantRule, "id"> } = {},
   ): Promise<Record<string, unknown>> {
+    const { lock, parent, tenant } = options;
     const data: Record<string, unknown> = {};
     const errors = emptyFieldErrors();
     for (const [key, value] of Object.entries(payload)) {
@@ -65,10 +67,15 @@ export class PayloadColumns {
       if (relationOfKind(this.spec, key, "belongsToMany")) continue;
       const relation = relationOfKind(this.spec, key, "belongsTo");
       if (relation) {
-        const scope = parent?.relation === key ? { where: parent.where } : undefined;
+        // Only a record of the writer's tenant: another's is as unknown as a missing one.
+        const target = relation.target();
+        const scope = bothScopes(
+          parent?.relation === key ? { where: parent.where } : undefined,
+          withinTenant(target.tenantColumn, tenant),
+        );
         const id =
           typeof value === "string"
-            ? await this.tableOf(relation.target()).within(sql).liveId(value, lock, scope)
+            ? await this.tableOf(target).within(sql).liveId(value, lock, scope)
             : null;
         if (value !== null && id === null)
           errors[key] = [this.missingMessages[key] ?? "The selected relation is invalid."];
@@ -92,6 +99,7 @@ export class PayloadColumns {
     names: readonly string[],
     sql: Sql,
     reach: Readonly<Record<string, Reach | undefined>> = {},
+    tenant?: Pick<TenantRule, "id">,
   ): Promise<Map<string, Link[]>> {
     const links = new Map<string, Link[]>();
     const errors = emptyFieldErrors();
@@ -99,7 +107,8 @@ export class PayloadColumns {
       const relation = relationOfKind(this.spec, name, "belongsToMany");
       const items = ownValue(payload, name);
       if (!relation || !Array.isArray(items)) continue;
-      const target = this.tableOf(relation.target()).within(sql);
+      const targetSpec = relation.target();
+      const target = this.tableOf(targetSpec).within(sql);
       const seen = new Set<string>();
       const named: { key: string; hash: string; pivot: Record<string, unknown> }[] = [];
       for (const [index, item] of items.entries()) {
@@ -117,7 +126,8 @@ export class PayloadColumns {
         named.push({ key, hash, pivot });
       }
       // One statement for the relation's records, not one per item.
-      const ids = await target.liveIds([...seen], "share", reach[name]);
+      const within = bothScopes(reach[name], withinTenant(targetSpec.tenantColumn, tenant));
+      const ids = await target.liveIds([...seen], "share", within);
       const wanted: Link[] = [];
       for (const { key, hash, pivot } of named) {
         const id = ids.get(hash);
@@ -142,7 +152,8 @@ export class PayloadColumns {
       lock?: "share";
       parent?: ParentRule;
       reach?: Readonly<Record<string, Reach | undefined>>;
-      unique?: { table: AnyTable; fields: Readonly<Record<string, string>>; exceptId?: number };
+      unique?: { table: AnyTable; fields: UniqueFields; exceptId?: number };
+      tenant?: Pick<TenantRule, "id">;
     } = {},
   ): Promise<{ data: Record<string, unknown>; links: Map<string, Link[]> }> {
     const errors = emptyFieldErrors();
@@ -155,9 +166,9 @@ export class PayloadColumns {
         return undefined;
       }
     };
-    const data = await collect(() => this.columns(payload, sql, options.lock, options.parent));
+    const data = await collect(() => this.columns(payload, sql, options));
     const links = await collect(() =>
-      this.links(payload, this.linking(payload), sql, options.reach),
+      this.links(payload, this.linking(payload), sql, options.reach, options.tenant),
     );
     if (data !== undefined && links !== undefined) return { data, links };
     const { unique } = options;
@@ -179,7 +190,11 @@ export class PayloadColumns {
   async problems(
     payload: object,
     sql: Sql,
-    options: { parent?: ParentRule; reach?: Readonly<Record<string, Reach | undefined>> },
+    options: {
+      parent?: ParentRule;
+      reach?: Readonly<Record<string, Reach | undefined>>;
+      tenant?: Pick<TenantRule, "id">;
+    },
   ): Promise<FieldErrors> {
     try {
       await this.resolve(payload, sql, options);

@@ -4,6 +4,7 @@ import type { AuthService } from "../auth/auth.service.js";
 import { optionalAuth, requireAuth } from "../http/authenticate.js";
 import type { Action, Actions, RouteTable } from "../http/route-table.js";
 import { Forbidden } from "../base/errors.js";
+import { inTenant } from "../http/tenant-routes.js";
 import { actionsOf, type ActionName } from "./actions.js";
 
 export interface RouteOptions {
@@ -16,6 +17,12 @@ export interface RouteOptions {
   softDelete: boolean;
   /** `audit`: the record's history at `<base>/:hash/history`, with show's access. */
   history?: Action;
+  /**
+   * With tenancy, the resource's records are a tenant's: every action works in the tenant the
+   * request names, with the caller's role there (http/tenant-routes.ts). `"tenants"`: the records
+   * are the tenants themselves, and store (a new tenant) needs none.
+   */
+  tenanted?: "records" | "tenants";
 }
 
 /**
@@ -42,7 +49,9 @@ export function addResourceRoutes(
           await perform(req, res);
         }
       : perform;
-    const run = withRoles(options.roles[shape.name], limited);
+    const roles = withRoles(options.roles[shape.name], limited);
+    const newTenant = options.tenanted === "tenants" && shape.name === "store";
+    const run = options.tenanted && !newTenant ? inTenant(roles) : roles;
     const action = options.publicActions.includes(shape.name)
       ? optionalAuth(auth, run)
       : requireAuth(auth, run);
@@ -53,7 +62,8 @@ export function addResourceRoutes(
   for (const [path, actions] of paths) routes.add(`${base}${path}`, actions);
   const history = options.history;
   if (history) {
-    const run = withRoles(options.roles.show, history);
+    const shown = withRoles(options.roles.show, history);
+    const run = options.tenanted ? inTenant(shown) : shown;
     const read = options.publicActions.includes("show")
       ? optionalAuth(auth, run)
       : requireAuth(auth, run);
@@ -74,20 +84,23 @@ export function addManyToManyRoutes(
     publicRead: boolean;
     readRoles: readonly (readonly string[] | undefined)[];
     writeRoles: readonly (readonly string[] | undefined)[];
+    /** The parent's records are a tenant's: every route works in the tenant the request names. */
+    tenanted?: boolean;
   },
 ): void {
-  const read = allRoles(options.readRoles, (req, res) => controller.index(req, res));
+  const inside = (action: Action) => (options.tenanted ? inTenant(action) : action);
+  const read = inside(allRoles(options.readRoles, (req, res) => controller.index(req, res)));
   routes.add(base, {
     get: options.publicRead ? optionalAuth(auth, read) : requireAuth(auth, read),
   });
   routes.add(`${base}/:related`, {
     put: requireAuth(
       auth,
-      allRoles(options.writeRoles, (req, res) => controller.attach(req, res)),
+      inside(allRoles(options.writeRoles, (req, res) => controller.attach(req, res))),
     ),
     delete: requireAuth(
       auth,
-      allRoles(options.writeRoles, (req, res) => controller.detach(req, res)),
+      inside(allRoles(options.writeRoles, (req, res) => controller.detach(req, res))),
     ),
   });
 }

@@ -5,7 +5,8 @@ import { ValidationFailed, type FieldErrors } from "../base/errors.js";
 import { isRecord } from "../base/records.js";
 import type { AnyTable } from "../data/table.js";
 import type { PayloadColumns } from "./payload-columns.js";
-import { uniqueViolationAnswer } from "./unique-fields.js";
+import { uniqueViolationAnswer, type UniqueFields } from "./unique-fields.js";
+import type { TenantRule } from "./tenancy.js";
 
 /*
  * Every problem of a payload in one 422: what its rules refuse, what the database would (values
@@ -22,16 +23,16 @@ export async function explainWriteError(
   error: unknown,
   payloads: PayloadColumns,
   table: AnyTable,
-  unique: Readonly<Record<string, string>>,
+  unique: UniqueFields,
   payload: object,
-  exceptId?: number,
+  write: { exceptId?: number; tenant?: TenantRule } = {},
 ): Promise<unknown> {
   if (isForeignKeyViolation(error)) {
-    await payloads.columns(payload, table.sql);
+    await payloads.columns(payload, table.sql, { tenant: write.tenant });
     return error;
   }
   if (!isUniqueViolation(error)) return error;
-  return uniqueViolationAnswer(error, table, unique, payload, exceptId);
+  return uniqueViolationAnswer(error, table, unique, payload, write.exceptId);
 }
 
 /**

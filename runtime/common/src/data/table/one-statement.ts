@@ -43,6 +43,12 @@ export function writesInOneStatement(context: TableContext, relations: readonly 
   return context.cache.outputsInDatabase;
 }
 
+/** The written row's tenant's id, its event's tenant (NULL for a table of no tenant). */
+function tenantOfWritten(context: TableContext): string {
+  const column = context.spec.tenantColumn;
+  return column === undefined ? "NULL" : `"written".${quote(column)}`;
+}
+
 /** Inserts a row with its event; the row as read (see writesInOneStatement). */
 export async function insertWithEvent(
   context: TableContext,
@@ -57,6 +63,7 @@ export async function insertWithEvent(
     from: `"written"`,
     hash: `"written"."hash"`,
     changes,
+    tenant: tenantOfWritten(context),
   }));
   const [row] = await context.sql.rows(
     `WITH "written" AS (${insert.text} ${returning.text}), "event" AS (${recorded}) SELECT * FROM "written"`,
@@ -90,6 +97,7 @@ export async function updateWithEvent(
     from: `"written" CROSS JOIN "before"`,
     hash: `"written"."hash"`,
     changes,
+    tenant: tenantOfWritten(context),
   }));
   const [row] = await context.sql.rows(
     `WITH "before" AS (${before}), "written" AS (${update}), "event" AS (${recorded}) SELECT * FROM "written"`,

@@ -141,6 +141,11 @@ export interface TableSpec<Model = object, Row = StoredRow> {
   readonly writeOnly?: readonly string[];
   /** Unique text columns whose uniqueness ignores case (e-mails): `exists` compares them lower-cased, as their index does. */
   readonly caseless?: readonly string[];
+  /**
+   * With tenancy: the column that holds a row's tenant (`tenant_id`; `id` on the tenant resource's
+   * own table). A payload may name only records of the writer's tenant (resource/tenancy.ts).
+   */
+  readonly tenantColumn?: string;
   /** Relations by name, each with its kind (see RelationSpec). */
   readonly relations: Readonly<Record<string, RelationSpec>>;
   /** Other tables whose live rows keep a row of this one from being deleted (onDelete: restrict). */
@@ -166,6 +171,7 @@ export type TableDeclaration<Model, Row> = Pick<TableSpec<Model, Row>, "name" | 
       | "softDelete"
       | "writeOnly"
       | "caseless"
+      | "tenantColumn"
       | "relations"
       | "restrictedBy"
       | "cascadeTo"
@@ -223,6 +229,16 @@ export function scopeList(scope: Reach | undefined): readonly RowScope[] {
   return isScopeList(scope) ? scope : [scope];
 }
 
+/**
+ * Two reaches together (both must hold: a policy's scope, the owner's, the tenant's), or undefined
+ * when neither narrows.
+ */
+export function bothScopes(first: Reach | undefined, second: Reach | undefined): Reach | undefined {
+  if (first === undefined) return second;
+  if (second === undefined) return first;
+  return [...scopeList(first), ...scopeList(second)];
+}
+
 function isScopeList(scope: Reach): scope is readonly RowScope[] {
   return Array.isArray(scope);
 }
@@ -264,4 +280,11 @@ export function readableColumnsOf(spec: TableSpec): Readonly<Record<string, Colu
   if (!spec.writeOnly?.length) return columns;
   const hidden = new Set<string>(spec.writeOnly);
   return Object.fromEntries(Object.entries(columns).filter(([name]) => !hidden.has(name)));
+}
+
+/** With tenancy: the id of a row's tenant (its `tenantColumn`), or null for a table of no tenant. */
+export function tenantOfRow(spec: TableSpec, row: object): number | null {
+  if (spec.tenantColumn === undefined) return null;
+  const value = (row as Record<string, unknown>)[spec.tenantColumn];
+  return typeof value === "number" ? value : value == null ? null : Number(value);
 }

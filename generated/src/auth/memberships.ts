@@ -1,0 +1,154 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { Conflict, NotFound } from "../base/errors.js";
+import { sql, type Database } from "../db/database.js";
+import { Binder, quote, type Sql } from "../db/sql.js";
+
+/*
+ * Who works in which tenant, with which role (hashapi_memberships: one row per user and tenant).
+ * Every write in a tenant reads its writer's row again under a lock (`hold`), and every change of a
+ * membership locks the rows it decides on first, so a member removed or demoted a moment before a
+ * write either is seen by it (nothing written) or waits for it; and the tenant's first role is
+ * never left without a holder.
+ */
+
+/** The tenant a request works in, and the caller's role there. */
+export interface ActiveTenant {
+  readonly id: number;
+  readonly hash: string;
+  readonly role: string;
+  /** A platform role of tenancy.bypass, acting as the tenant's first role without being a member. */
+  readonly bypass: boolean;
+}
+
+/** hashapi.yaml's `tenancy`, as the runtime applies it. */
+export interface TenancySettings {
+  /** The tenant resource's table (its records are the tenants). */
+  readonly table: string;
+  /** Whether that table keeps deleted rows (a deleted tenant is no tenant to work in). */
+  readonly softDelete: boolean;
+  /** Roles within a tenant, most privileged first. */
+  readonly roles: readonly string[];
+  /** Tenant roles that invite, re-role and remove members. */
+  readonly manage: readonly string[];
+  /** Platform roles that act in any tenant as its first role. */
+  readonly bypass: readonly string[];
+  /** Platform roles that may create a tenant. */
+  readonly create: readonly string[];
+}
+
+/** A member as the members' routes show them. */
+export interface Member {
+  readonly user: { hash: string; name: string; email: string };
+  readonly role: string;
+  readonly since: Date;
+}
+
+export class Memberships {
+  private readonly holdText: string;
+  private readonly holdersText: string;
+
+  constructor(
+    private readonly db: Database,
+    readonly settings: TenancySettings,
+  ) {
+    const held = new Binder(db.dialect);
+    const [tenant, user] = [held.add("tenant"), held.add("user")];
+    this.holdText = `SELECT "role" FROM "hashapi_memberships" WHERE "tenant_id" = ${tenant} AND "user_id" = ${user}${db.dialect.lockClause("share")}`;
+    const holders = new Binder(db.dialect);
+    const [inTenant, role] = [holders.add("tenant"), holders.add("role")];
+    this.holdersText = `SELECT "user_id" FROM "hashapi_memberships" WHERE "tenant_id" = ${inTenant} AND "role" = ${role} ORDER BY "user_id"${db.dialect.lockClause("update")}`;
+  }
+
+  /** The tenant's first role: the one it always keeps a holder of. */
+  get ownerRole(): string {
+    return this.settings.roles[0]!;
+  }
+
+  /**
+   * In a write's transaction: the caller still works in `tenant`, with one of `allowed` (any role
+   * when undefined); its membership row stays locked until the write ends. A bypass role holds no
+   * row and needs none. Otherwise the 404 of a missing record, and the write writes nothing.
+   */
+  async hold(
+    tx: Sql,
+    tenant: ActiveTenant,
+    user: { readonly id: number; readonly role: string; readonly platformRole?: string },
+    allowed: readonly string[] | undefined,
+  ): Promise<void> {
+    if (tenant.bypass && this.settings.bypass.includes(user.platformRole ?? user.role)) return;
+    const row = await tx.get(this.holdText, [tenant.id, user.id]);
+    if (!row || (allowed !== undefined && !allowed.includes(String(row.role))))
+      throw new NotFound();
+  }
+
+  /** Makes `userId` a member of `tenantId` with `role` (in the caller's transaction). */
+  async add(tx: Sql, tenantId: number, userId: number, role: string): Promise<void> {
+    const now = new Date();
+    await tx.run(
+      sql`INSERT INTO "hashapi_memberships" ("tenant_id", "user_id", "role", "created_at", "updated_at") VALUES (${tenantId}, ${userId}, ${role}, ${now}, ${now}) ON CONFLICT ("tenant_id", "user_id") DO NOTHING`,
+    );
+  }
+
+  /** The members of a tenant, oldest first. */
+  async list(tenantId: number): Promise<Member[]> {
+    const rows = await this.db.all(
+      sql`SELECT "u"."hash", "u"."name", "u"."email", "m"."role", "m"."created_at" FROM "hashapi_memberships" AS "m" JOIN "users" AS "u" ON "u"."id" = "m"."user_id" WHERE "m"."tenant_id" = ${tenantId} ORDER BY "m"."id"`,
+    );
+    return rows.map((row) => ({
+      user: { hash: String(row.hash), name: String(row.name), email: String(row.email) },
+      role: String(row.role),
+      since: new Date(row.created_at as string | number | Date),
+    }));
+  }
+
+  /**
+   * In the caller's transaction: the member `userHash` of the tenant locked, with their role; the
+   * 404 of a missing record when they are none.
+   */
+  async locked(
+    tx: Sql,
+    tenantId: number,
+    userHash: string,
+  ): Promise<{ userId: number; role: string }> {
+    const text = `SELECT "m"."user_id", "m"."role" FROM "hashapi_memberships" AS "m" WHERE "m"."tenant_id" = ${tx.dialect.placeholder(1)} AND "m"."user_id" = (SELECT "id" FROM ${quote("users")} WHERE "hash" = ${tx.dialect.placeholder(2)})${tx.dialect.lockClause("update")}`;
+    const row = await tx.get(text, [tenantId, userHash]);
+    if (!row) throw new NotFound();
+    return { userId: Number(row.user_id), role: String(row.role) };
+  }
+
+  /**
+   * 409 when `userId` is the last holder of the tenant's first role. Every holder is locked until
+   * the change ends, so two owners leaving at once cannot both succeed: the second sees the first.
+   */
+  async keepsAnOwner(tx: Sql, tenantId: number, userId: number, change: string): Promise<void> {
+    const holders = (await tx.all(this.holdersText, [tenantId, this.ownerRole])).map((row) =>
+      Number(row.user_id),
+    );
+    if (holders.length === 1 && holders[0] === userId)
+      throw new Conflict(`The last ${this.ownerRole} of this tenant cannot be ${change}.`);
+  }
+
+  async setRole(tx: Sql, tenantId: number, userId: number, role: string): Promise<void> {
+    await tx.run(
+      sql`UPDATE "hashapi_memberships" SET "role" = ${role}, "updated_at" = ${new Date()} WHERE "tenant_id" = ${tenantId} AND "user_id" = ${userId}`,
+    );
+  }
+
+  async remove(tx: Sql, tenantId: number, userId: number): Promise<void> {
+    await tx.run(
+      sql`DELETE FROM "hashapi_memberships" WHERE "tenant_id" = ${tenantId} AND "user_id" = ${userId}`,
+    );
+  }
+
+  /** The tenants a user works in, with their role in each, for the tenant switcher. */
+  async tenantsOf(userId: number): Promise<{ hash: string; role: string }[]> {
+    const table = quote(this.settings.table);
+    const live = this.settings.softDelete ? ` AND "t"."deleted_at" IS NULL` : "";
+    const rows = await this.db.all(
+      `SELECT "t"."hash", "m"."role" FROM "hashapi_memberships" AS "m" JOIN ${table} AS "t" ON "t"."id" = "m"."tenant_id"${live} WHERE "m"."user_id" = ${this.db.dialect.placeholder(1)} ORDER BY "m"."id"`,
+      [userId],
+    );
+    return rows.map((row) => ({ hash: String(row.hash), role: String(row.role) }));
+  }
+}

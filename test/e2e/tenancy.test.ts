@@ -1,0 +1,305 @@
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseTargets } from "../support/hostile.js";
+import { startPostgres, type PostgresServer } from "../support/postgres.js";
+import { admin, client, prepareProject, repo, startService, type Project, type Reply, type Request, type RunningService } from "../support/service.js";
+
+/**
+ * Issue 49: one service, many agencies (test/fixtures/tenancy). Two agencies hold records side by
+ * side, and no request form of one reaches the other's: lists, counts, filters, search, cursors,
+ * nested and relation routes, history, payloads naming the other's records, unique values; the
+ * members' routes keep an owner; a member demoted or removed while writing writes nothing after.
+ * On SQLite (two workers) and PostgreSQL; `HASHAPI_RACE_ROUNDS` sets the rounds per race (200).
+ */
+const rounds = Number(process.env.HASHAPI_RACE_ROUNDS ?? 200);
+const password = "a long password";
+
+interface Reader {
+  rows(statement: string, values?: unknown[]): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+async function openReader(url: string, cwd: string): Promise<Reader> {
+  if (url.startsWith("file:")) {
+    const db = new Database(join(cwd, url.slice("file:".length)));
+    db.pragma("busy_timeout = 5000");
+    return {
+      rows: async (statement, values = []) => {
+        const prepared = db.prepare(statement.replace(/\$\d+/g, "?"));
+        return prepared.reader ? (prepared.all(...values) as Record<string, unknown>[]) : (prepared.run(...values), []);
+      },
+      close: async () => void db.close(),
+    };
+  }
+  const connection = new pg.Client({ connectionString: url });
+  await connection.connect();
+  return { rows: async (statement, values = []) => (await connection.query(statement, values)).rows, close: () => connection.end() };
+}
+
+describe.each(databaseTargets)("tenants on $label", ({ database }) => {
+  let project: Project;
+  let postgres: PostgresServer | undefined;
+  let service: RunningService;
+  let api: Request;
+  let reader: Reader;
+  const tokens: Record<string, string> = {};
+  const users: Record<string, string> = {};
+  let acme: string;
+  let beta: string;
+  /** Beta's records: none may ever appear in an answer given inside Acme. */
+  const betaHashes: string[] = [];
+
+  const as = (who: string, tenant: string | undefined) => (method: string, path: string, body?: unknown) =>
+    api(method, path, { token: tokens[who], body, headers: tenant === undefined ? {} : { "X-Tenant": tenant } });
+  const described = (replies: Reply[]) => replies.map((reply) => `${reply.request} -> ${reply.status} ${reply.text.slice(0, 300)}`).join(" | ");
+  const leaksBeta = (reply: Reply) => betaHashes.filter((hash) => reply.text.includes(hash));
+
+  beforeAll(async () => {
+    let databaseUrl: string | undefined;
+    if (database === "postgresql") {
+      postgres = await startPostgres(["-c track_commit_timestamp=on"]);
+      await postgres.createDatabase("tenancy");
+      databaseUrl = postgres.url("tenancy");
+    }
+    project = await prepareProject({ name: `e2e-tenancy-${database}`, database, databaseUrl, specs: join(repo, "test/fixtures/tenancy"), adminRole: "staff" });
+    service = await startService({
+      cwd: project.dir,
+      env: { ...project.env, WEB_CONCURRENCY: "2", TENANCY_MEMBER_URL: "http://127.0.0.1:9/member", TENANCY_FIRST_URL: "http://127.0.0.1:9/first", TENANCY_HOOK_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", TENANCY_FIRST_AGENCY: "AGY_22222222" },
+    });
+    api = client(service.baseUrl);
+    reader = await openReader(project.databaseUrl, project.dir);
+    const login = async (email: string) => (await api("POST", "/api/auth/login", { body: { email, password: email === admin.email ? admin.password : password } })).body.data.access_token as string;
+    tokens.staff = await login(admin.email);
+    for (const name of ["olga", "max", "mark", "mia", "nina"]) {
+      const created = await api("POST", "/api/users", { token: tokens.staff, body: { name, email: `${name}@example.com`, password, role: "user" } });
+      expect(created.status, created.text).toBe(201);
+      users[name] = created.body.data.hash;
+      tokens[name] = await login(`${name}@example.com`);
+    }
+    // Olga founds Acme (its owner), Max founds Beta; staff add Mark (manager) and Mia (member) to Acme.
+    acme = (await as("olga", undefined)("POST", "/api/agencies", { name: "Acme" })).body.data.hash;
+    beta = (await as("max", undefined)("POST", "/api/agencies", { name: "Beta" })).body.data.hash;
+    for (const [who, role] of [["mark", "manager"], ["mia", "member"]] as const)
+      expect((await as("staff", acme)("POST", "/api/members", { user: users[who], role })).status).toBe(201);
+    // Beta's records, each the same as one of Acme's: a scope that forgot the tenant would show them.
+    const betaJob = await as("max", beta)("POST", "/api/jobs", { title: "Welder", code: "W-1", reference: "REF-BETA" });
+    expect(betaJob.status, betaJob.text).toBe(201);
+    const betaSkill = await as("max", beta)("POST", "/api/skills", { name: "Welding" });
+    const betaApplication = await as("max", beta)("POST", "/api/applications", { candidate: "Bea", email: "bea@example.com", job: betaJob.body.data.hash });
+    expect(betaApplication.status, betaApplication.text).toBe(201);
+    betaHashes.push(beta, betaJob.body.data.hash, betaSkill.body.data.hash, betaApplication.body.data.hash);
+  }, 300_000);
+
+  afterAll(async () => {
+    await reader?.close();
+    await service?.stop();
+    await project?.cleanup();
+    await postgres?.destroy();
+  });
+
+  it("works only inside a tenant the caller is in: 400 without one, the same 403 for another's and for none", async () => {
+    const missing = await as("mia", undefined)("GET", "/api/jobs");
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toBe("Choose a tenant: send the X-Tenant header with the public id of a tenant you work in.");
+    const foreign = await as("mia", beta)("GET", "/api/jobs");
+    const unknown = await as("mia", "AGY_22222222")("GET", "/api/jobs");
+    const garbage = await as("mia", "x".repeat(500))("GET", "/api/jobs");
+    for (const reply of [foreign, unknown, garbage]) {
+      expect(reply.status, described([reply])).toBe(403);
+      expect(reply.body).toEqual(foreign.body);
+    }
+    expect((await as("olga", undefined)("GET", "/api/auth/tenants")).body.data).toEqual([{ hash: acme, role: "owner" }]);
+    // Staff (tenancy.bypass) act in any tenant without being members.
+    expect((await as("staff", beta)("GET", "/api/jobs")).body.meta.total).toBe(1);
+  });
+
+  it("never answers with another tenant's records, in any read form", async () => {
+    const acmeJob = await as("olga", acme)("POST", "/api/jobs", { title: "Welder", code: "W-1", reference: "REF-ACME" });
+    expect(acmeJob.status, acmeJob.text).toBe(201);
+    const job = acmeJob.body.data.hash;
+    const [betaJob, betaSkill, betaApplication] = betaHashes.slice(1);
+    const reads = await Promise.all(
+      [
+        "/api/jobs",
+        "/api/jobs?search=Welder",
+        "/api/jobs?filter[code][eq]=W-1",
+        "/api/jobs?filter[title][contains]=eld&with=applications,skills",
+        "/api/jobs?cursor=",
+        "/api/jobs?filter[status][eq]=open&sort=-created_at&per_page=1",
+        "/api/applications?with=job",
+        "/api/skills",
+        "/api/agencies",
+        `/api/jobs/${job}?with=applications,skills`,
+        `/api/jobs/${job}/skills`,
+        `/api/jobs/${job}/history`,
+        "/api/countries?with=jobs",
+      ].map((path) => as("olga", acme)("GET", path)),
+    );
+    for (const reply of reads) {
+      expect(reply.status, described([reply])).toBe(200);
+      expect(leaksBeta(reply), described([reply])).toEqual([]);
+    }
+    expect(reads[0]!.body.meta.total).toBe(1);
+    // Another tenant's record is the 404 of a missing one, in every form.
+    for (const [method, path] of [
+      ["GET", `/api/jobs/${betaJob}`],
+      ["GET", `/api/jobs/${betaJob}/history`],
+      ["GET", `/api/jobs/${betaJob}/skills`],
+      ["PATCH", `/api/jobs/${betaJob}`],
+      ["DELETE", `/api/jobs/${betaJob}`],
+      ["GET", `/api/applications/${betaApplication}`],
+      ["GET", `/api/skills/${betaSkill}`],
+      ["GET", `/api/agencies/${beta}`],
+      ["PUT", `/api/jobs/${job}/skills/${betaSkill}`],
+    ] as const) {
+      const reply = await as("olga", acme)(method, path, method === "PATCH" ? { title: "Mine now" } : undefined);
+      expect(reply.status, described([reply])).toBe(404);
+    }
+    // A cursor of one tenant does not open the other's list, even to someone who works in both.
+    betaHashes.push((await as("staff", beta)("POST", "/api/jobs", { title: "Second", code: "W-2" })).body.data.hash);
+    const first = await as("staff", beta)("GET", "/api/jobs?cursor=&per_page=1");
+    const next = String(first.body.links.next);
+    const replayed = await as("staff", acme)("GET", next.slice(next.indexOf("/api/")));
+    expect(replayed.status, described([first, replayed])).toBe(422);
+    expect(replayed.body.errors).toEqual({ cursor: ["The cursor is invalid."] });
+    expect(leaksBeta(replayed)).toEqual([]);
+  });
+
+  it("refuses payloads naming another tenant's records as it refuses missing ones, and keeps unique values per tenant", async () => {
+    const [betaJob, betaSkill] = betaHashes.slice(1);
+    const post = as("olga", acme);
+    const foreignParent = await post("POST", "/api/applications", { candidate: "Ann", email: "ann@example.com", job: betaJob });
+    const missingParent = await post("POST", "/api/applications", { candidate: "Ann", email: "ann@example.com", job: "JOB_22222222" });
+    expect(foreignParent.status).toBe(422);
+    expect(foreignParent.body).toEqual(missingParent.body);
+    const foreignLink = await post("POST", "/api/jobs", { title: "Fitter", code: "F-1", skills: [betaSkill] });
+    expect(foreignLink.status).toBe(422);
+    expect(foreignLink.body.errors).toEqual({ "skills.0": ["The selected skills.0 is invalid."] });
+    // W-1 is Beta's code too: unique within each agency. Beta's application e-mail is free here.
+    const code = await post("POST", "/api/jobs", { title: "Second welder", code: "W-1" });
+    expect(code.status).toBe(422);
+    expect(code.body.errors).toEqual({ code: ["The code has already been taken."] });
+    const job = (await post("GET", "/api/jobs?filter[code][eq]=W-1")).body.data[0].hash;
+    expect((await post("POST", "/api/applications", { candidate: "Bea", email: "bea@example.com", job })).status).toBe(201);
+    // A reference is unique across every agency (unique: global): that one is Beta's.
+    const reference = await post("POST", "/api/jobs", { title: "Third", code: "T-3", reference: "REF-BETA" });
+    expect(reference.body.errors).toEqual({ reference: ["The reference has already been taken."] });
+    // Invalid for another reason, the 422 still tells nothing of Beta's values: only Acme's are taken.
+    const mixed = await post("POST", "/api/jobs", { title: "", code: "W-1", skills: [betaSkill] });
+    expect(Object.keys(mixed.body.errors).sort()).toEqual(["code", "skills.0", "title"]);
+  });
+
+  it("gives each member the role they hold in the tenant: actions, fields and ownership within it", async () => {
+    const job = (await as("olga", acme)("POST", "/api/jobs", { title: "Budgeted", code: "B-1", budget: "1200.00" })).body.data.hash;
+    // Members may not open jobs (auth.roles.store: owner, manager) nor see a budget (visibleTo).
+    expect((await as("mia", acme)("POST", "/api/jobs", { title: "Mine", code: "M-1" })).status).toBe(403);
+    const shown = await as("mia", acme)("GET", `/api/jobs/${job}`);
+    expect(shown.body.data.budget).toBeUndefined();
+    expect((await as("mark", acme)("GET", `/api/jobs/${job}`)).body.data.budget).toBe("1200.00");
+    // Applications are their author's, inside the agency; managers see them all (owner.bypass).
+    const mine = await as("mia", acme)("POST", "/api/applications", { candidate: "Cy", email: "cy@example.com", job });
+    expect(mine.status, mine.text).toBe(201);
+    const marks = await as("mark", acme)("POST", "/api/applications", { candidate: "Di", email: "di@example.com", job });
+    const miaList = (await as("mia", acme)("GET", "/api/applications")).body.data.map((row: { hash: string }) => row.hash);
+    expect(miaList).toEqual([mine.body.data.hash]);
+    expect((await as("mia", acme)("GET", `/api/applications/${marks.body.data.hash}`)).status).toBe(404);
+    const markList = (await as("mark", acme)("GET", "/api/applications")).body.data.map((row: { hash: string }) => row.hash);
+    expect(markList).toEqual(expect.arrayContaining([mine.body.data.hash, marks.body.data.hash]));
+    // Global countries: everyone reads them, only staff write them.
+    expect((await as("olga", acme)("POST", "/api/countries", { name: "Portugal", code: "PT" })).status).toBe(403);
+    const country = await as("staff", undefined)("POST", "/api/countries", { name: "Portugal", code: "PT" });
+    expect(country.status, country.text).toBe(201);
+    expect((await as("mia", undefined)("GET", "/api/countries")).body.data.map((row: { name: string }) => row.name)).toContain("Portugal");
+    const placed = await as("olga", acme)("PATCH", `/api/jobs/${job}`, { country: country.body.data.hash });
+    expect(placed.body.data.country).toBe(country.body.data.hash);
+  });
+
+  it("records each event with its tenant", async () => {
+    const events = await reader.rows(`SELECT "type", "record_hash", "tenant_id" FROM "hashapi_events" ORDER BY "id"`);
+    const tenantIds = await reader.rows(`SELECT "id", "hash" FROM "agencies"`);
+    const idOf = (hash: string) => Number(tenantIds.find((row) => row.hash === hash)!.id);
+    for (const event of events) {
+      const type = String(event.type);
+      const tenant = event.tenant_id === null ? null : Number(event.tenant_id);
+      if (type.startsWith("user.") || type.startsWith("country.")) expect(tenant, type).toBeNull();
+      else if (betaHashes.includes(String(event.record_hash))) expect(tenant, type).toBe(idOf(beta));
+      else if (type.startsWith("agency.")) expect(tenant, type).toBe(idOf(String(event.record_hash)));
+      else expect(tenant, type).toBe(idOf(acme));
+    }
+  });
+
+  it("lets higher roles manage members, and never leaves a tenant without an owner", async () => {
+    const members = await as("mia", acme)("GET", "/api/members");
+    expect(members.body.data.map((row: { role: string }) => row.role)).toEqual(["owner", "manager", "member"]);
+    expect(members.body.data[0].user).toEqual({ hash: users.olga, name: "olga", email: "olga@example.com" });
+    // A manager manages members below it, never the owner, never to a role above its own.
+    expect((await as("mark", acme)("PATCH", `/api/members/${users.olga}`, { role: "member" })).status).toBe(403);
+    expect((await as("mark", acme)("PATCH", `/api/members/${users.mia}`, { role: "owner" })).status).toBe(403);
+    expect((await as("mia", acme)("DELETE", `/api/members/${users.mark}`)).status).toBe(403);
+    // The last owner cannot leave nor be demoted.
+    const leave = await as("olga", acme)("DELETE", `/api/members/${users.olga}`);
+    expect(leave.status).toBe(409);
+    expect(leave.body.message).toBe("The last owner of this tenant cannot be removed.");
+    expect((await as("olga", acme)("PATCH", `/api/members/${users.olga}`, { role: "manager" })).status).toBe(409);
+    // Someone of another agency is no member here: 404, as a missing one.
+    expect((await as("olga", acme)("DELETE", `/api/members/${users.max}`)).status).toBe(404);
+    // Nina joins and leaves: then Acme's routes are closed to her.
+    expect((await as("staff", acme)("POST", "/api/members", { user: users.nina, role: "member" })).status).toBe(201);
+    expect((await as("nina", acme)("GET", "/api/jobs")).status).toBe(200);
+    expect((await as("nina", acme)("DELETE", `/api/members/${users.nina}`)).status).toBe(200);
+    expect((await as("nina", acme)("GET", "/api/jobs")).status).toBe(403);
+  });
+
+  it(`two owners leaving at once: ${rounds} rounds, always one left`, async () => {
+    for (let round = 0; round < rounds; round += 1) {
+      expect((await as("staff", acme)("POST", "/api/members", { user: users.nina, role: "owner" })).status).toBe(201);
+      const [olgaLeaves, ninaLeaves] = await Promise.all([
+        as("olga", acme)("DELETE", `/api/members/${users.olga}`),
+        as("nina", acme)("DELETE", `/api/members/${users.nina}`),
+      ]);
+      const context = `round ${round}: ${described([olgaLeaves, ninaLeaves])}`;
+      expect([olgaLeaves.status, ninaLeaves.status].sort(), context).toEqual([200, 409]);
+      const owners = await reader.rows(`SELECT "user_id" FROM "hashapi_memberships" WHERE "tenant_id" = (SELECT "id" FROM "agencies" WHERE "hash" = $1) AND "role" = 'owner'`, [acme]);
+      expect(owners.length, context).toBe(1);
+      // Whoever left comes back as a member, to leave again in the next round; Olga stays owner.
+      if (olgaLeaves.status === 200) {
+        expect((await as("staff", acme)("POST", "/api/members", { user: users.olga, role: "owner" })).status).toBe(201);
+        expect((await as("olga", acme)("DELETE", `/api/members/${users.nina}`)).status).toBe(200);
+      }
+    }
+  });
+
+  it(`a manager demoted while opening a job: ${rounds} rounds, no job lands after the demotion`, async () => {
+    if (database === "sqlite") {
+      await reader.rows(`CREATE TABLE IF NOT EXISTS "race_log" ("seq" INTEGER PRIMARY KEY AUTOINCREMENT, "what" TEXT NOT NULL)`);
+      await reader.rows(`CREATE TRIGGER IF NOT EXISTS "race_job" AFTER INSERT ON "jobs" BEGIN INSERT INTO "race_log" ("what") VALUES ('job'); END`);
+      await reader.rows(`CREATE TRIGGER IF NOT EXISTS "race_demote" AFTER UPDATE OF "role" ON "hashapi_memberships" BEGIN INSERT INTO "race_log" ("what") VALUES ('demote'); END`);
+    }
+    const outcomes = { first: 0, refused: 0 };
+    for (let round = 0; round < rounds; round += 1) {
+      expect((await as("olga", acme)("PATCH", `/api/members/${users.mark}`, { role: "manager" })).status).toBe(200);
+      const [demoted, opened] = await Promise.all([
+        as("olga", acme)("PATCH", `/api/members/${users.mark}`, { role: "member" }),
+        as("mark", acme)("POST", "/api/jobs", { title: "Race", code: `R-${database}-${round}` }),
+      ]);
+      const context = `round ${round}: ${described([demoted, opened])}`;
+      expect(demoted.status, context).toBe(200);
+      expect([201, 403, 404], context).toContain(opened.status);
+      if (opened.status !== 201) {
+        outcomes.refused += 1;
+        continue;
+      }
+      outcomes.first += 1;
+      const [order] = await reader.rows(
+        database === "postgresql"
+          ? `SELECT pg_xact_commit_timestamp(j.xmin) > pg_xact_commit_timestamp(m.xmin) AS "late" FROM "jobs" j, "hashapi_memberships" m WHERE j."hash" = $1 AND m."user_id" = (SELECT "id" FROM "users" WHERE "hash" = $2)`
+          : `SELECT "what" = 'job' AS "late" FROM "race_log" ORDER BY "seq" DESC LIMIT 1`,
+        database === "postgresql" ? [opened.body.data.hash, users.mark] : [],
+      );
+      expect(order!.late === true || order!.late === 1, context).toBe(false);
+    }
+    expect(outcomes.first + outcomes.refused).toBe(rounds);
+  });
+});
