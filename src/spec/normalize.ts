@@ -40,7 +40,7 @@ type RawProject = {
     ttl?: number;
     refreshTtl?: number;
     user?: { fields?: Record<string, Omit<FieldSpec, "name">> };
-    signup?: { role?: string; verify?: boolean; createTenant?: boolean };
+    signup?: { role?: string; verify?: boolean };
     mfa?: { required?: string[]; optional?: boolean };
     passwords?: { min?: number };
     tokens?: { signupMinutes?: number; resetMinutes?: number; invitationDays?: number };
@@ -76,7 +76,7 @@ export function normalizeProject(data: RawProject | null): ProjectSpec {
       ttl: data?.auth?.ttl ?? 3600,
       refreshTtl: data?.auth?.refreshTtl ?? 1209600,
       user: { fields: normalizeFields(data?.auth?.user?.fields) },
-      ...(signup ? { signup: { role: signup.role ?? defaultRole, verify: signup.verify ?? true, createTenant: signup.createTenant ?? false } } : {}),
+      ...(signup ? { signup: { role: signup.role ?? defaultRole, verify: signup.verify ?? true } } : {}),
       ...(data?.auth?.mfa ? { mfa: { required: data.auth.mfa.required ?? [], optional: data.auth.mfa.optional ?? true } } : {}),
       passwords: { min: data?.auth?.passwords?.min ?? 8 },
       tokens: {

@@ -24,13 +24,12 @@ export function isTenanted(spec: ResourceSpec, project: ProjectSpec): boolean {
 
 /**
  * hashapi.yaml's `tenancy`: its resource exists, its role lists name known roles, and what needs
- * tenancy (a webhook's `tenants`, sign-up's `createTenant`) has it.
+ * tenancy (a webhook's `tenants`) has it.
  */
 export function checkTenancy(project: ProjectSpec, source: SpecSource, resources: readonly CheckedResource[]): Problem[] {
   const problems: Problem[] = [];
   const tenancy = project.tenancy;
   if (!tenancy) {
-    if (project.auth.signup?.createTenant) problems.push(source.problem(["auth", "signup", "createTenant"], "createTenant needs tenancy: declare `tenancy:` with its resource and roles"));
     project.webhooks.forEach((webhook, index) => {
       if (webhook.tenants) problems.push(source.problem(["webhooks", index, "tenants"], "tenants needs tenancy: declare `tenancy:` with its resource and roles", "key"));
     });

@@ -106,7 +106,7 @@ export interface ProjectSpec {
     refreshTtl: number;
     user: { fields: FieldSpec[] };
     /** `auth.signup`: people make their own accounts; undefined: only managers and the CLI do. */
-    signup?: { role: string; verify: boolean; createTenant: boolean };
+    signup?: { role: string; verify: boolean };
     /** `auth.passwords`: the fewest characters of a new password. */
     passwords: { min: number };
     /** `auth.mfa`: two-factor authentication; undefined: none. */

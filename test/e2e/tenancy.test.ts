@@ -4,7 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTargets } from "../support/hostile.js";
 import { startPostgres, type PostgresServer } from "../support/postgres.js";
-import { admin, client, prepareProject, repo, startService, type Project, type Reply, type Request, type RunningService } from "../support/service.js";
+import { admin, client, prepareProject, repo, startService, startWebhookSink, type Project, type Reply, type Request, type RunningService } from "../support/service.js";
 
 /**
  * Issue 49: one service, many agencies (test/fixtures/tenancy). Two agencies hold records side by
@@ -42,6 +42,7 @@ describe.each(databaseTargets)("tenants on $label", ({ database }) => {
   let project: Project;
   let postgres: PostgresServer | undefined;
   let service: RunningService;
+  let sink: Awaited<ReturnType<typeof startWebhookSink>>;
   let api: Request;
   let reader: Reader;
   const tokens: Record<string, string> = {};
@@ -64,10 +65,15 @@ describe.each(databaseTargets)("tenants on $label", ({ database }) => {
       databaseUrl = postgres.url("tenancy");
     }
     project = await prepareProject({ name: `e2e-tenancy-${database}`, database, databaseUrl, specs: join(repo, "test/fixtures/tenancy"), adminRole: "staff" });
-    service = await startService({
-      cwd: project.dir,
-      env: { ...project.env, WEB_CONCURRENCY: "2", TENANCY_MEMBER_URL: "http://127.0.0.1:9/member", TENANCY_FIRST_URL: "http://127.0.0.1:9/first", TENANCY_HOOK_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", TENANCY_FIRST_AGENCY: "AGY_22222222" },
-    });
+    sink = await startWebhookSink();
+    const at = sink.env.FUZZ_WEBHOOK_URL_ADMIN!.replace(/\/admin$/, "");
+    // The webhook limited to Acme reads its public id at start-up: the service starts again once Acme exists.
+    const serve = (firstAgency: string) =>
+      startService({
+        cwd: project.dir,
+        env: { ...project.env, WEB_CONCURRENCY: "2", WEBHOOK_RETRY_BASE_MS: "50", TENANCY_MEMBER_URL: `${at}/member`, TENANCY_FIRST_URL: `${at}/first`, TENANCY_HOOK_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", TENANCY_FIRST_AGENCY: firstAgency },
+      });
+    service = await serve("AGY_22222222");
     api = client(service.baseUrl);
     reader = await openReader(project.databaseUrl, project.dir);
     const login = async (email: string) => (await api("POST", "/api/auth/login", { body: { email, password: email === admin.email ? admin.password : password } })).body.data.access_token as string;
@@ -81,6 +87,9 @@ describe.each(databaseTargets)("tenants on $label", ({ database }) => {
     // Olga founds Acme (its owner), Max founds Beta; staff add Mark (manager) and Mia (member) to Acme.
     acme = (await as("olga", undefined)("POST", "/api/agencies", { name: "Acme" })).body.data.hash;
     beta = (await as("max", undefined)("POST", "/api/agencies", { name: "Beta" })).body.data.hash;
+    await service.stop();
+    service = await serve(acme);
+    api = client(service.baseUrl);
     for (const [who, role] of [["mark", "manager"], ["mia", "member"]] as const)
       expect((await as("staff", acme)("POST", "/api/members", { user: users[who], role })).status).toBe(201);
     // Beta's records, each the same as one of Acme's: a scope that forgot the tenant would show them.
@@ -95,6 +104,7 @@ describe.each(databaseTargets)("tenants on $label", ({ database }) => {
   afterAll(async () => {
     await reader?.close();
     await service?.stop();
+    await sink?.close();
     await project?.cleanup();
     await postgres?.destroy();
   });
@@ -228,6 +238,29 @@ describe.each(databaseTargets)("tenants on $label", ({ database }) => {
       else if (type.startsWith("agency.")) expect(tenant, type).toBe(idOf(String(event.record_hash)));
       else expect(tenant, type).toBe(idOf(acme));
     }
+  });
+
+  it("sends each webhook its tenants' events, each read in its own tenant and naming it", async () => {
+    const job = await as("olga", acme)("POST", "/api/jobs", { title: "Hooked", code: "H-1", budget: "10.00" });
+    const betaJob = await as("max", beta)("POST", "/api/jobs", { title: "Hooked", code: "H-1", budget: "20.00" });
+    const country = await as("staff", undefined)("POST", "/api/countries", { name: "Chile", code: "CL" });
+    const arrived = (name: string, hash: string) => (sink.sent.get(name) ?? []).find((body) => body.data.hash === hash);
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && !(arrived("member", job.body.data.hash) && arrived("member", betaJob.body.data.hash) && arrived("member", country.body.data.hash) && arrived("first", job.body.data.hash)))
+      await new Promise((done) => setTimeout(done, 100));
+    // The member webhook hears every tenant, each record as a member of its tenant sees it.
+    const memberJob = arrived("member", job.body.data.hash) as unknown as { data: { tenant: string; record: Record<string, unknown> } };
+    expect(memberJob.data.tenant).toBe(acme);
+    expect(memberJob.data.record.title).toBe("Hooked");
+    expect(memberJob.data.record).not.toHaveProperty("budget");
+    expect((arrived("member", betaJob.body.data.hash) as unknown as { data: { tenant: string } }).data.tenant).toBe(beta);
+    expect(arrived("member", country.body.data.hash)).toBeDefined();
+    // The one limited to Acme hears Acme's records only, nothing of Beta's nor of the shared ones.
+    expect((arrived("first", job.body.data.hash) as unknown as { data: { record: Record<string, unknown> } }).data.record.budget).toBe("10.00");
+    const first = sink.sent.get("first") ?? [];
+    expect(first.length).toBeGreaterThan(0);
+    for (const body of first) expect((body.data as unknown as { tenant: string }).tenant, JSON.stringify(body)).toBe(acme);
+    expect(first.some((body) => betaHashes.includes(body.data.hash) || body.data.hash === betaJob.body.data.hash || body.data.hash === country.body.data.hash)).toBe(false);
   });
 
   it("lets higher roles manage members, and never leaves a tenant without an owner", async () => {

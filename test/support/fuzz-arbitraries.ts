@@ -15,6 +15,12 @@ export type TokenKind = "valid" | "otherRole" | "none" | "garbage" | "forged" | 
  */
 export type WireMutation = "plain" | "noHost" | "twoHosts" | "expect" | "connect";
 
+/**
+ * With tenancy, the X-Tenant header: the fuzz users' own tenant (`home`), none, another tenant that
+ * exists (`foreign`), or garbage.
+ */
+export type TenantKind = "home" | "none" | "foreign" | "garbage";
+
 export interface FuzzRequest {
   operation: Operation;
   method: string;
@@ -29,6 +35,7 @@ export interface FuzzRequest {
   wire: WireMutation;
   /** The Expect header's value, for the `expect` mutation. */
   expectation: string;
+  tenant: TenantKind;
 }
 
 /** Hashes the suite knows, by prefix, filled as creates succeed. */
@@ -187,7 +194,8 @@ export function requestFor(operation: Operation, pool: HashPool): fc.Arbitrary<F
   // Node reads any Expect holding the token 100-continue as that (then a 100 comes first): not an unknown expectation.
   const expectation = fc.oneof(fc.constantFrom("999-nope", "101-switch", "x"), fc.stringMatching(/^[a-z0-9-]{1,20}$/)).filter((value) => !/(?:^|\W)100-continue(?:$|\W)/i.test(value));
   const hasQuery = operation.parameters.some((parameter) => parameter.in === "query");
-  return fc.record({ path: pathOf(operation, pool), query: hasQuery ? queryOf(operation, pool) : fc.constant(""), body: bodyOf(operation, pool), token, role: fc.nat(7), wire, expectation }).map(({ path, query, body, token: kind, role, wire, expectation }) => ({
+  const tenant = fc.oneof({ weight: 20, arbitrary: fc.constant<TenantKind>("home") }, { weight: 1, arbitrary: fc.constantFrom<TenantKind>("none", "foreign", "garbage") });
+  return fc.record({ path: pathOf(operation, pool), query: hasQuery ? queryOf(operation, pool) : fc.constant(""), body: bodyOf(operation, pool), token, role: fc.nat(7), wire, expectation, tenant }).map(({ path, query, body, token: kind, role, wire, expectation, tenant }) => ({
     operation,
     method: operation.method,
     target: query ? `${path}?${query}` : path,
@@ -197,5 +205,6 @@ export function requestFor(operation: Operation, pool: HashPool): fc.Arbitrary<F
     role,
     wire,
     expectation,
+    tenant,
   }));
 }

@@ -28,6 +28,8 @@ export interface Operation {
   writableBy: Record<string, string[]>;
   /** The record's fields only some roles see (`x-visible-to` in its schema): field → those roles. */
   visibleTo: Record<string, string[]>;
+  /** With tenancy: the operation works in the tenant its X-Tenant header names. */
+  tenanted: boolean;
   /** The response body does not match the document for that status: a list of problems, empty when it does. */
   check(status: number, body: unknown): string[];
 }
@@ -47,7 +49,7 @@ export function readDocument(document: Schema): Operation[] {
   };
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths as Record<string, Schema>)) {
-    const shared = (item.parameters ?? []) as Operation["parameters"];
+    const shared = ((item.parameters ?? []) as Schema[]).map(resolve) as Operation["parameters"];
     for (const method of methods) {
       const operation = item[method] as Schema | undefined;
       if (!operation) continue;
@@ -68,7 +70,8 @@ export function readDocument(document: Schema): Operation[] {
         method: method.toUpperCase(),
         path,
         operationId: String(operation.operationId),
-        parameters: [...shared, ...((operation.parameters ?? []) as Operation["parameters"])],
+        parameters: [...shared, ...((operation.parameters ?? []) as Schema[]).map(resolve)] as Operation["parameters"],
+        tenanted: [...shared, ...((operation.parameters ?? []) as Schema[]).map(resolve)].some((parameter) => parameter.in === "header" && parameter.name === "X-Tenant"),
         body: bodySchema,
         statuses: new Set([...validators.keys()].filter((status) => /^\d+$/.test(status)).map(Number)),
         roles: Array.isArray(operation["x-roles"]) ? (operation["x-roles"] as string[]) : undefined,

@@ -3,7 +3,9 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { loadModel } from "../../src/index.js";
 import { readDocument } from "./fuzz-document.js";
-import { FuzzSession, type SignedIn } from "./fuzz-session.js";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { FuzzSession, type FuzzTenancy, type SignedIn } from "./fuzz-session.js";
 import { historyLeaks, webhookLeaks } from "./exit-check.js";
 import { client, startService, startWebhookSink } from "./service.js";
 
@@ -23,19 +25,35 @@ export async function fuzzProject(dir: string, env: Record<string, string>, opti
   const service = await startService({ cwd: dir, env: { ...env, WEB_CONCURRENCY: "1", ...sink.env } });
   const problems: string[] = [];
   try {
-    const send = client(service.baseUrl);
+    const plain = client(service.baseUrl);
     const roles = JSON.parse(/export const roles = (\[[^\]]*\])/.exec(await readFile(join(dir, "src/auth/roles.ts"), "utf8"))![1]!) as string[];
+    const model = await loadModel(options.specs);
     const users: SignedIn[] = [];
-    for (const role of roles) {
-      const email = `fuzz-${role}@example.com`;
-      await execa(process.execPath, ["dist/scripts/user-create.js", "--name", `Fuzz ${role}`, "--email", email, "--password", "a long password", "--role", role], { cwd: dir, env });
-      const login = await send("POST", "/api/auth/login", { body: { email, password: "a long password" } });
-      if (login.status !== 200) throw new Error(`login as ${role}: ${login.status} ${login.text}`);
+    const signUp = async (label: string, role: string, member?: { tenant: string; role: string }) => {
+      const email = `fuzz-${label}@example.com`;
+      const inTenant = member ? ["--tenant", member.tenant, "--tenant-role", member.role] : [];
+      await execa(process.execPath, ["dist/scripts/user-create.js", "--name", `Fuzz ${label}`, "--email", email, "--password", "a long password", "--role", role, ...inTenant], { cwd: dir, env });
+      const login = await plain("POST", "/api/auth/login", { body: { email, password: "a long password" } });
+      if (login.status !== 200) throw new Error(`login as ${label}: ${login.status} ${login.text}`);
       const token = login.body.data.access_token as string;
-      users.push({ role, token, hash: (await send("GET", "/api/auth/me", { token })).body.hash });
+      return { role, token, hash: (await plain("GET", "/api/auth/me", { token })).body.hash as string };
+    };
+    // With tenancy (issue 49): the fuzz works in the first seeded tenant, as a member of each tenant
+    // role (its owner first), beside a user of each platform role; the second tenant's records are
+    // the ones no answer may hold.
+    const tenancy = model.tenancy ? await fuzzTenants(dir, env, model) : undefined;
+    if (tenancy && model.tenancy)
+      for (const role of model.tenancy.roles) users.push({ ...(await signUp(`${role}-member`, model.tenancy.testerRole, { tenant: tenancy.home, role })), tenantRole: role });
+    for (const role of roles) {
+      const signed = await signUp(role, role);
+      users.push(tenancy && model.tenancy!.bypass.includes(role) ? { ...signed, tenantRole: model.tenancy!.roles[0]!, bypass: true } : signed);
     }
+    // Every request of the suite's own (the seed's targets, the exits) works in the fuzz's tenant.
+    const send: typeof plain = tenancy ? (method, path, options = {}) => plain(method, path, { ...options, headers: { "X-Tenant": tenancy.home, ...options.headers } }) : plain;
     const operations = readDocument(JSON.parse(await readFile(join(dir, "openapi.json"), "utf8")) as Record<string, unknown>);
-    const session = new FuzzSession(service.baseUrl, service.port, operations, users[0]!, users.slice(1), options.name);
+    const session = new FuzzSession(service.baseUrl, service.port, operations, users[0]!, users.slice(1), options.name, tenancy);
+    // The other tenant's records as targets too: each must answer as a missing one.
+    for (const hash of tenancy?.foreignHashes ?? []) session.remember(hash, "", false);
     // A user without a session is the one named where a user is expected (an owner a bypass role
     // sets, a /api/users route): the signed-in users' records and tokens stay theirs.
     const named = await execa(process.execPath, ["dist/scripts/user-create.js", "--name", "Fuzz Named", "--email", "fuzz-named@example.com", "--password", "a long password"], { cwd: dir, env });
@@ -61,18 +79,51 @@ export async function fuzzProject(dir: string, env: Record<string, string>, opti
       return { problems, session };
     }
     // A record that cascades from another (onDelete: cascade) may go with it: acknowledged, yet gone.
-    const model = await loadModel(options.specs);
     const cascading = model.resources.filter((resource) => resource.belongsTo.some((relation) => relation.onDelete === "cascade")).map((resource) => `/api/${resource.collection}/`);
     problems.push(...(await session.lostRecords()).filter((lost) => !cascading.some((collection) => lost.startsWith(collection))));
     // Every exit shows each reader what its show does (issue 45): histories, and each role's webhook.
-    const readers = [...users, { role: "anonymous", token: undefined }];
+    const readers = [...users.map((user) => ({ ...user, role: user.tenantRole ?? user.role })), { role: "anonymous", token: undefined }];
     const history = await historyLeaks(send, options.specs, readers);
-    const webhooks = await webhookLeaks(send, options.specs, sink.sent, readers);
+    // A webhook reads each event in its own tenant: compared with one tenant's readers, by the tenancy e2e instead.
+    const webhooks = tenancy ? { leaks: [] } : await webhookLeaks(send, options.specs, sink.sent, readers);
     problems.push(...history.leaks, ...webhooks.leaks);
     return { problems, session };
   } finally {
     await service.stop();
     await sink.close();
+  }
+}
+
+/**
+ * The first two tenants of the seed (npm run db:seed makes two): the fuzz's own, and another whose
+ * records (read from the database, not through the API under test) no answer may hold.
+ */
+async function fuzzTenants(dir: string, env: Record<string, string>, model: Awaited<ReturnType<typeof loadModel>>): Promise<FuzzTenancy> {
+  const url = env.DATABASE_URL ?? "";
+  const tenants = model.tenancy!.resource.table;
+  const members = model.resources.filter((resource) => resource.tenant?.kind === "member").map((resource) => resource.table);
+  const query = async (read: (text: string, values: unknown[]) => Promise<{ hash: string }[]>) => {
+    const [home, foreign] = (await read(`SELECT "hash" FROM "${tenants}" ORDER BY "id" LIMIT 2`, [])).map((row) => row.hash);
+    if (!home || !foreign) throw new Error("the fuzz of a tenanted project needs two tenants: run npm run db:seed first");
+    const hashes = new Set([foreign]);
+    for (const table of members)
+      for (const row of await read(`SELECT "hash" FROM "${table}" WHERE "tenant_id" = (SELECT "id" FROM "${tenants}" WHERE "hash" = $1)`, [foreign])) hashes.add(row.hash);
+    return { home, foreign, foreignHashes: hashes };
+  };
+  if (url.startsWith("file:")) {
+    const db = new Database(join(dir, url.slice("file:".length)), { readonly: true });
+    try {
+      return await query(async (text, values) => db.prepare(text.replace(/\$\d+/g, "?")).all(...values) as { hash: string }[]);
+    } finally {
+      db.close();
+    }
+  }
+  const connection = new pg.Client({ connectionString: url });
+  await connection.connect();
+  try {
+    return await query(async (text, values) => (await connection.query(text, values)).rows as { hash: string }[]);
+  } finally {
+    await connection.end();
   }
 }
 

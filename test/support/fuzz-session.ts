@@ -14,10 +14,25 @@ import { client, craftToken, rawHttp } from "./service.js";
 const unreadableBody = /must be valid Unicode text without NUL characters|must be a finite number|must not be nested more than \d+ levels deep|field is prohibited|has a key that is not valid Unicode text/;
 
 export interface SignedIn {
+  /** Its role on the platform (auth.roles). */
   role: string;
   token: string;
   /** The user's public id. */
   hash: string;
+  /** With tenancy: its role in the fuzz's tenant (a member's, or the first role for a bypass role); none: not a member. */
+  tenantRole?: string;
+  /** With tenancy: a role of tenancy.bypass, which works in every tenant. */
+  bypass?: boolean;
+}
+
+/**
+ * With tenancy: the tenant the fuzz users work in (`home`), another tenant (`foreign`) and the
+ * public ids of its records, which no answer in `home` may ever hold.
+ */
+export interface FuzzTenancy {
+  home: string;
+  foreign: string;
+  foreignHashes: ReadonlySet<string>;
 }
 
 export interface FuzzTotals {
@@ -27,13 +42,15 @@ export interface FuzzTotals {
   outsideRoles: Record<number, number>;
   ownerScoped: Record<number, number>;
   hiddenFields: Record<number, number>;
+  /** With tenancy: answers to a tenant's routes without the fuzz's own tenant (none, another, garbage). */
+  outsideTenant: Record<number, number>;
 }
 
 export class FuzzSession {
   readonly pool: HashPool = new Map();
   /** Records the service acknowledged and did not acknowledge deleting: path → alive. */
   readonly acknowledged = new Map<string, boolean>();
-  readonly totals: FuzzTotals = { requests: 0, byStatus: {}, byOperation: {}, outsideRoles: {}, ownerScoped: {}, hiddenFields: {} };
+  readonly totals: FuzzTotals = { requests: 0, byStatus: {}, byOperation: {}, outsideRoles: {}, ownerScoped: {}, hiddenFields: {}, outsideTenant: {} };
   /** What each other role's user created itself: the only records of an owned resource it may reach. */
   private readonly createdBy = new Map<string, Set<string>>();
 
@@ -50,7 +67,15 @@ export class FuzzSession {
     readonly others: readonly SignedIn[],
     /** The tokens' `iss` and `aud`: the project's name. */
     readonly issuer: string,
+    readonly tenancy?: FuzzTenancy,
   ) {}
+
+  /** The X-Tenant header a request is sent with, if any. */
+  tenantHeader(request: Pick<FuzzRequest, "tenant">): Record<string, string> {
+    if (!this.tenancy) return {};
+    const value = { home: this.tenancy.home, foreign: this.tenancy.foreign, garbage: "AAA_%%", none: undefined }[request.tenant];
+    return value === undefined ? {} : { "X-Tenant": value };
+  }
 
   /** The signed-in user of another role an `otherRole` request is sent as. */
   otherRoleOf(request: FuzzRequest): SignedIn {
@@ -95,7 +120,7 @@ export class FuzzSession {
     };
     for (const [path, alive] of this.acknowledged) {
       if (!shows(path)) continue;
-      const reply = await send("GET", path, { token: this.first.token });
+      const reply = await send("GET", path, { token: this.first.token, headers: this.tenantHeader({ tenant: "home" }) });
       if (reply.status !== (alive ? 200 : 404)) missing.push(`${path}: expected ${alive ? 200 : 404}, got ${reply.status}`);
     }
     return missing;
@@ -140,7 +165,7 @@ export class FuzzSession {
   async send(drawn: FuzzRequest): Promise<string[]> {
     // A project of one role has no other role to send as.
     const request = drawn.token === "otherRole" && this.others.length === 0 ? { ...drawn, token: "valid" as const } : drawn;
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...this.tenantHeader(request) };
     const auth = this.authorization(request);
     if (auth) headers.Authorization = auth;
     if (request.contentType) headers["Content-Type"] = request.contentType;
@@ -152,8 +177,10 @@ export class FuzzSession {
     totals.requests += 1;
     totals.byStatus[response.status] = (totals.byStatus[response.status] ?? 0) + 1;
     totals.byOperation[request.operation.operationId] = (totals.byOperation[request.operation.operationId] ?? 0) + 1;
-    const role = request.token === "otherRole" ? this.otherRoleOf(request).role : undefined;
-    const where = `${request.method} ${request.target} (${role !== undefined ? `${role}'s` : request.token} token, ${request.wire}${request.body === undefined ? "" : `, body ${request.body.slice(0, 300)}`}) → ${response.status}`;
+    const user = request.token === "otherRole" ? this.otherRoleOf(request) : undefined;
+    // Inside a tenant's routes a user's role is the one it holds there (none: not a member).
+    const role = user === undefined ? undefined : request.operation.tenanted && this.tenancy ? (user.tenantRole ?? "(no member)") : user.role;
+    const where = `${request.method} ${request.target} (${role !== undefined ? `${role}'s` : request.token} token, ${request.wire}${this.tenancy ? `, tenant ${request.tenant}` : ""}${request.body === undefined ? "" : `, body ${request.body.slice(0, 300)}`}) → ${response.status}`;
     const problems: string[] = [];
     if (response.status >= 500) problems.push(`${where}: a 5xx: ${response.text.slice(0, 300)}`);
     let body: unknown;
@@ -186,6 +213,7 @@ export class FuzzSession {
     }
     const applies = refusedOnWire === undefined && reachedOperation;
     problems.push(...this.roleProblems(request, role, applies, response.status, body, where));
+    problems.push(...this.tenantProblems(request, applies, response.status, response.text, body, where));
     if (refusedOnWire === undefined) this.track(request, role, response.status, body);
     return problems;
   }
@@ -232,13 +260,41 @@ export class FuzzSession {
     return problems;
   }
 
+  /**
+   * With tenancy, for a signed-in user's request: another tenant's record is in no answer (its
+   * public id never in a success), and a tenant's route named without the fuzz's tenant (none,
+   * another, garbage) is refused before anything is read: never a success, 404, 409 or 422.
+   */
+  private tenantProblems(request: FuzzRequest, applies: boolean, status: number, text: string, body: unknown, where: string): string[] {
+    const tenancy = this.tenancy;
+    if (!tenancy || !applies || (request.token !== "valid" && request.token !== "otherRole")) return [];
+    const problems: string[] = [];
+    // A bypass role works in every tenant that exists: in the other one it may read its records,
+    // and only none and garbage refuse it.
+    const bypass = request.token === "otherRole" && this.otherRoleOf(request).bypass === true;
+    if (bypass && request.tenant === "foreign") return [];
+    if (status < 300) {
+      const leaked = [...tenancy.foreignHashes].filter((hash) => text.includes(hash));
+      if (leaked.length > 0) problems.push(`${where}: another tenant's records in the answer: ${leaked.slice(0, 5).join(", ")}`);
+    }
+    if (request.operation.tenanted && request.tenant !== "home") {
+      this.totals.outsideTenant[status] = (this.totals.outsideTenant[status] ?? 0) + 1;
+      const bodyUnreadable = status === 422 && Object.values((body as { errors?: Record<string, string[]> }).errors ?? {}).flat().every((message) => unreadableBody.test(message));
+      if (status < 300 || [404, 409].includes(status) || (status === 422 && !bodyUnreadable)) problems.push(`${where}: a tenant's route answered ${status} with X-Tenant ${request.tenant}`);
+    }
+    return problems;
+  }
+
   private track(request: FuzzRequest, role: string | undefined, status: number, body: unknown): void {
     const collection = request.operation.path.replace(/\/\{hash\}.*$/, "");
     const data = (body as { data?: { hash?: string; public_id?: string } }).data;
     const hash = data?.hash ?? data?.public_id;
     if (request.method === "POST" && status === 201 && hash && !request.operation.path.includes("{hash}")) {
-      // The first user's own creates must last; another role's may be out of the first user's reach.
-      this.remember(hash, collection, role === undefined);
+      // The first user's own creates must last; another role's may be out of the first user's reach,
+      // and so is a new tenant (made outside any tenant, shown inside its own only).
+      const show = this.operations.find((operation) => operation.method === "GET" && operation.path === `${collection}/{hash}`);
+      const newTenant = show?.tenanted === true && !request.operation.tenanted;
+      this.remember(hash, collection, role === undefined && !newTenant);
       if (role !== undefined && request.operation.owner) this.createdBy.set(role, (this.createdBy.get(role) ?? new Set()).add(hash));
     }
     // The path the server saw: fetch resolves `..` (`/api/x/X_1/links/..` is `/api/x/X_1/`).

@@ -258,8 +258,46 @@ export const specSet: fc.Arbitrary<SpecSet> = fc
       if (draft.seeded) addSeedRows(resource);
       if (draft.explicitRules) addExplicitRules(resource, draft.tighten);
     }
+    // Tenants (issue 49) in a third of the sets, from values already drawn so every seed keeps its sets.
+    if ((top.count + top.userFields.length) % 3 === 1) addTenancy(project, resources, roles !== undefined);
     return { project, resources };
   });
+
+/**
+ * A tenanted set: a Workspace resource whose records are the tenants, with the role names of the
+ * platform's as its tenant roles (so every drawn role list names tenant roles too), admins as the
+ * bypass role. A resource that points at no other is sometimes global; one with a required
+ * belongsTo to a tenanted resource takes its tenant through it; every other is the caller's tenant's.
+ * A tenant's records have no public action.
+ */
+function addTenancy(project: Spec, resources: Spec[], withRoles: boolean): void {
+  project.tenancy = { resource: "Workspace", roles: [...allRoles], ...(withRoles ? { bypass: ["admin"] } : {}) };
+  const global = new Set<string>();
+  for (const [index, resource] of resources.entries()) {
+    const relations = Object.values((resource.relations ?? {}) as Record<string, { resource: string }>);
+    if (index % 3 === 2 && relations.every((relation) => relation.resource === "User")) global.add(String(resource.name));
+  }
+  for (const resource of resources) {
+    if (global.has(String(resource.name))) {
+      resource.tenant = "global";
+      // Only bypass roles write a global resource: its write roles are theirs.
+      const auth = (resource.auth ?? {}) as { roles?: Record<string, string[]> };
+      for (const action of ["store", "update", "destroy", "restore"]) if (auth.roles?.[action]) auth.roles[action] = ["admin"];
+      continue;
+    }
+    const relations = Object.entries((resource.relations ?? {}) as Record<string, { type: string; resource: string; required?: boolean }>);
+    const parent = relations.find(([, relation]) => relation.type === "belongsTo" && relation.required && relation.resource !== "User" && relation.resource !== resource.name && !global.has(relation.resource));
+    resource.tenant = parent && resources.indexOf(resource) % 2 === 1 ? { via: parent[0] } : true;
+    const auth = resource.auth as { public?: unknown } | undefined;
+    if (auth?.public) {
+      delete auth.public;
+      if (Object.keys(auth).length === 0) delete resource.auth;
+    }
+    // A belongsTo named tenant would be stored in tenant_id.
+    if (resource.relations && "tenant" in (resource.relations as object)) delete (resource.relations as Record<string, unknown>).tenant;
+  }
+  resources.push({ name: "Workspace", fields: { w_name: { type: "string", max: 80 } } });
+}
 
 type Spec = Record<string, unknown>;
 

@@ -4,6 +4,7 @@ import type { Request, Response } from "express";
 import { noStore, sendData, sendError, sendMessage } from "../http/envelope.js";
 import { NotFound, Unauthenticated } from "../base/errors.js";
 import { bearerToken } from "../base/tokens.js";
+import { publicIdOrNotFound } from "../base/hash-id.js";
 import { emailRule, passwordRule, payloadOf } from "./payload-rules.js";
 import { InvalidCredentials, type AuthService } from "../auth/auth.service.js";
 
@@ -57,7 +58,7 @@ export class AuthController {
   /** Ends one of the caller's sessions: its tokens answer 401 from the next request on. */
   endSession = async (req: Request, res: Response) => {
     noStore(res);
-    const hash = String(req.params.hash);
+    const hash = publicIdOrNotFound(req.params.hash, "SES");
     if (!(await this.auth.sessions.end(req.user!.id, hash))) throw new NotFound();
     sendMessage(res, "Session ended.");
   };

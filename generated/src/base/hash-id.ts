@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { randomFillSync } from "node:crypto";
-
+import { NotFound } from "./errors.js";
 import { hashAlphabet, hashCodeLength, hashPattern } from "./public-names.js";
 
 export { hashAlphabet, hashCodeLength };
@@ -35,6 +35,16 @@ export function newHash(prefix: string): string {
 
 export function hashMatcher(prefix: string): RegExp {
   return new RegExp(hashPattern(prefix));
+}
+
+/**
+ * `value` when it is a public id of `prefix`, else the 404 of a missing record: a route parameter
+ * that cannot name such a record is never looked up (PostgreSQL refuses a NUL in text outright).
+ */
+export function publicIdOrNotFound(value: unknown, prefix: string): string {
+  const hash = String(value);
+  if (!hashMatcher(prefix).test(hash)) throw new NotFound();
+  return hash;
 }
 
 /** The prefix of a public id (`PAT` of `PAT_7KX9MQ2B`): which resource it names; "" for a malformed one. */

@@ -26,6 +26,8 @@ import { nextAttempt, postMessage, type Webhook } from "./webhooks.js";
 export type ReceiverView = {
   readonly record: Readonly<Record<string, unknown>> | null;
   readonly changes: Readonly<Record<string, unknown>>;
+  /** With tenancy: the public id of the record's tenant (none for a global record, a user). */
+  readonly tenant?: string | null;
 } | null;
 
 /** What deliveries ask of the exit gate, which the API wires in (app/api-app.ts). */
@@ -87,6 +89,7 @@ export async function attemptWebhook(
     timestamp: isoInstant(eventAt),
     data: {
       hash: delivery.event.hash,
+      ...(view.tenant === undefined ? {} : { tenant: view.tenant }),
       actor: delivery.event.actor,
       changes: view.changes,
       record: view.record,
@@ -160,6 +163,7 @@ export async function attemptHandler(
     type: delivery.event.type,
     timestamp: isoInstant(eventAt),
     hash: delivery.event.hash,
+    ...(view.tenant === undefined ? {} : { tenant: view.tenant }),
     actor: delivery.event.actor,
     changes: view.changes,
     record: view.record,

@@ -20,6 +20,8 @@ export interface HandledEvent {
   readonly type: string;
   readonly timestamp: string;
   readonly hash: string;
+  /** With tenancy: the public id of the record's tenant (null for a global record or a user). */
+  readonly tenant?: string | null;
   readonly actor: { readonly hash: string; readonly name: string | null } | null;
   readonly changes: Readonly<Record<string, unknown>>;
   readonly record: Readonly<Record<string, unknown>> | null;

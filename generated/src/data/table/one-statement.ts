@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import { eventsOfRows, eventsWritten, type Actor } from "../outbox.js";
+import { eventsOfRows, eventsWritten, noTenant, type Actor } from "../outbox.js";
 import { Binder, quote } from "../../db/sql.js";
 import type { TableContext } from "./context.js";
 import { rowKeyCondition, type RowKey } from "./spec.js";
@@ -46,7 +46,7 @@ export function writesInOneStatement(context: TableContext, relations: readonly 
 /** The written row's tenant's id, its event's tenant (NULL for a table of no tenant). */
 function tenantOfWritten(context: TableContext): string {
   const column = context.spec.tenantColumn;
-  return column === undefined ? "NULL" : `"written".${quote(column)}`;
+  return column === undefined ? noTenant : `"written".${quote(column)}`;
 }
 
 /** Inserts a row with its event; the row as read (see writesInOneStatement). */

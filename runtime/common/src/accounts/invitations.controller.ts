@@ -14,6 +14,7 @@ import {
 import { noStore, sendData, sendError, sendMessage } from "../http/envelope.js";
 import { client } from "./accounts.controller.js";
 import { storedEmail } from "../base/emails.js";
+import { publicIdOrNotFound } from "../base/hash-id.js";
 import type { InvitationsService } from "./invitations.service.js";
 
 const validateInvitation = payloadOf<{ email: string; role: string }>({
@@ -53,7 +54,7 @@ export class InvitationsController {
 
   revoke = async (req: Request, res: Response) => {
     this.inviting(req);
-    await this.invitations.revoke(String(req.params.hash));
+    await this.invitations.revoke(publicIdOrNotFound(req.params.hash, "INV"));
     sendMessage(res, "Invitation revoked.");
   };
 

@@ -4,6 +4,7 @@ import type { Request, Response } from "express";
 import type { Memberships } from "../auth/memberships.js";
 import { ValidationFailed } from "../base/errors.js";
 import { isRecord } from "../base/records.js";
+import { publicIdOrNotFound } from "../base/hash-id.js";
 import { sendData, sendMessage } from "../http/envelope.js";
 import type { MembersService } from "./members.service.js";
 
@@ -35,13 +36,14 @@ export class MembersController {
     if (typeof role !== "string")
       throw new ValidationFailed({ role: ["The role field is required."] });
     const user = req.user!;
-    const member = await this.members.setRole(user, user.tenant!, String(req.params.user), role);
+    const userHash = publicIdOrNotFound(req.params.user, "USR");
+    const member = await this.members.setRole(user, user.tenant!, userHash, role);
     sendData(res, output(member));
   };
 
   destroy = async (req: Request, res: Response): Promise<void> => {
     const user = req.user!;
-    await this.members.remove(user, user.tenant!, String(req.params.user));
+    await this.members.remove(user, user.tenant!, publicIdOrNotFound(req.params.user, "USR"));
     sendMessage(res, "Member removed.");
   };
 

@@ -3,7 +3,7 @@
 import { quote, type Binder, type Sql } from "../db/sql.js";
 import { chunks, type CascadeRows } from "./table/cascade.js";
 import { relationsOfKind, type ForeignKeySpec, type TableSpec } from "./table/spec.js";
-import { appendEventsOfRows, changeOfHashes, type Actor } from "./outbox.js";
+import { appendEventsOfRows, changeOfHashes, noTenant, type Actor } from "./outbox.js";
 
 /*
  * The events of writes to many rows at once (a delete's cascade, a restore's), each appended by one
@@ -13,7 +13,7 @@ import { appendEventsOfRows, changeOfHashes, type Actor } from "./outbox.js";
 /** A SQL text of the ids of some rows (`SELECT "id" FROM …`), binding through the Binder given. */
 /** A row's tenant's id as a column of its table (`prefix`: its alias and a dot), or NULL without tenants. */
 function tenantOf(spec: TableSpec, prefix: string): string {
-  return spec.tenantColumn === undefined ? "NULL" : `${prefix}${quote(spec.tenantColumn)}`;
+  return spec.tenantColumn === undefined ? noTenant : `${prefix}${quote(spec.tenantColumn)}`;
 }
 
 export type RowIds = (values: Binder) => string;

@@ -156,11 +156,17 @@ export function eventsOfRows(
 }
 
 /**
+ * No tenant, as SQL: typed, since a NULL selected in a subquery is text to PostgreSQL, which then
+ * refuses it for the integer column.
+ */
+export const noTenant = "CAST(NULL AS INTEGER)";
+
+/**
  * A tenant's id as SQL text, for the `"tenant"` of a bulk write's rows: an integer the database
  * gave (never a client's value), so it is written as a literal rather than bound in text order.
  */
 export function tenantLiteral(id: number | null | undefined): string {
-  return id === null || id === undefined ? "NULL" : String(Math.trunc(id));
+  return id === null || id === undefined ? noTenant : String(Math.trunc(id));
 }
 
 /**

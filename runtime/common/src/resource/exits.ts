@@ -42,6 +42,8 @@ export interface EventView {
   readonly record: Record<string, unknown> | null;
   /** The event's changes without the keys the reader may not see. */
   readonly changes: Record<string, unknown>;
+  /** With tenancy: the public id of the record's tenant, null for a record of none. */
+  readonly tenant?: string | null;
 }
 
 /** One belongsToMany's links as its events carry them: the relation's key and its pivot fields'. */
@@ -111,6 +113,8 @@ export class ExitGate {
   private readonly keyCache = new Map<ExitSubject, Map<Viewer, ReadonlySet<string>>>();
   /** A webhook's `tenants` as ids, read once (a tenant's id never changes). */
   private readonly tenantIdCache = new Map<string, Promise<ReadonlySet<number>>>();
+  /** Tenants' public ids by id, read once each (neither ever changes). */
+  private readonly tenantHashCache = new Map<number, Promise<string | null>>();
 
   constructor(
     subjects: readonly ExitSubject[],
@@ -228,7 +232,8 @@ export class ExitGate {
       subject.table.softDelete && (row as { deleted_at?: unknown }).deleted_at != null;
     const record =
       trashed && reader.kind === "role" ? null : subject.serialize(row, [], viewerOf(reader));
-    return (changes) => ({ record, changes: this.changes(subject, seen, changes) });
+    const tenant = tenanted ? { tenant: await this.tenantHash(subject, row) } : {};
+    return (changes) => ({ record, changes: this.changes(subject, seen, changes), ...tenant });
   }
 
   /** The role a webhook reads a subject's records as: a bypass role reads a tenant's as its first role. */
@@ -236,6 +241,21 @@ export class ExitGate {
     const tenancy = this.tenancy;
     if (!tenancy || subject.table.tenantColumn === undefined) return role;
     return tenancy.bypass.includes(role) ? tenancy.roles[0]! : role;
+  }
+
+  /** The public id of a tenanted record's tenant. */
+  private tenantHash(subject: ExitSubject, row: StoredRow): Promise<string | null> {
+    if (subject.table.tenantColumn === "id") return Promise.resolve(String(row.hash));
+    const id = tenantOfRow(subject.table, row);
+    if (id === null) return Promise.resolve(null);
+    let hash = this.tenantHashCache.get(id);
+    if (hash === undefined) {
+      const sql = this.tableOf(subject.table).sql;
+      const text = `SELECT "hash" FROM ${quote(this.tenancy!.table)} WHERE "id" = ${sql.dialect.placeholder(1)}`;
+      hash = sql.get(text, [id]).then((found) => (found ? String(found.hash) : null));
+      this.tenantHashCache.set(id, hash);
+    }
+    return hash;
   }
 
   /** The ids of the tenants a webhook is limited to (an unknown public id is no tenant). */

@@ -1,0 +1,48 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fuzzProject } from "../support/fuzz-project.js";
+import { databaseTargets } from "../support/hostile.js";
+import { startPostgres, type PostgresServer } from "../support/postgres.js";
+import { prepareProject, repo, run, type Project } from "../support/service.js";
+
+/**
+ * Issue 49: the fuzz suite on a tenanted project (test/fixtures/tenancy), seeded with two tenants.
+ * Its users are members of the first, one per tenant role, beside a user of each platform role;
+ * every request names the first tenant, none, the second, or garbage (X-Tenant). Beyond the fuzz's
+ * own checks: no answer holds a record of the second tenant, and a tenant's route named without the
+ * first tenant refuses before it reads anything. FUZZ_SEED and FUZZ_RUNS as for test/e2e/fuzz.test.ts.
+ */
+const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : process.env.CI ? 20261129 : Date.now() % 2 ** 31;
+const runs = Number(process.env.FUZZ_RUNS ?? 1500);
+const specs = join(repo, "test/fixtures/tenancy");
+const webhookEnv = { TENANCY_MEMBER_URL: "http://127.0.0.1:9/member", TENANCY_FIRST_URL: "http://127.0.0.1:9/first", TENANCY_HOOK_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", TENANCY_FIRST_AGENCY: "AGY_22222222" };
+
+describe.each(databaseTargets)("fuzzing a tenanted project on $label", ({ database }) => {
+  let project: Project;
+  let postgres: PostgresServer | undefined;
+
+  beforeAll(async () => {
+    let databaseUrl: string | undefined;
+    if (database === "postgresql") {
+      postgres = await startPostgres();
+      await postgres.createDatabase("tenancy_fuzz");
+      databaseUrl = postgres.url("tenancy_fuzz");
+    }
+    project = await prepareProject({ name: `e2e-tenancy-fuzz-${database}`, database, databaseUrl, specs, adminRole: "staff" });
+    await run("npm", ["run", "db:seed", "--silent", "--", "--count", "8", "--tenants", "2"], project.dir, project.env);
+  }, 300_000);
+
+  afterAll(async () => {
+    await project?.cleanup();
+    await postgres?.destroy();
+  });
+
+  it(`answers ${runs} hostile requests in two tenants without a leak across them (seed ${seed})`, async () => {
+    const fuzzed = await fuzzProject(project.dir, { ...project.env, ...webhookEnv }, { seed, runs, name: "recruiting-api", specs });
+    const { totals } = fuzzed.session;
+    console.log(`tenancy fuzz on ${database}: ${totals.requests} requests, by status ${JSON.stringify(totals.byStatus)}, outside the tenant ${JSON.stringify(totals.outsideTenant)}`);
+    expect(fuzzed.problems).toEqual([]);
+    // The tenant's routes were reached without the tenant, and refused.
+    expect(Object.keys(totals.outsideTenant).length).toBeGreaterThan(0);
+  }, 900_000);
+});
