@@ -14,6 +14,27 @@ import { admin, client, prepareProject, repo, startService, startWebhookSink, ty
  * On SQLite (two workers) and PostgreSQL; `HASHAPI_RACE_ROUNDS` sets the rounds per race (200).
  */
 const rounds = Number(process.env.HASHAPI_RACE_ROUNDS ?? 200);
+/** A job opening's create enqueues `peek` for the public id its title holds: the job reads it. */
+const jobController = `import type { Request } from "express";
+import type { CommittingWrite } from "../../resource/committing.js";
+import type { JobRow } from "../../resources/job/job.repository.js";
+import { JobControllerBase } from "../../resources/job/job.controller.base.js";
+
+export class JobController extends JobControllerBase {
+  protected override async onWrite(_req: Request, write: CommittingWrite<JobRow>) {
+    if (write.action === "create" && write.record.title.startsWith("peek "))
+      await write.jobs.enqueue("peek", { hash: write.record.title.slice(5) });
+  }
+}
+`;
+/** The job fails when it can read the record (its error names it), and succeeds when it cannot. */
+const peekJob = `import type { JobHandler } from "../../lib/jobs/jobs.js";
+
+export const job: JobHandler = async (payload, ctx) => {
+  const { hash } = payload as { hash: string };
+  if (await ctx.read(hash)) throw new Error(\`read \${hash}\`);
+};
+`;
 const password = "a long password";
 
 interface Reader {
@@ -64,7 +85,7 @@ describe.each(databaseTargets)("tenants on $label", ({ database }) => {
       await postgres.createDatabase("tenancy");
       databaseUrl = postgres.url("tenancy");
     }
-    project = await prepareProject({ name: `e2e-tenancy-${database}`, database, databaseUrl, specs: join(repo, "test/fixtures/tenancy"), adminRole: "staff" });
+    project = await prepareProject({ name: `e2e-tenancy-${database}`, database, databaseUrl, specs: join(repo, "test/fixtures/tenancy"), adminRole: "staff", customFiles: { "src/custom/job/job.controller.ts": jobController, "src/custom/jobs/peek.ts": peekJob } });
     sink = await startWebhookSink();
     const at = sink.env.FUZZ_WEBHOOK_URL_ADMIN!.replace(/\/admin$/, "");
     // The webhook limited to Acme reads its public id at start-up: the service starts again once Acme exists.
@@ -93,7 +114,7 @@ describe.each(databaseTargets)("tenants on $label", ({ database }) => {
     for (const [who, role] of [["mark", "manager"], ["mia", "member"]] as const)
       expect((await as("staff", acme)("POST", "/api/members", { user: users[who], role })).status).toBe(201);
     // Beta's records, each the same as one of Acme's: a scope that forgot the tenant would show them.
-    const betaJob = await as("max", beta)("POST", "/api/jobs", { title: "Welder", code: "W-1", reference: "REF-BETA" });
+    const betaJob = await as("max", beta)("POST", "/api/openings", { title: "Welder", code: "W-1", reference: "REF-BETA" });
     expect(betaJob.status, betaJob.text).toBe(201);
     const betaSkill = await as("max", beta)("POST", "/api/skills", { name: "Welding" });
     const betaApplication = await as("max", beta)("POST", "/api/applications", { candidate: "Bea", email: "bea@example.com", job: betaJob.body.data.hash });
@@ -110,40 +131,40 @@ describe.each(databaseTargets)("tenants on $label", ({ database }) => {
   });
 
   it("works only inside a tenant the caller is in: 400 without one, the same 403 for another's and for none", async () => {
-    const missing = await as("mia", undefined)("GET", "/api/jobs");
+    const missing = await as("mia", undefined)("GET", "/api/openings");
     expect(missing.status).toBe(400);
     expect(missing.body.message).toBe("Choose a tenant: send the X-Tenant header with the public id of a tenant you work in.");
-    const foreign = await as("mia", beta)("GET", "/api/jobs");
-    const unknown = await as("mia", "AGY_22222222")("GET", "/api/jobs");
-    const garbage = await as("mia", "x".repeat(500))("GET", "/api/jobs");
+    const foreign = await as("mia", beta)("GET", "/api/openings");
+    const unknown = await as("mia", "AGY_22222222")("GET", "/api/openings");
+    const garbage = await as("mia", "x".repeat(500))("GET", "/api/openings");
     for (const reply of [foreign, unknown, garbage]) {
       expect(reply.status, described([reply])).toBe(403);
       expect(reply.body).toEqual(foreign.body);
     }
     expect((await as("olga", undefined)("GET", "/api/auth/tenants")).body.data).toEqual([{ hash: acme, role: "owner" }]);
     // Staff (tenancy.bypass) act in any tenant without being members.
-    expect((await as("staff", beta)("GET", "/api/jobs")).body.meta.total).toBe(1);
+    expect((await as("staff", beta)("GET", "/api/openings")).body.meta.total).toBe(1);
   });
 
   it("never answers with another tenant's records, in any read form", async () => {
-    const acmeJob = await as("olga", acme)("POST", "/api/jobs", { title: "Welder", code: "W-1", reference: "REF-ACME" });
+    const acmeJob = await as("olga", acme)("POST", "/api/openings", { title: "Welder", code: "W-1", reference: "REF-ACME" });
     expect(acmeJob.status, acmeJob.text).toBe(201);
     const job = acmeJob.body.data.hash;
     const [betaJob, betaSkill, betaApplication] = betaHashes.slice(1);
     const reads = await Promise.all(
       [
-        "/api/jobs",
-        "/api/jobs?search=Welder",
-        "/api/jobs?filter[code][eq]=W-1",
-        "/api/jobs?filter[title][contains]=eld&with=applications,skills",
-        "/api/jobs?cursor=",
-        "/api/jobs?filter[status][eq]=open&sort=-created_at&per_page=1",
+        "/api/openings",
+        "/api/openings?search=Welder",
+        "/api/openings?filter[code][eq]=W-1",
+        "/api/openings?filter[title][contains]=eld&with=applications,skills",
+        "/api/openings?cursor=",
+        "/api/openings?filter[status][eq]=open&sort=-created_at&per_page=1",
         "/api/applications?with=job",
         "/api/skills",
         "/api/agencies",
-        `/api/jobs/${job}?with=applications,skills`,
-        `/api/jobs/${job}/skills`,
-        `/api/jobs/${job}/history`,
+        `/api/openings/${job}?with=applications,skills`,
+        `/api/openings/${job}/skills`,
+        `/api/openings/${job}/history`,
         "/api/countries?with=jobs",
       ].map((path) => as("olga", acme)("GET", path)),
     );
@@ -154,22 +175,22 @@ describe.each(databaseTargets)("tenants on $label", ({ database }) => {
     expect(reads[0]!.body.meta.total).toBe(1);
     // Another tenant's record is the 404 of a missing one, in every form.
     for (const [method, path] of [
-      ["GET", `/api/jobs/${betaJob}`],
-      ["GET", `/api/jobs/${betaJob}/history`],
-      ["GET", `/api/jobs/${betaJob}/skills`],
-      ["PATCH", `/api/jobs/${betaJob}`],
-      ["DELETE", `/api/jobs/${betaJob}`],
+      ["GET", `/api/openings/${betaJob}`],
+      ["GET", `/api/openings/${betaJob}/history`],
+      ["GET", `/api/openings/${betaJob}/skills`],
+      ["PATCH", `/api/openings/${betaJob}`],
+      ["DELETE", `/api/openings/${betaJob}`],
       ["GET", `/api/applications/${betaApplication}`],
       ["GET", `/api/skills/${betaSkill}`],
       ["GET", `/api/agencies/${beta}`],
-      ["PUT", `/api/jobs/${job}/skills/${betaSkill}`],
+      ["PUT", `/api/openings/${job}/skills/${betaSkill}`],
     ] as const) {
       const reply = await as("olga", acme)(method, path, method === "PATCH" ? { title: "Mine now" } : undefined);
       expect(reply.status, described([reply])).toBe(404);
     }
     // A cursor of one tenant does not open the other's list, even to someone who works in both.
-    betaHashes.push((await as("staff", beta)("POST", "/api/jobs", { title: "Second", code: "W-2" })).body.data.hash);
-    const first = await as("staff", beta)("GET", "/api/jobs?cursor=&per_page=1");
+    betaHashes.push((await as("staff", beta)("POST", "/api/openings", { title: "Second", code: "W-2" })).body.data.hash);
+    const first = await as("staff", beta)("GET", "/api/openings?cursor=&per_page=1");
     const next = String(first.body.links.next);
     const replayed = await as("staff", acme)("GET", next.slice(next.indexOf("/api/")));
     expect(replayed.status, described([first, replayed])).toBe(422);
@@ -184,30 +205,30 @@ describe.each(databaseTargets)("tenants on $label", ({ database }) => {
     const missingParent = await post("POST", "/api/applications", { candidate: "Ann", email: "ann@example.com", job: "JOB_22222222" });
     expect(foreignParent.status).toBe(422);
     expect(foreignParent.body).toEqual(missingParent.body);
-    const foreignLink = await post("POST", "/api/jobs", { title: "Fitter", code: "F-1", skills: [betaSkill] });
+    const foreignLink = await post("POST", "/api/openings", { title: "Fitter", code: "F-1", skills: [betaSkill] });
     expect(foreignLink.status).toBe(422);
     expect(foreignLink.body.errors).toEqual({ "skills.0": ["The selected skills.0 is invalid."] });
     // W-1 is Beta's code too: unique within each agency. Beta's application e-mail is free here.
-    const code = await post("POST", "/api/jobs", { title: "Second welder", code: "W-1" });
+    const code = await post("POST", "/api/openings", { title: "Second welder", code: "W-1" });
     expect(code.status).toBe(422);
     expect(code.body.errors).toEqual({ code: ["The code has already been taken."] });
-    const job = (await post("GET", "/api/jobs?filter[code][eq]=W-1")).body.data[0].hash;
+    const job = (await post("GET", "/api/openings?filter[code][eq]=W-1")).body.data[0].hash;
     expect((await post("POST", "/api/applications", { candidate: "Bea", email: "bea@example.com", job })).status).toBe(201);
     // A reference is unique across every agency (unique: global): that one is Beta's.
-    const reference = await post("POST", "/api/jobs", { title: "Third", code: "T-3", reference: "REF-BETA" });
+    const reference = await post("POST", "/api/openings", { title: "Third", code: "T-3", reference: "REF-BETA" });
     expect(reference.body.errors).toEqual({ reference: ["The reference has already been taken."] });
     // Invalid for another reason, the 422 still tells nothing of Beta's values: only Acme's are taken.
-    const mixed = await post("POST", "/api/jobs", { title: "", code: "W-1", skills: [betaSkill] });
+    const mixed = await post("POST", "/api/openings", { title: "", code: "W-1", skills: [betaSkill] });
     expect(Object.keys(mixed.body.errors).sort()).toEqual(["code", "skills.0", "title"]);
   });
 
   it("gives each member the role they hold in the tenant: actions, fields and ownership within it", async () => {
-    const job = (await as("olga", acme)("POST", "/api/jobs", { title: "Budgeted", code: "B-1", budget: "1200.00" })).body.data.hash;
+    const job = (await as("olga", acme)("POST", "/api/openings", { title: "Budgeted", code: "B-1", budget: "1200.00" })).body.data.hash;
     // Members may not open jobs (auth.roles.store: owner, manager) nor see a budget (visibleTo).
-    expect((await as("mia", acme)("POST", "/api/jobs", { title: "Mine", code: "M-1" })).status).toBe(403);
-    const shown = await as("mia", acme)("GET", `/api/jobs/${job}`);
+    expect((await as("mia", acme)("POST", "/api/openings", { title: "Mine", code: "M-1" })).status).toBe(403);
+    const shown = await as("mia", acme)("GET", `/api/openings/${job}`);
     expect(shown.body.data.budget).toBeUndefined();
-    expect((await as("mark", acme)("GET", `/api/jobs/${job}`)).body.data.budget).toBe("1200.00");
+    expect((await as("mark", acme)("GET", `/api/openings/${job}`)).body.data.budget).toBe("1200.00");
     // Applications are their author's, inside the agency; managers see them all (owner.bypass).
     const mine = await as("mia", acme)("POST", "/api/applications", { candidate: "Cy", email: "cy@example.com", job });
     expect(mine.status, mine.text).toBe(201);
@@ -222,7 +243,7 @@ describe.each(databaseTargets)("tenants on $label", ({ database }) => {
     const country = await as("staff", undefined)("POST", "/api/countries", { name: "Portugal", code: "PT" });
     expect(country.status, country.text).toBe(201);
     expect((await as("mia", undefined)("GET", "/api/countries")).body.data.map((row: { name: string }) => row.name)).toContain("Portugal");
-    const placed = await as("olga", acme)("PATCH", `/api/jobs/${job}`, { country: country.body.data.hash });
+    const placed = await as("olga", acme)("PATCH", `/api/openings/${job}`, { country: country.body.data.hash });
     expect(placed.body.data.country).toBe(country.body.data.hash);
   });
 
@@ -241,8 +262,8 @@ describe.each(databaseTargets)("tenants on $label", ({ database }) => {
   });
 
   it("sends each webhook its tenants' events, each read in its own tenant and naming it", async () => {
-    const job = await as("olga", acme)("POST", "/api/jobs", { title: "Hooked", code: "H-1", budget: "10.00" });
-    const betaJob = await as("max", beta)("POST", "/api/jobs", { title: "Hooked", code: "H-1", budget: "20.00" });
+    const job = await as("olga", acme)("POST", "/api/openings", { title: "Hooked", code: "H-1", budget: "10.00" });
+    const betaJob = await as("max", beta)("POST", "/api/openings", { title: "Hooked", code: "H-1", budget: "20.00" });
     const country = await as("staff", undefined)("POST", "/api/countries", { name: "Chile", code: "CL" });
     const arrived = (name: string, hash: string) => (sink.sent.get(name) ?? []).find((body) => body.data.hash === hash);
     const deadline = Date.now() + 20_000;
@@ -263,6 +284,23 @@ describe.each(databaseTargets)("tenants on $label", ({ database }) => {
     expect(first.some((body) => betaHashes.includes(body.data.hash) || body.data.hash === betaJob.body.data.hash || body.data.hash === country.body.data.hash)).toBe(false);
   });
 
+  it("runs a tenant's jobs in that tenant: their reads reach its records only", async () => {
+    const own = (await as("olga", acme)("POST", "/api/skills", { name: "Peeked" })).body.data.hash as string;
+    const betaSkill = betaHashes[2]!;
+    for (const [code, hash] of [["P-1", own], ["P-2", betaSkill]] as const)
+      expect((await as("olga", acme)("POST", "/api/openings", { title: `peek ${hash}`, code })).status).toBe(201);
+    const finished = async () => reader.rows(`SELECT "payload", "status", "last_error", "tenant_id" FROM "hashapi_jobs" WHERE "name" = 'peek' AND "status" IN ('done', 'failed')`);
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && (await finished()).length < 2) await new Promise((done) => setTimeout(done, 100));
+    const jobs = await finished();
+    const [agency] = await reader.rows(`SELECT "id" FROM "agencies" WHERE "hash" = $1`, [acme]);
+    const of = (hash: string) => jobs.find((job) => String(job.payload).includes(hash))!;
+    // Acme's own skill is read (the job fails, naming it); Beta's is not there for Acme's job.
+    expect(of(own)).toMatchObject({ status: "failed", last_error: `read ${own}` });
+    expect(of(betaSkill).status).toBe("done");
+    for (const job of jobs) expect(Number(job.tenant_id)).toBe(Number(agency!.id));
+  });
+
   it("lets higher roles manage members, and never leaves a tenant without an owner", async () => {
     const members = await as("mia", acme)("GET", "/api/members");
     expect(members.body.data.map((row: { role: string }) => row.role)).toEqual(["owner", "manager", "member"]);
@@ -276,13 +314,17 @@ describe.each(databaseTargets)("tenants on $label", ({ database }) => {
     expect(leave.status).toBe(409);
     expect(leave.body.message).toBe("The last owner of this tenant cannot be removed.");
     expect((await as("olga", acme)("PATCH", `/api/members/${users.olga}`, { role: "manager" })).status).toBe(409);
+    // Nor be deleted with their account: the staff's delete of the user is refused the same way.
+    const deleted = await as("staff", undefined)("DELETE", `/api/users/${users.olga}`);
+    expect(deleted.status).toBe(409);
+    expect(deleted.body.message).toBe("This user is the last owner of a tenant: give the role to another member first.");
     // Someone of another agency is no member here: 404, as a missing one.
     expect((await as("olga", acme)("DELETE", `/api/members/${users.max}`)).status).toBe(404);
     // Nina joins and leaves: then Acme's routes are closed to her.
     expect((await as("staff", acme)("POST", "/api/members", { user: users.nina, role: "member" })).status).toBe(201);
-    expect((await as("nina", acme)("GET", "/api/jobs")).status).toBe(200);
+    expect((await as("nina", acme)("GET", "/api/openings")).status).toBe(200);
     expect((await as("nina", acme)("DELETE", `/api/members/${users.nina}`)).status).toBe(200);
-    expect((await as("nina", acme)("GET", "/api/jobs")).status).toBe(403);
+    expect((await as("nina", acme)("GET", "/api/openings")).status).toBe(403);
   });
 
   it(`two owners leaving at once: ${rounds} rounds, always one left`, async () => {
@@ -315,7 +357,7 @@ describe.each(databaseTargets)("tenants on $label", ({ database }) => {
       expect((await as("olga", acme)("PATCH", `/api/members/${users.mark}`, { role: "manager" })).status).toBe(200);
       const [demoted, opened] = await Promise.all([
         as("olga", acme)("PATCH", `/api/members/${users.mark}`, { role: "member" }),
-        as("mark", acme)("POST", "/api/jobs", { title: "Race", code: `R-${database}-${round}` }),
+        as("mark", acme)("POST", "/api/openings", { title: "Race", code: `R-${database}-${round}` }),
       ]);
       const context = `round ${round}: ${described([demoted, opened])}`;
       expect(demoted.status, context).toBe(200);

@@ -71,3 +71,16 @@ describe("names a tenanted table keeps for itself", () => {
     expect(problems).toContain("a new one is made by a platform role of tenancy.create");
   });
 });
+
+describe("collections the service's own routes hold", () => {
+  it("refuses a resource at /api/members with tenancy, at /api/jobs with jobs, at /api/webhooks with webhooks", () => {
+    const member = "name: Member\ntenant: true\nfields:\n  name: { type: string }\n";
+    expect(problemsOf(tenancy, { agency, member }).join("\n")).toContain('collection "members" is taken: /api/members are a tenant\'s members');
+    const jobs = `${tenancy}jobs:\n  peek: {}\n`;
+    expect(problemsOf(jobs, { agency, job: job() }).join("\n")).toContain('collection "jobs" is taken: /api/jobs lists the service\'s jobs');
+    expect(problemsOf(jobs, { agency, job: job("tenant: true\ncollection: openings\n") })).toEqual([]);
+    const webhook = "name: Webhook\nfields:\n  url: { type: string }\n";
+    const hooks = 'webhooks:\n  - { name: crm, url: "${CRM_URL}", secret: "${CRM_SECRET}", events: ["*"] }\n';
+    expect(problemsOf(hooks, { webhook }).join("\n")).toContain('collection "webhooks" is taken');
+  });
+});

@@ -278,6 +278,8 @@ function addTenancy(project: Spec, resources: Spec[], withRoles: boolean): void 
     if (index % 3 === 2 && relations.every((relation) => relation.resource === "User")) global.add(String(resource.name));
   }
   for (const resource of resources) {
+    // /api/members are the tenant's members: a Member resource takes a collection of its own.
+    if (resource.name === "Member" && resource.collection === undefined) resource.collection = "member-items";
     if (global.has(String(resource.name))) {
       resource.tenant = "global";
       // Only bypass roles write a global resource: its write roles are theirs.
