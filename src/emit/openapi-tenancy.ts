@@ -51,13 +51,13 @@ export function tenancyPaths(project: ProjectModel): Record<string, object> {
   const tags = ["members"];
   const role = { type: "string", enum: tenancy.roles };
   const userParameter = { name: "user", in: "path", required: true, schema: { type: "string", examples: ["USR_7KX9MQ2B"] } };
-  const member = successRecord(ref("Member"), 200);
+  const member = successRecord(ref("HashapiMember"), 200);
   const errors = { "401": responseRef("Unauthenticated"), "404": responseRef("NotFound"), "422": responseRef("ValidationFailed"), "500": responseRef("ServerError") };
   const manage = `Roles of tenancy.manage (${tenancy.manage.join(", ")}), for members below their own role (the first role also for its peers), never to a role above their own`;
   return {
     "/api/members": {
-      get: { operationId: "listMembers", tags, summary: "The members of the tenant, with their role there", responses: { "200": { description: "every member, oldest first", content: json({ type: "object", required: ["type", "status", "data"], properties: { type: { const: "success" }, status: { const: 200 }, data: { type: "array", items: ref("Member") } } }) }, ...errors } },
-      post: { operationId: "addMember", tags, summary: "Add an existing user to the tenant (bypass roles only)", requestBody: { required: true, content: json({ type: "object", required: ["user", "role"], properties: { user: { type: "string" }, role } }) }, responses: { "201": { description: "the member", content: successRecord(ref("Member"), 201) }, ...errors } },
+      get: { operationId: "listMembers", tags, summary: "The members of the tenant, with their role there", responses: { "200": { description: "every member, oldest first", content: json({ type: "object", required: ["type", "status", "data"], properties: { type: { const: "success" }, status: { const: 200 }, data: { type: "array", items: ref("HashapiMember") } } }) }, ...errors } },
+      post: { operationId: "addMember", tags, summary: "Add an existing user to the tenant (bypass roles only)", requestBody: { required: true, content: json({ type: "object", required: ["user", "role"], properties: { user: { type: "string" }, role } }) }, responses: { "201": { description: "the member", content: successRecord(ref("HashapiMember"), 201) }, ...errors } },
     },
     "/api/members/{user}": {
       parameters: [userParameter],
@@ -65,7 +65,7 @@ export function tenancyPaths(project: ProjectModel): Record<string, object> {
       delete: { operationId: "removeMember", tags, summary: "Remove a member (themselves: leave)", description: `${manage}; anyone may leave, but the last ${tenancy.roles[0]} (409).`, responses: { "200": { description: "removed", content: json(ref("Message"), { type: "success", status: 200, message: "Member removed." }) }, ...errors, "409": responseRef("Conflict") } },
     },
     "/api/auth/tenants": {
-      get: { operationId: "myTenants", tags: ["auth"], summary: `The ${tenancy.resource.names.pluralLabel} the caller works in, with their role in each`, responses: { "200": { description: "the caller's tenants", content: json({ type: "object", required: ["type", "status", "data"], properties: { type: { const: "success" }, status: { const: 200 }, data: { type: "array", items: ref("TenantMembership") } } }) }, "401": responseRef("Unauthenticated"), "500": responseRef("ServerError") } },
+      get: { operationId: "myTenants", tags: ["auth"], summary: `The ${tenancy.resource.names.pluralLabel} the caller works in, with their role in each`, responses: { "200": { description: "the caller's tenants", content: json({ type: "object", required: ["type", "status", "data"], properties: { type: { const: "success" }, status: { const: 200 }, data: { type: "array", items: ref("HashapiTenantMembership") } } }) }, "401": responseRef("Unauthenticated"), "500": responseRef("ServerError") } },
     },
   };
 }
@@ -76,7 +76,7 @@ export function tenancySchemas(project: ProjectModel): Record<string, object> {
   if (!tenancy) return {};
   const role = { type: "string", enum: tenancy.roles };
   return {
-    Member: { type: "object", required: ["user", "role", "since"], additionalProperties: false, properties: { user: { type: "object", required: ["hash", "name", "email"], properties: { hash: { type: "string" }, name: { type: "string" }, email: { type: "string", format: "email" } } }, role, since: { type: "string", format: "date-time" } } },
-    TenantMembership: { type: "object", required: ["hash", "role"], additionalProperties: false, properties: { hash: { type: "string" }, role } },
+    HashapiMember: { type: "object", required: ["user", "role", "since"], additionalProperties: false, properties: { user: { type: "object", required: ["hash", "name", "email"], properties: { hash: { type: "string" }, name: { type: "string" }, email: { type: "string", format: "email" } } }, role, since: { type: "string", format: "date-time" } } },
+    HashapiTenantMembership: { type: "object", required: ["hash", "role"], additionalProperties: false, properties: { hash: { type: "string" }, role } },
   };
 }

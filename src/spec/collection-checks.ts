@@ -15,6 +15,23 @@ function reservedCollections(project: ProjectSpec): Map<string, string> {
   return reserved;
 }
 
+/** Names of openapi.json's schemas this project has (with jobs, with webhooks): no resource may take one. */
+function reservedSchemas(project: ProjectSpec): Map<string, string> {
+  const reserved = new Map<string, string>();
+  if (Object.keys(project.jobs).length > 0) reserved.set("Job", "the schema of /api/jobs's entries (hashapi.yaml jobs:)");
+  if (project.webhooks.length > 0) reserved.set("Delivery", "the schema of the webhooks' deliveries (hashapi.yaml webhooks:)");
+  return reserved;
+}
+
+/** No resource's name is one of the schemas openapi.json holds for the service's own routes. */
+export function checkReservedNames(project: ProjectSpec, resources: readonly CheckedResource[]): Problem[] {
+  const reserved = reservedSchemas(project);
+  return resources.flatMap(({ spec, source }) => {
+    const why = reserved.get(spec.name);
+    return why === undefined ? [] : [source.problem(["name"], `"${spec.name}" is ${why} in openapi.json; choose another name (renamedFrom: keeps the data)`)];
+  });
+}
+
 /** No resource's collection is one the service's own routes hold. */
 export function checkReservedCollections(project: ProjectSpec, resources: readonly CheckedResource[]): Problem[] {
   const reserved = reservedCollections(project);

@@ -11,7 +11,7 @@ import { checkAccounts } from "./account-checks.js";
 import { checkSchedules } from "./schedule-checks.js";
 import { checkWebhooks } from "./webhook-checks.js";
 import { checkTenancy, checkTenant, rolesViewOf } from "./tenant-checks.js";
-import { checkReservedCollections } from "./collection-checks.js";
+import { checkReservedCollections, checkReservedNames } from "./collection-checks.js";
 import type { Problem, ValidSpecs } from "./types.js";
 
 /**
@@ -55,7 +55,7 @@ export function validateSpecs(loaded: LoadedSpecs): { problems: Problem[]; specs
   for (const resource of resources) problems.push(...checkOwner(resource, resources, rolesViewOf(resource.spec, project)), ...checkTenant(resource, resources, project));
   problems.push(...checkEagerLoadReaders(resources, project));
   problems.push(...checkRateLimits(project, loaded.project?.source, resources));
-  if (loaded.project && projectData !== null) problems.push(...checkManagedUsers(project, loaded.project.source, resources), ...checkWebhooks(project, loaded.project.source, resources), ...checkSchedules(project, loaded.project.source), ...checkAccounts(project, loaded.project.source), ...checkTenancy(project, loaded.project.source, resources), ...checkReservedCollections(project, resources));
+  if (loaded.project && projectData !== null) problems.push(...checkManagedUsers(project, loaded.project.source, resources), ...checkWebhooks(project, loaded.project.source, resources), ...checkSchedules(project, loaded.project.source), ...checkAccounts(project, loaded.project.source), ...checkTenancy(project, loaded.project.source, resources), ...checkReservedCollections(project, resources), ...checkReservedNames(project, resources));
 
   if (problems.length > 0) return { problems: sortProblems(problems) };
   return { problems: [], specs: { project, resources: resources.map((resource) => resource.spec) } };

@@ -1,8 +1,7 @@
 import { join } from "node:path";
-import Database from "better-sqlite3";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTargets } from "../support/hostile.js";
+import { openReader, type DatabaseReader } from "../support/databases.js";
 import { startPostgres, type PostgresServer } from "../support/postgres.js";
 import { admin, client, prepareProject, repo, startService, startWebhookSink, type Project, type Reply, type Request, type RunningService } from "../support/service.js";
 
@@ -17,11 +16,11 @@ const rounds = Number(process.env.HASHAPI_RACE_ROUNDS ?? 200);
 /** A job opening's create enqueues `peek` for the public id its title holds: the job reads it. */
 const jobController = `import type { Request } from "express";
 import type { CommittingWrite } from "../../resource/committing.js";
-import type { JobRow } from "../../resources/job/job.repository.js";
-import { JobControllerBase } from "../../resources/job/job.controller.base.js";
+import type { OpeningRow } from "../../resources/opening/opening.repository.js";
+import { OpeningControllerBase } from "../../resources/opening/opening.controller.base.js";
 
-export class JobController extends JobControllerBase {
-  protected override async onWrite(_req: Request, write: CommittingWrite<JobRow>) {
+export class OpeningController extends OpeningControllerBase {
+  protected override async onWrite(_req: Request, write: CommittingWrite<OpeningRow>) {
     if (write.action === "create" && write.record.title.startsWith("peek "))
       await write.jobs.enqueue("peek", { hash: write.record.title.slice(5) });
   }
@@ -37,35 +36,13 @@ export const job: JobHandler = async (payload, ctx) => {
 `;
 const password = "a long password";
 
-interface Reader {
-  rows(statement: string, values?: unknown[]): Promise<Record<string, unknown>[]>;
-  close(): Promise<void>;
-}
-
-async function openReader(url: string, cwd: string): Promise<Reader> {
-  if (url.startsWith("file:")) {
-    const db = new Database(join(cwd, url.slice("file:".length)));
-    db.pragma("busy_timeout = 5000");
-    return {
-      rows: async (statement, values = []) => {
-        const prepared = db.prepare(statement.replace(/\$\d+/g, "?"));
-        return prepared.reader ? (prepared.all(...values) as Record<string, unknown>[]) : (prepared.run(...values), []);
-      },
-      close: async () => void db.close(),
-    };
-  }
-  const connection = new pg.Client({ connectionString: url });
-  await connection.connect();
-  return { rows: async (statement, values = []) => (await connection.query(statement, values)).rows, close: () => connection.end() };
-}
-
 describe.each(databaseTargets)("tenants on $label", ({ database }) => {
   let project: Project;
   let postgres: PostgresServer | undefined;
   let service: RunningService;
   let sink: Awaited<ReturnType<typeof startWebhookSink>>;
   let api: Request;
-  let reader: Reader;
+  let reader: DatabaseReader;
   const tokens: Record<string, string> = {};
   const users: Record<string, string> = {};
   let acme: string;
@@ -85,7 +62,7 @@ describe.each(databaseTargets)("tenants on $label", ({ database }) => {
       await postgres.createDatabase("tenancy");
       databaseUrl = postgres.url("tenancy");
     }
-    project = await prepareProject({ name: `e2e-tenancy-${database}`, database, databaseUrl, specs: join(repo, "test/fixtures/tenancy"), adminRole: "staff", customFiles: { "src/custom/job/job.controller.ts": jobController, "src/custom/jobs/peek.ts": peekJob } });
+    project = await prepareProject({ name: `e2e-tenancy-${database}`, database, databaseUrl, specs: join(repo, "test/fixtures/tenancy"), adminRole: "staff", customFiles: { "src/custom/opening/opening.controller.ts": jobController, "src/custom/jobs/peek.ts": peekJob } });
     sink = await startWebhookSink();
     const at = sink.env.FUZZ_WEBHOOK_URL_ADMIN!.replace(/\/admin$/, "");
     // The webhook limited to Acme reads its public id at start-up: the service starts again once Acme exists.
@@ -349,7 +326,7 @@ describe.each(databaseTargets)("tenants on $label", ({ database }) => {
   it(`a manager demoted while opening a job: ${rounds} rounds, no job lands after the demotion`, async () => {
     if (database === "sqlite") {
       await reader.rows(`CREATE TABLE IF NOT EXISTS "race_log" ("seq" INTEGER PRIMARY KEY AUTOINCREMENT, "what" TEXT NOT NULL)`);
-      await reader.rows(`CREATE TRIGGER IF NOT EXISTS "race_job" AFTER INSERT ON "jobs" BEGIN INSERT INTO "race_log" ("what") VALUES ('job'); END`);
+      await reader.rows(`CREATE TRIGGER IF NOT EXISTS "race_job" AFTER INSERT ON "openings" BEGIN INSERT INTO "race_log" ("what") VALUES ('job'); END`);
       await reader.rows(`CREATE TRIGGER IF NOT EXISTS "race_demote" AFTER UPDATE OF "role" ON "hashapi_memberships" BEGIN INSERT INTO "race_log" ("what") VALUES ('demote'); END`);
     }
     const outcomes = { first: 0, refused: 0 };
@@ -369,7 +346,7 @@ describe.each(databaseTargets)("tenants on $label", ({ database }) => {
       outcomes.first += 1;
       const [order] = await reader.rows(
         database === "postgresql"
-          ? `SELECT pg_xact_commit_timestamp(j.xmin) > pg_xact_commit_timestamp(m.xmin) AS "late" FROM "jobs" j, "hashapi_memberships" m WHERE j."hash" = $1 AND m."user_id" = (SELECT "id" FROM "users" WHERE "hash" = $2)`
+          ? `SELECT pg_xact_commit_timestamp(j.xmin) > pg_xact_commit_timestamp(m.xmin) AS "late" FROM "openings" j, "hashapi_memberships" m WHERE j."hash" = $1 AND m."user_id" = (SELECT "id" FROM "users" WHERE "hash" = $2)`
           : `SELECT "what" = 'job' AS "late" FROM "race_log" ORDER BY "seq" DESC LIMIT 1`,
         database === "postgresql" ? [opened.body.data.hash, users.mark] : [],
       );

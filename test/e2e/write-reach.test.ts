@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTargets } from "../support/hostile.js";
+import { openReader, type DatabaseReader } from "../support/databases.js";
 import { startPostgres, type PostgresServer } from "../support/postgres.js";
 import { admin, client, prepareProject, run, startService, type Project, type Reply, type Request, type RunningService } from "../support/service.js";
 
@@ -16,33 +16,12 @@ import { admin, client, prepareProject, run, startService, type Project, type Re
  */
 const rounds = Number(process.env.HASHAPI_RACE_ROUNDS ?? 200);
 
-/** Reads past the service, on one connection kept for the whole suite. */
-interface Reader {
-  rows(statement: string, values?: unknown[]): Promise<Record<string, unknown>[]>;
-  close(): Promise<void>;
-}
-
-async function openReader(url: string, cwd: string): Promise<Reader> {
-  if (url.startsWith("file:")) {
-    const db = new Database(join(cwd, url.slice("file:".length)), { readonly: true });
-    return {
-      rows: async (statement, values = []) => db.prepare(statement.replace(/\$\d+/g, "?")).all(...values) as Record<string, unknown>[],
-      close: async () => {
-        db.close();
-      },
-    };
-  }
-  const connection = new pg.Client({ connectionString: url });
-  await connection.connect();
-  return { rows: async (statement, values = []) => (await connection.query(statement, values)).rows, close: () => connection.end() };
-}
-
 describe.each(databaseTargets)("access decided at the write on $label", ({ database }) => {
   let project: Project;
   let postgres: PostgresServer | undefined;
   let service: RunningService;
   let api: Request;
-  let reader: Reader;
+  let reader: DatabaseReader;
   let adminToken: string;
   const doctors: { user: string; token: string; record: string }[] = [];
   let patient: string;
@@ -58,7 +37,7 @@ describe.each(databaseTargets)("access decided at the write on $label", ({ datab
     project = await prepareProject({ name: `e2e-reach-${database}`, database, databaseUrl });
     service = await startService({ cwd: project.dir, env: { ...project.env, WEB_CONCURRENCY: "2" } });
     api = client(service.baseUrl);
-    reader = await openReader(project.databaseUrl, project.dir);
+    reader = await openReader(project.databaseUrl, project.dir, { readonly: true });
     adminToken = (await api("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } })).body.data.access_token;
     for (const index of [1, 2]) {
       const email = `doctor${index}@example.com`;

@@ -77,8 +77,11 @@ describe("collections the service's own routes hold", () => {
     const member = "name: Member\ntenant: true\nfields:\n  name: { type: string }\n";
     expect(problemsOf(tenancy, { agency, member }).join("\n")).toContain('collection "members" is taken: /api/members are a tenant\'s members');
     const jobs = `${tenancy}jobs:\n  peek: {}\n`;
-    expect(problemsOf(jobs, { agency, job: job() }).join("\n")).toContain('collection "jobs" is taken: /api/jobs lists the service\'s jobs');
-    expect(problemsOf(jobs, { agency, job: job("tenant: true\ncollection: openings\n") })).toEqual([]);
+    const task = (extra: string) => `name: Task\ntenant: true\nfields:\n  title: { type: string }\n${extra}`;
+    expect(problemsOf(jobs, { agency, task: task("collection: jobs\n") }).join("\n")).toContain('collection "jobs" is taken: /api/jobs lists the service\'s jobs');
+    expect(problemsOf(jobs, { agency, task: task("") })).toEqual([]);
+    // With jobs, Job is openapi.json's schema of /api/jobs too.
+    expect(problemsOf(jobs, { agency, job: job("tenant: true\ncollection: openings\n") }).join("\n")).toContain('"Job" is the schema of /api/jobs\'s entries');
     const webhook = "name: Webhook\nfields:\n  url: { type: string }\n";
     const hooks = 'webhooks:\n  - { name: crm, url: "${CRM_URL}", secret: "${CRM_SECRET}", events: ["*"] }\n';
     expect(problemsOf(hooks, { webhook }).join("\n")).toContain('collection "webhooks" is taken');

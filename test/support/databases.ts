@@ -58,3 +58,28 @@ export async function holdTransaction(url: string, cwd: string, statements: { te
     },
   };
 }
+
+/** Statements run past the service on one connection, kept for a whole suite. */
+export interface DatabaseReader {
+  /** A statement's rows (none for one that writes); `$1`, `$2`… are its values on either database. */
+  rows(statement: string, values?: unknown[]): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+/** A connection to a test database (`url`: a DATABASE_URL, `file:` relative to `cwd`). */
+export async function openReader(url: string, cwd: string, options: { readonly?: boolean } = {}): Promise<DatabaseReader> {
+  if (url.startsWith("file:")) {
+    const db = new Database(join(cwd, url.slice("file:".length)), { readonly: options.readonly ?? false });
+    db.pragma("busy_timeout = 5000");
+    return {
+      rows: async (statement, values = []) => {
+        const prepared = db.prepare(statement.replace(/\$\d+/g, "?"));
+        return prepared.reader ? (prepared.all(...values) as Record<string, unknown>[]) : (prepared.run(...values), []);
+      },
+      close: async () => void db.close(),
+    };
+  }
+  const connection = new pg.Client({ connectionString: url });
+  await connection.connect();
+  return { rows: async (statement, values = []) => (await connection.query(statement, values)).rows, close: () => connection.end() };
+}

@@ -3,8 +3,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { loadModel } from "../../src/index.js";
 import { readDocument } from "./fuzz-document.js";
-import Database from "better-sqlite3";
-import pg from "pg";
+import { openReader } from "./databases.js";
 import { FuzzSession, type FuzzTenancy, type SignedIn } from "./fuzz-session.js";
 import { historyLeaks, webhookLeaks } from "./exit-check.js";
 import { client, startService, startWebhookSink } from "./service.js";
@@ -99,31 +98,18 @@ export async function fuzzProject(dir: string, env: Record<string, string>, opti
  * records (read from the database, not through the API under test) no answer may hold.
  */
 async function fuzzTenants(dir: string, env: Record<string, string>, model: Awaited<ReturnType<typeof loadModel>>): Promise<FuzzTenancy> {
-  const url = env.DATABASE_URL ?? "";
   const tenants = model.tenancy!.resource.table;
   const members = model.resources.filter((resource) => resource.tenant?.kind === "member").map((resource) => resource.table);
-  const query = async (read: (text: string, values: unknown[]) => Promise<{ hash: string }[]>) => {
-    const [home, foreign] = (await read(`SELECT "hash" FROM "${tenants}" ORDER BY "id" LIMIT 2`, [])).map((row) => row.hash);
+  const reader = await openReader(env.DATABASE_URL ?? "", dir, { readonly: true });
+  try {
+    const [home, foreign] = (await reader.rows(`SELECT "hash" FROM "${tenants}" ORDER BY "id" LIMIT 2`)).map((row) => String(row.hash));
     if (!home || !foreign) throw new Error("the fuzz of a tenanted project needs two tenants: run npm run db:seed first");
     const hashes = new Set([foreign]);
     for (const table of members)
-      for (const row of await read(`SELECT "hash" FROM "${table}" WHERE "tenant_id" = (SELECT "id" FROM "${tenants}" WHERE "hash" = $1)`, [foreign])) hashes.add(row.hash);
+      for (const row of await reader.rows(`SELECT "hash" FROM "${table}" WHERE "tenant_id" = (SELECT "id" FROM "${tenants}" WHERE "hash" = $1)`, [foreign])) hashes.add(String(row.hash));
     return { home, foreign, foreignHashes: hashes };
-  };
-  if (url.startsWith("file:")) {
-    const db = new Database(join(dir, url.slice("file:".length)), { readonly: true });
-    try {
-      return await query(async (text, values) => db.prepare(text.replace(/\$\d+/g, "?")).all(...values) as { hash: string }[]);
-    } finally {
-      db.close();
-    }
-  }
-  const connection = new pg.Client({ connectionString: url });
-  await connection.connect();
-  try {
-    return await query(async (text, values) => (await connection.query(text, values)).rows as { hash: string }[]);
   } finally {
-    await connection.end();
+    await reader.close();
   }
 }
 

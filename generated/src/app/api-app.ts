@@ -284,7 +284,7 @@ function backgroundWork(parts: ApiParts, registry: ResourceRegistry): Background
             sql: db,
             queue: parts.jobs,
             logger: log,
-            read: (hash) => readers.read(hash),
+            read: (hash, tenant) => readers.read(hash, tenant),
             retryBaseMs,
             retainDays: settings.eventsRetainDays,
           })
@@ -337,7 +337,8 @@ function withMailJob(parts: ApiParts): ApiParts {
 /** Writes the jobs a handler asked for, with its success (events/dispatcher.ts). */
 function writeJobsOf(queue: JobQueue): NonNullable<DispatcherOptions["writeJobs"]> {
   return async (sql, jobs) => {
-    for (const job of jobs) await queue.enqueue(sql, job.name, job.payload, job.options);
+    for (const job of jobs)
+      await queue.enqueue(sql, job.name, job.payload, job.options, job.tenant ?? null);
   };
 }
 

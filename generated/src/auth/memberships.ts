@@ -129,6 +129,26 @@ export class Memberships {
       throw new Conflict(`The last ${this.ownerRole} of this tenant cannot be ${change}.`);
   }
 
+  /**
+   * 409 when `userId` is the last holder of the first role of any tenant (a user deleted would leave
+   * it without an owner). Every first-role holder of those tenants is locked until the delete ends,
+   * in one order, so two owners deleted at once cannot both go.
+   */
+  async keepsOwnersOf(tx: Sql, userId: number): Promise<void> {
+    const p = (n: number) => tx.dialect.placeholder(n);
+    const text = `SELECT "tenant_id", "user_id" FROM "hashapi_memberships" WHERE "role" = ${p(1)} AND "tenant_id" IN (SELECT "tenant_id" FROM "hashapi_memberships" WHERE "user_id" = ${p(2)} AND "role" = ${p(3)}) ORDER BY "tenant_id", "user_id"${tx.dialect.lockClause("update")}`;
+    const rows = await tx.all(text, [this.ownerRole, userId, this.ownerRole]);
+    const others = new Map<number, number>();
+    for (const row of rows)
+      if (Number(row.user_id) !== userId)
+        others.set(Number(row.tenant_id), (others.get(Number(row.tenant_id)) ?? 0) + 1);
+    const alone = rows.some((row) => !others.has(Number(row.tenant_id)));
+    if (alone)
+      throw new Conflict(
+        `This user is the last ${this.ownerRole} of a tenant: give the role to another member first.`,
+      );
+  }
+
   async setRole(tx: Sql, tenantId: number, userId: number, role: string): Promise<void> {
     await tx.run(
       sql`UPDATE "hashapi_memberships" SET "role" = ${role}, "updated_at" = ${new Date()} WHERE "tenant_id" = ${tenantId} AND "user_id" = ${userId}`,

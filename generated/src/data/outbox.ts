@@ -56,6 +56,11 @@ export function recordTenantsOfEvents(): void {
   tenants = true;
 }
 
+/** Whether this process's project has tenants (its events' and jobs' tables name them). */
+export function recordsTenants(): boolean {
+  return tenants;
+}
+
 const eventColumns = [
   "type",
   "record_hash",

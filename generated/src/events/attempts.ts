@@ -39,8 +39,11 @@ export interface EventReaders {
     receiver: Webhook | HandlerReceiver,
     hash: string,
   ): Promise<(changes: Readonly<Record<string, unknown>>) => ReceiverView>;
-  /** A record as the service itself reads it (handlers' `read`). */
-  read(hash: string): Promise<Readonly<Record<string, unknown>> | null>;
+  /**
+   * A record as the service itself reads it (handlers' and jobs' `read`); with `tenant`, only a
+   * record of that tenant (or of none: a global record, a user).
+   */
+  read(hash: string, tenant?: number | null): Promise<Readonly<Record<string, unknown>> | null>;
 }
 
 export interface AttemptSettings {
@@ -60,6 +63,8 @@ export interface RequestedJob {
   readonly name: string;
   readonly payload: unknown;
   readonly options: EnqueueOptions;
+  /** With tenancy: the tenant it runs in, the event's (its id), null for none. */
+  readonly tenant?: number | null;
 }
 
 /** An attempt's outcome, and the jobs a handler asked for (written only when it succeeded). */
@@ -127,14 +132,17 @@ function handlerContext(
   jobs: RequestedJob[],
   signal: AbortSignal,
 ): HandlerContext {
+  const tenant = delivery.event.tenant ?? null;
   return {
-    read: (hash) => settings.readers.read(hash),
+    // A tenant's event is handled in that tenant: its reads and the jobs it asks for are the tenant's.
+    read: (hash) => settings.readers.read(hash, tenant),
     jobs: {
-      enqueue: (name, payload = null, options = {}) => void jobs.push({ name, payload, options }),
+      enqueue: (name, payload = null, options = {}) =>
+        void jobs.push({ name, payload, options, tenant }),
     },
     mail: mailSender(
       settings.jobNames ?? [],
-      (name, payload) => void jobs.push({ name, payload, options: {} }),
+      (name, payload) => void jobs.push({ name, payload, options: {}, tenant }),
     ),
     log: settings.logger.child({
       delivery: delivery.hash,

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { encodeValue } from "../data/column-codec.js";
 import { Binder, type Sql } from "../db/sql.js";
-import { recordedChanges, storedActor } from "../data/outbox.js";
+import { recordedChanges, recordsTenants, storedActor } from "../data/outbox.js";
 import { deliveriesTable, eventsTable, lanesTable } from "../db/service-tables.js";
 
 /*
@@ -83,6 +83,8 @@ export interface LaneDelivery {
     readonly actor: { readonly hash: string; readonly name: string | null } | null;
     readonly changes: Record<string, unknown>;
     readonly at: unknown;
+    /** With tenancy: the id of the record's tenant, null for none. */
+    readonly tenant?: number | null;
   };
 }
 
@@ -90,7 +92,7 @@ export interface LaneDelivery {
 export async function pendingOf(sql: Sql, lane: Lane, limit: number): Promise<LaneDelivery[]> {
   const values = new Binder(sql.dialect);
   const rows = await sql.all(
-    `SELECT "d"."id", "d"."hash", "d"."attempts", "e"."id" AS "event_id", "e"."type", "e"."actor_hash", "e"."actor_name", "e"."changes", "e"."created_at" FROM ${deliveriesTable} AS "d" JOIN ${eventsTable} AS "e" ON "e"."id" = "d"."event_id" WHERE "d"."receiver" = ${values.add(lane.receiver)} AND "d"."record_hash" = ${values.add(lane.recordHash)} AND "d"."status" = ${values.add("pending")} ORDER BY "d"."event_id" LIMIT ${values.add(limit)}`,
+    `SELECT "d"."id", "d"."hash", "d"."attempts", "e"."id" AS "event_id", "e"."type", "e"."actor_hash", "e"."actor_name", "e"."changes", "e"."created_at"${recordsTenants() ? `, "e"."tenant_id"` : ""} FROM ${deliveriesTable} AS "d" JOIN ${eventsTable} AS "e" ON "e"."id" = "d"."event_id" WHERE "d"."receiver" = ${values.add(lane.receiver)} AND "d"."record_hash" = ${values.add(lane.recordHash)} AND "d"."status" = ${values.add("pending")} ORDER BY "d"."event_id" LIMIT ${values.add(limit)}`,
     values.list,
   );
   return rows.map((row) => ({
@@ -105,6 +107,9 @@ export async function pendingOf(sql: Sql, lane: Lane, limit: number): Promise<La
       actor: storedActor(row),
       changes: recordedChanges(row.changes),
       at: row.created_at,
+      ...(row.tenant_id === undefined
+        ? {}
+        : { tenant: row.tenant_id === null ? null : Number(row.tenant_id) }),
     },
   }));
 }

@@ -17,6 +17,7 @@ export interface JobContext {
   /**
    * A record, by its public id (any resource's, or a user's `USR_…`), as the service itself reads
    * it: every field it outputs (a user's e-mail included, never a password); null when there is none.
+   * A job of a tenant (one a tenant's write or event enqueued) reads that tenant's records only.
    */
   read(hash: string): Promise<Readonly<Record<string, unknown>> | null>;
   /** More jobs, put on the queue once this one succeeded (a run that throws enqueues nothing). */
@@ -104,12 +105,19 @@ export class JobQueue {
    * commits, and never if it rolls back. A name hashapi.yaml does not declare is a programming
    * error: it throws.
    */
-  enqueue(sql: Sql, name: string, payload?: unknown, options?: EnqueueOptions): Promise<void> {
+  enqueue(
+    sql: Sql,
+    name: string,
+    payload?: unknown,
+    options?: EnqueueOptions,
+    /** With tenancy: the id of the tenant the job runs in (the write's or event's that asked). */
+    tenant: number | null = null,
+  ): Promise<void> {
     if (!this.names.has(name))
       throw new Error(
         `No job named "${name}" in hashapi.yaml's jobs (${[...this.names].join(", ") || "none declared"})`,
       );
-    return insertJob(sql, name, payload ?? null, options);
+    return insertJob(sql, name, payload ?? null, options, tenant);
   }
 }
 

@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { encodeValue, requiredInstant } from "../data/column-codec.js";
 import { newHash } from "../base/hash-id.js";
+import { recordsTenants } from "../data/outbox.js";
 import { delayedSignal } from "../base/signal.js";
 import { Binder, quote, type Sql, type SqlRow } from "../db/sql.js";
 
@@ -31,27 +32,36 @@ export interface EnqueueOptions {
 /** Tells this process's job worker that jobs were enqueued (a moment after, once per burst). */
 export const jobsEnqueued = delayedSignal(5);
 
-/** Puts a job on the queue in the transaction `sql` belongs to (once per `key`, when it has one). */
+/**
+ * Puts a job on the queue in the transaction `sql` belongs to (once per `key`, when it has one).
+ * `tenant`: with tenancy, the id of the tenant it runs in (a tenant's write or event asked for
+ * it); its `key` is then that tenant's, so two tenants' keys never collide.
+ */
 export async function insertJob(
   sql: Sql,
   name: string,
   payload: unknown,
   options: EnqueueOptions = {},
+  tenant: number | null = null,
 ): Promise<void> {
   const now = new Date();
   const values = new Binder(sql.dialect);
+  const key =
+    options.key === undefined ? null : tenant === null ? options.key : `${tenant}:${options.key}`;
   const row = [
     values.add(newHash("JOB")),
     values.add(name),
     values.add(JSON.stringify(payload ?? null)),
-    values.add(options.key ?? null),
+    values.add(key),
     values.add("pending"),
     values.add(at(sql, options.runAt ?? now)),
     values.add(at(sql, now)),
     values.add(at(sql, now)),
+    ...(recordsTenants() ? [values.add(tenant)] : []),
   ];
+  const columns = `"hash", "name", "payload", "key", "status", "run_at", "created_at", "updated_at"${recordsTenants() ? `, "tenant_id"` : ""}`;
   await sql.run(
-    `INSERT INTO ${jobsTable} ("hash", "name", "payload", "key", "status", "run_at", "created_at", "updated_at") VALUES (${row.join(", ")}) ON CONFLICT ("key") DO NOTHING`,
+    `INSERT INTO ${jobsTable} (${columns}) VALUES (${row.join(", ")}) ON CONFLICT ("key") DO NOTHING`,
     values.list,
   );
   jobsEnqueued.notify();
@@ -67,6 +77,8 @@ export interface ClaimedJob {
   readonly attempt: number;
   readonly token: string;
   readonly createdAt: Date;
+  /** With tenancy: the id of the tenant it runs in, null for none. */
+  readonly tenant: number | null;
 }
 
 /** Takes up to `limit` due jobs among `names` (the jobs this process runs), each leased for `leaseMs`. */
@@ -98,7 +110,7 @@ export async function claimJobs(
   ];
   const chosen = `SELECT "id" FROM ${jobsTable} WHERE "status" IN (${values.addAll(["pending", "running"])}) AND "run_at" <= ${values.add(at(sql, now))} AND "name" IN (${values.addAll(names)}) ORDER BY "run_at" LIMIT ${values.add(limit)}${sql.dialect.lockClause("claim")}`;
   const rows = await sql.all(
-    `UPDATE ${jobsTable} SET ${set.join(", ")} WHERE "id" IN (${chosen}) RETURNING "id", "hash", "name", "payload", "attempts", "created_at"`,
+    `UPDATE ${jobsTable} SET ${set.join(", ")} WHERE "id" IN (${chosen}) RETURNING "id", "hash", "name", "payload", "attempts", "created_at"${recordsTenants() ? `, "tenant_id"` : ""}`,
     values.list,
   );
   return rows.map((row) => ({
@@ -109,6 +121,7 @@ export async function claimJobs(
     attempt: Number(row.attempts),
     token,
     createdAt: requiredInstant(row.created_at, sql.dialect),
+    tenant: row.tenant_id === undefined || row.tenant_id === null ? null : Number(row.tenant_id),
   }));
 }
 

@@ -29,8 +29,8 @@ export interface JobWorkerOptions {
   readonly sql: Sql;
   readonly queue: JobQueue;
   readonly logger: Logger;
-  /** A record as the service itself reads it (jobs' `read`). */
-  read(hash: string): Promise<Readonly<Record<string, unknown>> | null>;
+  /** A record as the service itself reads it (jobs' `read`), within `tenant` when it is one's. */
+  read(hash: string, tenant: number | null): Promise<Readonly<Record<string, unknown>> | null>;
   /** The first retry's delay (later ones grow from it): WEBHOOK_RETRY_BASE_MS. */
   readonly retryBaseMs: number;
   /** How long finished jobs (done, failed) are kept: EVENTS_RETAIN_DAYS. */
@@ -108,7 +108,7 @@ async function runJob(
   const requested: RequestedJob[] = [];
   const timeout = AbortSignal.timeout(settings.timeoutMs);
   const context: JobContext = {
-    read: (hash) => options.read(hash),
+    read: (hash) => options.read(hash, job.tenant),
     jobs: {
       enqueue: (name, payload = null, enqueueOptions = {}) =>
         void requested.push({ name, payload, options: enqueueOptions }),
@@ -141,7 +141,9 @@ async function runJob(
     );
   await sql.transaction(async (tx) => {
     if (!(await settleJob(tx, job, { error, retryAt }))) return;
-    for (const next of requested) await queue.enqueue(tx, next.name, next.payload, next.options);
+    // What a tenant's job asks for runs in that tenant too.
+    for (const next of requested)
+      await queue.enqueue(tx, next.name, next.payload, next.options, job.tenant);
   });
   countWork("job", job.name, error === null ? "done" : retryAt === null ? "failed" : "retried");
 }

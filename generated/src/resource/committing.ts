@@ -3,7 +3,7 @@
 import type { EnqueueOptions, JobQueue } from "../jobs/jobs.js";
 import { mailSender, type MailSender } from "../mail/mail-sender.js";
 import type { Sql } from "../db/sql.js";
-import type { StoredRow } from "../data/table.js";
+import { tenantOfRow, type StoredRow, type TableSpec } from "../data/table.js";
 import type { WriteRules } from "./write-rules.js";
 
 /** A write about to commit, as a controller's onWrite sees it. */
@@ -29,21 +29,24 @@ export function committingRule<Row>(
   action: CommittingWrite<Row>["action"],
   jobs: JobQueue | undefined,
   onWrite: (write: CommittingWrite<Row>) => void | Promise<void>,
+  /** The written record's table: with tenancy, its jobs run in the record's tenant. */
+  spec?: TableSpec,
 ): Pick<WriteRules, "committing"> {
   return {
     committing: async (sql: Sql, record: StoredRow) => {
+      const tenant = spec ? tenantOfRow(spec, record) : null;
       await onWrite({
         action,
         record: record as Row,
         sql,
         mail: mailSender(jobs?.jobNames ?? [], (name, payload) =>
-          jobs!.enqueue(sql, name, payload),
+          jobs!.enqueue(sql, name, payload, {}, tenant),
         ),
         jobs: {
           enqueue: (name, payload, options) => {
             if (jobs === undefined)
               throw new Error(`No job named "${name}": hashapi.yaml declares no jobs`);
-            return jobs.enqueue(sql, name, payload, options);
+            return jobs.enqueue(sql, name, payload, options, tenant);
           },
         },
       });

@@ -123,7 +123,8 @@ export class ResourceController<
     action: CommittingWrite<Row>["action"],
   ): Pick<WriteRules, "committing"> {
     if (!this.writesCommitting) return {};
-    return committingRule<Row>(action, this.jobs, (write) => this.onWrite(req, write));
+    const onWrite = (write: CommittingWrite<Row>) => this.onWrite(req, write);
+    return committingRule<Row>(action, this.jobs, onWrite, this.service.resource.table);
   }
 
   /** Nothing unless `allowed`; else 403, or 401 to an anonymous caller (authorized.ts). */

@@ -31,8 +31,11 @@ export type Reader =
    * only the records of those tenants (public ids).
    */
   | { readonly kind: "role"; readonly role: string; readonly tenants?: readonly string[] }
-  /** The service's own code (event handlers, jobs): every field a record outputs. */
-  | { readonly kind: "system" };
+  /**
+   * The service's own code (event handlers, jobs): every field a record outputs; a tenant's job or
+   * handler (`tenant`, an id) reads that tenant's records only.
+   */
+  | { readonly kind: "system"; readonly tenant?: number | null };
 
 export const systemReader = { kind: "system" } as const satisfies Reader;
 
@@ -221,6 +224,8 @@ export class ExitGate {
         changes: blind ? {} : this.changes(subject, gone, changes),
       });
     }
+    if (reader.kind === "system" && tenanted && reader.tenant != null)
+      if (tenantOfRow(subject.table, row) !== reader.tenant) return nothing;
     if (reader.kind === "role") {
       const tenant = tenanted ? tenantOfRow(subject.table, row) : null;
       if (reader.tenants && !(await this.tenantIds(subject, reader.tenants)).has(tenant ?? -1))
@@ -327,6 +332,9 @@ export function eventReaders(gate: ExitGate): EventReaders {
       return !("as" in receiver) || gate.roleMayRead(subject, receiver.as);
     },
     viewer: (receiver, hash) => gate.viewer(readerOf(receiver), hash),
-    read: async (hash) => (await gate.view(systemReader, { hash, changes: {} }))?.record ?? null,
+    read: async (hash, tenant) => {
+      const reader = tenant == null ? systemReader : { kind: "system" as const, tenant };
+      return (await gate.view(reader, { hash, changes: {} }))?.record ?? null;
+    },
   };
 }

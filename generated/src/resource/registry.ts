@@ -287,7 +287,10 @@ export class ResourceRegistry {
     const mails = access.startReset !== undefined;
     const controller = new UsersController(
       {
-        service: new UsersService(resource, table, this.tableOf, access),
+        service: new UsersService(resource, table, this.tableOf, {
+          ...access,
+          ...(this.auth.memberships ? { memberships: this.auth.memberships } : {}),
+        }),
         policy: new ResourcePolicy<ManagedUser>(),
         listSpec: { ...resource.list, softDelete: false, ...this.pagination },
         nested: {},

@@ -6,6 +6,7 @@ import { passwordProblem, type PasswordPolicy } from "../../auth/password-policy
 import { mapColumnConditions } from "../../data/list-conditions.js";
 import { hashPassword } from "../../base/passwords.js";
 import { propertyOf } from "../../base/records.js";
+import type { Memberships } from "../../auth/memberships.js";
 import { Binder, type Sql } from "../../db/sql.js";
 import type { AnyTable, Table, TableSpec } from "../../data/table.js";
 import type { ResourceDescriptor } from "../descriptor.js";
@@ -29,6 +30,8 @@ export interface UserPayload {
 
 /** The project's roles, most privileged first (src/auth/roles.ts), and the role of a user created without one. */
 export interface UserRoles {
+  /** With tenancy: who works in which tenant (a user's delete keeps every tenant an owner). */
+  readonly memberships?: Memberships;
   readonly roles: readonly string[];
   readonly defaultRole: string;
   /** What a new password must be (hashapi.yaml `auth.passwords`). */
@@ -100,7 +103,11 @@ export class UsersService extends ResourceService<object, ManagedUser, UserPaylo
   override destroy(row: ManagedUser, rules: RecordRules = {}) {
     return super.destroy(row, {
       ...rules,
-      check: (sql) => this.keepsAnother(sql, row, "deleted"),
+      check: async (sql) => {
+        await this.keepsAnother(sql, row, "deleted");
+        // With tenancy: no tenant is left without an owner by a user's delete.
+        await this.access.memberships?.keepsOwnersOf(sql, row.id);
+      },
     });
   }
 
