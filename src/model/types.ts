@@ -69,6 +69,8 @@ export interface RateLimitModel {
   anonymous?: number;
   signedIn?: number;
   roles: Record<string, number>;
+  /** With tenancy: per tenant, its members' requests in it together. */
+  tenant?: number;
   /** `<collection>.<action>` → its own limit. */
   routes: Record<string, number>;
 }

@@ -13,6 +13,8 @@ export function checkRateLimits(project: ProjectSpec, projectSource: SpecSource 
   for (const role of Object.keys(project.rateLimit?.roles ?? {}))
     if (!roles.includes(role) && projectSource)
       problems.push(projectSource.problem(["rateLimit", "roles", role], `unknown role "${role}": rateLimit.roles names roles of auth.roles (${roles.join(", ")})${didYouMean(role, roles)}`));
+  if (project.rateLimit?.tenant !== undefined && !project.tenancy && projectSource)
+    problems.push(projectSource.problem(["rateLimit", "tenant"], "rateLimit.tenant counts a tenant's requests: it needs tenancy in hashapi.yaml", "key"));
   for (const { spec, source } of resources)
     if (spec.rateLimit?.restore !== undefined && spec.softDelete !== true)
       problems.push(source.problem(["rateLimit", "restore"], `${spec.name} has no soft delete: it has no restore to limit (add softDelete: true, or remove rateLimit.restore)`));

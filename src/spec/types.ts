@@ -179,6 +179,8 @@ export interface RateLimitSpec {
   anonymous?: number;
   signedIn?: number;
   roles?: Record<string, number>;
+  /** With tenancy: per tenant, its members' requests in it together. */
+  tenant?: number;
 }
 
 /** One webhook of hashapi.yaml: `${NAME}` values are read from the environment at start-up. */

@@ -25,6 +25,11 @@ export interface RequestLimitRules {
   /** Per user, for the roles `roles` does not name. */
   readonly signedIn?: number;
   readonly roles: Readonly<Record<string, number>>;
+  /**
+   * With tenancy: per tenant, the requests of all its members in it together, on top of each
+   * caller's own: a busy tenant cannot take every other's share.
+   */
+  readonly tenant?: number;
   /** `<collection>.<action>` → per caller per window (a resource spec's `rateLimit`). */
   readonly routes: Readonly<Record<string, number>>;
 }
@@ -54,6 +59,7 @@ export class RequestLimits {
     return (
       rules.anonymous !== undefined ||
       rules.signedIn !== undefined ||
+      rules.tenant !== undefined ||
       Object.keys(rules.roles).length > 0 ||
       Object.keys(rules.routes).length > 0
     );
@@ -65,8 +71,11 @@ export class RequestLimits {
     const points = user
       ? (this.rules.roles[user.role] ?? this.rules.signedIn)
       : this.rules.anonymous;
-    if (points === undefined) return;
-    await this.consume(user ? "user" : "address", points, callerKey(req));
+    if (points !== undefined) await this.consume(user ? "user" : "address", points, callerKey(req));
+    // The tenant a request works in (X-Tenant, a member's or a bypass role's) counts it too.
+    const tenant = user?.tenant;
+    if (tenant && this.rules.tenant !== undefined)
+      await this.consume("tenant", this.rules.tenant, `t:${tenant.hash}`);
   }
 
   /** A resource action's own limit, when its spec declares one. */
