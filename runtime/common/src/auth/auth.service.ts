@@ -282,8 +282,8 @@ function tenantJoin(
 }
 
 /**
- * The tenant a request works in: the one it names, when the user is a member (their role there)
- * or a bypass role (the first role, without being a member); else `foreignTenant`, which a
+ * The tenant a request works in: the one it names, for a bypass role (as the first role, member or
+ * not) or a member (their role there); else `foreignTenant`, which a
  * tenant's routes refuse with the same 403 whether the tenant exists or not.
  */
 function activeTenant(
@@ -294,9 +294,10 @@ function activeTenant(
 ): Pick<CurrentUser, "tenant" | "foreignTenant"> {
   if (row.tenant_id === null || row.tenant_id === undefined) return { foreignTenant: true };
   const id = Number(row.tenant_id);
-  if (typeof row.tenant_role === "string" && tenancy.roles.includes(row.tenant_role))
-    return { tenant: { id, hash, role: row.tenant_role, bypass: false } };
+  // A bypass role acts as the first role in every tenant, a membership of its own or not.
   if (tenancy.bypass.includes(platformRole))
     return { tenant: { id, hash, role: tenancy.roles[0]!, bypass: true } };
+  if (typeof row.tenant_role === "string" && tenancy.roles.includes(row.tenant_role))
+    return { tenant: { id, hash, role: row.tenant_role, bypass: false } };
   return { foreignTenant: true };
 }
