@@ -103,21 +103,6 @@ export class Memberships {
   }
 
   /**
-   * In the caller's transaction: the member `userHash` of the tenant locked, with their role; the
-   * 404 of a missing record when they are none.
-   */
-  async locked(
-    tx: Sql,
-    tenantId: number,
-    userHash: string,
-  ): Promise<{ userId: number; role: string }> {
-    const text = `SELECT "m"."user_id", "m"."role" FROM "hashapi_memberships" AS "m" WHERE "m"."tenant_id" = ${tx.dialect.placeholder(1)} AND "m"."user_id" = (SELECT "id" FROM ${quote("users")} WHERE "hash" = ${tx.dialect.placeholder(2)})${tx.dialect.lockClause("update")}`;
-    const row = await tx.get(text, [tenantId, userHash]);
-    if (!row) throw new NotFound();
-    return { userId: Number(row.user_id), role: String(row.role) };
-  }
-
-  /**
    * 409 when `userId` is the last holder of the tenant's first role. Every holder is locked until
    * the change ends, so two owners leaving at once cannot both succeed: the second sees the first.
    */

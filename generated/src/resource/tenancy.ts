@@ -2,6 +2,7 @@
 
 import type { CurrentUser } from "../auth/auth.service.js";
 import type { RowScope } from "../data/table.js";
+import type { Sql } from "../db/sql.js";
 
 /**
  * A resource's tenant as the specs decided it (hashapi.yaml `tenancy`, the resource's `tenant:`):
@@ -34,16 +35,16 @@ export function tenantScope(
  * What a write in a tenant holds to, decided in its own transaction: the tenant of a created
  * record (`column`, unless the record is a tenant), the tenant every record its payload names must
  * be of, and `member`: the caller still works in the tenant with a role the action allows, read
- * under a lock that a removal or a change of role waits for (tenancy/memberships.ts).
+ * under a lock that a removal or a change of role waits for (auth/memberships.ts).
  */
 export interface TenantRule {
   readonly id: number;
   /** The column a created record's tenant is written to; undefined on the tenant resource. */
   readonly column?: string;
-  readonly member: (sql: import("../db/sql.js").Sql) => Promise<void>;
+  readonly member: (sql: Sql) => Promise<void>;
 }
 
-/** The scope of the rows of `spec`'s table in the rule's tenant; undefined for a table of no tenant. */
+/** The rows of a table (its `tenantColumn`) in the rule's tenant; undefined for a table of no tenant. */
 export function withinTenant(
   tenantColumn: string | undefined,
   rule: Pick<TenantRule, "id"> | undefined,
