@@ -2,7 +2,7 @@
 
 import type { ActiveTenant, CurrentUser } from "../auth/auth.service.js";
 import type { Member, Memberships } from "../auth/memberships.js";
-import { Forbidden, NotFound, ValidationFailed } from "../base/errors.js";
+import { Conflict, Forbidden, NotFound, ValidationFailed } from "../base/errors.js";
 import type { Database } from "../db/database.js";
 import { quote, type Sql } from "../db/sql.js";
 
@@ -54,12 +54,12 @@ export class MembersService {
     if (!roles.includes(role))
       throw new ValidationFailed({ role: [`The selected role is invalid.`] });
     await this.db.transaction(async (tx) => {
-      const { target } = await this.lockedPair(tx, actor, tenant, userHash);
+      const locked = await this.lockedMembers(tx, actor, tenant, userHash);
+      const { target } = locked;
       this.mayManage(tenant, target.role, "change the role of");
       if (rank(roles, role) < rank(roles, tenant.role))
         throw new Forbidden(`You cannot give a role above your own.`);
-      if (target.role === this.memberships.ownerRole && role !== target.role)
-        await this.memberships.keepsAnOwner(tx, tenant.id, target.userId, "given another role");
+      if (role !== target.role) this.keepsAnOwner(locked, "given another role");
       await this.memberships.setRole(tx, tenant.id, target.userId, role);
     });
     return this.member(tenant, userHash);
@@ -68,10 +68,10 @@ export class MembersService {
   /** Removes `userHash` from the tenant (themselves: they leave). */
   async remove(actor: CurrentUser, tenant: ActiveTenant, userHash: string): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const { target } = await this.lockedPair(tx, actor, tenant, userHash);
+      const locked = await this.lockedMembers(tx, actor, tenant, userHash);
+      const { target } = locked;
       if (userHash !== actor.hash) this.mayManage(tenant, target.role, "remove");
-      if (target.role === this.memberships.ownerRole)
-        await this.memberships.keepsAnOwner(tx, tenant.id, target.userId, "removed");
+      this.keepsAnOwner(locked, "removed");
       await this.memberships.remove(tx, tenant.id, target.userId);
     });
   }
@@ -79,14 +79,15 @@ export class MembersService {
   /**
    * Locks the acting member's row, the target's and every owner's, in user order (one statement:
    * concurrent changes take their locks in the same order). The actor must still be a member (a
-   * bypass role need not), the target one: else the 404 of a missing record.
+   * bypass role need not), the target one: else the 404 of a missing record. What the change
+   * decides on is read here, under those locks: the target, and who holds the first role.
    */
-  private async lockedPair(
+  private async lockedMembers(
     tx: Sql,
     actor: CurrentUser,
     tenant: ActiveTenant,
     userHash: string,
-  ): Promise<{ target: { userId: number; role: string } }> {
+  ): Promise<LockedMembers> {
     const users = quote("users");
     const p = (n: number) => tx.dialect.placeholder(n);
     const text = `SELECT "m"."user_id", "m"."role", "u"."hash" FROM "hashapi_memberships" AS "m" JOIN ${users} AS "u" ON "u"."id" = "m"."user_id" WHERE "m"."tenant_id" = ${p(1)} AND ("m"."user_id" = ${p(2)} OR "u"."hash" = ${p(3)} OR "m"."role" = ${p(4)}) ORDER BY "m"."user_id"${tx.dialect.lockClause("update")}`;
@@ -95,7 +96,22 @@ export class MembersService {
       throw new NotFound();
     const target = rows.find((row) => row.hash === userHash);
     if (!target) throw new NotFound();
-    return { target: { userId: Number(target.user_id), role: String(target.role) } };
+    const owners = rows.filter((row) => row.role === this.memberships.ownerRole);
+    return {
+      target: { userId: Number(target.user_id), role: String(target.role) },
+      owners: owners.map((row) => Number(row.user_id)),
+    };
+  }
+
+  /**
+   * 409 when the target is the last holder of the tenant's first role: its holders were locked by
+   * lockedMembers, so two owners leaving at once cannot both succeed (the second sees the first).
+   */
+  private keepsAnOwner({ target, owners }: LockedMembers, change: string): void {
+    if (owners.length === 1 && owners[0] === target.userId)
+      throw new Conflict(
+        `The last ${this.memberships.ownerRole} of this tenant cannot be ${change}.`,
+      );
   }
 
   /** The acting member may manage a member of `targetRole`: a managing role, above it or the first role. */
@@ -115,6 +131,12 @@ export class MembersService {
     if (!found) throw new NotFound();
     return found;
   }
+}
+
+/** The rows a membership change decides on, locked: its target, and every first-role holder's user id. */
+interface LockedMembers {
+  readonly target: { readonly userId: number; readonly role: string };
+  readonly owners: readonly number[];
 }
 
 /** A role's place in the ranking (0: the first, most privileged); past the end for an unknown one. */

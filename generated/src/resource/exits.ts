@@ -253,28 +253,21 @@ export class ExitGate {
     if (subject.table.tenantColumn === "id") return Promise.resolve(String(row.hash));
     const id = tenantOfRow(subject.table, row);
     if (id === null) return Promise.resolve(null);
-    let hash = this.tenantHashCache.get(id);
-    if (hash === undefined) {
+    return readOnce(this.tenantHashCache, id, () => {
       const sql = this.tableOf(subject.table).sql;
       const text = `SELECT "hash" FROM ${quote(this.tenancy!.table)} WHERE "id" = ${sql.dialect.placeholder(1)}`;
-      hash = sql.get(text, [id]).then((found) => (found ? String(found.hash) : null));
-      this.tenantHashCache.set(id, hash);
-    }
-    return hash;
+      return sql.get(text, [id]).then((found) => (found ? String(found.hash) : null));
+    });
   }
 
   /** The ids of the tenants a webhook is limited to (an unknown public id is no tenant). */
   private tenantIds(subject: ExitSubject, hashes: readonly string[]): Promise<ReadonlySet<number>> {
-    const key = hashes.join(",");
-    let ids = this.tenantIdCache.get(key);
-    if (ids === undefined) {
+    return readOnce(this.tenantIdCache, hashes.join(","), () => {
       const sql = this.tableOf(subject.table).sql;
       const list = hashes.map((_hash, index) => sql.dialect.placeholder(index + 1)).join(", ");
       const text = `SELECT "id" FROM ${quote(this.tenancy!.table)} WHERE "hash" IN (${list || "NULL"})`;
-      ids = sql.all(text, hashes).then((rows) => new Set(rows.map((row) => Number(row.id))));
-      this.tenantIdCache.set(key, ids);
-    }
-    return ids;
+      return sql.all(text, hashes).then((rows) => new Set(rows.map((row) => Number(row.id))));
+    });
   }
 
   /** One event as a webhook's role or the system reads it (see viewer). */
@@ -305,6 +298,26 @@ export class ExitGate {
 
   /** The user a reader stands for, for the checks of a route that serves it. */
   static userOf = userOf;
+}
+
+/**
+ * What `read` gives for `key`, read once and kept in `cache` (tenants' ids and public ids never
+ * change); a read that failed (the database away) is not kept, so the next asks again.
+ */
+function readOnce<Key, Value>(
+  cache: Map<Key, Promise<Value>>,
+  key: Key,
+  read: () => Promise<Value>,
+): Promise<Value> {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = read().catch((error: unknown) => {
+      cache.delete(key);
+      throw error;
+    });
+    cache.set(key, value);
+  }
+  return value;
 }
 
 /** Whether a viewer may see the related records a link event names. */

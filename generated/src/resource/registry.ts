@@ -36,7 +36,7 @@ import type { JobQueue } from "../jobs/jobs.js";
 import { ExitGate, type ExitSubject } from "./exits.js";
 import { resourceSubject, unmanagedUsersSubject, type SubjectSource } from "./exit-subjects.js";
 import { ownValue } from "../base/records.js";
-import { tenantColumnOf, tenantScope, type TenantSettings } from "./tenancy.js";
+import { tenantColumnOf, tenantScope, workingTenant, type TenantSettings } from "./tenancy.js";
 
 type AnyController = ResourceController<object, StoredRow, object, object, AnyPolicy>;
 type AnyPolicy = Policy<StoredRow>;
@@ -339,7 +339,7 @@ function tenantPolicy(policy: NestedPolicy, settings: TenantSettings | undefined
     show: (user, record) => policy.show(user, record),
     scope: (user) => bothScopes(policy.scope?.(user), tenantScope(settings, user)),
     async owns(user, records) {
-      const tenant = user?.platformRole !== undefined ? user.tenant?.id : undefined;
+      const tenant = workingTenant(user)?.id;
       if (!records.every((record) => ownValue(record, column) === tenant)) return false;
       return policy.owns ? policy.owns(user, records) : true;
     },

@@ -1,6 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
-import type { CurrentUser } from "../auth/auth.service.js";
+import type { ActiveTenant, CurrentUser } from "../auth/auth.service.js";
 import type { RowScope } from "../data/table.js";
 import type { Sql } from "../db/sql.js";
 
@@ -17,9 +17,16 @@ export function tenantColumnOf(settings: TenantSettings | undefined): string | u
 }
 
 /**
- * The records of the caller's tenant, as a scope of the statement that reads them. Only a request
- * of a tenant's own routes (http/tenant-routes.ts, which sets `platformRole`) works in a tenant:
- * anywhere else, and for a caller with none, a tenant's records are out of reach altogether.
+ * The tenant a request works in. Only a request of a tenant's own routes (http/tenant-routes.ts,
+ * which sets `platformRole`) works in one: anywhere else, and for a caller with none, undefined.
+ */
+export function workingTenant(user: CurrentUser | undefined): ActiveTenant | undefined {
+  return user?.platformRole !== undefined ? user.tenant : undefined;
+}
+
+/**
+ * The records of the caller's tenant, as a scope of the statement that reads them; outside a
+ * tenant (workingTenant), a tenant's records are out of reach altogether.
  */
 export function tenantScope(
   settings: TenantSettings | undefined,
@@ -27,8 +34,7 @@ export function tenantScope(
 ): RowScope | undefined {
   const column = tenantColumnOf(settings);
   if (column === undefined) return undefined;
-  const inTenant = user?.platformRole !== undefined ? user.tenant : undefined;
-  return { where: { [column]: inTenant?.id ?? -1 } };
+  return { where: { [column]: workingTenant(user)?.id ?? -1 } };
 }
 
 /**

@@ -3,7 +3,7 @@
 import type { Request } from "express";
 import type { Memberships } from "../auth/memberships.js";
 import type { ResourceDescriptor } from "./descriptor.js";
-import { tenantColumnOf } from "./tenancy.js";
+import { tenantColumnOf, workingTenant } from "./tenancy.js";
 import type { WriteRules } from "./write-rules.js";
 
 /** What a resource's writes in tenants need: its declaration, and who works where. */
@@ -28,7 +28,7 @@ export function tenantWriteRule(
 ): Pick<WriteRules, "tenant"> {
   const column = tenantColumnOf(resource.tenant);
   const user = req.user;
-  const tenant = user?.platformRole === undefined ? undefined : user.tenant;
+  const tenant = workingTenant(user);
   if (column === undefined || !memberships || !user || !tenant) return {};
   const allowed = resource.roles?.[action];
   return {

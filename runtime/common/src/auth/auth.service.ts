@@ -55,7 +55,7 @@ export interface CurrentUser {
   secondFactor?: boolean;
   /**
    * With tenancy: the tenant the request works in (its X-Tenant header), when the user is a member
-   * of it or a bypass role; read in the same statement as the user (auth/tenant-membership.ts).
+   * of it or a bypass role; read in the same statement as the user (auth/memberships.ts).
    */
   tenant?: ActiveTenant;
   /** With tenancy: the request named a tenant the user may not work in (403 on a tenant's routes). */
@@ -283,8 +283,8 @@ function tenantJoin(
 
 /**
  * The tenant a request works in: the one it names, for a bypass role (as the first role, member or
- * not) or a member (their role there); else `foreignTenant`, which a
- * tenant's routes refuse with the same 403 whether the tenant exists or not.
+ * not) or a member (their role there); else `foreignTenant`, which a tenant's routes refuse with
+ * the same 403 whether the tenant exists or not.
  */
 function activeTenant(
   tenancy: TenancySettings,

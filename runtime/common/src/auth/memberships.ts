@@ -3,6 +3,7 @@
 import { Conflict, NotFound } from "../base/errors.js";
 import { sql, type Database } from "../db/database.js";
 import { Binder, quote, type Sql } from "../db/sql.js";
+import { decodedInstant } from "../data/column-codec.js";
 
 /*
  * Who works in which tenant, with which role (hashapi_memberships: one row per user and tenant).
@@ -46,7 +47,6 @@ export interface Member {
 
 export class Memberships {
   private readonly holdText: string;
-  private readonly holdersText: string;
 
   constructor(
     private readonly db: Database,
@@ -55,9 +55,6 @@ export class Memberships {
     const held = new Binder(db.dialect);
     const [tenant, user] = [held.add("tenant"), held.add("user")];
     this.holdText = `SELECT "role" FROM "hashapi_memberships" WHERE "tenant_id" = ${tenant} AND "user_id" = ${user}${db.dialect.lockClause("share")}`;
-    const holders = new Binder(db.dialect);
-    const [inTenant, role] = [holders.add("tenant"), holders.add("role")];
-    this.holdersText = `SELECT "user_id" FROM "hashapi_memberships" WHERE "tenant_id" = ${inTenant} AND "role" = ${role} ORDER BY "user_id"${db.dialect.lockClause("update")}`;
   }
 
   /** The tenant's first role: the one it always keeps a holder of. */
@@ -73,10 +70,11 @@ export class Memberships {
   async hold(
     tx: Sql,
     tenant: ActiveTenant,
-    user: { readonly id: number; readonly role: string; readonly platformRole?: string },
+    user: { readonly id: number },
     allowed: readonly string[] | undefined,
   ): Promise<void> {
-    if (tenant.bypass && this.settings.bypass.includes(user.platformRole ?? user.role)) return;
+    // Set only for a platform role of tenancy.bypass, read with the user (auth.service.ts).
+    if (tenant.bypass) return;
     const row = await tx.get(this.holdText, [tenant.id, user.id]);
     if (!row || (allowed !== undefined && !allowed.includes(String(row.role))))
       throw new NotFound();
@@ -98,20 +96,8 @@ export class Memberships {
     return rows.map((row) => ({
       user: { hash: String(row.hash), name: String(row.name), email: String(row.email) },
       role: String(row.role),
-      since: new Date(row.created_at as string | number | Date),
+      since: decodedInstant(row.created_at, this.db.dialect)!,
     }));
-  }
-
-  /**
-   * 409 when `userId` is the last holder of the tenant's first role. Every holder is locked until
-   * the change ends, so two owners leaving at once cannot both succeed: the second sees the first.
-   */
-  async keepsAnOwner(tx: Sql, tenantId: number, userId: number, change: string): Promise<void> {
-    const holders = (await tx.all(this.holdersText, [tenantId, this.ownerRole])).map((row) =>
-      Number(row.user_id),
-    );
-    if (holders.length === 1 && holders[0] === userId)
-      throw new Conflict(`The last ${this.ownerRole} of this tenant cannot be ${change}.`);
   }
 
   /**

@@ -46,6 +46,7 @@ export async function insertJob(
 ): Promise<void> {
   const now = new Date();
   const values = new Binder(sql.dialect);
+  const tenanted = recordsTenants();
   const key =
     options.key === undefined ? null : tenant === null ? options.key : `${tenant}:${options.key}`;
   const row = [
@@ -57,9 +58,9 @@ export async function insertJob(
     values.add(at(sql, options.runAt ?? now)),
     values.add(at(sql, now)),
     values.add(at(sql, now)),
-    ...(recordsTenants() ? [values.add(tenant)] : []),
+    ...(tenanted ? [values.add(tenant)] : []),
   ];
-  const columns = `"hash", "name", "payload", "key", "status", "run_at", "created_at", "updated_at"${recordsTenants() ? `, "tenant_id"` : ""}`;
+  const columns = `"hash", "name", "payload", "key", "status", "run_at", "created_at", "updated_at"${tenanted ? `, "tenant_id"` : ""}`;
   await sql.run(
     `INSERT INTO ${jobsTable} (${columns}) VALUES (${row.join(", ")}) ON CONFLICT ("key") DO NOTHING`,
     values.list,
