@@ -46,6 +46,7 @@ export function buildClientModule(model: ProjectModel): string {
     `export * from "./core.js";\n`,
     `/** A user's public id, as belongsTo relations to User and /api/auth/me give it. */\nexport type UserHash = \`USR_\${string}\`;\n`,
     `/** The project's roles, most privileged first. */\nexport type UserRole = ${union(model.auth.roles.map(quoted))};\n`,
+    ...(model.tenancy ? [`/** The roles within a tenant (hashapi.yaml tenancy.roles), most privileged first. */\nexport type TenantRole = ${union(model.tenancy.roles.map(quoted))};\n`] : []),
     meType(model),
     ...sharedFilters.map(
       (shared) =>
@@ -209,6 +210,25 @@ function operandType(op: FilterOperator, value: string): string {
   return value;
 }
 
+/**
+ * The client's groups of routes beyond the resources', each as its type and the core function that
+ * makes it: the account routes the project serves (the reset with `mail:`, sign-up with
+ * `auth.signup`, …), and with tenancy the members' routes.
+ */
+function routeGroups(model: Pick<ProjectModel, "mail" | "auth" | "tenancy">): { accountParts: string[][]; tenantParts: string[][] } {
+  const invites = model.auth.acceptsInvitations;
+  const accountParts = [
+    ...(model.mail ? [["PasswordResetRoutes", "passwordResetClient"]] : []),
+    ...(model.auth.signup ? [["SignupRoutes", "signupClient"]] : []),
+    ...(model.auth.signup?.verify ? [["VerificationRoutes", "verificationClient"]] : []),
+    ...(model.auth.mfa ? [["SecondFactorRoutes", "secondFactorClient"]] : []),
+    ...(model.auth.invitations ? [["InvitationRoutes<UserRole>", "invitationsClient<UserRole>"]] : invites ? [["AcceptanceRoutes", "acceptanceClient"]] : []),
+    ...(model.tenancy && invites ? [["JoinRoutes<TenantRole>", "joinClient<TenantRole>"]] : []),
+  ];
+  const tenantParts = model.tenancy ? [["MemberRoutes<TenantRole>", "membersClient<TenantRole>"], ...(invites ? [["MemberInvitationRoutes<TenantRole>", "memberInvitationsClient<TenantRole>"]] : [])] : [];
+  return { accountParts, tenantParts };
+}
+
 function createClientFunction(resources: readonly ResourceModel[], model: Pick<ProjectModel, "mail" | "auth" | "tenancy">): string {
   const shapes = resources.map((resource) => {
     const p = resource.names.pascal;
@@ -231,14 +251,9 @@ function createClientFunction(resources: readonly ResourceModel[], model: Pick<P
       );
     return `    ${resource.names.pluralCamel}: { ${parts.join(", ")} },\n`;
   });
-  // The account routes the project serves: the reset with `mail:`, sign-up with `auth.signup`.
-  const accountParts = [
-    ...(model.mail ? [["PasswordResetRoutes", "passwordResetClient"]] : []),
-    ...(model.auth.signup ? [["SignupRoutes", "signupClient"]] : []),
-    ...(model.auth.signup?.verify ? [["VerificationRoutes", "verificationClient"]] : []),
-    ...(model.auth.mfa ? [["SecondFactorRoutes", "secondFactorClient"]] : []),
-    ...(model.auth.invitations ? [["InvitationRoutes<UserRole>", "invitationsClient<UserRole>"]] : []),
-  ];
+  const { accountParts, tenantParts } = routeGroups(model);
+  const membersType = tenantParts.map(([type]) => `core.${type}`).join(" & ");
+  const membersValue = `{ ${tenantParts.map(([, make]) => `...core.${make}(transport)`).join(", ")} }`;
   const login = model.auth.mfa ? "CurrentUser, core.Session | core.MfaChallenge" : "CurrentUser";
   const authType = [`core.AuthRoutes<${login}>`, ...accountParts.map(([type]) => `core.${type}`)].join(" & ");
   const authValue = accountParts.length === 0 ? `core.authClient<${login}>(transport)` : `{ ${[`...core.authClient<${login}>(transport)`, ...accountParts.map(([, make]) => `...core.${make}(transport)`)].join(", ")} }`;
@@ -248,7 +263,9 @@ export interface ApiClient {
   setToken(token: string | undefined): void;${model.tenancy ? `
   /** The tenant later calls work in: a ${model.tenancy.resource.names.pascal}'s public id, sent as X-Tenant (undefined: none). */
   setTenant(tenant: string | undefined): void;` : ""}
-  auth: ${authType};
+  auth: ${authType};${model.tenancy ? `
+  /** The members of the tenant the client works in, their invitations, and the caller's tenants. */
+  members: ${membersType};` : ""}
 ${shapes.join("")}}
 
 /**
@@ -264,7 +281,8 @@ export function createClient(options: core.ClientOptions): ApiClient {
   return {
     setToken: (token) => transport.setToken(token),${model.tenancy ? `
     setTenant: (tenant) => transport.setTenant(tenant),` : ""}
-    auth: ${authValue},
+    auth: ${authValue},${model.tenancy ? `
+    members: ${membersValue},` : ""}
 ${members.join("")}  };
 }
 `;

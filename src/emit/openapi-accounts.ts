@@ -100,26 +100,33 @@ export function secondFactorPaths(project: ProjectModel): Record<string, object>
 
 /** The invitations' schemas and paths (with `auth.invitations`). */
 export function invitationSchemas(project: ProjectModel): Record<string, JsonSchema> {
-  if (!project.auth.invitations) return {};
+  if (!project.auth.acceptsInvitations) return {};
+  const accepting = { AcceptInvitationPayload: object({ token, name: { type: "string", minLength: 1, maxLength: 255 }, password: password(project.auth.passwords.min) }) };
+  if (!project.auth.invitations) return accepting;
   return {
+    ...accepting,
     AuthInvitation: { type: "object", required: ["hash", "email", "role", "invited_by", "created_at", "expires_at"], properties: { hash: { type: "string", examples: ["INV_7KX9MQ2B"] }, email, role: { type: "string", enum: [...project.auth.roles] }, invited_by: { type: ["string", "null"], description: "the inviter's public id (USR_…), null once their account is gone" }, created_at: { type: "string", format: "date-time" }, expires_at: { type: "string", format: "date-time" } }, additionalProperties: false },
     InvitationPayload: object({ email, role: { type: "string", enum: [...project.auth.roles], description: "at or below the inviter's own role" } }),
-    AcceptInvitationPayload: object({ token, name: { type: "string", minLength: 1, maxLength: 255 }, password: password(project.auth.passwords.min) }),
   };
 }
 
 export function invitationPaths(project: ProjectModel): Record<string, object> {
+  if (!project.auth.acceptsInvitations) return {};
+  const data = (schema: object, status: number) => json({ type: "object", required: ["type", "status", "data"], properties: { type: { const: "success" }, status: { const: status }, data: schema } });
+  const accepting = {
+    "/api/auth/invitations/accept": { post: { operationId: "acceptInvitation", tags: ["auth"], summary: "Accept an invitation with its link's token: the account is made and signed in", ...(project.tenancy ? { description: `An invitation into a ${project.tenancy.resource.names.label} also makes the account a member of it, with the invitation's role.` } : {}), security: [], requestBody: { required: true, content: json(ref("AcceptInvitationPayload")) }, responses: { "201": { description: "a token", headers: { "Cache-Control": { schema: { type: "string", const: "no-store" } } }, content: data(ref("Token"), 201) }, "422": { description: "invalid payload, or the link is spent, revoked or expired, or its address has an account", content: json(ref("ValidationError")) }, ...badRequest, ...bodyErrors, "500": responseRef("ServerError") } } },
+    ...(project.tenancy ? { "/api/auth/invitations/join": { post: { operationId: "joinTenant", tags: ["auth"], summary: `Join the ${project.tenancy.resource.names.label} of an invitation to the caller's own address, with its link's token`, requestBody: { required: true, content: json({ type: "object", required: ["token"], additionalProperties: false, properties: { token } }) }, responses: { "201": { description: "the membership", content: data(ref("HashapiTenantMembership"), 201) }, "401": responseRef("Unauthenticated"), "409": responseRef("Conflict"), "422": { description: "invalid payload, or the link is spent, revoked, expired, the platform's or another address's", content: json(ref("ValidationError")) }, ...badRequest, ...bodyErrors, "500": responseRef("ServerError") } } } } : {}),
+  };
   const inviters = project.auth.invitations;
-  if (!inviters) return {};
+  if (!inviters) return accepting;
   const access = { "x-roles": inviters, description: `For ${inviters.join(", ")} only (403 otherwise).` };
   const signedIn = { ...badRequest, "401": responseRef("Unauthenticated"), "403": responseRef("Forbidden"), "500": responseRef("ServerError") };
-  const data = (schema: object, status: number) => json({ type: "object", required: ["type", "status", "data"], properties: { type: { const: "success" }, status: { const: status }, data: schema } });
   return {
+    ...accepting,
     "/api/auth/invitations": {
       get: { operationId: "listInvitations", tags: ["auth"], summary: "Pending invitations, newest first (at most 100)", ...access, responses: { "200": { description: "the invitations", content: data({ type: "array", items: ref("AuthInvitation") }, 200) }, ...signedIn } },
       post: { operationId: "invite", tags: ["auth"], summary: "Invite an address with a role: its owner gets a link to choose a name and a password", ...access, requestBody: { required: true, content: json(ref("InvitationPayload")) }, responses: { "201": { description: `the invitation (made whether or not the address has an account: its owner is told instead); its link works for ${project.auth.tokens.invitationDays} days`, content: data(ref("AuthInvitation"), 201) }, ...signedIn, ...bodyErrors, "422": responseRef("ValidationFailed"), "429": responseRef("TooManyRequests") } },
     },
     "/api/auth/invitations/{hash}": { parameters: [{ name: "hash", in: "path", required: true, schema: { type: "string" } }], delete: { operationId: "revokeInvitation", tags: ["auth"], summary: "Revoke a pending invitation: its link stops working", ...access, responses: { "200": { description: "revoked", content: json(ref("Message"), { type: "success", status: 200, message: "Invitation revoked." }) }, ...signedIn, "404": responseRef("NotFound") } } },
-    "/api/auth/invitations/accept": { post: { operationId: "acceptInvitation", tags: ["auth"], summary: "Accept an invitation with its link's token: the account is made and signed in", security: [], requestBody: { required: true, content: json(ref("AcceptInvitationPayload")) }, responses: { "201": { description: "a token", headers: { "Cache-Control": { schema: { type: "string", const: "no-store" } } }, content: data(ref("Token"), 201) }, "422": { description: "invalid payload, or the link is spent, revoked or expired, or its address has an account", content: json(ref("ValidationError")) }, ...badRequest, ...bodyErrors, "500": responseRef("ServerError") } } },
   };
 }

@@ -1,3 +1,4 @@
+import { tenantColumn } from "../model/declaration.js";
 import type { DatabaseModel } from "../model/types.js";
 import { modelBlock, native } from "./prisma-blocks.js";
 
@@ -29,10 +30,12 @@ export function sessionsModel(database: DatabaseModel): string {
 
 /**
  * auth.invitations (runtime accounts/invitations.service.ts): pending until accepted, revoked or
- * expired; the digest of the link its last mail carried.
+ * expired; the digest of the link its last mail carried. With tenancy, a tenant's invitations
+ * carry its id (the platform's none), and go with the tenant.
  */
-export function invitationsModel(database: DatabaseModel): string {
+export function invitationsModel(database: DatabaseModel, tenants: string | undefined): string {
   const timestamp = native(database, "@db.Timestamptz(3)").trim();
+  const tenant = tenants === undefined ? [] : [[tenantColumn, "Int?", ""], ["tenant", `${tenants}?`, `@relation(fields: [${tenantColumn}], references: [id], onDelete: Cascade)`]];
   return modelBlock(
     "HashapiInvitation",
     [
@@ -46,8 +49,9 @@ export function invitationsModel(database: DatabaseModel): string {
       ["expires_at", "DateTime", timestamp],
       ["accepted_at", "DateTime?", timestamp],
       ["revoked_at", "DateTime?", timestamp],
+      ...tenant,
     ],
-    ["@@index([expires_at])", '@@map("hashapi_invitations")'],
+    ["@@index([expires_at])", ...(tenants === undefined ? [] : [`@@index([${tenantColumn}])`]), '@@map("hashapi_invitations")'],
   );
 }
 

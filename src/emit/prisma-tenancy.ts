@@ -29,6 +29,7 @@ export function tenantBackLines(resource: ResourceModel, project: ProjectModel):
       .filter((member) => member.tenant?.kind === "member")
       .map((member) => [`hashapi_${member.table}`, `${member.names.pascal}[]`, `@relation("${member.names.pascal}Tenant")`]),
     ["hashapi_members", "HashapiMembership[]", ""],
+    ...(project.auth.acceptsInvitations ? [["hashapi_invitations", "HashapiInvitation[]", ""]] : []),
   ];
 }
 

@@ -37,5 +37,5 @@ export interface TenancyModel {
   /** The platform role the generated tests' tenant members sign in with: one that may create a tenant, and no bypass role. */
   testerRole: string;
   /** What the runtime's TenancySettings hold (auth/memberships.ts), as src/app.ts passes them. */
-  settings: { table: string; softDelete: boolean; roles: string[]; manage: string[]; bypass: string[]; create: string[] };
+  settings: { table: string; softDelete: boolean; label: string | null; roles: string[]; manage: string[]; bypass: string[]; create: string[] };
 }

@@ -4,7 +4,9 @@ import type { AuthModel, MailModel } from "./types.js";
 /** hashapi.yaml's `auth` as the runtime applies it. */
 export function authModel(project: ProjectSpec): AuthModel {
   const { ttl, refreshTtl, roles, defaultRole, declaresRoles, signup, mfa, passwords, tokens, invitations } = project.auth;
-  return { ttl, refreshTtl, roles, defaultRole, declaresRoles, ...(signup ? { signup } : {}), ...(mfa ? { mfa } : {}), ...(invitations ? { invitations } : {}), passwords, tokens };
+  // A tenant's managers invite people into it whenever mail can carry the link.
+  const acceptsInvitations = invitations !== undefined || (project.tenancy !== undefined && project.mail !== undefined);
+  return { ttl, refreshTtl, roles, defaultRole, declaresRoles, ...(signup ? { signup } : {}), ...(mfa ? { mfa } : {}), ...(invitations ? { invitations } : {}), acceptsInvitations, inviters: invitations ?? [], passwords, tokens };
 }
 
 /** hashapi.yaml's `mail`: the transport by its variable's name, or the literal one. */

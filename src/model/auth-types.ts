@@ -18,6 +18,13 @@ export interface AuthModel {
   tokens: { signupMinutes: number; resetMinutes: number; invitationDays: number };
   /** `auth.invitations`: roles that may invite; undefined: no invitations. */
   invitations?: string[];
+  /**
+   * The invitations table, its mails and the accept and join routes: with `auth.invitations`, or
+   * with `tenancy` and `mail` (a tenant's managers invite into it).
+   */
+  acceptsInvitations: boolean;
+  /** The platform roles that invite to the platform (`auth.invitations`); none without it. */
+  inviters: string[];
 }
 
 /** hashapi.yaml's `mail`, as src/config.ts reads it at start-up. */

@@ -80,7 +80,7 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
     user,
     evolution: evolutionOf(specs),
     out: specs.project.out,
-    ...(specs.project.tenancy ? { tenancy: tenancyModel(specs.project.tenancy, refs.get(specs.project.tenancy.resource)!, specs.project.auth.roles) } : {}),
+    ...(specs.project.tenancy ? { tenancy: tenancyModel(specs.project.tenancy, refs.get(specs.project.tenancy.resource)!, byName.get(specs.project.tenancy.resource)!, specs.project.auth.roles) } : {}),
     webhooks: specs.project.webhooks.map((webhook) => webhookModel(webhook, specs.project.auth.roles[0]!)),
     jobs: Object.entries(specs.project.jobs).map(([name, job]) => ({
       name,

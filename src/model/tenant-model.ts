@@ -1,14 +1,26 @@
-import type { ResourceSpec, TenancySpec } from "../spec/types.js";
+import type { FieldSpec, ResourceSpec, TenancySpec } from "../spec/types.js";
 import type { TenancyModel, TenantModel } from "./access-types.js";
 import type { ResourceRef } from "./refs.js";
 
 /** hashapi.yaml's `tenancy`, with the tenant resource's table the runtime reads tenants from. */
-export function tenancyModel(tenancy: TenancySpec, resource: ResourceRef, platformRoles: string[]): TenancyModel {
+export function tenancyModel(tenancy: TenancySpec, resource: ResourceRef, spec: ResourceSpec, platformRoles: string[]): TenancyModel {
   const { roles, manage, bypass } = tenancy;
+  const label = tenantLabel(spec)?.name ?? null;
   const create = tenancy.create ?? platformRoles;
   // The generated tests' members sign in with a platform role that may make a tenant and is no bypass.
   const testerRole = [...create].reverse().find((role) => !bypass.includes(role)) ?? platformRoles.at(-1)!;
-  return { resource, roles, manage, bypass, create, testerRole, settings: { table: resource.table, softDelete: resource.softDelete, roles, manage, bypass, create } };
+  return { resource, roles, manage, bypass, create, testerRole, settings: { table: resource.table, softDelete: resource.softDelete, label, roles, manage, bypass, create } };
+}
+
+/**
+ * The field that names a tenant in an invitation's mail: the first required text field every
+ * member may read (no `visibleTo`, not hidden, shown to every role). None: the mail names the
+ * tenant by its public id, so a mail never carries what its reader could not see.
+ */
+function tenantLabel(spec: ResourceSpec): FieldSpec | undefined {
+  if (spec.auth?.roles?.show || spec.auth?.roles?.index) return undefined;
+  const shown = (name: string) => !spec.serializer?.hidden?.includes(name) && (spec.serializer?.fields?.includes(name) ?? true);
+  return spec.fields.find((field) => field.type === "string" && !field.nullable && !field.visibleTo && shown(field.name));
 }
 
 /**

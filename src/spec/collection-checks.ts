@@ -20,6 +20,7 @@ function reservedSchemas(project: ProjectSpec): Map<string, string> {
   const reserved = new Map<string, string>();
   if (Object.keys(project.jobs).length > 0) reserved.set("Job", "the schema of /api/jobs's entries (hashapi.yaml jobs:)");
   if (project.webhooks.length > 0) reserved.set("Delivery", "the schema of the webhooks' deliveries (hashapi.yaml webhooks:)");
+  if (project.tenancy) reserved.set("Member", "the typed client's `members` are a tenant's members (hashapi.yaml tenancy:)");
   return reserved;
 }
 

@@ -40,7 +40,7 @@ const reservedResourceNames: ReadonlyMap<string, string> = new Map([
   ...["String", "Boolean", "Int", "BigInt", "Float", "Decimal", "DateTime", "Json", "Bytes", "Unsupported", "Prisma", "PrismaClient"].map(
     (name) => [name, "a name Prisma reserves (its scalar types and client)"] as const,
   ),
-  ...["Error", "ValidationError", "Message", "Links", "Meta", "CursorLinks", "CursorMeta", "Token", "LoginPayload", "RelatedUser", "AuthSession", "MfaChallenge", "AuthInvitation", "InvitationPayload", "AcceptInvitationPayload", "EmailPayload", "ResetPasswordPayload", "RegisterPayload", "TokenPayload", "ChangeEmailPayload", "MfaSetup", "MfaSetupPayload", "MfaConfirmPayload", "MfaRecoveryCodes", "MfaDisablePayload", "MfaVerifyPayload", "HashapiMember", "HashapiTenantMembership"].map(
+  ...["Error", "ValidationError", "Message", "Links", "Meta", "CursorLinks", "CursorMeta", "Token", "LoginPayload", "RelatedUser", "AuthSession", "MfaChallenge", "AuthInvitation", "InvitationPayload", "AcceptInvitationPayload", "EmailPayload", "ResetPasswordPayload", "RegisterPayload", "TokenPayload", "ChangeEmailPayload", "MfaSetup", "MfaSetupPayload", "MfaConfirmPayload", "MfaRecoveryCodes", "MfaDisablePayload", "MfaVerifyPayload", "HashapiMember", "HashapiTenantMembership", "HashapiTenantInvitation"].map(
     (name) => [name, "the name of one of openapi.json's own schemas"] as const,
   ),
   ...["Array", "Date", "Function", "Map", "Number", "Object", "Promise", "Record", "RegExp", "Set", "Symbol", "Request", "Response"].map(

@@ -118,6 +118,13 @@ export function invitationsClient<Role extends string>(transport: Transport) {
         `/api/auth/invitations/${encodeURIComponent(hash)}`,
         "message",
       ),
+    ...acceptanceClient(transport),
+  };
+}
+
+/** `POST /api/auth/invitations/accept`: an invitation's link, followed by an address without an account. */
+export function acceptanceClient(transport: Transport) {
+  return {
     /** Accepts an invitation with its link's token: the account is made, and its session kept. */
     async acceptInvitation(acceptance: {
       readonly token: string;
@@ -136,6 +143,7 @@ export function invitationsClient<Role extends string>(transport: Transport) {
 }
 
 export type InvitationRoutes<Role extends string> = ReturnType<typeof invitationsClient<Role>>;
+export type AcceptanceRoutes = ReturnType<typeof acceptanceClient>;
 export type SecondFactorRoutes = ReturnType<typeof secondFactorClient>;
 export type PasswordResetRoutes = ReturnType<typeof passwordResetClient>;
 export type SignupRoutes = ReturnType<typeof signupClient>;

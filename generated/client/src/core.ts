@@ -14,12 +14,14 @@ export {
   type SessionInfo,
 } from "./auth.js";
 export {
+  acceptanceClient,
   invitationsClient,
   passwordResetClient,
   secondFactorClient,
   signupClient,
   verificationClient,
   type Accepted,
+  type AcceptanceRoutes,
   type Invitation,
   type InvitationRoutes,
   type PasswordResetRoutes,
@@ -28,6 +30,16 @@ export {
   type SignupRoutes,
   type VerificationRoutes,
 } from "./accounts.js";
+export {
+  joinClient,
+  memberInvitationsClient,
+  membersClient,
+  type JoinRoutes,
+  type Member,
+  type MemberInvitationRoutes,
+  type MemberRoutes,
+  type TenantMembership,
+} from "./members.js";
 export { listQuery, type FilterValue, type ListParams } from "./query.js";
 export {
   audited,

@@ -1,8 +1,9 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { newLinkToken, tokenDigest } from "../auth/account-tokens.js";
+import type { TenancySettings } from "../auth/memberships.js";
 import { decodedInstant } from "../data/column-codec.js";
-import { sql, type Sql } from "../db/sql.js";
+import { quote, sql, type Sql } from "../db/sql.js";
 
 /**
  * A new link for a pending invitation, written on it when its mail is sent (mail job): the token,
@@ -26,4 +27,22 @@ export async function invitationLink(
     inviter: inviter ? String(inviter.name) : null,
     expiresAt: decodedInstant(row.expires_at, db.dialect)!,
   };
+}
+
+/**
+ * With tenancy: how an invitation's mail names its tenant — the tenant's label field (chosen by
+ * hashapi from the fields every member may read), else its public id; null for the platform's
+ * own invitations.
+ */
+export async function invitationTenant(
+  db: Sql,
+  hash: string,
+  tenancy: TenancySettings,
+): Promise<string | null> {
+  const label = tenancy.label === null ? `"t"."hash"` : `"t".${quote(tenancy.label)}`;
+  const row = await db.get(
+    `SELECT ${label} AS "label" FROM "hashapi_invitations" AS "i" JOIN ${quote(tenancy.table)} AS "t" ON "t"."id" = "i"."tenant_id" WHERE "i"."hash" = ${db.dialect.placeholder(1)}`,
+    [hash],
+  );
+  return row ? String(row.label) : null;
 }

@@ -18,4 +18,5 @@ export type {
   InvitationMailInput,
   LinkMailInput,
   NoticeMailInput,
+  TenantInvitationMailInput,
 } from "../accounts/account-mails.js";

@@ -3,7 +3,8 @@
 import { sql, type Sql } from "../db/sql.js";
 import type { RenderedMail } from "../mail/message.js";
 import { issueAccountToken, pendingSignup, type TokenPurpose } from "../auth/account-tokens.js";
-import { invitationLink } from "./invitation-links.js";
+import type { TenancySettings } from "../auth/memberships.js";
+import { invitationLink, invitationTenant } from "./invitation-links.js";
 
 /*
  * The mails of the account flows, composed when the mail job runs, not when the request is
@@ -69,9 +70,18 @@ export interface InvitationMailInput extends LinkMailInput {
   readonly invitedBy: string | null;
 }
 
+/** What the mail of an invitation into a tenant is given. */
+export interface TenantInvitationMailInput extends InvitationMailInput {
+  /** The tenant's name (or public id), as hashapi.yaml's tenant resource lets every member read it. */
+  readonly tenant: string;
+  /** The address has an account: the link joins the tenant once its owner is signed in. */
+  readonly hasAccount: boolean;
+}
+
 /** The account mails' templates, one per file of src/custom/mail/ (yours). */
 export interface AccountMailTemplates {
   invitation?(input: InvitationMailInput): RenderedMail;
+  tenantInvitation?(input: TenantInvitationMailInput): RenderedMail;
   confirmEmail(input: LinkMailInput): RenderedMail;
   emailChanged(input: NoticeMailInput & { newEmail: string }): RenderedMail;
   invitationToMember?(input: NoticeMailInput & { invitedBy: string | null }): RenderedMail;
@@ -112,6 +122,7 @@ export class AccountMails {
     private readonly db: Sql,
     private readonly templates: AccountMailTemplates,
     private readonly settings: AccountMailSettings,
+    private readonly tenancy?: TenancySettings,
   ) {}
 
   /** The mail a job asks for, or undefined when there is none to send (an address without an account). */
@@ -192,14 +203,18 @@ export class AccountMails {
     };
   }
 
-  /** An invitation's link, or the notice to an address that has an account by now. */
+  /**
+   * An invitation's link, or the notice to an address that has an account by now. An invitation
+   * into a tenant always carries its link: an account joins with it once signed in.
+   */
   private async invitation(
     hash: string,
     email: string,
   ): Promise<(RenderedMail & { to: string }) | undefined> {
     const { appName } = this.settings;
     const account = await this.account(email);
-    if (account) {
+    const tenant = this.tenancy ? await invitationTenant(this.db, hash, this.tenancy) : null;
+    if (account && tenant === null) {
       const row = await this.db.get(
         sql`SELECT "u"."name" FROM "hashapi_invitations" AS "i" JOIN "users" AS "u" ON "u"."id" = "i"."invited_by" WHERE "i"."hash" = ${hash}`,
       );
@@ -216,18 +231,20 @@ export class AccountMails {
       this.settings.links.acceptInvitation ?? "/invitation",
       pending.token,
     );
-    return {
-      to: email,
-      ...this.templates.invitation!({
-        appName,
-        name: "",
-        email,
-        link,
-        expiresAt: pending.expiresAt,
-        role: pending.role,
-        invitedBy: pending.inviter,
-      }),
+    const input = {
+      appName,
+      name: account?.name ?? "",
+      email,
+      link,
+      expiresAt: pending.expiresAt,
+      role: pending.role,
+      invitedBy: pending.inviter,
     };
+    const mail =
+      tenant === null
+        ? this.templates.invitation!(input)
+        : this.templates.tenantInvitation!({ ...input, tenant, hasAccount: account !== undefined });
+    return { to: email, ...mail };
   }
 
   private async account(email: string): Promise<{ id: number; name: string } | undefined> {

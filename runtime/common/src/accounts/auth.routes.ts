@@ -4,7 +4,7 @@ import { requireAuth } from "../http/authenticate.js";
 import type { RouteTable } from "../http/route-table.js";
 import type { AccountsController } from "./accounts.controller.js";
 import type { AuthController } from "./auth.controller.js";
-import type { InvitationsController } from "./invitations.controller.js";
+import type { AcceptanceController, InvitationsController } from "./invitations.controller.js";
 import type { SecondFactorController } from "./second-factor.controller.js";
 import type { AuthService } from "../auth/auth.service.js";
 
@@ -63,17 +63,24 @@ export function addSecondFactorRoutes(
   routes.add(`${base}/mfa/verify`, { post: controller.verify });
 }
 
-/** Invitations (hashapi.yaml `auth.invitations`) under `base` (/api/auth). */
+/**
+ * Invitations under `base` (/api/auth): the platform's own (hashapi.yaml `auth.invitations`), and
+ * the routes of their links — a new account, or with tenancy an account that joins a tenant.
+ */
 export function addInvitationRoutes(
   routes: RouteTable,
   base: string,
-  controller: InvitationsController,
+  controllers: { platform?: InvitationsController; acceptance: AcceptanceController; joins: boolean },
   auth: AuthService,
 ): void {
+  const { platform, acceptance } = controllers;
+  routes.add(`${base}/invitations/accept`, { post: acceptance.accept });
+  if (controllers.joins)
+    routes.add(`${base}/invitations/join`, { post: requireAuth(auth, acceptance.join) });
+  if (!platform) return;
   routes.add(`${base}/invitations`, {
-    get: requireAuth(auth, controller.list),
-    post: requireAuth(auth, controller.create),
+    get: requireAuth(auth, platform.list),
+    post: requireAuth(auth, platform.create),
   });
-  routes.add(`${base}/invitations/accept`, { post: controller.accept });
-  routes.add(`${base}/invitations/:hash`, { delete: requireAuth(auth, controller.revoke) });
+  routes.add(`${base}/invitations/:hash`, { delete: requireAuth(auth, platform.revoke) });
 }

@@ -8,8 +8,8 @@ import {
   type AccountMailSettings,
   type AccountMailTemplates,
 } from "../accounts/account-mails.js";
-import { AccountsController } from "../accounts/accounts.controller.js";
-import { AccountsService, type AccountSettings } from "../accounts/accounts.service.js";
+import type { AccountsService, AccountSettings } from "../accounts/accounts.service.js";
+import { addIdentityRoutes } from "./identity-routes.js";
 import type { UserRoles } from "../resource/users/users.service.js";
 import { mailJobHandler, mailJobName, mailJobSettings } from "../jobs/mail-job.js";
 import type { MailTransport } from "../mail/transport.js";
@@ -19,28 +19,15 @@ import type { BackgroundWork } from "./background-thread.js";
 import { handlerReceivers, type EventHandlers } from "../events/handlers.js";
 import { hearEventsOf } from "../data/event-hearing.js";
 import type { Webhook } from "../events/webhooks.js";
-import { MembersController } from "../accounts/members.controller.js";
-import { addMemberRoutes } from "../accounts/members.routes.js";
-import { MembersService } from "../accounts/members.service.js";
 import type { TenancySettings } from "../auth/memberships.js";
 import { recordTenantsOfEvents } from "../data/outbox.js";
 import express, { type Express, type RequestHandler } from "express";
-import { AuthController } from "../accounts/auth.controller.js";
-import {
-  addAccountRoutes,
-  addAuthRoutes,
-  addInvitationRoutes,
-  addSecondFactorRoutes,
-} from "../accounts/auth.routes.js";
-import { InvitationsController } from "../accounts/invitations.controller.js";
-import { InvitationsService } from "../accounts/invitations.service.js";
 import { AuthService, type UserFields } from "../auth/auth.service.js";
 import { LoginThrottle } from "../auth/login-throttle.js";
 import { Revocations } from "../auth/revocations.js";
 import { Sessions } from "../auth/sessions.js";
 import { SecondFactor, type MfaSettings } from "../auth/second-factor.js";
 import { SecretBox } from "../auth/secret-box.js";
-import { SecondFactorController } from "../accounts/second-factor.controller.js";
 import { requestLimitsShared, type Database } from "../db/database.js";
 import type { Logger } from "../base/logger.js";
 import type { JwtSettings } from "../base/tokens.js";
@@ -214,41 +201,6 @@ function withResets(access: UserRoles, accounts: AccountsService | undefined): U
   return { ...access, startReset: (email, client) => accounts.startReset(email, client) };
 }
 
-/**
- * Login and the session's routes, and the account flows when hashapi.yaml declares `mail:`: their
- * service, which /api/users starts resets with.
- */
-function addIdentityRoutes(
-  routes: RouteTable,
-  parts: ApiParts,
-  auth: AuthService,
-): AccountsService | undefined {
-  addAuthRoutes(routes, "/api/auth", new AuthController(auth), auth);
-  if (auth.memberships) {
-    const members = new MembersService(parts.db, auth.memberships);
-    addMemberRoutes(routes, "/api", new MembersController(members, auth.memberships), auth);
-  }
-  if (auth.secondFactor)
-    addSecondFactorRoutes(
-      routes,
-      "/api/auth",
-      new SecondFactorController(auth, auth.secondFactor),
-      auth,
-    );
-  if (parts.accounts && parts.mail) {
-    const accounts = new AccountsService(parts.db, parts.accounts);
-    addAccountRoutes(routes, "/api/auth", new AccountsController(accounts), auth);
-    const invitations = parts.accounts.invitations;
-    if (invitations) {
-      const service = new InvitationsService(parts.db, invitations, (email, client) =>
-        accounts.countMail(email, client),
-      );
-      addInvitationRoutes(routes, "/api/auth", new InvitationsController(service, auth), auth);
-    }
-    return accounts;
-  }
-  return undefined;
-}
 
 /** The routes of the deliveries (with webhooks) and of the jobs (with jobs), for the first role. */
 function addBackgroundRoutes(routes: RouteTable, parts: ApiParts, auth: AuthService): void {
@@ -320,7 +272,7 @@ function backgroundWork(parts: ApiParts, registry: ResourceRegistry): Background
 function withMailJob(parts: ApiParts): ApiParts {
   const { mail } = parts;
   if (!mail) return parts;
-  const accountMails = new AccountMails(parts.db, mail.templates, mail.settings);
+  const accountMails = new AccountMails(parts.db, mail.templates, mail.settings, parts.tenancy);
   const handler = mailJobHandler<AccountMailJob>({
     transport: mail.transport,
     from: mail.from,

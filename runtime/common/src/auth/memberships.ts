@@ -28,6 +28,8 @@ export interface TenancySettings {
   readonly table: string;
   /** Whether that table keeps deleted rows (a deleted tenant is no tenant to work in). */
   readonly softDelete: boolean;
+  /** The column that names a tenant in an invitation's mail; null: its public id does. */
+  readonly label: string | null;
   /** Roles within a tenant, most privileged first. */
   readonly roles: readonly string[];
   /** Tenant roles that invite, re-role and remove members. */
@@ -80,12 +82,16 @@ export class Memberships {
       throw new NotFound();
   }
 
-  /** Makes `userId` a member of `tenantId` with `role` (in the caller's transaction). */
-  async add(tx: Sql, tenantId: number, userId: number, role: string): Promise<void> {
+  /**
+   * Makes `userId` a member of `tenantId` with `role` (in the caller's transaction): false when
+   * they are one already (their role unchanged).
+   */
+  async add(tx: Sql, tenantId: number, userId: number, role: string): Promise<boolean> {
     const now = new Date();
-    await tx.run(
+    const added = await tx.run(
       sql`INSERT INTO "hashapi_memberships" ("tenant_id", "user_id", "role", "created_at", "updated_at") VALUES (${tenantId}, ${userId}, ${role}, ${now}, ${now}) ON CONFLICT ("tenant_id", "user_id") DO NOTHING`,
     );
+    return added > 0;
   }
 
   /** The members of a tenant, oldest first. */
