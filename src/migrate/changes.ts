@@ -1,5 +1,6 @@
 import type { ColumnFill, SchemaEvolution } from "../model/schema-evolution.js";
 import type { ColumnShape, SchemaShape } from "./schema-shape.js";
+import { tenantColumn } from "../model/declaration.js";
 
 /** A change that can lose or block existing rows: written only with --accept-data-loss. */
 export interface RiskyChange {
@@ -23,6 +24,8 @@ export interface UnfillableColumn {
   column: string;
   added: boolean;
   source?: string;
+  /** tenancy's tenant_id on a table that holds rows: the tenant resource they need one of (tenancy.adopt). */
+  tenants?: string;
 }
 
 export interface ChangeAssessment {
@@ -58,21 +61,24 @@ export function assessChanges(previous: SchemaShape, next: SchemaShape, evolutio
       const removed = column.values && now.values ? column.values.filter((value) => !now.values!.includes(value)) : [];
       if (removed.length > 0)
         assessment.risky.push({ table, column: name, effect: `removes enum value${removed.length === 1 ? "" : "s"} ${removed.join(", ")} of ${table}.${name}: rows holding ${removed.length === 1 ? "it" : "them"} keep a value the API no longer accepts` });
-      if (column.optional && !now.optional) requireColumn(assessment, table, name, false, fillOf(table, name), sourceOf(table));
+      if (column.optional && !now.optional) requireColumn(assessment, table, name, false, fillOf(table, name), sourceOf(table), evolution.tenancy);
     }
     for (const [name, column] of current.columns) {
       if (old.columns.has(name)) continue;
       if (column.unique && !column.optional)
         assessment.risky.push({ table, column: name, effect: `adds a unique column ${table}.${name}: existing rows would all get the same value, so the migration fails on a table with more than one row` });
-      if (!column.optional && !column.hasDefault) requireColumn(assessment, table, name, true, fillOf(table, name), sourceOf(table));
+      if (!column.optional && !column.hasDefault) requireColumn(assessment, table, name, true, fillOf(table, name), sourceOf(table), evolution.tenancy);
     }
   }
   return assessment;
 }
 
-function requireColumn(assessment: ChangeAssessment, table: string, column: string, added: boolean, fill: ColumnFill | undefined, source: string | undefined): void {
+function requireColumn(assessment: ChangeAssessment, table: string, column: string, added: boolean, fill: ColumnFill | undefined, source: string | undefined, tenancy?: SchemaEvolution["tenancy"]): void {
   if (fill) assessment.required.push({ table, column, fill, added });
-  else assessment.unfillable.push({ table, column, added, source });
+  else {
+    const tenants = column === tenantColumn && tenancy?.tables.includes(table) ? tenancy.resource : undefined;
+    assessment.unfillable.push({ table, column, added, ...(source ? { source } : {}), ...(tenants ? { tenants } : {}) });
+  }
 }
 
 /** How a column's declared type changes, or undefined when it only widens (no stored value can stop fitting). */

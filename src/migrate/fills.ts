@@ -19,7 +19,9 @@ export function withOptionalColumns(schema: string, columns: readonly RequiredCo
       .split("\n")
       .map((line) => {
         const field = /^(\s*)(\w+)(\s+)(\w+)(\s|$)/.exec(line);
-        return field && names.has(field[2]!) ? line.replace(/^(\s*\w+\s+\w+)/, "$1?") : line;
+        // The relation field of such a column (tenancy's tenant) must be optional with it.
+        const keys = /@relation\([^)]*fields: \[(\w+)\]/.exec(line)?.[1];
+        return field && (names.has(field[2]!) || (keys !== undefined && names.has(keys))) ? line.replace(/^(\s*\w+\s+\w+)/, "$1?") : line;
       })
       .join("\n");
   });
@@ -37,6 +39,9 @@ export function sqlLiteral(fill: ColumnFill, provider: Provider): string {
   const dialect = dialectOf(provider);
   const text = (content: string) => `'${content.replaceAll("'", "''")}'`;
   switch (type) {
+    case "tenant":
+      // A tenant that does not exist leaves the rows without one: making the column NOT NULL then fails.
+      return `(SELECT "id" FROM "${fill.tenants!}" WHERE "hash" = ${text(String(value))})`;
     case "integer":
     case "decimal":
       return String(value);

@@ -2,6 +2,7 @@ import { kindOf } from "./relations/kinds.js";
 import type { ColumnFill, SchemaEvolution } from "./schema-evolution.js";
 import type { FieldSpec, ResourceSpec, ValidSpecs } from "../spec/types.js";
 import { resourceTable, toPascal, toSnake } from "./naming.js";
+import { tenantColumn } from "./declaration.js";
 
 /** What the specs say about changing a live database (see schema-evolution.ts). */
 export function evolutionOf(specs: ValidSpecs): SchemaEvolution {
@@ -14,13 +15,30 @@ export function evolutionOf(specs: ValidSpecs): SchemaEvolution {
       evolution.tables.push({ from: spec.renamedFrom, table, events: { from: toSnake(spec.renamedFrom), to: toSnake(spec.name) } });
     evolution.columns.push(...columnRenames(spec, table));
     pivotRenames(spec, table, specs, evolution);
-    evolution.fills.push(...fillsOf(table, spec.fields));
+    evolution.fills.push(...fillsOf(table, spec.fields), ...adoptedBy(spec, table, specs));
     // A pivot's fields are filled like a table's: the relation that owns it declares them.
     for (const relation of spec.relations ?? [])
       if (relation.type === "belongsToMany" && relation.inverse === undefined)
         evolution.fills.push(...fillsOf(`${table}_${relation.name}`, relation.pivot ?? []));
   }
+  const tenancy = specs.project.tenancy;
+  if (tenancy) {
+    const tables = specs.resources.filter((spec) => spec.tenant !== undefined && spec.tenant !== "global" && spec.name !== tenancy.resource).map(resourceTable);
+    evolution.tenancy = { resource: tenancy.resource, tables };
+  }
   return evolution;
+}
+
+/**
+ * tenancy.adopt: a tenanted resource's stored rows, which had no tenant, all go to that one (its
+ * tenant_id is filled with the tenant's id, looked up by its public id in the migration).
+ */
+function adoptedBy(spec: ResourceSpec, table: string, specs: ValidSpecs): ColumnFill[] {
+  const tenancy = specs.project.tenancy;
+  if (tenancy?.adopt === undefined || spec.tenant === undefined || spec.tenant === "global" || spec.name === tenancy.resource) return [];
+  const tenants = specs.resources.find((candidate) => candidate.name === tenancy.resource);
+  if (!tenants) return [];
+  return [{ table, column: tenantColumn, type: "tenant", value: tenancy.adopt, tenants: resourceTable(tenants) }];
 }
 
 /** The values rows without one get when a field of `table` becomes required: its backfill, else its default. */

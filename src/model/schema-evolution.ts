@@ -26,11 +26,16 @@ export interface SchemaEvolution {
   fills: ColumnFill[];
   /** Each resource's table → its spec file, for messages. */
   sources: Record<string, string>;
+  /** With tenancy: the tenant resource, and the tables whose records carry a tenant_id. */
+  tenancy?: { resource: string; tables: string[] };
 }
 
 export interface ColumnFill {
   table: string;
   column: string;
-  type: FieldType;
+  /** A field's type; `tenant` (tenancy.adopt): `value` is a tenant's public id in `tenants`. */
+  type: FieldType | "tenant";
   value: unknown;
+  /** For a `tenant` fill: the tenant resource's table. */
+  tenants?: string;
 }

@@ -46,7 +46,7 @@ type RawProject = {
     tokens?: { signupMinutes?: number; resetMinutes?: number; invitationDays?: number };
     invitations?: string[];
   };
-  tenancy?: { resource: string; roles: string[]; manage?: string[]; bypass?: string[]; create?: string[] };
+  tenancy?: { resource: string; roles: string[]; manage?: string[]; bypass?: string[]; create?: string[]; adopt?: string };
   mail?: { from: string; transport?: string; links?: Partial<MailSpec["links"]>; limits?: Partial<MailSpec["limits"]> };
   pagination?: Partial<ProjectSpec["pagination"]>;
   webhooks?: ProjectSpec["webhooks"];
@@ -109,6 +109,7 @@ function normalizeTenancy(tenancy: NonNullable<RawProject["tenancy"]>): TenancyS
     manage: tenancy.manage ?? (roles.length > 1 ? roles.slice(0, -1) : roles),
     bypass: tenancy.bypass ?? [],
     ...(tenancy.create ? { create: tenancy.create } : {}),
+    ...(tenancy.adopt ? { adopt: tenancy.adopt } : {}),
   };
 }
 

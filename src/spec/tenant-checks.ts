@@ -1,3 +1,4 @@
+import { derivePrefix } from "../model/naming.js";
 import { didYouMean } from "./problem.js";
 import type { CheckedResource } from "./resource-checks.js";
 import type { SpecSource } from "./source.js";
@@ -47,6 +48,10 @@ export function checkTenancy(project: ProjectSpec, source: SpecSource, resources
     });
   }
   if (tenancy.bypass.length > 0 && !project.auth.declaresRoles) problems.push(source.problem(["tenancy", "bypass"], "bypass names platform roles: list them in auth.roles first"));
+  const tenants = resources.find(({ spec }) => spec.name === tenancy.resource)?.spec;
+  const prefix = tenants && (tenants.prefix ?? derivePrefix(tenants.name));
+  if (tenancy.adopt !== undefined && prefix !== undefined && !tenancy.adopt.startsWith(`${prefix}_`))
+    problems.push(source.problem(["tenancy", "adopt"], `"${tenancy.adopt}" is not a public id of ${tenancy.resource} (they start with ${prefix}_): name the ${tenancy.resource} the stored records go to`));
   return problems;
 }
 

@@ -146,6 +146,8 @@ export interface TenancySpec {
   bypass: string[];
   /** Platform roles that may create a tenant; undefined: every one. */
   create?: string[];
+  /** Adopting tenancy on stored records: the public id of the tenant they all go to. */
+  adopt?: string;
 }
 
 /** hashapi.yaml's `mail`, its defaults applied. */

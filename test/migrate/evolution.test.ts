@@ -174,6 +174,15 @@ describe("fill values as SQL", () => {
   ] as const)("%s %j on %s → %s", (type, value, provider, expected) => {
     expect(sqlLiteral(fill(type, value), provider)).toBe(expected);
   });
+
+  it("looks an adopted tenant up by its public id (tenancy.adopt), and makes its relation optional with the column until filled", () => {
+    const adopted = { table: "projects", column: "tenant_id", type: "tenant" as const, value: "TEM_7KX9MQ2B", tenants: "teams" };
+    expect(sqlLiteral(adopted, "postgresql")).toBe(`(SELECT "id" FROM "teams" WHERE "hash" = 'TEM_7KX9MQ2B')`);
+    const tenanted = `model Project {\n  id Int @id\n  tenant_id Int\n  hashapi_tenant Team @relation("ProjectTenant", fields: [tenant_id], references: [id], onDelete: Restrict)\n  @@map("projects")\n}\n`;
+    const optional = withOptionalColumns(tenanted, [{ table: "projects", column: "tenant_id", fill: adopted, added: true }]);
+    expect(optional).toContain("  tenant_id Int?\n");
+    expect(optional).toContain("  hashapi_tenant Team? @relation(");
+  });
 });
 
 describe("a belongsToMany's pivot in the schema's evolution (src/model/evolution.ts)", () => {
@@ -185,7 +194,7 @@ describe("a belongsToMany's pivot in the schema's evolution (src/model/evolution
     relations: [{ name: "specialties", type: "belongsToMany", resource: "Specialty", pivot: [{ name: "rank", type: "integer", backfill: 0 }, { name: "since", type: "date", nullable: true }] }],
   });
   const specialty: ResourceSpec = { file: "specs/specialty.yaml", name: "Specialty", fields: [{ name: "name", type: "string" }] };
-  const evolution = (...resources: ResourceSpec[]) => evolutionOf({ resources } as unknown as ValidSpecs);
+  const evolution = (...resources: ResourceSpec[]) => evolutionOf({ resources, project: {} } as unknown as ValidSpecs);
 
   it("fills a pivot field that becomes required from its backfill, as a table's field", () => {
     expect(evolution(doctor("Doctor"), specialty).fills).toContainEqual({ table: "doctors_specialties", column: "rank", type: "integer", value: 0 });
