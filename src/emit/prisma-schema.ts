@@ -2,6 +2,7 @@ import { modelBlock, native } from "./prisma-blocks.js";
 import { membershipsModel, perTenantUnique, tenantBackLines, tenantIndexPrefix, tenantLines, uniqueOnColumn } from "./prisma-tenancy.js";
 import { accountTokensModel, invitationsModel, recoveryCodesModel, sessionsModel } from "./prisma-accounts.js";
 import { fieldType } from "../model/field-types.js";
+import { tenantColumn } from "../model/declaration.js";
 import { caseInsensitiveEmailMarker, caseInsensitiveMarker } from "../migrate/case-insensitive-email.js";
 import { kindOf, relationKindNames, relationsOfKind } from "../model/relations/kinds.js";
 import type { DatabaseModel, FieldModel, ProjectModel, ResourceModel, UserModel } from "../model/types.js";
@@ -35,7 +36,7 @@ export function buildPrismaSchema(project: ProjectModel): string {
     ...authModels(database, user, user.extraFields.map(inputOf), resources, project),
     ...(project.mail || project.auth.mfa ? [accountTokensModel(database)] : []),
     ...(project.auth.mfa ? [recoveryCodesModel()] : []),
-    ...(project.auth.invitations ? [invitationsModel(database)] : []),
+    ...(project.auth.acceptsInvitations ? [invitationsModel(database, project.tenancy?.resource.names.pascal)] : []),
     ...(project.tenancy ? [membershipsModel(database, project)] : []),
     eventsModel(database, project.tenancy !== undefined),
     deliveriesModel(database),
@@ -133,8 +134,8 @@ function scalarLine(database: DatabaseModel, input: PrismaFieldInput, table: str
   const doc =
     field.type === "enum"
       ? `values: ${field.values.join(" | ")}`
-      : unique && fieldType(field.type).uniqueIgnoresCase
-        ? caseInsensitiveMarker(table, field.name)
+      : field.unique && fieldType(field.type).uniqueIgnoresCase
+        ? caseInsensitiveMarker(table, field.name, unique ? undefined : tenantColumn)
         : undefined;
   return [field.name, `${prismaType(field)}${optional}`, attributes.join(" "), ...(doc ? [doc] : [])];
 }

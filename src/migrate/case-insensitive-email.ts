@@ -8,15 +8,16 @@ import type { Provider } from "./prisma-diff.js";
  * the column instead; a migration from a schema without it to one with it gets the index (the first
  * migration of a new project has it from the start), and one that loses it drops the index.
  */
-export function caseInsensitiveMarker(table: string, column: string): string {
-  return `hashapi: unique regardless of case (index ${caselessIndexName(table, column)}, written into the migration)`;
+export function caseInsensitiveMarker(table: string, column: string, within?: string): string {
+  const scope = within === undefined ? "" : ` within each ${within}`;
+  return `hashapi: unique regardless of case${scope} (index ${caselessIndexName(table, column, within)}, written into the migration)`;
 }
 
 /** Kept by name for the users' e-mail, which every project's schema has carried since issue 20. */
 export const caseInsensitiveEmailMarker = caseInsensitiveMarker("users", "email");
 
-export function caselessIndexName(table: string, column: string): string {
-  return `${table}_${column}_lower_key`;
+export function caselessIndexName(table: string, column: string, within?: string): string {
+  return within === undefined ? `${table}_${column}_lower_key` : `${table}_${within}_${column}_lower_key`;
 }
 
 /** A unique index on `lower(column)`, as a schema's doc line declares it. */
@@ -25,9 +26,11 @@ export interface CaselessIndex {
   readonly name: string;
   readonly table: string;
   readonly column: string;
+  /** With tenancy, a tenanted table's: the column the index leads with (unique within each tenant). */
+  readonly within?: string;
 }
 
-const markerPattern = /^\s*\/\/\/ hashapi: unique regardless of case \(index (\S+), written into the migration\)$/;
+const markerPattern = /^\s*\/\/\/ hashapi: unique regardless of case(?: within each (\w+))? \(index (\S+), written into the migration\)$/;
 
 /**
  * The indexes a schema's doc lines declare: the marker names the index, the field line under it
@@ -40,10 +43,12 @@ export function caselessIndexes(schema: string | null): CaselessIndex[] {
     const table = /^\s*@@map\("([^"]+)"\)/m.exec(block)?.[1] ?? model!;
     const lines = block.split("\n");
     for (const [at, line] of lines.entries()) {
-      const name = markerPattern.exec(line)?.[1];
+      const marker = markerPattern.exec(line);
+      const name = marker?.[2];
+      const within = marker?.[1];
       // The field line under the marker (other doc lines may sit between them).
       const column = lines.slice(at + 1).map((next) => /^\s*(\w+)\s/.exec(next)?.[1]).find(Boolean);
-      if (name !== undefined && column !== undefined) found.push({ name, table, column });
+      if (name !== undefined && column !== undefined) found.push({ name, table, column, ...(within ? { within } : {}) });
     }
   }
   return found;
@@ -75,15 +80,16 @@ export function dropCaselessIndexSql(index: CaselessIndex): string {
 export function caselessIndexSql(index: CaselessIndex, provider: Provider): string {
   const column = `"${index.column}"`;
   const together = dialectOf(provider).joinedTexts(column);
+  const groups = index.within === undefined ? `lower(${column})` : `"${index.within}", lower(${column})`;
   const users = isUsersEmail(index);
   const advice = users
     ? "Users whose e-mails differ only in case must become one account (or get another e-mail) before e-mails can be unique regardless of case; change or delete all but one of each group below, then run `npm run db:migrate` again."
-    : `Rows of ${index.table} whose ${index.column} differ only in case must be told apart before ${index.column} can be unique regardless of case; change or delete all but one of each group below, then run \`npm run db:migrate\` again.`;
+    : `Rows of ${index.table}${index.within === undefined ? "" : ` of one ${index.within}`} whose ${index.column} differ only in case must be told apart before ${index.column} can be unique regardless of case; change or delete all but one of each group below, then run \`npm run db:migrate\` again.`;
   return [
     users ? "-- E-mails are unique regardless of case (the index Prisma's schema cannot express)" : `-- ${index.table}.${index.column} is unique regardless of case (the index Prisma's schema cannot express)`,
     `-- hashapi:refuse-when-rows ${advice}`,
     // Rows without a value clash with nothing (users' e-mails are never empty).
-    `SELECT ${together} AS "${users ? "e-mails" : index.column}" FROM "${index.table}"${users ? "" : ` WHERE ${column} IS NOT NULL`} GROUP BY lower(${column}) HAVING COUNT(*) > 1;`,
+    `SELECT ${together} AS "${users ? "e-mails" : index.column}" FROM "${index.table}"${users ? "" : ` WHERE ${column} IS NOT NULL`} GROUP BY ${groups} HAVING COUNT(*) > 1;`,
     createIndex(index),
     "",
   ].join("\n");
@@ -92,16 +98,19 @@ export function caselessIndexSql(index: CaselessIndex, provider: Provider): stri
 const isUsersEmail = (index: CaselessIndex) => index.table === "users" && index.column === "email";
 
 function createIndex(index: CaselessIndex): string {
-  return `CREATE UNIQUE INDEX "${index.name}" ON "${index.table}"(lower("${index.column}"));`;
+  const lead = index.within === undefined ? "" : `"${index.within}", `;
+  return `CREATE UNIQUE INDEX "${index.name}" ON "${index.table}"(${lead}lower("${index.column}"));`;
 }
+
+const sameIndex = (a: CaselessIndex, b: CaselessIndex) => a.name === b.name && a.table === b.table && a.column === b.column && a.within === b.within;
 
 /** The statements that bring the database's indexes regardless of case from one schema's to the next. */
 export function caselessIndexChanges(from: string | null, schema: string, provider: Provider, diffSql: readonly string[]): string[] {
   const had = caselessIndexes(from);
   const wanted = caselessIndexes(schema);
-  const kept = (index: CaselessIndex) => had.some((old) => old.name === index.name && old.table === index.table && old.column === index.column);
+  const kept = (index: CaselessIndex) => had.some((old) => sameIndex(old, index));
   const parts: string[] = [];
-  for (const old of had) if (!wanted.some((index) => index.name === old.name && index.table === old.table && index.column === old.column)) parts.push(dropCaselessIndexSql(old));
+  for (const old of had) if (!wanted.some((index) => sameIndex(index, old))) parts.push(dropCaselessIndexSql(old));
   for (const index of wanted) {
     if (!kept(index)) parts.push(caselessIndexSql(index, provider));
     else if (dialectOf(provider).alterRebuildsTables && diffSql.some((sql) => rebuildsTable(sql, index.table))) parts.push(recreateCaselessIndexSql(index));

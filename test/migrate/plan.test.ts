@@ -141,6 +141,14 @@ ${field}${extra}
     expect(dropped).toContain('DROP INDEX IF EXISTS "members_contact_lower_key";');
     const postgres = (await planMigration({ history: await readMigrationHistory(await outDirWith({})), schema: members(unique).replace('provider = "sqlite"', 'provider = "postgresql"'), provider: "postgresql", source: "specs/" })).files[0]!.content;
     expect(postgres).toContain(`SELECT string_agg("contact", ', ' ORDER BY "contact") AS "contact" FROM "members" WHERE "contact" IS NOT NULL GROUP BY lower("contact") HAVING COUNT(*) > 1;`);
+    // With tenancy, unique within each tenant: the index leads with tenant_id, the check groups by it,
+    // and a unique index regardless of tenant is another index (dropped, the other made).
+    const perTenant = `  /// ${caseInsensitiveMarker("members", "contact", "tenant_id")}\n  contact String\n  tenant_id Int @default(1)`;
+    expect(caselessIndexes(members(perTenant))).toEqual([{ name: "members_tenant_id_contact_lower_key", table: "members", column: "contact", within: "tenant_id" }]);
+    const tenanted = (await planMigration({ history: await readMigrationHistory(migrated), schema: members(perTenant), provider: "sqlite", source: "specs/", acceptDataLoss: true })).files[0]!.content;
+    expect(tenanted).toContain('DROP INDEX IF EXISTS "members_contact_lower_key";');
+    expect(tenanted).toContain('GROUP BY "tenant_id", lower("contact") HAVING COUNT(*) > 1;');
+    expect(tenanted).toContain('CREATE UNIQUE INDEX "members_tenant_id_contact_lower_key" ON "members"("tenant_id", lower("contact"));');
   }, 60_000);
 
   it("refuses to mix databases and explains how to start fresh", async () => {
