@@ -192,7 +192,7 @@ function managedUserPaths(users: ResourceModel, project: ProjectModel): Record<s
     const managers = users.actions.update.roles ?? [];
     paths[`/api/${users.collection}/{hash}/password-reset`] = {
       parameters: [{ name: "hash", in: "path", required: true, schema: { type: "string", examples: [users.exampleHash] } }],
-      post: { operationId: "startPasswordReset", tags: [users.collection], summary: "Mail a user a link to choose a new password", description: `A manager never sets another user's password (a PUT or PATCH with one is a 422): it starts a reset. ${rules}`, "x-roles": managers, responses: { "202": { description: "the link is on its way", content: json(ref("Message"), { type: "success", status: 202, message: "A link to reset the password has been sent to the user." }) }, ...badRequest, "401": responseRef("Unauthenticated"), "403": responseRef("Forbidden"), "404": responseRef("NotFound"), "500": responseRef("ServerError") } },
+      post: { operationId: "startPasswordReset", tags: [users.collection], summary: "Mail a user a link to choose a new password", description: `A manager never sets another user's password (a PUT or PATCH with one is a 422): it starts a reset. ${rules}`, "x-roles": managers, responses: { "202": { description: "the link is on its way", content: json(ref("Message"), { type: "success", status: 202, message: "A link to reset the password has been sent to the user." }) }, ...badRequest, "401": responseRef("Unauthenticated"), "403": responseRef("Forbidden"), "404": responseRef("NotFound"), ...postBodyErrors, "429": responseRef("TooManyRequests"), "500": responseRef("ServerError") } },
     } as never;
   }
   return paths;

@@ -11,12 +11,14 @@ export interface Reader {
   /** A role, or "anonymous". */
   readonly role: string;
   readonly token: string | undefined;
+  /** With tenancy: a member of the tenant (`role` its role there), or a platform user (`role` its platform role). */
+  readonly member?: boolean;
 }
 
 /** What one role's webhook was sent. */
 export interface SentBody {
   readonly type: string;
-  readonly data: { readonly hash: string; readonly changes: Record<string, unknown>; readonly record: Record<string, unknown> | null };
+  readonly data: { readonly hash: string; readonly changes: Record<string, unknown>; readonly record: Record<string, unknown> | null; readonly tenant?: string | null };
 }
 
 async function linkKeysOf(specsDir: string): Promise<(resource: string) => string[]> {
@@ -62,16 +64,25 @@ export async function historyLeaks(send: Request, specsDir: string, readers: rea
   return { leaks, read };
 }
 
-/** What each role's webhook was sent (the last `perRole`), against that role's show of the record now. */
-export async function webhookLeaks(send: Request, specsDir: string, sent: ReadonlyMap<string, readonly SentBody[]>, readers: readonly Reader[], perRole = 150): Promise<{ leaks: string[]; read: number }> {
+/**
+ * What each role's webhook was sent (the last `perRole`), against that role's show of the record
+ * now. With tenancy, `tenant`: the tenant `send` works in and the readers are members of; an
+ * event of another tenant's record (which a webhook hears too, read there as a member) has no
+ * reader here to compare with, and is compared by the tenancy e2e test.
+ */
+export async function webhookLeaks(send: Request, specsDir: string, sent: ReadonlyMap<string, readonly SentBody[]>, readers: readonly Reader[], perRole = 150, tenant?: string): Promise<{ leaks: string[]; read: number }> {
   const model = await loadModel(specsDir);
   const linkKeys = await linkKeysOf(specsDir);
   const leaks: string[] = [];
   let read = 0;
   for (const [role, bodies] of sent) {
-    const reader = readers.find((entry) => entry.role === role);
-    if (!reader) continue;
     for (const body of bodies.slice(-perRole)) {
+      if (tenant !== undefined && body.data.tenant != null && body.data.tenant !== tenant) continue;
+      // A tenant's record is read by a member with the webhook's role there; a global record (no
+      // tenant) by a platform user of that role, as the routes of global resources read roles.
+      const global = tenant !== undefined && body.data.tenant == null;
+      const reader = readers.find((entry) => entry.role === role && (tenant === undefined || (entry.member ?? false) !== global));
+      if (!reader) continue;
       const resource = model.resources.find((entry) => body.data.hash.startsWith(`${entry.prefix}_`));
       if (!resource) continue;
       read += 1;

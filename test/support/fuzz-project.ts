@@ -12,6 +12,8 @@ export interface ProjectFuzz {
   /** What went wrong: 5xx, answers outside the document or the access rules, a worker that died, a record lost. */
   problems: string[];
   session: FuzzSession;
+  /** How many histories and webhook bodies the exit checks compared with a show (none when the fuzz stopped early). */
+  exits?: { histories: number; webhookBodies: number };
 }
 
 /**
@@ -21,7 +23,9 @@ export interface ProjectFuzz {
  */
 export async function fuzzProject(dir: string, env: Record<string, string>, options: { seed: number; runs: number; name: string; specs: string }): Promise<ProjectFuzz> {
   const sink = await startWebhookSink();
-  const service = await startService({ cwd: dir, env: { ...env, WEB_CONCURRENCY: "1", ...sink.env } });
+  // A variable set to `sink:/<role>` (a project's own webhook URLs) points at the sink, heard as that role's.
+  const atSink = Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value.startsWith("sink:") ? `${sink.url}${value.slice("sink:".length)}` : value]));
+  const service = await startService({ cwd: dir, env: { ...atSink, WEB_CONCURRENCY: "1", ...sink.env } });
   const problems: string[] = [];
   try {
     const plain = client(service.baseUrl);
@@ -81,12 +85,13 @@ export async function fuzzProject(dir: string, env: Record<string, string>, opti
     const cascading = model.resources.filter((resource) => resource.belongsTo.some((relation) => relation.onDelete === "cascade")).map((resource) => `/api/${resource.collection}/`);
     problems.push(...(await session.lostRecords()).filter((lost) => !cascading.some((collection) => lost.startsWith(collection))));
     // Every exit shows each reader what its show does (issue 45): histories, and each role's webhook.
-    const readers = [...users.map((user) => ({ ...user, role: user.tenantRole ?? user.role })), { role: "anonymous", token: undefined }];
+    const readers = [...users.map((user) => ({ ...user, role: user.tenantRole ?? user.role, member: user.tenantRole !== undefined })), { role: "anonymous", token: undefined }];
     const history = await historyLeaks(send, options.specs, readers);
-    // A webhook reads each event in its own tenant: compared with one tenant's readers, by the tenancy e2e instead.
-    const webhooks = tenancy ? { leaks: [] } : await webhookLeaks(send, options.specs, sink.sent, readers);
+    // A webhook reads each event in its record's tenant: the fuzz's own tenant's events (and global
+    // records') are compared with its members' shows.
+    const webhooks = await webhookLeaks(send, options.specs, sink.sent, readers, 150, tenancy?.home);
     problems.push(...history.leaks, ...webhooks.leaks);
-    return { problems, session };
+    return { problems, session, exits: { histories: history.read, webhookBodies: webhooks.read } };
   } finally {
     await service.stop();
     await sink.close();

@@ -24,7 +24,7 @@ export const fuzzWebhookSecret = `whsec_${Buffer.alloc(32, 1).toString("base64")
 export const fuzzWebhookUrls = Object.fromEntries(["admin", "doctor", "receptionist", "agent", "customer", "viewer"].map((role) => [`FUZZ_WEBHOOK_URL_${role.toUpperCase()}`, `http://127.0.0.1:9/${role}`]));
 
 /** A receiver of the fixtures' per-role webhooks: what each role's was sent, and the URLs to give the service. */
-export async function startWebhookSink(): Promise<{ sent: Map<string, { type: string; data: { hash: string; changes: Record<string, unknown>; record: Record<string, unknown> | null } }[]>; env: Record<string, string>; close(): Promise<void> }> {
+export async function startWebhookSink(): Promise<{ sent: Map<string, { type: string; data: { hash: string; changes: Record<string, unknown>; record: Record<string, unknown> | null } }[]>; env: Record<string, string>; url: string; close(): Promise<void> }> {
   const sent = new Map<string, { type: string; data: { hash: string; changes: Record<string, unknown>; record: Record<string, unknown> | null } }[]>();
   const server = createHttpServer((req, res) => {
     let body = "";
@@ -39,6 +39,7 @@ export async function startWebhookSink(): Promise<{ sent: Map<string, { type: st
   const at = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   return {
     sent,
+    url: at,
     env: Object.fromEntries(Object.keys(fuzzWebhookUrls).map((variable) => [variable, `${at}/${variable.slice("FUZZ_WEBHOOK_URL_".length).toLowerCase()}`])),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
