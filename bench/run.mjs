@@ -5,11 +5,12 @@
 // row, on both databases (bench/write-ceilings.mjs), text matching's bounded cost on both databases (bench/text-match.mjs), the
 // webhooks' deliveries at scale on both databases (bench/delivery-scale.mjs), then
 // the generator benchmark (bench/generator.mjs), the dev loop's saved → served (bench/dev-loop.mjs)
-// and the typed client's sizes and cost (bench/client.mjs), each in its own process. Tables go to
-// stderr; with --json one document { service, lists, postgresql, writeCeilings, textMatch, deliveries, generator,
-// devLoop, client } goes to stdout.
+// the typed client's sizes and cost (bench/client.mjs) and what tenancy costs a request
+// (bench/tenancy.mjs), each in its own process. Tables go to stderr; with --json one document
+// { service, lists, postgresql, writeCeilings, textMatch, deliveries, generator, devLoop, client,
+// tenancy } goes to stdout.
 //
-//   npm run bench [-- --json] [-- --quick] [-- --skip-service | --skip-lists | --skip-postgresql | --skip-write-ceilings | --skip-text-match | --skip-deliveries | --skip-generator | --skip-dev-loop | --skip-client] [service options]
+//   npm run bench [-- --json] [-- --quick] [-- --skip-service | --skip-lists | --skip-postgresql | --skip-write-ceilings | --skip-text-match | --skip-deliveries | --skip-generator | --skip-dev-loop | --skip-client | --skip-tenancy] [service options]
 //
 // --quick: 3 s runs, one round, generator at 10 and 100 resources, short slices (about 8 minutes in all).
 // Other options go to bench/service.mjs (see `node bench/service.mjs --help`).
@@ -27,6 +28,7 @@ const skipLists = argv.includes("--skip-lists");
 const skipTextMatch = argv.includes("--skip-text-match");
 const skipDevLoop = argv.includes("--skip-dev-loop");
 const skipClient = argv.includes("--skip-client");
+const skipTenancy = argv.includes("--skip-tenancy");
 const skipDeliveries = argv.includes("--skip-deliveries");
 const skipWriteCeilings = argv.includes("--skip-write-ceilings");
 // PostgreSQL needs its server binaries (apt-get install postgresql): skipped with a note without them.
@@ -97,6 +99,11 @@ if (!skipClient) {
   const clientArgs = [...(json ? ["--json"] : []), ...(quick ? ["--sizes", "10", "--slices", "6"] : [])];
   const { code, figures } = await run("./client.mjs", clientArgs);
   results.client = figures;
+  exitCode ||= code;
+}
+if (!skipTenancy) {
+  const { code, figures } = await run("./tenancy.mjs", [...commonArgs, ...(quick ? ["--items", "500"] : [])]);
+  results.tenancy = figures;
   exitCode ||= code;
 }
 if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
