@@ -201,7 +201,6 @@ function withResets(access: UserRoles, accounts: AccountsService | undefined): U
   return { ...access, startReset: (email, client) => accounts.startReset(email, client) };
 }
 
-
 /** The routes of the deliveries (with webhooks) and of the jobs (with jobs), for the first role. */
 function addBackgroundRoutes(routes: RouteTable, parts: ApiParts, auth: AuthService): void {
   const { settings, db } = parts;

@@ -10,10 +10,7 @@ import {
   addSecondFactorRoutes,
 } from "../accounts/auth.routes.js";
 import { InvitationAcceptance } from "../accounts/invitation-acceptance.js";
-import {
-  AcceptanceController,
-  InvitationsController,
-} from "../accounts/invitations.controller.js";
+import { AcceptanceController, InvitationsController } from "../accounts/invitations.controller.js";
 import { InvitationsService } from "../accounts/invitations.service.js";
 import { MembersController } from "../accounts/members.controller.js";
 import { addMemberRoutes } from "../accounts/members.routes.js";

@@ -77,9 +77,7 @@ export function joinClient<TenantRole extends string>(transport: Transport) {
   };
 }
 
-export type MemberRoutes<TenantRole extends string> = ReturnType<
-  typeof membersClient<TenantRole>
->;
+export type MemberRoutes<TenantRole extends string> = ReturnType<typeof membersClient<TenantRole>>;
 export type MemberInvitationRoutes<TenantRole extends string> = ReturnType<
   typeof memberInvitationsClient<TenantRole>
 >;

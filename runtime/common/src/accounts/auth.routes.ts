@@ -70,7 +70,11 @@ export function addSecondFactorRoutes(
 export function addInvitationRoutes(
   routes: RouteTable,
   base: string,
-  controllers: { platform?: InvitationsController; acceptance: AcceptanceController; joins: boolean },
+  controllers: {
+    platform?: InvitationsController;
+    acceptance: AcceptanceController;
+    joins: boolean;
+  },
   auth: AuthService,
 ): void {
   const { platform, acceptance } = controllers;

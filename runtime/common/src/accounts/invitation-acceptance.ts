@@ -46,7 +46,8 @@ export class InvitationAcceptance {
             "password",
             "The password field must not be your name or email address.",
           );
-        const tenant = row.tenant_id === null || row.tenant_id === undefined ? null : Number(row.tenant_id);
+        const tenant =
+          row.tenant_id === null || row.tenant_id === undefined ? null : Number(row.tenant_id);
         const role = tenant === null ? String(row.role) : this.settings.memberRole!;
         const user = await insertUser(tx, role, { name, email, password: hashed });
         // An account made meanwhile: the transaction rolls back, the invitation stays pending.
@@ -85,7 +86,11 @@ export class InvitationAcceptance {
    * Marks the invitation of `token` accepted when it is pending and its tenant (if any) is not
    * deleted; for a join, when it is a tenant's and names `joiner`'s address. Its row, or undefined.
    */
-  private async spend(tx: Sql, token: string, joiner: number | undefined): Promise<SqlRow | undefined> {
+  private async spend(
+    tx: Sql,
+    token: string,
+    joiner: number | undefined,
+  ): Promise<SqlRow | undefined> {
     const b = new Binder(tx.dialect);
     const now = b.add(new Date());
     const conditions = [

@@ -89,7 +89,9 @@ export class InvitationsService {
         await this.memberships!.hold(tx, scope, inviter, this.memberships!.settings.manage);
       const b = new Binder(tx.dialect);
       const values = [hash, email, role, inviter.id, now, expires].map((value) => b.add(value));
-      const [column, value] = this.memberships ? [`, "tenant_id"`, `, ${b.add(scope?.id ?? null)}`] : ["", ""];
+      const [column, value] = this.memberships
+        ? [`, "tenant_id"`, `, ${b.add(scope?.id ?? null)}`]
+        : ["", ""];
       await tx.run(
         `INSERT INTO "hashapi_invitations" ("hash", "email", "role", "invited_by", "created_at", "expires_at"${column}) VALUES (${values.join(", ")}${value})`,
         b.list,
