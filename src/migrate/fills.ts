@@ -27,6 +27,22 @@ export function withOptionalColumns(schema: string, columns: readonly RequiredCo
   });
 }
 
+/**
+ * With tenancy.adopt: a check the migrator runs before anything else, which refuses the migration
+ * when the adopted tenant is not stored (its rows would be left without one); once, whatever the
+ * number of tables it fills.
+ */
+export function adoptionChecks(columns: readonly RequiredColumn[]): string[] {
+  const adopted = columns.find((column) => column.fill.type === "tenant");
+  if (!adopted) return [];
+  const hash = `'${String(adopted.fill.value).replaceAll("'", "''")}'`;
+  const tenants = adopted.fill.tenants!;
+  return [
+    `-- hashapi:refuse-when-rows tenancy.adopt names a record no row of ${tenants} holds: store it first (or name one that is stored), then run \`npm run db:migrate\` again.`,
+    `SELECT ${hash} AS "tenancy.adopt" WHERE NOT EXISTS (SELECT 1 FROM "${tenants}" WHERE "hash" = ${hash});`,
+  ];
+}
+
 /** `UPDATE … SET column = value WHERE column IS NULL`: the rows that lack a value get the fill. */
 export function fillStatement(column: RequiredColumn, provider: Provider): string {
   const name = `"${column.column}"`;

@@ -5,7 +5,7 @@ import { lockFile, migrationsDir, snapshotFile, type MigrationHistory } from "./
 import type { SchemaEvolution } from "../model/schema-evolution.js";
 import { assessChanges, type ChangeAssessment, type RequiredColumn, type RiskyChange } from "./changes.js";
 import { caselessIndexChanges } from "./case-insensitive-email.js";
-import { fillStatement, withOptionalColumns } from "./fills.js";
+import { adoptionChecks, fillStatement, withOptionalColumns } from "./fills.js";
 import { prismaMigrateDiff, type Provider } from "./prisma-diff.js";
 import { eventKeyStatements } from "./event-keys.js";
 import { DataLossRefused, UnfillableRefused } from "./refusals.js";
@@ -93,7 +93,8 @@ async function migrationSql(from: string | null, schema: string, provider: Provi
   else {
     const intermediate = withOptionalColumns(schema, required);
     parts.push(await prismaMigrateDiff(from, intermediate));
-    parts.push(`-- Fill existing rows before the columns become required (backfill or default in the specs)\n${required.map((column) => fillStatement(column, provider)).join("\n")}\n`);
+    const fills = [...adoptionChecks(required), ...required.map((column) => fillStatement(column, provider))];
+    parts.push(`-- Fill existing rows before the columns become required (backfill or default in the specs)\n${fills.join("\n")}\n`);
     parts.push(await prismaMigrateDiff(intermediate, schema));
   }
   parts.push(...caselessIndexChanges(from, schema, provider, parts));

@@ -18,6 +18,7 @@ import {
 } from "../../runtime/common/src/db/migrations.js";
 import type { Sql } from "../../runtime/common/src/db/sql.js";
 import { caselessIndexSql } from "../../src/migrate/case-insensitive-email.js";
+import { adoptionChecks, fillStatement } from "../../src/migrate/fills.js";
 import { postgresBinDir, startPostgres, type PostgresServer } from "../support/postgres.js";
 
 const init = `CREATE TABLE "owners" ("id" INTEGER NOT NULL PRIMARY KEY, "name" TEXT);
@@ -156,6 +157,28 @@ INSERT INTO "members" ("id", "contact") VALUES (1, 'Case.Test@Example.COM'), (2,
       await expect(db.run(`INSERT INTO "members" ("id", "contact") VALUES (6, 'X@EXAMPLE.com')`)).rejects.toThrow();
       // Rows without a value are not values that clash.
       await db.run(`INSERT INTO "members" ("id", "contact") VALUES (7, NULL)`);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("refuses tenancy.adopt naming a tenant no row holds, before anything is written; fills every row once it is stored", async () => {
+    const init = `CREATE TABLE "teams" ("id" INTEGER NOT NULL PRIMARY KEY, "hash" TEXT NOT NULL UNIQUE);
+CREATE TABLE "projects" ("id" INTEGER NOT NULL PRIMARY KEY, "title" TEXT NOT NULL);
+INSERT INTO "projects" ("id", "title") VALUES (1, 'Engine'), (2, 'Wheels');`;
+    const provider = target.name === "SQLite" ? "sqlite" : "postgresql";
+    const column = { table: "projects", column: "tenant_id", added: true, fill: { table: "projects", column: "tenant_id", type: "tenant" as const, value: "TEM_7KX9MQ2B", tenants: "teams" } };
+    const adopt = [`ALTER TABLE "projects" ADD COLUMN "tenant_id" INTEGER;`, ...adoptionChecks([column]), fillStatement(column, provider)].join("\n");
+    const dir = migrationsFolder({ "0001_init": init, "0002_adopt": adopt });
+    const db = await target.open();
+    try {
+      const refused = await applyMigrations(db, dir).catch((caught: unknown) => caught);
+      expect(refused).toBeInstanceOf(MigrationRefused);
+      expect((refused as Error).message).toMatch(/^Migration 0002_adopt was not applied\. tenancy\.adopt names a record no row of teams holds[\s\S]*tenancy\.adopt: TEM_7KX9MQ2B/);
+      expect(await db.all(`SELECT * FROM "projects" ORDER BY "id"`)).toEqual([{ id: 1, title: "Engine" }, { id: 2, title: "Wheels" }]);
+      await db.run(`INSERT INTO "teams" ("id", "hash") VALUES (7, 'TEM_7KX9MQ2B')`);
+      expect((await applyMigrations(db, dir)).applied.map((entry) => entry.name)).toEqual(["0002_adopt"]);
+      expect((await db.all(`SELECT "tenant_id" FROM "projects"`)).map((row) => Number(row.tenant_id))).toEqual([7, 7]);
     } finally {
       await db.close();
     }
