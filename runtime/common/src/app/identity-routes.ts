@@ -18,7 +18,17 @@ import { MembersService } from "../accounts/members.service.js";
 import { SecondFactorController } from "../accounts/second-factor.controller.js";
 import type { AuthService } from "../auth/auth.service.js";
 import type { RouteTable } from "../http/route-table.js";
-import type { ApiParts } from "./api-app.js";
+import type { AccountSettings } from "../accounts/accounts.service.js";
+import type { Database } from "../db/database.js";
+
+/** What the identity routes take of the app's parts (app/api-app.ts's ApiParts). */
+export interface IdentityParts {
+  readonly db: Database;
+  /** With mail: the account flows' settings (hashapi.yaml `auth`, `mail.limits`). */
+  readonly accounts?: AccountSettings;
+  /** With mail: how mail leaves; the account routes need it to exist. */
+  readonly mail?: unknown;
+}
 
 /**
  * Login and the session's routes, the members of tenants (with `tenancy`), and the account flows
@@ -26,7 +36,7 @@ import type { ApiParts } from "./api-app.js";
  */
 export function addIdentityRoutes(
   routes: RouteTable,
-  parts: ApiParts,
+  parts: IdentityParts,
   auth: AuthService,
 ): AccountsService | undefined {
   addAuthRoutes(routes, "/api/auth", new AuthController(auth), auth);
@@ -75,7 +85,7 @@ export function addIdentityRoutes(
 
 /** The invitations (hashapi.yaml `auth.invitations`, or `tenancy` with mail), counted as every mail. */
 function invitationsOf(
-  parts: ApiParts,
+  parts: IdentityParts,
   accounts: AccountsService,
   auth: AuthService,
 ): InvitationsService | undefined {
