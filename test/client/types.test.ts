@@ -92,6 +92,37 @@ export async function call() {
   });
 });
 
+describe("a tenanted project's client (test/fixtures/tenancy)", () => {
+  it("types the members' routes and invitations by the tenant roles, and joins with a link's token", () => {
+    const out = join(scratch, "tenancy");
+    execFileSync(process.execPath, [join(repo, "bin/hashapi.js"), "generate", join(repo, "test/fixtures/tenancy"), "--out", out], { stdio: "pipe" });
+    const file = join(scratch, "tenant-calls.ts");
+    writeFileSync(
+      file,
+      `import { createClient, unwrap, type TenantRole } from "${join(out, "client/src/index.js")}";
+export async function calls() {
+  const api = createClient({ baseUrl: "http://127.0.0.1:3000", tenant: "AGY_AAAAAAAA" });
+  await api.members.invite({ email: "a@example.com", role: "manager" });
+  await api.members.invite({ email: "a@example.com", role: "staff" });
+  await api.members.setRole("USR_AAAAAAAA", "owner");
+  const joined = unwrap(await api.auth.joinTenant("token"));
+  const role: TenantRole = joined.role;
+  await api.auth.acceptInvitation({ token: "token", name: "Nora", password: "a long password" });
+  await api.auth.invite({ email: "a@example.com", role: "user" });
+  const members = unwrap(await api.members.list());
+  api.setTenant(unwrap(await api.members.tenants())[0]?.hash);
+  return [role, members[0]?.role satisfies TenantRole | undefined];
+}
+`,
+    );
+    const found = [...diagnosticsOf([file])].map(([at, messages]) => [Number(at.slice(at.lastIndexOf(":") + 1)), messages.join(" ")] as const);
+    // A platform role is no tenant role; the fixture has no platform invitations (no auth.invitations).
+    expect(found.map(([line]) => line)).toEqual([5, 10]);
+    expect(found[0]![1]).toContain('"staff"');
+    expect(found[1]![1]).toContain("Property 'invite' does not exist");
+  }, 60_000);
+});
+
 describe("client/ as a package", () => {
   it("packs as it is (built by its prepack) and is imported by name, types included", () => {
     const dir = join(scratch, "pack");
