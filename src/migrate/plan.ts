@@ -7,6 +7,7 @@ import { assessChanges, type ChangeAssessment, type RequiredColumn, type RiskyCh
 import { caselessIndexChanges } from "./case-insensitive-email.js";
 import { adoptionChecks, fillStatement, withOptionalColumns } from "./fills.js";
 import { prismaMigrateDiff, type Provider } from "./prisma-diff.js";
+import { quoteSqliteJsonDefaults } from "./sqlite-json-defaults.js";
 import { eventKeyStatements } from "./event-keys.js";
 import { DataLossRefused, UnfillableRefused } from "./refusals.js";
 import { hasRenames, renamedSchema, renameStatements, resolveRenames, type Renames } from "./renames.js";
@@ -89,13 +90,17 @@ export function assessMigration(previous: string | null, schema: string, provide
 async function migrationSql(from: string | null, schema: string, provider: Provider, renames: Renames, required: RequiredColumn[], events: string[]): Promise<string> {
   const parts: string[] = [];
   if (hasRenames(renames)) parts.push(`-- Renames (renamedFrom in the specs): the rows stay\n${renameStatements(renames, provider).join("\n")}\n`);
-  if (required.length === 0) parts.push(await prismaMigrateDiff(from, schema));
+  const diff = async (a: string | null, b: string) => {
+    const sql = await prismaMigrateDiff(a, b);
+    return provider === "sqlite" ? quoteSqliteJsonDefaults(sql) : sql;
+  };
+  if (required.length === 0) parts.push(await diff(from, schema));
   else {
     const intermediate = withOptionalColumns(schema, required);
-    parts.push(await prismaMigrateDiff(from, intermediate));
+    parts.push(await diff(from, intermediate));
     const fills = [...adoptionChecks(required), ...required.map((column) => fillStatement(column, provider))];
     parts.push(`-- Fill existing rows before the columns become required (backfill or default in the specs)\n${fills.join("\n")}\n`);
-    parts.push(await prismaMigrateDiff(intermediate, schema));
+    parts.push(await diff(intermediate, schema));
   }
   parts.push(...caselessIndexChanges(from, schema, provider, parts));
   if (events.length > 0) parts.push(`-- Stored events follow: renamed keys and types, dropped keys put out of the way (never shown again)\n${events.join("\n")}\n`);

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { readMigrationHistory } from "../../src/migrate/history.js";
 import { caseInsensitiveEmailMarker, caseInsensitiveMarker, caselessIndexes } from "../../src/migrate/case-insensitive-email.js";
 import { nextFolderName, planMigration, sanitizeLabel } from "../../src/migrate/plan.js";
+import Database from "better-sqlite3";
 
 const schema = (extra = "") => `generator client {
   provider   = "prisma-client"
@@ -149,6 +150,26 @@ ${field}${extra}
     expect(tenanted).toContain('DROP INDEX IF EXISTS "members_contact_lower_key";');
     expect(tenanted).toContain('GROUP BY "tenant_id", lower("contact") HAVING COUNT(*) > 1;');
     expect(tenanted).toContain('CREATE UNIQUE INDEX "members_tenant_id_contact_lower_key" ON "members"("tenant_id", lower("contact"));');
+  }, 60_000);
+
+  it("gives a Json column's default on SQLite as the JSON text, which SQLite stores and the service reads back", async () => {
+    const defaults = `\n  meta  Json @default("{\\"a\\":[1,\\"it's\\"]}")\n  word  Json @default("\\"hello\\"")\n  flag  Json @default("true")\n  count Json @default("5")`;
+    const first = (await planMigration({ history: await readMigrationHistory(await outDirWith({})), schema: schema(defaults), provider: "sqlite", source: "specs/" })).files[0]!.content;
+    expect(first).toContain(`"meta" JSONB NOT NULL DEFAULT '{"a":[1,"it''s"]}',`);
+    expect(first).toContain(`"word" JSONB NOT NULL DEFAULT '"hello"',`);
+    const db = new Database(":memory:");
+    try {
+      db.exec(first);
+      db.prepare(`INSERT INTO "Patient" ("hash", "name") VALUES ('PAT_1', 'Ana')`).run();
+      const row = db.prepare(`SELECT "meta", "word", "flag", "count" FROM "Patient"`).get() as Record<string, string>;
+      expect(Object.values(row).map((text) => JSON.parse(text))).toEqual([{ a: [1, "it's"] }, "hello", true, 5]);
+    } finally {
+      db.close();
+    }
+    // A column added later (ALTER TABLE … ADD COLUMN) is written the same way.
+    const migrated = await outDirWith({ "prisma/migrations/0001_init/schema.snapshot": schema(), "prisma/migrations/migration_lock.toml": 'provider = "sqlite"\n' });
+    const added = (await planMigration({ history: await readMigrationHistory(migrated), schema: schema(`\n  meta  Json? @default("[]")`), provider: "sqlite", source: "specs/" })).files[0]!.content;
+    expect(added).toMatch(/"meta" JSONB DEFAULT '\[\]'/);
   }, 60_000);
 
   it("refuses to mix databases and explains how to start fresh", async () => {
