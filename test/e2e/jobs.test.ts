@@ -178,8 +178,11 @@ describe.each(databaseTargets)("jobs and schedules on $label", ({ database }) =>
     const made = await asAdmin("POST", "/api/patients", { name: "Handled", cpf: cpf(3) });
     const hash = made.body.data.hash as string;
     await until("the handler's job", async () => (await runs()).some((entry) => entry.name === "from-handler" && JSON.stringify(entry.payload) === JSON.stringify({ handled: hash })), 60_000);
-    // The first run threw (its job was dropped), the second succeeded: one job.
-    expect((await jobRows(`"name" = 'from-handler'`)).filter((row) => String(row.payload).includes(hash))).toHaveLength(1);
+    // The first run threw (its job was dropped), the second succeeded: one job. On SQLite the worker
+    // may run it before the group commit that wrote it is visible to another connection: wait for it.
+    const handled = async () => (await jobRows(`"name" = 'from-handler'`)).filter((row) => String(row.payload).includes(hash));
+    await until("the handler's job row", async () => (await handled()).length > 0);
+    expect(await handled()).toHaveLength(1);
   }, 120_000);
 
   it("keeps a job whose attempts are spent as a dead letter, listed and retried by the first role only", async () => {
