@@ -42,6 +42,7 @@ export function buildPrismaSchema(project: ProjectModel): string {
     deliveriesModel(database),
     lanesModel(database),
     jobsModel(database, project.tenancy !== undefined),
+    ...(project.files ? [uploadsModel(database)] : []),
     // Request counts live in PostgreSQL, shared by every instance; SQLite's live in memory.
     ...(project.rateLimit && database.dialect.sharedRequestCounts ? [rateLimitsModel()] : []),
   ];
@@ -326,6 +327,35 @@ function jobsModel(database: DatabaseModel, tenanted: boolean): string {
       ["updated_at", "DateTime", timestamp.trim()],
     ],
     ["@@index([status, run_at])", "@@index([finished_at])", '@@map("hashapi_jobs")'],
+  );
+}
+
+/**
+ * Every stored file and every upload on its way (runtime files/uploads.ts): pending, receiving,
+ * ready, attached to a record (`prefix` names its resource, which survives a rename; `record_id`
+ * its row), or being removed. What no record took is swept once its grace is over.
+ */
+function uploadsModel(database: DatabaseModel): string {
+  const timestamp = native(database, "@db.Timestamptz(3)").trim();
+  return modelBlock(
+    "HashapiUpload",
+    [
+      ["id", "Int", "@id @default(autoincrement())"],
+      ["token", "String", `@unique${native(database, "@db.VarChar(40)")}`],
+      ["key", "String", `@unique${native(database, "@db.VarChar(40)")}`],
+      ["prefix", "String", native(database, "@db.VarChar(3)").trim()],
+      ["field", "String", native(database, "@db.VarChar(100)").trim()],
+      ["uploader_id", "Int?", ""],
+      ["tenant_id", "Int?", ""],
+      ["name", "String", native(database, "@db.VarChar(255)").trim()],
+      ["size", "Int", ""],
+      ["type", "String", native(database, "@db.VarChar(255)").trim()],
+      ["state", "String", native(database, "@db.VarChar(10)").trim()],
+      ["record_id", "Int?", ""],
+      ["created_at", "DateTime", timestamp],
+      ["expires_at", "DateTime", timestamp],
+    ],
+    ["@@index([state, created_at])", "@@index([prefix, record_id])", '@@map("hashapi_uploads")'],
   );
 }
 

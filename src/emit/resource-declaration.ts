@@ -27,6 +27,7 @@ export function buildResourceDeclaration(resource: ResourceModel): object {
     ...(resource.audit ? { audit: resource.audit.retainDays === null ? {} : { retainDays: resource.audit.retainDays } } : {}),
     output: declaration.output.keys,
     ...(declaration.output.scales ? { scales: declaration.output.scales } : {}),
+    ...(declaration.files ? { files: declaration.files } : {}),
     ...(declaration.publicActions.length > 0 ? { publicActions: declaration.publicActions } : {}),
     ...(declaration.roles ? { roles: declaration.roles } : {}),
     ...(declaration.owner ? { owner: declaration.owner } : {}),

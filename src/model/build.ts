@@ -7,6 +7,7 @@ import { authModel, mailModel, writeOnlyUserColumns } from "./account-model.js";
 import { defaultCollection, derivePrefix, withArticle, pluralize, splitWords, toCamel, toKebab, toPascal, toSnake } from "./naming.js";
 import { dialectOf } from "../dialects/index.js";
 import { projectPackages } from "./project-packages.js";
+import { withFiles } from "./files-model.js";
 import { exampleHash } from "./hash-format.js";
 import { declarationOf } from "./declaration.js";
 import { examplesOf } from "./factory-examples.js";
@@ -34,7 +35,6 @@ import type {
   WebhookModel,
   RateLimitModel,
 } from "./types.js";
-
 
 /**
  * Builds the one normalized model from validated specs. Validation has already guaranteed that every
@@ -98,7 +98,7 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
     })),
     ...rateLimitModel(specs, resources),
   };
-  return model;
+  return withFiles(model, specs.project.storage, resources);
 }
 
 /** hashapi.yaml's and the resources' `rateLimit`, as the runtime counts them (http/request-limits.ts). */

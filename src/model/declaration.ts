@@ -11,11 +11,10 @@ export function declarationOf(resource: ResourceCore & Pick<ResourceModel, "seri
   for (const relation of resource.belongsTo) columns[relation.foreignKey] = "integer";
   if (resource.tenant?.kind === "member") columns[tenantColumn] = "integer";
   const scales: Record<string, number> = {};
-  for (const field of resource.fields) if (field.kind === "decimal") scales[field.name] = field.scale;
+  for (const field of resource.fields) if (field.type === "decimal") scales[field.name] = field.scale;
+  const files = nonEmpty(Object.fromEntries(resource.fields.flatMap((field) => (field.file ? [[field.name, field.file]] : []))));
   const referencing = (onDelete: BelongsToModel["onDelete"]) =>
-    resource.referencedBy
-      .filter((reference) => reference.onDelete === onDelete)
-      .map((reference) => ({ target: reference.resource, foreignKey: reference.foreignKey }));
+    resource.referencedBy.filter((reference) => reference.onDelete === onDelete).map((reference) => ({ target: reference.resource, foreignKey: reference.foreignKey }));
   const restrictedBy = referencing("restrict");
   // A soft delete applies cascade and setNull itself; a hard delete leaves them to the database's
   // foreign keys and records their events from these (runtime data/cascade-events.ts).
@@ -24,6 +23,7 @@ export function declarationOf(resource: ResourceCore & Pick<ResourceModel, "seri
   const read = resource.relations.map((relation) => relation.target);
   const pointing = [...restrictedBy, ...cascadeTo, ...nullOnDelete].map((entry) => entry.target);
   return {
+    files,
     columns,
     restrictedBy,
     cascadeTo,

@@ -3,7 +3,8 @@ import { setByServer } from "../spec/set-by-server.js";
 import type { FieldSpec } from "../spec/types.js";
 import { fieldType } from "./field-types.js";
 import { fieldOutputSchema, tsTypeOf } from "./output-schema.js";
-import type { FieldModel } from "./types.js";
+import type { FieldModel, FileRulesModel } from "./types.js";
+import { defaultFileMaxKb } from "../spec/file-checks.js";
 
 /** How a field is filtered and searched on lists: its type's operators, narrowed or turned off by its spec. */
 function filterOptions(spec: FieldSpec): Pick<FieldModel, "filter" | "operators" | "narrowed" | "search"> {
@@ -30,7 +31,7 @@ export function fieldModel(spec: FieldSpec): FieldModel {
     outputSchema: {},
     values: spec.values ?? [],
     column: {
-      ...(spec.max !== undefined ? { max: spec.max } : {}),
+      ...(spec.max !== undefined && spec.type !== "file" ? { max: spec.max } : {}),
       ...(spec.precision !== undefined ? { precision: spec.precision } : {}),
       ...(spec.scale !== undefined ? { scale: spec.scale } : {}),
       ...(spec.default !== undefined ? { default: spec.default } : {}),
@@ -41,8 +42,22 @@ export function fieldModel(spec: FieldSpec): FieldModel {
     ...(spec.visibleTo ? { visibleTo: spec.visibleTo } : {}),
     ...(spec.writableBy ? { writableBy: spec.writableBy } : {}),
     ...(spec.set !== undefined ? { setByServer: setByServer(spec)! } : {}),
+    ...(spec.type === "file" ? { file: fileRulesOf(spec) } : {}),
   };
   field.tsType = tsTypeOf(field);
   field.outputSchema = fieldOutputSchema(field, spec);
   return field;
+}
+
+/** A file field's rules: its sizes in bytes (the spec's are kilobytes, as Laravel's), its types. */
+function fileRulesOf(spec: FieldSpec): FileRulesModel {
+  return {
+    label: spec.name.replaceAll("_", " "),
+    maxBytes: (spec.max ?? defaultFileMaxKb) * 1024,
+    ...(spec.min !== undefined ? { minBytes: spec.min * 1024 } : {}),
+    ...(spec.mimes ? { mimes: spec.mimes } : {}),
+    ...(spec.mimetypes ? { mimetypes: spec.mimetypes } : {}),
+    ...(spec.image ? { image: true } : {}),
+    ...(spec.dimensions ? { dimensions: spec.dimensions as Record<string, number> } : {}),
+  };
 }

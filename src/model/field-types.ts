@@ -1,6 +1,6 @@
 import { laravelMessage, type LaravelMessageKey } from "./laravel-messages.js";
 import type { JsonSchema } from "./json-schema.js";
-import { uuidPattern } from "./public-names.js";
+import { uploadTokenPattern, uuidPattern } from "./public-names.js";
 
 /**
  * Everything hashapi knows about a field type, in one place: what a spec may say about it, how it is
@@ -79,7 +79,8 @@ export type TypeRule =
   | "unique"
   | "confirmed"
   | "uuid"
-  | "url";
+  | "url"
+  | "file";
 
 /** What a descriptor may read of one field's spec. */
 export interface FieldFacts {
@@ -288,7 +289,46 @@ export const fieldTypes = {
     sortable: false,
     rules: [],
   },
+  file: {
+    // Stored as JSON (the object's key, name, size and type); output as { name, size, type, url }.
+    kind: "json",
+    options: ["max", "min", "mimes", "mimetypes", "image", "dimensions"],
+    prisma: { type: "Json", postgres: () => "@db.JsonB" },
+    prismaDefault: () => "null",
+    defaultProblem: () => "a file field takes no default: a record gets its file from an upload",
+    // The payload names an upload by its token (a multipart part becomes one too).
+    payload: {
+      schema: () => ({ type: "string", pattern: uploadTokenPattern }),
+      rule: "file",
+      typeMessage: "file",
+      keywordMessages: { pattern: "file" },
+      tsType: () => "string",
+      numeric: false,
+    },
+    output: {
+      schema: () => fileOutputSchema,
+      tsType: () => "{ name: string; size: number; type: string; url: string }",
+      example: (field) =>
+        field.nullable ? null : { name: "resume.pdf", size: 48213, type: "application/pdf", url: "https://api.example.com/api/files/k7x9mq2bf3a4c5d6e7f8g2h3j4?expires=1767225600&signature=…" },
+    },
+    filter: undefined,
+    searchable: false,
+    sortable: false,
+    rules: ["file"],
+  },
 } satisfies Record<string, FieldTypeDescriptor>;
+
+/** What a file field outputs to a reader who may see it (api-contract "Files"). */
+const fileOutputSchema: JsonSchema = {
+  type: "object",
+  required: ["name", "size", "type", "url"],
+  properties: {
+    name: { type: "string", description: "the file's name as uploaded (its last path segment)" },
+    size: { type: "integer", description: "bytes" },
+    type: { type: "string", description: "the media type read from its bytes" },
+    url: { type: "string", description: "a short-lived signed URL that downloads it" },
+  },
+};
 
 export type FieldType = keyof typeof fieldTypes;
 

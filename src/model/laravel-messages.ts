@@ -29,6 +29,7 @@ export const laravelMessages = {
   confirmed: "The :attribute field confirmation does not match.",
   uuid: "The :attribute field must be a valid UUID.",
   url: "The :attribute field must be a valid URL.",
+  file: "The :attribute field must be a file.",
   array: "The :attribute field must be an array.",
   maxArray: "The :attribute field must not have more than :max items.",
   distinct: "The :attribute field has a duplicate value.",

@@ -6,7 +6,7 @@ import type { FieldModel } from "./types.js";
 /** TypeScript type of a field as the serializer outputs it. */
 export function tsTypeOf(field: FieldModel): string {
   const type = fieldType(field.type).output.tsType(field);
-  return field.nullable && field.kind !== "json" ? `${type} | null` : type;
+  return field.nullable && field.type !== "json" ? `${type} | null` : type;
 }
 
 /** JSON Schema of a field's output value: decimals are exact strings, dates ISO strings. */

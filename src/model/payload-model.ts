@@ -57,8 +57,9 @@ export function payloadField(spec: FieldSpec): PayloadField {
     // The server fills a `set:` field when a payload leaves it out, as a default would.
     hasDefault: spec.default !== undefined || spec.set !== undefined,
     unique: spec.unique !== undefined && spec.unique !== false,
-    ...(spec.max !== undefined ? { max: spec.max } : {}),
-    ...(spec.min !== undefined ? { min: spec.min } : {}),
+    // A file's max and min are kilobytes of its bytes (files/file-rules.ts), not its token's length.
+    ...(spec.max !== undefined && spec.type !== "file" ? { max: spec.max } : {}),
+    ...(spec.min !== undefined && spec.type !== "file" ? { min: spec.min } : {}),
     ...(spec.length !== undefined ? { length: spec.length } : {}),
     ...(spec.pattern !== undefined ? { pattern: spec.pattern } : {}),
     ...(spec.values !== undefined ? { values: spec.values } : {}),

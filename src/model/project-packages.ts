@@ -47,3 +47,22 @@ export function projectPackages(database: ProjectText): { dependencies: PackageM
     devDependencies: sorted({ ...common.devDependencies, ...database.devDependencies }),
   };
 }
+
+/** What a project with file fields adds (runtime files/): multipart, type sniffing, and the AWS SDK where the bucket may be used. */
+export function withFilePackages(
+  packages: { dependencies: PackageModel[]; devDependencies: PackageModel[] },
+  s3: boolean,
+): { dependencies: PackageModel[]; devDependencies: PackageModel[] } {
+  const added: Record<string, string> = {
+    busboy: "^1.6.0",
+    "file-type": "^21.3.4",
+    "image-size": "^2.1.0",
+    ...(s3 ? { "@aws-sdk/client-s3": "^3.1175.0" } : {}),
+  };
+  const dependencies = Object.fromEntries(packages.dependencies.map(({ name, version }) => [name, version]));
+  const devDependencies = Object.fromEntries(packages.devDependencies.map(({ name, version }) => [name, version]));
+  return {
+    dependencies: sorted({ ...dependencies, ...added }),
+    devDependencies: sorted({ ...devDependencies, "@types/busboy": "^1.5.5" }),
+  };
+}

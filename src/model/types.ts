@@ -7,6 +7,9 @@ import type { JsonSchema } from "./json-schema.js";
 import type { AuthModel, MailModel } from "./auth-types.js";
 import type { OwnerModel, TenancyModel, TenantModel } from "./access-types.js";
 import type { Names, ResourceRef } from "./refs.js";
+import type { FileRulesModel, FilesModel } from "./files-model.js";
+
+export type { FileRulesModel, FilesModel };
 
 export type { Names, OwnerModel, ResourceRef, TenancyModel, TenantModel };
 
@@ -43,6 +46,8 @@ export interface ProjectModel {
   /** hashapi.yaml's jobs, as the generated src/jobs.ts declares them (runtime jobs/). */
   jobs: JobModel[];
   schedules: ScheduleModel[];
+  /** File fields' storage (hashapi.yaml `storage:`); absent when no resource has a file field. */
+  files?: FilesModel;
 }
 
 export interface JobModel {
@@ -134,6 +139,8 @@ export interface FieldModel {
   visibleTo?: string[];
   /** Roles that may send it; undefined: every caller who may write the record. */
   writableBy?: string[];
+  /** `type: file`: its rules, as the runtime reads them (files/file-rules.ts). */
+  file?: FileRulesModel;
   /** `set:` (dates and datetimes): the server sets the current time on create, or on every write; only `bypass` roles may send one. */
   setByServer?: { on: "create" | "write"; bypass: string[] };
 }
@@ -327,6 +334,8 @@ export interface UserModel {
 
 /** A resource as the runtime library reads it: plain data, laid out by its `.repository.ts` and `.resource.ts`. */
 export interface DeclarationModel {
+  /** `type: file` fields and their rules (runtime files/file-rules.ts FileRules). */
+  files?: Record<string, FileRulesModel>;
   /** Stored columns beyond id, hash and the timestamps: fields, then foreign keys. */
   columns: Record<string, ValueKind>;
   /** Tables whose live rows refuse this one's deletion (their belongsTo here is onDelete: restrict). */

@@ -1,4 +1,4 @@
-import { exampleValue, isRelationKey, type PropertySchema } from "./example-values.js";
+import { exampleValue, isFileKey, isRelationKey, type PropertySchema } from "./example-values.js";
 import type { ProjectModel } from "./types.js";
 
 /**
@@ -11,7 +11,7 @@ export function unfillableFieldWarnings(model: ProjectModel): string[] {
   for (const resource of model.resources) {
     const properties = resource.validation.create.schema.properties ?? {};
     for (const [key, property] of Object.entries(properties) as [string, PropertySchema][]) {
-      if (isRelationKey(property) || exampleValue(property, key, 1) !== undefined) continue;
+      if (isRelationKey(property) || isFileKey(property) || exampleValue(property, key, 1) !== undefined) continue;
       const pattern = property.pattern === undefined ? "its rules" : `/${property.pattern}/`;
       warnings.push(
         `warning: ${resource.source} fields.${key}: the generated tests and seed data cannot make a value that matches ${pattern}; give one with \`example:\` on the field (e.g. example: "…")`,

@@ -3,6 +3,7 @@ import { withArticle } from "../model/naming.js";
 import { operatorsOf } from "../model/list-operators.js";
 import { reservedQueryParameters } from "../model/public-names.js";
 import type { SpecSource } from "./source.js";
+import { checkFileField } from "./file-checks.js";
 import type { FieldSpec, FieldType, Problem } from "./types.js";
 
 /** Field names the generated code uses itself, or list query parameters would shadow. */
@@ -28,9 +29,9 @@ export function optionsOf(type: FieldType): readonly string[] {
  * Checks of one field that the JSON Schema cannot express: options that suit the type, ranges,
  * defaults of the right type.
  */
-export function checkField(source: SpecSource, base: (string | number)[], field: FieldSpec): Problem[] {
-  const problems: Problem[] = [];
+export function checkField(source: SpecSource, base: (string | number)[], field: FieldSpec, place: "resource" | "pivot" | "user" = "resource"): Problem[] {
   const at = [...base, field.name];
+  const problems: Problem[] = checkFileField(source, at, field, place);
   const allowed = optionsOf(field.type);
   for (const option of Object.keys(field)) {
     if (option === "name" || allowed.includes(option)) continue;

@@ -1,4 +1,4 @@
-import type { FieldSpec, MailSpec, ProjectSpec, RelationSpec, ResourceSpec, TenancySpec } from "./types.js";
+import type { FieldSpec, MailSpec, ProjectSpec, RelationSpec, ResourceSpec, StorageSpec, TenancySpec } from "./types.js";
 
 /** Raw YAML data (already schema-valid) → the typed spec with fields and relations as ordered lists. */
 export function normalizeResource(file: string, data: Record<string, unknown>): ResourceSpec {
@@ -48,6 +48,7 @@ type RawProject = {
   };
   tenancy?: { resource: string; roles: string[]; manage?: string[]; bypass?: string[]; create?: string[]; adopt?: string };
   mail?: { from: string; transport?: string; links?: Partial<MailSpec["links"]>; limits?: Partial<MailSpec["limits"]> };
+  storage?: Partial<StorageSpec>;
   pagination?: Partial<ProjectSpec["pagination"]>;
   webhooks?: ProjectSpec["webhooks"];
   rateLimit?: ProjectSpec["rateLimit"];
@@ -87,6 +88,7 @@ export function normalizeProject(data: RawProject | null): ProjectSpec {
       ...(data?.auth?.invitations ? { invitations: data.auth.invitations } : {}),
     },
     ...(data?.mail ? { mail: normalizeMail(data.mail) } : {}),
+    storage: normalizeStorage(data?.storage),
     ...(data?.tenancy ? { tenancy: normalizeTenancy(data.tenancy) } : {}),
     pagination: {
       defaultPerPage: data?.pagination?.defaultPerPage ?? 15,
@@ -110,6 +112,23 @@ function normalizeTenancy(tenancy: NonNullable<RawProject["tenancy"]>): TenancyS
     bypass: tenancy.bypass ?? [],
     ...(tenancy.create ? { create: tenancy.create } : {}),
     ...(tenancy.adopt ? { adopt: tenancy.adopt } : {}),
+  };
+}
+
+/** `storage:` with its defaults: the driver, bucket, endpoint and region from the environment, local files. */
+function normalizeStorage(storage: Partial<StorageSpec> | undefined): StorageSpec {
+  return {
+    driver: "${STORAGE_DRIVER}",
+    bucket: "${S3_BUCKET}",
+    endpoint: "${S3_ENDPOINT}",
+    region: "${S3_REGION}",
+    folder: "data/files",
+    urlTtlSeconds: 300,
+    uploadTtlSeconds: 3600,
+    orphanHours: 24,
+    concurrentUploads: 8,
+    idleSeconds: 30,
+    ...storage,
   };
 }
 

@@ -42,6 +42,8 @@ export function checkRules(source: SpecSource, spec: ResourceSpec): Problem[] {
         else if (!ruleTable[rule.name]!.appliesTo.includes(target)) {
           const what = field ? withArticle(`${field.type} field`) : "a belongsTo relation";
           problems.push(source.problem(at, `rule "${rule.name}" does not apply to ${what}`));
+        } else if (rule.name === "required" && field?.type === "file" && action === "create") {
+          problems.push(source.problem(at, `a file cannot be required on create: records are made without their file (seed data, the generated tests) and get it from an upload; refuse a missing one in a policy or hook of your own`));
         } else if (rule.name === "nullable" && !(field ? field.nullable : !relation!.required)) {
           problems.push(
             source.problem(at, field ? `rule "nullable" on a field that is not nullable: add nullable: true to fields.${key}` : `rule "nullable" on a required relation`),

@@ -44,6 +44,7 @@ const arities: Record<PresenceRule | "exists" | TypeRule, Arity> = {
   confirmed: "none",
   uuid: "none",
   url: "none",
+  file: "none",
 };
 
 /** The field types (src/model/field-types.ts) a rule applies to, and "relation" for a belongsTo. */

@@ -43,6 +43,14 @@ export interface FieldSpec {
   backfill?: unknown;
   /** A valid value for the generated tests and seed data, where the rules cannot say how to make one. */
   example?: unknown;
+  /** file: the extensions its content may be (Laravel's `mimes`). */
+  mimes?: string[];
+  /** file: the media types its content may be, `image/*` allowed (Laravel's `mimetypes`). */
+  mimetypes?: string[];
+  /** file: an image (jpeg, png, gif, bmp, webp), served inline (Laravel's `image`). */
+  image?: boolean;
+  /** file: an image's pixel bounds (Laravel's `dimensions`). */
+  dimensions?: Partial<Record<"min_width" | "max_width" | "min_height" | "max_height" | "width" | "height", number>>;
 }
 
 export interface RelationSpec {
@@ -116,6 +124,8 @@ export interface ProjectSpec {
     /** `auth.invitations`: roles that may invite; undefined: no invitations. */
     invitations?: string[];
   };
+  /** `storage:`: where files go, its defaults applied (used when a resource has a file field). */
+  storage: StorageSpec;
   /** `mail:`: how mail leaves; undefined: the service sends none. */
   mail?: MailSpec;
   /** `tenancy:`: many organizations in one service; undefined: none. */
@@ -148,6 +158,20 @@ export interface TenancySpec {
   create?: string[];
   /** Adopting tenancy on stored records: the public id of the tenant they all go to. */
   adopt?: string;
+}
+
+/** hashapi.yaml's `storage`, its defaults applied: each text value literal or `${VARIABLE}`. */
+export interface StorageSpec {
+  driver: string;
+  bucket: string;
+  endpoint: string;
+  region: string;
+  folder: string;
+  urlTtlSeconds: number;
+  uploadTtlSeconds: number;
+  orphanHours: number;
+  concurrentUploads: number;
+  idleSeconds: number;
 }
 
 /** hashapi.yaml's `mail`, its defaults applied. */

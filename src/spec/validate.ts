@@ -30,7 +30,7 @@ export function validateSpecs(loaded: LoadedSpecs): { problems: Problem[]; specs
   const project = normalizeProject(projectData as Parameters<typeof normalizeProject>[0]);
   if (loaded.project && projectData !== null) {
     for (const field of project.auth.user.fields) {
-      problems.push(...checkField(loaded.project.source, ["auth", "user", "fields"], field));
+      problems.push(...checkField(loaded.project.source, ["auth", "user", "fields"], field, "user"));
     }
     problems.push(...checkProjectRoles(project, loaded.project.source), ...checkUserFields(project, loaded.project.source));
   }

@@ -8,7 +8,7 @@ const runtimeRoots = ["runtime/common/src", "runtime/sqlite/src", "runtime/postg
  * points; the composition root and the process; `lib/`, the paths a project's own code imports (each
  * a re-export of the module where it lives, so the runtime itself never imports them); the
  * endpoints (accounts, resources); the HTTP helpers they share; identity; event deliveries and
- * history; jobs; the data layer (tables, relations, list conditions, codecs, the events a write
+ * history; files (storage, uploads, their jobs); jobs; the data layer (tables, relations, list conditions, codecs, the events a write
  * appends); the database (SQL, dialects and drivers, migrations); and the base under everything.
  */
 const runtimeLayers = [
@@ -19,6 +19,7 @@ const runtimeLayers = [
   ["http"],
   ["auth"],
   ["events"],
+  ["files"],
   ["jobs"],
   ["mail"],
   ["data"],

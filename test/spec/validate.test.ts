@@ -46,6 +46,18 @@ describe("valid specs", () => {
       webhooks: [],
       jobs: {},
       schedules: [],
+      storage: {
+        driver: "${STORAGE_DRIVER}",
+        bucket: "${S3_BUCKET}",
+        endpoint: "${S3_ENDPOINT}",
+        region: "${S3_REGION}",
+        folder: "data/files",
+        urlTtlSeconds: 300,
+        uploadTtlSeconds: 3600,
+        orphanHours: 24,
+        concurrentUploads: 8,
+        idleSeconds: 30,
+      },
     });
     const patientSpec = specs!.resources.find((resource) => resource.name === "Patient")!;
     expect(patientSpec.fields.map((field) => field.name)).toEqual(["name", "cpf"]);

@@ -87,11 +87,16 @@ export class JobQueue {
    * This queue with a job of hashapi's own (the mail's, jobs/mail-job.ts): its name holds a colon,
    * which no job of hashapi.yaml can.
    */
-  including(name: string, settings: JobSettings, handler: JobHandler): JobQueue {
+  including(
+    name: string,
+    settings: JobSettings,
+    handler: JobHandler,
+    schedule?: Schedule,
+  ): JobQueue {
     return new JobQueue(
       { ...this.settings, [name]: settings },
       { ...this.handlers, [name]: handler },
-      this.schedules,
+      schedule ? [...this.schedules, schedule] : this.schedules,
     );
   }
 

@@ -32,7 +32,7 @@ import { addReferenceProblems } from "./write-errors.js";
 import { bothScopes, ownerScope } from "./ownership.js";
 import { tenantScope } from "./tenancy.js";
 import { newTenantRule, tenantWriteRule } from "./tenant-writes.js";
-import { plannedWrite, type WritePlanning } from "./planned-write.js";
+import { filedWrite, plannedWrite, type WritePlanning } from "./planned-write.js";
 import type { Policy } from "./policy.js";
 import { updatesByHash, updatesWithoutRecord } from "./unread-update.js";
 import type { Serializer } from "./serializer.js";
@@ -81,7 +81,8 @@ export class ResourceController<
     this.exit = context.exit;
     this.jobs = context.jobs;
     const tenantWrites = { resource: context.service.resource, memberships: context.memberships };
-    this.writes = { tenantWrites, linking: (req, payload) => this.linking(req, payload) };
+    const linking = (req: Request, payload: object) => this.linking(req, payload);
+    this.writes = { tenantWrites, linking, files: context.files };
     this.writesCommitting = this.onWrite !== ResourceController.prototype.onWrite;
     this.updatesUnread = updatesWithoutRecord(this, ResourceController.prototype, context);
     const resource = context.service.resource;
@@ -245,7 +246,7 @@ export class ResourceController<
     await this.beforeCreate(req);
     const relations = this.relations(req);
     const valid = await this.validated(req, () => this.service.resource.validate.create(req.body));
-    const planned = plannedWrite(this.writes, req, valid, true);
+    const planned = await filedWrite(this.writes, req, valid, true);
     const { committing } = this.committing(req, "create");
     const tenant = newTenantRule(this.writes.tenantWrites, req, committing);
     const rules = { ...planned.rules, committing, ...tenant, actor: actorOf(req) };
@@ -279,7 +280,7 @@ export class ResourceController<
     await this.beforeUpdate(req, row);
     const validate = () => this.service.resource.validate.update(req.body);
     const valid = await this.validated(req, validate, row.id);
-    const planned = plannedWrite(this.writes, req, valid, false);
+    const planned = await filedWrite(this.writes, req, valid, false);
     const rules = { ...planned.rules, ...this.recordRules(req, "update") };
     return this.service.update(row, planned.payload, relations, rules);
   }
@@ -291,7 +292,7 @@ export class ResourceController<
    * update after a read then answers as it always did, a missing record's 404 first.
    */
   private async updatedUnread(req: Request, relations: readonly string[]) {
-    if (!this.updatesUnread) return undefined;
+    if (!this.updatesUnread || this.writes.files) return undefined;
     let planned: { payload: Update; rules: WriteRules };
     try {
       const valid = this.service.resource.validate.update(req.body);

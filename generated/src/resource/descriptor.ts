@@ -18,6 +18,7 @@ import {
 } from "../base/validation.js";
 import { actionNames, isActionName, type ActionName } from "./actions.js";
 import type { OwnerSettings } from "./ownership.js";
+import type { FileRules } from "../files/file-rules.js";
 import type { TenantSettings } from "./tenancy.js";
 
 export { actionNames, type ActionName };
@@ -56,6 +57,11 @@ interface ResourceSettings<Filter extends string, Action extends string, Operato
    * `public_id` (no field may have either name) is the record's public id.
    */
   readonly output: readonly string[];
+  /**
+   * `type: file` fields and their rules (files/file-rules.ts): stored as JSON (the object's key,
+   * name, size and type), output as `{ name, size, type, url }` (the URL for responses only).
+   */
+  readonly files?: Readonly<Record<string, FileRules>>;
   /** Decimal places of each decimal field's output string. */
   readonly scales?: Readonly<Record<string, number>>;
   /** Actions listed under auth.public: they need no token. */

@@ -3,11 +3,10 @@
 import { requireAuth } from "../http/authenticate.js";
 import { Forbidden } from "../base/errors.js";
 import type { AuthService } from "../auth/auth.service.js";
-import { nestedReader, type NestedPolicy, type NestedReader } from "../http/nested-access.js";
+import { nestedReader, type NestedReader } from "../http/nested-access.js";
 import type { ListSpec } from "../http/list-query.js";
 import { userFieldValues, type UserFields } from "../auth/auth.service.js";
 import {
-  relationOfKind,
   relationsOfKind,
   Table,
   tableLookup,
@@ -18,10 +17,13 @@ import type { ControllerContext, ResourceController } from "./controller.js";
 import type { ResourceDescriptor } from "./descriptor.js";
 import type { Policy } from "./policy.js";
 import type { RouteTable } from "../http/route-table.js";
-import { bothScopes, bypasses, ownerScope } from "./ownership.js";
 import { ManyToManyController } from "./many-to-many.controller.js";
 import { addManyToManyRoutes, addResourceRoutes } from "./routes.js";
 import { createSerializer, type Serializer } from "./serializer.js";
+import { FileAttachments } from "./file-attachments.js";
+import { readingFiles } from "./file-bodies.js";
+import { addUploadRoutes } from "./upload-routes.js";
+import type { Files } from "../files/files.js";
 import { ResourceService, type StoredRow } from "./service.js";
 import { ResourcePolicy } from "./policy.js";
 import { UsersController } from "./users/users.controller.js";
@@ -35,8 +37,8 @@ import type { RetentionRule } from "../events/retention.js";
 import type { JobQueue } from "../jobs/jobs.js";
 import { ExitGate, type ExitSubject } from "./exits.js";
 import { resourceSubject, unmanagedUsersSubject, type SubjectSource } from "./exit-subjects.js";
-import { ownValue } from "../base/records.js";
-import { tenantColumnOf, tenantScope, workingTenant, type TenantSettings } from "./tenancy.js";
+import { tenantColumnOf, type TenantSettings } from "./tenancy.js";
+import { ownedPolicy, tenantPolicy } from "./nested-policies.js";
 
 type AnyController = ResourceController<object, StoredRow, object, object, AnyPolicy>;
 type AnyPolicy = Policy<StoredRow>;
@@ -65,6 +67,7 @@ export class ResourceRegistry {
   private readonly entries: Entry[] = [];
   private readonly tableOf: (spec: TableSpec) => AnyTable;
   private readonly serializers = new Map<TableSpec, Serializer>();
+  private readonly exitSerializers = new Map<TableSpec, Serializer>();
   private readerCache?: Map<TableSpec, NestedReader>;
   private gate?: ExitGate;
 
@@ -84,6 +87,8 @@ export class ResourceRegistry {
     private readonly pagination: Pick<ListSpec, "defaultPerPage" | "maxPerPage" | "cursors">,
     /** hashapi.yaml's jobs, which controllers may enqueue with a write (onWrite). */
     private readonly jobs?: JobQueue,
+    /** hashapi.yaml's `storage:`, when a resource has file fields. */
+    private readonly files?: Files,
   ) {
     this.tableOf = tableLookup(tables);
     const users = tables.users;
@@ -109,9 +114,17 @@ export class ResourceRegistry {
       policy,
       Controller: Controller as unknown as Entry["Controller"],
     });
+    if (resource.files) this.files?.addRules(resource.prefix, resource.table.name, resource.files);
     this.serializers.set(
       resource.table,
-      createSerializer(resource, (table) => this.serializerOf(table)),
+      createSerializer(resource, (table) => this.serializerOf(table), this.files),
+    );
+    // Every other exit (history, webhooks, handlers, jobs) shows a file's metadata, never a URL.
+    this.exitSerializers.set(
+      resource.table,
+      resource.files
+        ? createSerializer(resource, (table) => this.exitSerializerOf(table))
+        : this.serializerOf(resource.table),
     );
     return this;
   }
@@ -146,7 +159,7 @@ export class ResourceRegistry {
           resource,
           policy,
           reader: readers.get(resource.table)!,
-          serialize: this.serializerOf(resource.table),
+          serialize: this.exitSerializerOf(resource.table),
         },
       ]),
     );
@@ -195,6 +208,10 @@ export class ResourceRegistry {
           readers.get(relation.target())!,
         ]),
       );
+      const attachments =
+        this.files && resource.files
+          ? new FileAttachments(this.files, resource.prefix, resource.files)
+          : undefined;
       const controller = new Controller({
         service: new ResourceService(resource, this.tableOf(resource.table), this.tableOf),
         policy,
@@ -204,6 +221,7 @@ export class ResourceRegistry {
         exit: { gate, subject: gate.subjectWithPrefix(resource.prefix)! },
         ...(this.jobs ? { jobs: this.jobs } : {}),
         ...(this.auth.memberships ? { memberships: this.auth.memberships } : {}),
+        ...(attachments ? { files: attachments } : {}),
       });
       const tenanted = tenantRoutesOf(resource.tenant);
       addResourceRoutes(routes, `${base}/${resource.collection}`, controller, this.auth, {
@@ -213,10 +231,13 @@ export class ResourceRegistry {
         roles: resource.roles ?? {},
         softDelete: resource.table.softDelete,
         ...(resource.audit ? { history: (req, res) => controller.history(req, res) } : {}),
+        ...(attachments ? { files: (act) => readingFiles(attachments, this.files!, act) } : {}),
       });
       controllers.set(resource.table, controller);
     }
     this.addLinkRoutes(routes, base, controllers, readers);
+    const resources = this.entries.map((entry) => entry.resource);
+    if (this.files) addUploadRoutes(routes, base, this.auth, this.files, resources);
     if (this.managedUsers) this.addUserRoutes(routes, base, this.managedUsers);
   }
 
@@ -314,6 +335,10 @@ export class ResourceRegistry {
       });
   }
 
+  private exitSerializerOf(spec: TableSpec): Serializer {
+    return this.exitSerializers.get(spec) ?? this.serializerOf(spec);
+  }
+
   private serializerOf(spec: TableSpec): Serializer {
     const serializer = this.serializers.get(spec);
     if (!serializer) throw new Error(`No resource serializes ${spec.name}`);
@@ -328,65 +353,10 @@ function tenantRoutesOf(settings: TenantSettings | undefined): "records" | "tena
   return column === "id" ? "tenants" : "records";
 }
 
-/**
- * A tenanted resource's reader: nested lists hold only the caller's tenant's records, and a nested
- * belongsTo record of another tenant is refused (writes never link one; this holds if one did).
- */
-function tenantPolicy(policy: NestedPolicy, settings: TenantSettings | undefined): NestedPolicy {
-  const column = tenantColumnOf(settings);
-  if (column === undefined) return policy;
-  return {
-    show: (user, record) => policy.show(user, record),
-    scope: (user) => bothScopes(policy.scope?.(user), tenantScope(settings, user)),
-    async owns(user, records) {
-      const tenant = workingTenant(user)?.id;
-      if (!records.every((record) => ownValue(record, column) === tenant)) return false;
-      return policy.owns ? policy.owns(user, records) : true;
-    },
-  };
-}
-
 /** A related user as output: `{ hash, name }` and the project's user fields. */
 function userSerializer(fields: UserFields): Serializer {
   return (record) => {
     const { hash, name } = record as { hash: string; name: string };
     return { hash, name, ...userFieldValues(fields, record) };
-  };
-}
-
-/**
- * A resource's show verdict and scope for records nested in others' responses: its policy's, with
- * the resource's ownership added to the scope (nested lists hold only the caller's own records)
- * and to nested belongsTo records (one query per page when ownership runs through a parent).
- */
-function ownedPolicy(
-  policy: AnyPolicy,
-  resource: ResourceDescriptor,
-  tableOf: (spec: TableSpec) => AnyTable,
-): NestedPolicy {
-  if (resource.owner === undefined) return policy;
-  const owner = resource.owner;
-  const through =
-    owner.through === undefined
-      ? undefined
-      : relationOfKind(resource.table, owner.through, "belongsTo");
-  return {
-    show: (user, record) => policy.show(user, record),
-    scope: (user) => bothScopes(policy.scope?.(user), ownerScope(owner, user)),
-    async owns(user, records) {
-      if (bypasses(owner, user)) return true;
-      const id = user?.id ?? -1;
-      if (through === undefined)
-        return records.every((record) => ownValue(record, owner.column) === id);
-      const parents: number[] = [];
-      for (const record of records) {
-        const parent = ownValue(record, through.foreignKey);
-        if (typeof parent !== "number") return false;
-        parents.push(parent);
-      }
-      const distinct = new Set(parents).size;
-      const owned = await tableOf(through.target()).countAmong(parents, { [owner.column]: id });
-      return owned === distinct;
-    },
   };
 }

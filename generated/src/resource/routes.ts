@@ -23,6 +23,8 @@ export interface RouteOptions {
    * are the tenants themselves, and store (a new tenant) needs none.
    */
   tenanted?: "records" | "tenants";
+  /** With file fields: how a create or update reads a multipart body (file-bodies.ts). */
+  files?: (action: Action) => Action;
 }
 
 /**
@@ -41,7 +43,9 @@ export function addResourceRoutes(
   const limits = auth.requestLimits;
   for (const shape of actionsOf(options.softDelete)) {
     const name = `${options.collection}.${shape.name}`;
-    const perform: Action = (req, res) => controller[shape.name](req, res);
+    const act: Action = (req, res) => controller[shape.name](req, res);
+    const writes = shape.name === "store" || shape.name === "update";
+    const perform = writes && options.files ? options.files(act) : act;
     // A resource's own limit for the action (its spec's rateLimit), after the caller's.
     const limited: Action = limits?.limitsRoute(name)
       ? async (req, res) => {

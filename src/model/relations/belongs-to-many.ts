@@ -27,7 +27,7 @@ export const belongsToMany: RelationKind<"belongsToMany"> = {
       if (["hash", "id", "pivot"].includes(field.name) || field.name.endsWith("_id")) problems.push(source.problem([...at, "pivot", field.name], `"${field.name}" is reserved in a pivot (its keys and the related record's hash); choose another name`, "key"));
       if (field.unique) problems.push(source.problem([...at, "pivot", field.name, "unique"], "a pivot field cannot be unique"));
       if (field.index) problems.push(source.problem([...at, "pivot", field.name, "index"], "a pivot field takes no index of its own (the pivot is read by its keys)"));
-      problems.push(...checkField(source, [...at, "pivot"], field));
+      problems.push(...checkField(source, [...at, "pivot"], field, "pivot"));
     }
     return problems;
   },

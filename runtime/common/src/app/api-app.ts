@@ -21,7 +21,9 @@ import { hearEventsOf } from "../data/event-hearing.js";
 import type { Webhook } from "../events/webhooks.js";
 import type { TenancySettings } from "../auth/memberships.js";
 import { recordTenantsOfEvents } from "../data/outbox.js";
-import express, { type Express, type RequestHandler } from "express";
+import express, { type Express, type Request, type RequestHandler } from "express";
+import { filesOf, streamedBodies, withFileJobs } from "./file-parts.js";
+import type { StorageConfig } from "../files/storage-settings.js";
 import { AuthService, type UserFields } from "../auth/auth.service.js";
 import { LoginThrottle } from "../auth/login-throttle.js";
 import { Revocations } from "../auth/revocations.js";
@@ -108,6 +110,10 @@ export interface ApiParts {
   mfa?: MfaSettings;
   /** hashapi.yaml's `tenancy`: many organizations in one service (auth/memberships.ts). */
   tenancy?: TenancySettings;
+  /** hashapi.yaml's `storage:` with the resources' file fields (files/): where their bytes go. */
+  storage?: StorageConfig;
+  /** The collections of the resources with file fields, whose writes may be multipart. */
+  fileCollections?: readonly string[];
 }
 
 /** What sending mail needs, read at start-up (the generated src/config.ts and src/mail.ts). */
@@ -124,8 +130,10 @@ export interface MailParts {
  * reference page's files, and everything else is a 404 in the envelope.
  */
 export function createApiApp(apiParts: ApiParts): ApiApp {
-  const parts = withMailJob(apiParts);
-  const { settings, db, logger, tables } = parts;
+  const mailed = withMailJob(apiParts);
+  const { settings, db, logger, tables } = mailed;
+  const files = mailed.storage ? filesOf(mailed.storage, db, settings) : undefined;
+  const parts = files ? { ...mailed, jobs: withFileJobs(mailed.jobs, files) } : mailed;
   const app = express();
   app.disable("x-powered-by");
   app.disable("etag");
@@ -154,12 +162,14 @@ export function createApiApp(apiParts: ApiParts): ApiApp {
     auth,
     { ...settings.pagination, cursors: new CursorCodec(settings.jwt.key) },
     parts.jobs,
+    files,
   );
   parts.resources(registry);
   if (parts.users) registry.manageUsers(parts.users[0], withResets(parts.users[1], accounts));
   registry.addRoutes(routes, "/api");
   addBackgroundRoutes(routes, parts, auth);
-  app.use(preparingRequests(settings, logger));
+  const streamed = streamedBodies("/api", files ? (parts.fileCollections ?? []) : []);
+  app.use(preparingRequests(settings, logger, streamed));
   app.use(routes.middleware());
   app.use("/api/docs", referencePage(parts.openapiText, parts.title));
   app.use(notFound);
@@ -294,8 +304,12 @@ function writeJobsOf(queue: JobQueue): NonNullable<DispatcherOptions["writeJobs"
 }
 
 /** The middleware every request goes through first: its id and log line, CORS, Host, JSON body. */
-function preparingRequests(settings: ApiSettings, logger: Logger): RequestHandler {
-  const readBody = jsonBody(settings.bodyLimit);
+function preparingRequests(
+  settings: ApiSettings,
+  logger: Logger,
+  streamed: (req: Request) => boolean,
+): RequestHandler {
+  const readBody = jsonBody(settings.bodyLimit, streamed);
   const corsOrigins = new Set(settings.corsOrigins);
   const measured = settings.metrics !== undefined;
   return (req, res, next) => {

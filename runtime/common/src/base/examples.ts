@@ -2,7 +2,7 @@
 // hashapi's own src/model/example-values.ts is this very file (a link): the generator asks it whether
 // a field's values can be made at all, the project's tests and seed data make them.
 
-import { uuidPattern } from "./public-names.js";
+import { uploadTokenPattern, uuidPattern } from "./public-names.js";
 
 /** The keywords of a payload property's JSON Schema that decide a valid value, as hashapi emits them. */
 export interface PropertySchema {
@@ -320,6 +320,11 @@ export function isRelationKey(property: PropertySchema): boolean {
   return property.pattern !== undefined && hashKey.test(property.pattern);
 }
 
+/** Whether the property is a file field's upload token: only an upload makes one, never an example. */
+export function isFileKey(property: PropertySchema): boolean {
+  return property.pattern === uploadTokenPattern;
+}
+
 /**
  * A valid payload for an action (create or update) but for its relations, which the caller adds:
  * every property gets its example value, a `confirmed` field its copy under `<field>_confirmation`.
@@ -334,7 +339,7 @@ export function examplePayload(
   const confirmed = new Set(rules.confirmed ?? []);
   const payload: Record<string, unknown> = {};
   for (const [field, property] of Object.entries(rules.schema.properties ?? {})) {
-    if (isRelationKey(property)) continue;
+    if (isRelationKey(property) || isFileKey(property)) continue;
     if (field.endsWith("_confirmation") && confirmed.has(field.slice(0, -"_confirmation".length)))
       continue;
     const value = exampleValue(

@@ -24,6 +24,9 @@ export const anyHashPattern = `^[A-Z]{3}_${hashCodeClass}{${hashCodeLength}}$`;
  * stores what was sent, so only this form reads back the same on both databases). The payload
  * schema and the `?field=` filter both hold values to it.
  */
+/** An upload's token as a payload names it (files/keys.ts): `upl_` and 26 base32 characters. */
+export const uploadTokenPattern = "^upl_[a-z2-7]{26}$";
+
 export const uuidPattern = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$";
 
 /** List query parameters of every collection: no field may be named like one. */

@@ -88,10 +88,18 @@ const parserMessages: Record<string, string> = {
  * anywhere, nesting deeper than {@link maxBodyDepth}, unstorable text or a non-finite number is
  * refused (422) before anything reads it.
  */
-export function jsonBody(limit: string) {
+export function jsonBody(
+  limit: string,
+  /** A request whose route reads its body as a stream itself (an upload's bytes, a multipart write). */
+  streamed: (req: Request) => boolean = () => false,
+) {
   const parse = express.json({ limit, strict: false, type: () => true });
   return (req: Request, res: Response, next: NextFunction) => {
     if (!methodsWithBody.has(req.method)) return next();
+    if (streamed(req)) {
+      req.body = {};
+      return next();
+    }
     const hasBody =
       req.headers["transfer-encoding"] !== undefined ||
       Number(req.headers["content-length"] ?? 0) > 0;

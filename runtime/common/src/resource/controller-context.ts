@@ -7,6 +7,7 @@ import type { Memberships } from "../auth/memberships.js";
 import type { LinkedCondition } from "../data/list-conditions.js";
 import type { ExitGate, ExitSubject } from "./exits.js";
 import type { Serializer } from "./serializer.js";
+import type { FileAttachments } from "./file-attachments.js";
 import type { ResourceService, StoredRow } from "./service.js";
 
 /** A belongsToMany's own list: the records one row links to, and what each page's rows get added. */
@@ -35,4 +36,6 @@ export interface ControllerContext<
   jobs?: JobQueue;
   /** With tenancy: who works in which tenant, held under a lock by every write in one. */
   memberships?: Memberships;
+  /** The resource's file fields: the uploads a payload names, attached by its write. */
+  files?: FileAttachments;
 }

@@ -53,6 +53,7 @@ export function resourceSubject(
     decidesPerRecord: policy.scope !== undefined || policy.show !== ResourcePolicy.prototype.show,
     links,
     serialize,
+    ...(resource.files ? { files: new Set(Object.keys(resource.files)) } : {}),
   };
 }
 

@@ -10,6 +10,9 @@ import { quote } from "../db/sql.js";
 import { everyField, type Viewer } from "./field-access.js";
 import type { OwnerSettings } from "./ownership.js";
 import type { Serializer } from "./serializer.js";
+import { isRecord } from "../base/records.js";
+import { fileMetadata } from "../files/files.js";
+import type { StoredFile } from "../files/uploads.js";
 
 /*
  * One gate for every exit. Whatever leaves the service about a record (a response, its history, a
@@ -77,6 +80,8 @@ export interface ExitSubject {
   readonly decidesPerRecord: boolean;
   readonly links: readonly ExitLinks[];
   readonly serialize: Serializer;
+  /** Its file fields: an event's value of one is shown as metadata, never its key or a URL. */
+  readonly files?: ReadonlySet<string>;
 }
 
 /** The viewer a reader's fields are decided for. */
@@ -177,7 +182,8 @@ export class ExitGate {
   ): Record<string, unknown> {
     const keys = this.visibleKeys(subject, reader);
     const shown: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(changes)) if (keys.has(key)) shown[key] = value;
+    for (const [key, value] of Object.entries(changes))
+      if (keys.has(key)) shown[key] = subject.files?.has(key) ? fileChange(value) : value;
     return shown;
   }
 
@@ -318,6 +324,13 @@ function readOnce<Key, Value>(
     cache.set(key, value);
   }
   return value;
+}
+
+/** A file field's change, `[before, after]`, as metadata only (exits show no key or URL). */
+function fileChange(change: unknown): unknown {
+  const metadata = (value: unknown) =>
+    isRecord(value) ? fileMetadata(value as unknown as StoredFile) : null;
+  return Array.isArray(change) ? change.map(metadata) : metadata(change);
 }
 
 /** Whether a viewer may see the related records a link event names. */

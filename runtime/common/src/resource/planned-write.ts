@@ -5,11 +5,14 @@ import { ownedPayload } from "./ownership.js";
 import { serverSetFor } from "./server-set.js";
 import { tenantWriteRule, type TenantWrites } from "./tenant-writes.js";
 import type { WriteRules } from "./write-rules.js";
+import type { FileAttachments } from "./file-attachments.js";
 
 /** What a controller plans its writes with: its resource's tenant, and its (overridable) links' rule. */
 export interface WritePlanning {
   readonly tenantWrites: TenantWrites;
   readonly linking: (req: Request, payload: object) => Pick<WriteRules, "links">;
+  /** The resource's file fields: the uploads a payload names. */
+  readonly files?: FileAttachments | undefined;
 }
 
 /**
@@ -34,4 +37,20 @@ export function plannedWrite<T extends object>(
       ...tenantWriteRule(planning.tenantWrites, req, creating ? "store" : "update"),
     },
   };
+}
+
+/**
+ * A create or update planned (plannedWrite) with the files its payload names resolved (their tokens become the stored files)
+ * and the rule that attaches them in its transaction; as it is without file fields.
+ */
+export async function filedWrite<T extends object>(
+  planning: WritePlanning,
+  req: Request,
+  valid: T,
+  creating: boolean,
+): Promise<{ payload: T; rules: WriteRules }> {
+  const planned = plannedWrite(planning, req, valid, creating);
+  if (!planning.files) return planned;
+  const { payload, files } = await planning.files.resolve(req, planned.payload);
+  return files ? { payload, rules: { ...planned.rules, files } } : planned;
 }

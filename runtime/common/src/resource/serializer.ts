@@ -8,6 +8,9 @@ import { isPublicIdKey, type ResourceDescriptor } from "./descriptor.js";
 import { hiddenByRole, type Viewer } from "./field-access.js";
 import { objectBuilder, type BuiltKey } from "../base/object-builder.js";
 import { isRecord } from "../base/records.js";
+import { fileMetadata, type Files } from "../files/files.js";
+import type { FileRules } from "../files/file-rules.js";
+import type { StoredFile } from "../files/uploads.js";
 
 /** A record as the serializer reads it. */
 type Row = Record<string, unknown>;
@@ -29,8 +32,11 @@ export type Serializer = (
 export function createSerializer(
   resource: ResourceDescriptor,
   serializerOf: (table: TableSpec) => Serializer,
+  /** The service's files, whose URLs a response gives; without: metadata only (every other exit). */
+  files?: Files,
 ): Serializer {
   const { table, output, scales = {} } = resource;
+  const fileRules = resource.files ?? {};
   const hiddenFrom = hiddenByRole(resource.visibleTo);
   const kinds = columnsOf(table);
   // Each key's value: a column's (read as a named property: see objectBuilder), or a relation's.
@@ -48,6 +54,8 @@ export function createSerializer(
         },
       };
     }
+    if (Object.hasOwn(fileRules, key))
+      return { key, from: key, write: fileOutput(fileRules[key]!, files) };
     return { key, from: key, write: outputOf(kinds[key] ?? "", scales[key] ?? 0) ?? asIs };
   });
   const nestedLists = nestedListsOf(table, serializerOf);
@@ -79,6 +87,15 @@ export function createSerializer(
       }
     }
     return data;
+  };
+}
+
+/** A file field's output: `{ name, size, type, url }` with files, its metadata without. */
+function fileOutput(rules: FileRules, files: Files | undefined): (value: unknown) => unknown {
+  return (value) => {
+    if (!isRecord(value)) return null;
+    const stored = value as unknown as StoredFile;
+    return files ? files.output(stored, rules) : fileMetadata(stored);
   };
 }
 

@@ -28,6 +28,7 @@ import type { TenantRule } from "./tenancy.js";
 import { explainWriteError, refusedUnwritten } from "./write-errors.js";
 import { recordedColumns, statementEventOf, type Write } from "./one-statement-write.js";
 import { guards, type RecordRules, type WriteRules } from "./write-rules.js";
+import { releaseFilesOf } from "../files/file-jobs.js";
 
 export type { Reach };
 
@@ -175,6 +176,9 @@ export class ResourceService<
         const outcome = await (this.resource.table.softDelete
           ? table.softDelete(row.id, actor)
           : table.delete(row.id, actor));
+        // A hard delete lets go of its files (a soft one keeps them for a restore).
+        if (outcome === "deleted" && this.resource.files && !this.resource.table.softDelete)
+          await releaseFilesOf(tx, this.resource.prefix, row.id);
         if (outcome === "deleted") await rules.committing?.(tx, row);
         return outcome;
       })
@@ -291,6 +295,7 @@ export class ResourceService<
       await appendEvents(tx, actor, [{ type, hash: written.hash, changes, tenant: ofTenant }]);
       for (const [name, wanted] of links)
         await table.syncLinks(written, name, wanted, rules.links?.[name], actor);
+      await rules.files?.(tx, written, stored);
       await rules.committing?.(tx, written);
       // The row was read before its links were written: read again only when it nests them.
       const nestsLinks =

@@ -37,6 +37,11 @@ export interface WriteRules {
    * works there, under a lock), the tenant of a created record, and of every record it names.
    */
   readonly tenant?: TenantRule;
+  /**
+   * The files a payload names (file-attachments.ts): attached to the written record in its
+   * transaction, and the ones it replaced (`before`, the record as locked) released after commit.
+   */
+  readonly files?: (sql: Sql, record: StoredRow, before: SqlRow | null) => Promise<void>;
 }
 
 /** What decides whether a write may touch an existing record, under its lock (see WriteRules). */
@@ -60,6 +65,7 @@ export function decidesInTransaction(rules: WriteRules): boolean {
     guards(rules) ||
     rules.check !== undefined ||
     rules.parent !== undefined ||
-    rules.committing !== undefined
+    rules.committing !== undefined ||
+    rules.files !== undefined
   );
 }

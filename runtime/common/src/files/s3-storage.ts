@@ -1,0 +1,166 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+import { createReadStream } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { newStorageKey } from "./keys.js";
+import { loadModule } from "./optional-modules.js";
+import { LocalStorage } from "./local-storage.js";
+import { presignedUrl, type S3Credentials } from "./sigv4.js";
+import { sniffBytes } from "./sniff.js";
+import type { Download, FileStorage, Meter, ObjectHead } from "./storage.js";
+import type { UrlSigner } from "./signed-urls.js";
+
+/** `storage.driver: s3`: a bucket of any S3-compatible service, and how to reach it. */
+export interface S3Settings {
+  readonly bucket: string;
+  /** The service's origin; AWS's regional endpoint when unset. */
+  readonly endpoint?: string;
+  readonly region: string;
+  readonly credentials: S3Credentials;
+}
+
+/** The parts of @aws-sdk/client-s3 this module uses. */
+type Command = new (input: Record<string, unknown>) => object;
+interface S3Module {
+  S3Client: new (config: Record<string, unknown>) => S3Client;
+  PutObjectCommand: Command;
+  GetObjectCommand: Command;
+  DeleteObjectCommand: Command;
+}
+interface S3Client {
+  send(command: object): Promise<{
+    Body?: { transformToByteArray(): Promise<Uint8Array> };
+    ContentRange?: string;
+  }>;
+}
+
+/**
+ * Files in an S3 bucket, through the AWS SDK (loaded only by a service on this driver). An upload
+ * streams to a spool file of this machine first (the SDK must know an object's length before it
+ * sends it, and memory must stay flat whatever the size), then to the bucket. URLs are the
+ * bucket's own presigned ones (sigv4.ts): downloads name their file and type in the signed query.
+ */
+export class S3Storage implements FileStorage {
+  readonly driver = "s3";
+  private readonly endpoint: URL;
+  private readonly spool: LocalStorage;
+  private client: Promise<{ sdk: S3Module; client: S3Client }> | undefined;
+
+  constructor(
+    private readonly settings: S3Settings,
+    spoolFolder: string,
+    signer: UrlSigner,
+  ) {
+    this.endpoint = new URL(settings.endpoint ?? `https://s3.${settings.region}.amazonaws.com`);
+    this.spool = new LocalStorage(spoolFolder, signer, "");
+  }
+
+  private sdk() {
+    this.client ??= loadModule<S3Module>("@aws-sdk/client-s3").then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        region: this.settings.region,
+        endpoint: this.endpoint.origin,
+        forcePathStyle: true,
+        credentials: this.settings.credentials,
+        // Plain PUTs: S3-compatible services do not all read the SDK's chunked checksums.
+        requestChecksumCalculation: "WHEN_REQUIRED",
+        responseChecksumValidation: "WHEN_REQUIRED",
+      }),
+    }));
+    return this.client;
+  }
+
+  async write(key: string, source: Readable, meter: Meter): Promise<ObjectHead> {
+    const spooled = `${newStorageKey()}`;
+    await mkdir(join(this.spool.pathOf(spooled), ".."), { recursive: true });
+    try {
+      const head = await this.spool.write(spooled, source, meter);
+      const { sdk, client } = await this.sdk();
+      await client.send(
+        new sdk.PutObjectCommand({
+          Bucket: this.settings.bucket,
+          Key: key,
+          Body: createReadStream(this.spool.pathOf(spooled)),
+          ContentLength: head.size,
+          ContentType: "application/octet-stream",
+        }),
+      );
+      return head;
+    } finally {
+      await rm(this.spool.pathOf(spooled), { force: true });
+    }
+  }
+
+  async inspect(key: string): Promise<ObjectHead | undefined> {
+    const { sdk, client } = await this.sdk();
+    try {
+      const found = await client.send(
+        new sdk.GetObjectCommand({
+          Bucket: this.settings.bucket,
+          Key: key,
+          Range: `bytes=0-${sniffBytes - 1}`,
+        }),
+      );
+      const head = Buffer.from(await found.Body!.transformToByteArray());
+      const total = /\/(\d+)$/.exec(found.ContentRange ?? "")?.[1];
+      return { size: total === undefined ? head.length : Number(total), head };
+    } catch (error) {
+      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata
+        ?.httpStatusCode;
+      // 416: an empty object has no byte 0.
+      if (status === 416) return { size: 0, head: Buffer.alloc(0) };
+      if (status === 404 || (error as { name?: string }).name === "NoSuchKey") return undefined;
+      throw error;
+    }
+  }
+
+  async remove(key: string): Promise<void> {
+    const { sdk, client } = await this.sdk();
+    await client.send(new sdk.DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }));
+  }
+
+  downloadUrl(key: string, download: Download, expiresAt: Date): string {
+    return this.presign("GET", key, expiresAt, {
+      "response-content-disposition": contentDisposition(download),
+      "response-content-type": download.type,
+    });
+  }
+
+  uploadUrl(key: string, _token: string, expiresAt: Date): string {
+    return this.presign("PUT", key, expiresAt, {});
+  }
+
+  private presign(
+    method: "GET" | "PUT",
+    key: string,
+    expiresAt: Date,
+    query: Record<string, string>,
+  ) {
+    const now = new Date();
+    const expiresSeconds = Math.max(1, Math.ceil((expiresAt.getTime() - now.getTime()) / 1000));
+    const { bucket, region, credentials } = this.settings;
+    return presignedUrl(credentials, {
+      method,
+      endpoint: this.endpoint,
+      bucket,
+      key,
+      region,
+      expiresSeconds,
+      query,
+      now,
+    });
+  }
+}
+
+/** `Content-Disposition` of a download: attachment (inline for declared images), its name in UTF-8. */
+export function contentDisposition(download: Download): string {
+  const ascii = download.name.replace(/[^\x20-\x7e]|["\\%]/g, "_");
+  const encoded = encodeURIComponent(download.name).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `${download.inline ? "inline" : "attachment"}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
