@@ -229,12 +229,19 @@ function routeGroups(model: Pick<ProjectModel, "mail" | "auth" | "tenancy">): { 
   return { accountParts, tenantParts };
 }
 
+/** A resource's file fields as a union of their names, or undefined without any. */
+function fileFields(resource: ResourceModel): string | undefined {
+  const names = resource.fields.filter((field) => field.file).map((field) => quoted(field.name));
+  return names.length === 0 ? undefined : names.join(" | ");
+}
+
 function createClientFunction(resources: readonly ResourceModel[], model: Pick<ProjectModel, "mail" | "auth" | "tenancy">): string {
   const shapes = resources.map((resource) => {
     const p = resource.names.pascal;
     const parts = [`core.ResourceRoutes<${p}Types>`];
     if (resource.softDelete) parts.push(`core.RestoreRoute<${p}Types>`);
     if (resource.audit) parts.push(`core.HistoryRoute<${p}Types>`);
+    if (fileFields(resource)) parts.push(`core.UploadRoutes<${fileFields(resource)}>`);
     if (resource.belongsToMany.length > 0)
       parts.push(`{ ${resource.belongsToMany.map((relation) => `${relation.name}: core.LinkedRoutes<${p}Types["Hash"], ${relation.target.names.pascal}Types, ${linkType(resource, relation)}>`).join("; ")} }`);
     return `  ${resource.names.pluralCamel}: ${parts.join(" & ")};\n`;
@@ -245,6 +252,7 @@ function createClientFunction(resources: readonly ResourceModel[], model: Pick<P
     const parts = [`...core.resourceClient<${p}Types>(transport, ${path})`];
     if (resource.softDelete) parts.push(`...core.restorable<${p}Types>(transport, ${path})`);
     if (resource.audit) parts.push(`...core.audited<${p}Types>(transport, ${path})`);
+    if (fileFields(resource)) parts.push(`...core.uploadable<${fileFields(resource)}>(transport, ${quoted(resource.collection)})`);
     for (const relation of resource.belongsToMany)
       parts.push(
         `${relation.name}: core.linkedClient<${p}Types["Hash"], ${relation.target.names.pascal}Types, ${linkType(resource, relation)}>(transport, ${path}, ${quoted(relation.name)})`,

@@ -198,6 +198,7 @@ export function errorResponses(project: ProjectModel): Record<string, object> {
     ...(project.rateLimit || project.mail || project.auth.mfa ? { TooManyRequests: error("429 past a request limit (rateLimit, or the account routes' mail limits): try again after Retry-After seconds", "Too many requests.", { "Retry-After": { schema: { type: "integer", minimum: 1 } } }) } : {}),
     MethodNotAllowed: error("405 known path, other method (see the Allow header)", "Method not allowed.", { Allow: { schema: { type: "string" } } }),
     ServerError: error("500 unexpected error", "Server Error"),
+    ...(project.files ? { ServiceBusy: error("503 too many uploads at once in this process (storage.concurrentUploads): try again after Retry-After seconds", "Too many uploads at once: try again shortly.", { "Retry-After": { schema: { type: "integer", minimum: 1 } } }) } : {}),
     NotReady: error("503 the database does not answer, a migration is pending, or (readiness) the process is draining for a shutdown", "The service is not ready.", { "Retry-After": { schema: { type: "integer" } } }),
     ClientError: {
       description:

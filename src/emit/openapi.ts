@@ -10,6 +10,7 @@ import type { BelongsToManyModel, ProjectModel, ResourceModel } from "../model/t
 import { toPascal } from "../model/naming.js";
 import { maxNestedPerParent } from "../model/list-operators.js";
 import { backgroundPaths, backgroundSchemas } from "./openapi-background.js";
+import { filePaths, fileWriteResponses, writeContent } from "./openapi-files.js";
 import { operationAccess } from "./openapi-access.js";
 import { errorResponses, sharedSchemas } from "./openapi-components.js";
 import { badRequest, bodyErrors, json, listResponseSchema, postBodyErrors, ref, responseRef, successRecord } from "./openapi-parts.js";
@@ -36,7 +37,7 @@ export function buildOpenApi(project: ProjectModel): object {
     Object.assign(paths, managedUserPaths(managed, project));
   }
   Object.assign(schemas, backgroundSchemas(project), tenancySchemas(project));
-  Object.assign(paths, backgroundPaths(project), tenancyPaths(project));
+  Object.assign(paths, backgroundPaths(project), tenancyPaths(project), filePaths(project));
   withTenantHeader(paths, project);
   withConnectionErrors(paths);
   if (project.rateLimit) withRequestLimits(paths);
@@ -57,6 +58,7 @@ export function buildOpenApi(project: ProjectModel): object {
       ...(managed ? [{ name: "users", description: "Users (auth.users.manage)" }] : []),
       ...project.resources.map((resource) => ({ name: resource.collection, description: capitalize(resource.names.pluralLabel) })),
       ...(project.tenancy ? [{ name: "members", description: "The members of the tenant a request works in (tenancy)" }] : []),
+      ...(project.files ? [{ name: "files", description: "Uploads and downloads of file fields" }] : []),
     ],
     paths,
     components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } }, ...(project.tenancy ? { parameters: tenantParameters(project) } : {}), schemas, responses: errorResponses(project) },
@@ -136,7 +138,7 @@ function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<s
   const paths: Record<string, object> = {
     [`/api/${resource.collection}`]: {
       get: { operationId: `list${resource.names.pluralPascal}`, tags, summary: `List ${resource.names.pluralLabel}`, ...security("index"), parameters: listParameters, responses: { "200": { description: "a page", content: json(listSchema) }, ...auth, "403": responseRef("Forbidden"), "422": responseRef("ValidationFailed"), "500": responseRef("ServerError") } },
-      post: { operationId: `create${name}`, tags, summary: `Create ${resource.names.aLabel}`, ...security("store"), requestBody: { required: true, content: json(ref(`${name}CreatePayload`)) }, responses: { "201": { description: "created", content: successRecord(ref(name), 201, example) }, ...auth, "403": responseRef("Forbidden"), "422": responseRef("ValidationFailed"), ...bodyErrors, "500": responseRef("ServerError") } },
+      post: { operationId: `create${name}`, tags, summary: `Create ${resource.names.aLabel}`, ...security("store"), requestBody: { required: true, content: writeContent(resource, `${name}CreatePayload`) }, responses: { "201": { description: "created", content: successRecord(ref(name), 201, example) }, ...auth, "403": responseRef("Forbidden"), "422": responseRef("ValidationFailed"), ...bodyErrors, ...fileWriteResponses(resource), "500": responseRef("ServerError") } },
     },
     [`/api/${resource.collection}/{hash}`]: {
       parameters: [hashParameter],
@@ -167,8 +169,8 @@ function resourcePaths(resource: ResourceModel, project: ProjectModel): Record<s
       tags,
       summary: `Update ${resource.names.aLabel} (only the sent fields change)`,
       ...security("update"),
-      requestBody: { required: true, content: json(ref(`${name}UpdatePayload`)) },
-      responses: { "200": { description: "the updated record", content: successRecord(ref(name), 200, example) }, ...auth, "403": responseRef("Forbidden"), "404": responseRef("NotFound"), "422": responseRef("ValidationFailed"), ...bodyErrors, "500": responseRef("ServerError") },
+      requestBody: { required: true, content: writeContent(resource, `${name}UpdatePayload`) },
+      responses: { "200": { description: "the updated record", content: successRecord(ref(name), 200, example) }, ...auth, "403": responseRef("Forbidden"), "404": responseRef("NotFound"), "422": responseRef("ValidationFailed"), ...bodyErrors, ...fileWriteResponses(resource), "500": responseRef("ServerError") },
     };
   }
 }

@@ -38,6 +38,9 @@ export type Reading = "data" | "page" | "message" | "bare";
 
 const refreshPath = "/api/auth/refresh";
 
+/** What an upload's bytes may be: a Blob or a File, bytes, or a stream of them. */
+export type UploadBody = Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+
 /** One HTTP call of the API and its envelope read; holds the bearer token. */
 export class Transport {
   private token: string | undefined;
@@ -103,6 +106,35 @@ export class Transport {
     );
     if (refreshed.error === undefined && this.token === token)
       this.token = refreshed.data.access_token;
+  }
+
+  /**
+   * PUTs an upload's bytes to the URL the API gave: this service's own or a bucket's presigned one.
+   * Each is signed itself, so neither gets the token nor the tenant. The service answers its
+   * envelope (`data`); a bucket answers no JSON (undefined).
+   */
+  async put<Data>(url: string, body: UploadBody): Promise<Result<Data | undefined, ApiFailure>> {
+    const target = /^https?:\/\//i.test(url) ? url : `${this.base}${url}`;
+    const signal = this.signal();
+    let response: Response;
+    let parsed: unknown;
+    try {
+      response = await this.fetch(target, {
+        method: "PUT",
+        body: body as BodyInit,
+        // A stream is sent as it is read (Node's fetch needs to be told).
+        ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
+        ...(signal === undefined ? {} : { signal }),
+      } as RequestInit);
+      const text = await response.text();
+      const json = (response.headers.get("Content-Type") ?? "").includes("json");
+      parsed = json && text !== "" ? JSON.parse(text) : undefined;
+    } catch (cause) {
+      return { error: networkFailure(`PUT ${url} failed`, cause) };
+    }
+    if (!response.ok)
+      return { error: failureOf(response.status, parsed, response.headers.get("Retry-After")) };
+    return { data: (parsed as { data?: Data } | undefined)?.data };
   }
 
   /** What ends a call: the client's signal, its time limit, both, or nothing. */

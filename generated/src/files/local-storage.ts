@@ -34,15 +34,26 @@ export class LocalStorage implements FileStorage {
     const path = this.pathOf(key);
     await mkdir(join(this.folder, key.slice(0, 2)), { recursive: true });
     const partial = `${path}.${newStorageKey()}.part`;
+    // The source is piped, not pipelined: a file cut short (over its size) leaves the request
+    // readable, so that its sender still gets the answer that says why once the rest is drained.
+    const failed = (error: Error) => meter.destroy(error);
+    source.once("error", failed);
+    source.pipe(meter);
     try {
-      await pipeline(source, meter, createWriteStream(partial, { flags: "wx" }));
+      await pipeline(meter, createWriteStream(partial, { flags: "wx" }));
       await rename(partial, path);
     } catch (error) {
+      source.unpipe(meter);
       await rm(partial, { force: true });
       throw error;
+    } finally {
+      source.off("error", failed);
     }
     return { size: meter.size, head: meter.head };
   }
+
+  /** Nothing to record: the service serves its own files, with their upload's name and type. */
+  async describe(): Promise<void> {}
 
   async inspect(key: string): Promise<ObjectHead | undefined> {
     const path = this.pathOf(key);

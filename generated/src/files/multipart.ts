@@ -2,7 +2,7 @@
 
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type { Readable } from "node:stream";
-import { BadRequest, emptyFieldErrors, ValidationFailed } from "../base/errors.js";
+import { BadRequest, emptyFieldErrors, PayloadTooLarge, ValidationFailed } from "../base/errors.js";
 import type { Received, UploadTarget } from "./files.js";
 import { UploadCut } from "./storage.js";
 import { loadModule } from "./optional-modules.js";
@@ -103,6 +103,17 @@ export async function readMultipart(
     parser.on("error", (error) => done(error));
     parser.on("close", () => done());
     req.on("error", (error) => done(error));
+    // Past every file at its largest and the fields, a body is refused (413) and its connection cut.
+    let read = 0;
+    const bound = [...targets.values()].reduce((sum, target) => sum + target.rules.maxBytes, 0);
+    const limit = bound + 100 * limits.fieldBytes + 64 * 1024;
+    req.on("data", (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > limit) {
+        done(new PayloadTooLarge());
+        req.destroy();
+      }
+    });
     req.pipe(parser);
   });
 }
@@ -110,6 +121,7 @@ export async function readMultipart(
 /** What a multipart body's error is answered as: a cut sender's, a malformed body's. */
 function asRequestError(error: unknown): Error {
   if (error instanceof BadRequest || error instanceof ValidationFailed) return error;
+  if (error instanceof PayloadTooLarge) return error;
   if (error instanceof UploadCut && error.reason === "slow")
     return new BadRequest("The upload stalled and was cut.");
   return new BadRequest("Malformed multipart body.");
@@ -166,8 +178,9 @@ class PartsRead {
         } else this.problems[name] = received.problems;
       } catch (error) {
         this.failure = error;
-        stream.resume();
       }
+      // What a refused file had left is read and dropped: the parser goes on to the next part.
+      stream.resume();
     });
   }
 

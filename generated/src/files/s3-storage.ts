@@ -1,7 +1,7 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { createReadStream } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { newStorageKey } from "./keys.js";
@@ -28,6 +28,7 @@ interface S3Module {
   PutObjectCommand: Command;
   GetObjectCommand: Command;
   DeleteObjectCommand: Command;
+  CopyObjectCommand: Command;
 }
 interface S3Client {
   send(command: object): Promise<{
@@ -73,11 +74,16 @@ export class S3Storage implements FileStorage {
     return this.client;
   }
 
-  async write(key: string, source: Readable, meter: Meter): Promise<ObjectHead> {
-    const spooled = `${newStorageKey()}`;
-    await mkdir(join(this.spool.pathOf(spooled), ".."), { recursive: true });
+  async write(
+    key: string,
+    source: Readable,
+    meter: Meter,
+    describe?: (head: ObjectHead) => Promise<Download>,
+  ): Promise<ObjectHead> {
+    const spooled = newStorageKey();
     try {
       const head = await this.spool.write(spooled, source, meter);
+      const download = describe ? await describe(head) : undefined;
       const { sdk, client } = await this.sdk();
       await client.send(
         new sdk.PutObjectCommand({
@@ -85,13 +91,28 @@ export class S3Storage implements FileStorage {
           Key: key,
           Body: createReadStream(this.spool.pathOf(spooled)),
           ContentLength: head.size,
-          ContentType: "application/octet-stream",
+          ...served(download),
         }),
       );
       return head;
     } finally {
       await rm(this.spool.pathOf(spooled), { force: true });
     }
+  }
+
+  /** Sets an object's type and disposition (a two-phase upload PUT by its client), copying it onto itself. */
+  async describe(key: string, download: Download): Promise<void> {
+    const { sdk, client } = await this.sdk();
+    const { bucket } = this.settings;
+    await client.send(
+      new sdk.CopyObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        CopySource: `${bucket}/${key}`,
+        MetadataDirective: "REPLACE",
+        ...served(download),
+      }),
+    );
   }
 
   async inspect(key: string): Promise<ObjectHead | undefined> {
@@ -122,11 +143,9 @@ export class S3Storage implements FileStorage {
     await client.send(new sdk.DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }));
   }
 
-  downloadUrl(key: string, download: Download, expiresAt: Date): string {
-    return this.presign("GET", key, expiresAt, {
-      "response-content-disposition": contentDisposition(download),
-      "response-content-type": download.type,
-    });
+  /** The object's presigned URL: it is served with the type and disposition it was stored with. */
+  downloadUrl(key: string, _download: Download, expiresAt: Date): string {
+    return this.presign("GET", key, expiresAt, {});
   }
 
   uploadUrl(key: string, _token: string, expiresAt: Date): string {
@@ -155,12 +174,23 @@ export class S3Storage implements FileStorage {
   }
 }
 
-/** `Content-Disposition` of a download: attachment (inline for declared images), its name in UTF-8. */
+/** What a bucket serves an object with: its type and disposition (none before they are known). */
+function served(download: Download | undefined): Record<string, string> {
+  if (download === undefined) return { ContentType: "application/octet-stream" };
+  return { ContentType: download.type, ContentDisposition: contentDisposition(download) };
+}
+
+/**
+ * `Content-Disposition` of a download: attachment (inline for declared images) with its name, in
+ * ASCII and, for a name beyond it, in UTF-8 as well (`filename*`).
+ */
 export function contentDisposition(download: Download): string {
   const ascii = download.name.replace(/[^\x20-\x7e]|["\\%]/g, "_");
+  const kind = download.inline ? "inline" : "attachment";
+  if (ascii === download.name) return `${kind}; filename="${ascii}"`;
   const encoded = encodeURIComponent(download.name).replace(
-    /['()*]/g,
+    /['()*!]/g,
     (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
   );
-  return `${download.inline ? "inline" : "attachment"}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

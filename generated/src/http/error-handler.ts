@@ -5,6 +5,7 @@ import {
   Conflict,
   Forbidden,
   BadRequest,
+  PayloadTooLarge,
   NotFound,
   ServiceBusy,
   TooManyAttempts,
@@ -53,6 +54,7 @@ function answeredAsDomainError(error: unknown, res: Response): boolean {
   } else if (error instanceof Forbidden) sendError(res, 403, error.message);
   else if (error instanceof Conflict) sendError(res, 409, error.message);
   else if (error instanceof BadRequest) sendError(res, 400, error.message);
+  else if (error instanceof PayloadTooLarge) sendError(res, 413, error.message);
   else if (error instanceof ServiceBusy) {
     res.setHeader("Retry-After", String(error.retryAfterSeconds));
     sendError(res, 503, error.message);

@@ -4,6 +4,7 @@
  * The client's runtime: one `fetch` per call, no dependencies, for Node ≥ 20 and browsers. The
  * generated `client.ts` types each resource and builds its routes from these parts.
  */
+export { uploadable, type Uploaded, type UploadBody, type UploadRoutes } from "./uploads.js";
 export {
   authClient,
   keepingToken,

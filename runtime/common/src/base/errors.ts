@@ -69,6 +69,13 @@ export class TooManyRequests extends DomainError {
   }
 }
 
+/** A body past what its route can ever take (a multipart body longer than its files at their largest): 413. */
+export class PayloadTooLarge extends DomainError {
+  constructor() {
+    super("Payload too large.");
+  }
+}
+
 /** Work the service bounds is at its bound (password hashing): 503 with Retry-After, try again shortly. */
 export class ServiceBusy extends DomainError {
   constructor(

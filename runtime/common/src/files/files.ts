@@ -113,7 +113,10 @@ export class Files {
     const meter = new Meter(target.rules.maxBytes, this.settings.idleSeconds * 1000);
     let head: ObjectHead;
     try {
-      head = await this.storage.write(key, source, meter);
+      head = await this.storage.write(key, source, meter, async (stored) => {
+        const { mime } = await sniffType(stored.head);
+        return { name: cleanName, type: mime, inline: servedInline(target.rules, mime) };
+      });
     } catch (error) {
       await this.forget(id, key);
       if (error instanceof UploadCut && error.reason === "too-large")
@@ -162,7 +165,14 @@ export class Files {
       return [fileMessage("max", rules)];
     }
     const received = await this.checked(upload, rules, head, "receiving", upload.token);
-    return "problems" in received ? received.problems : undefined;
+    if ("problems" in received) return received.problems;
+    const { mime } = await sniffType(head.head);
+    await this.storage.describe(upload.key, {
+      name: upload.name,
+      type: mime,
+      inline: servedInline(rules, mime),
+    });
+    return undefined;
   }
 
   /** Decides a stored file's rules on its bytes: ready, or removed with the messages why. */

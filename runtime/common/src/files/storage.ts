@@ -24,8 +24,18 @@ export interface Download {
 
 export interface FileStorage {
   readonly driver: "local" | "s3";
-  /** Stores the bytes `source` streams (counted and cut by `meter`) under `key`. */
-  write(key: string, source: Readable, meter: Meter): Promise<ObjectHead>;
+  /**
+   * Stores the bytes `source` streams (counted and cut by `meter`) under `key`; `describe` says how
+   * a bucket serves it (its type and disposition, read from its first bytes).
+   */
+  write(
+    key: string,
+    source: Readable,
+    meter: Meter,
+    describe?: (head: ObjectHead) => Promise<Download>,
+  ): Promise<ObjectHead>;
+  /** How a stored object is served from now on (a bucket's; nothing for a folder, served by us). */
+  describe(key: string, download: Download): Promise<void>;
   /** A stored object's size and first bytes; undefined when there is none. */
   inspect(key: string): Promise<ObjectHead | undefined>;
   /** Removes an object; nothing when there is none. */
