@@ -180,3 +180,35 @@ export function slowUpload(baseUrl: string, path: string, token: string, field: 
     },
   };
 }
+
+/**
+ * A multipart create of one file of `totalBytes` (after a `payload` part), written as fast as the
+ * server reads it (backpressure honoured): memory stays flat on both sides.
+ */
+export function bigUpload(baseUrl: string, path: string, token: string, field: string, payload: object, totalBytes: number, filename = "big.txt"): Promise<{ status: number; text: string }> {
+  const boundary = "----hashapibig";
+  const url = new URL(path, baseUrl);
+  const opening = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="payload"\r\n\r\n${JSON.stringify(payload)}\r\n--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n`);
+  const closing = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": String(opening.length + totalBytes + closing.length) } });
+    req.on("response", (response) => {
+      let text = "";
+      response.on("data", (data: Buffer) => (text += data.toString()));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
+    });
+    req.on("error", reject);
+    const piece = Buffer.alloc(1024 * 1024, 0x61);
+    let sent = 0;
+    const pump = () => {
+      while (sent < totalBytes) {
+        const part = piece.subarray(0, Math.min(piece.length, totalBytes - sent));
+        sent += part.length;
+        if (!req.write(part)) return void req.once("drain", pump);
+      }
+      req.end(closing);
+    };
+    req.write(opening);
+    pump();
+  });
+}

@@ -62,18 +62,7 @@ export async function readMultipart(
     const state = new PartsRead(targets, receive);
     let parser: Parser;
     try {
-      const maxFile = Math.max(...[...targets.values()].map((target) => target.rules.maxBytes), 0);
-      parser = busboy({
-        headers: req.headers,
-        limits: {
-          fieldSize: limits.fieldBytes,
-          fields: 100,
-          files: targets.size,
-          parts: 100 + targets.size,
-          headerPairs: 20,
-          fileSize: maxFile + 1,
-        },
-      });
+      parser = busboy({ headers: req.headers, limits: parserLimits(targets, limits) });
     } catch {
       return reject(new BadRequest("Malformed multipart body."));
     }
@@ -104,17 +93,34 @@ export async function readMultipart(
     parser.on("close", () => done());
     req.on("error", (error) => done(error));
     // Past every file at its largest and the fields, a body is refused (413) and its connection cut.
-    let read = 0;
-    const bound = [...targets.values()].reduce((sum, target) => sum + target.rules.maxBytes, 0);
-    const limit = bound + 100 * limits.fieldBytes + 64 * 1024;
-    req.on("data", (chunk: Buffer) => {
-      read += chunk.length;
-      if (read > limit) {
-        done(new PayloadTooLarge());
-        req.destroy();
-      }
+    const largest = [...targets.values()].reduce((sum, target) => sum + target.rules.maxBytes, 0);
+    onPast(req, largest + 100 * limits.fieldBytes + 64 * 1024, () => {
+      done(new PayloadTooLarge());
+      req.destroy();
     });
     req.pipe(parser);
+  });
+}
+
+/** What busboy refuses past: counts of parts, fields and files, a field's and a file's size. */
+function parserLimits(targets: ReadonlyMap<string, UploadTarget>, limits: MultipartLimits) {
+  const maxFile = Math.max(...[...targets.values()].map((target) => target.rules.maxBytes), 0);
+  return {
+    fieldSize: limits.fieldBytes,
+    fields: 100,
+    files: targets.size,
+    parts: 100 + targets.size,
+    headerPairs: 20,
+    fileSize: maxFile + 1,
+  };
+}
+
+/** Calls `past` once a request has sent more than `limit` bytes. */
+function onPast(req: IncomingMessage, limit: number, past: () => void): void {
+  let read = 0;
+  req.on("data", (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > limit) past();
   });
 }
 

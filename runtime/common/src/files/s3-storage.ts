@@ -2,7 +2,6 @@
 
 import { createReadStream } from "node:fs";
 import { rm } from "node:fs/promises";
-import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { newStorageKey } from "./keys.js";
 import { loadModule } from "./optional-modules.js";
