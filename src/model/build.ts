@@ -115,7 +115,7 @@ function rateLimitModel(specs: ValidSpecs, resources: readonly ResourceModel[]):
       ...(project?.anonymous !== undefined ? { anonymous: project.anonymous } : {}),
       ...(project?.signedIn !== undefined ? { signedIn: project.signedIn } : {}),
       roles: { ...project?.roles },
-      ...(project?.tenant !== undefined ? { tenant: project.tenant } : {}),
+      ...(project?.tenant !== undefined ? { tenant: project.tenant } : {}), ...(project?.uploadMegabytes !== undefined ? { uploadMegabytes: project.uploadMegabytes } : {}),
       routes,
     },
   };

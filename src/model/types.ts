@@ -78,6 +78,8 @@ export interface RateLimitModel {
   tenant?: number;
   /** `<collection>.<action>` → its own limit. */
   routes: Record<string, number>;
+  /** Megabytes of files per caller per window. */
+  uploadMegabytes?: number;
 }
 
 /** One webhook receiver: where it is and how it signs, read from the environment at start-up. */

@@ -207,6 +207,8 @@ export interface RateLimitSpec {
   roles?: Record<string, number>;
   /** With tenancy: per tenant, its members' requests in it together. */
   tenant?: number;
+  /** Megabytes of files per caller per window (spec-format "Files"). */
+  uploadMegabytes?: number;
 }
 
 /** One webhook of hashapi.yaml: `${NAME}` values are read from the environment at start-up. */

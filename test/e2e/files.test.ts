@@ -71,7 +71,7 @@ describe.each(targets)("files on $label with the $driver driver", ({ database, d
     api = client(service.baseUrl);
     const login = async (email: string, secret: string) => (await api("POST", "/api/auth/login", { body: { email, password: secret } })).body.data.access_token as string;
     tokens.admin = await login(admin.email, admin.password);
-    for (const [name, role] of [["rita", "recruiter"], ["rob", "recruiter"], ["vic", "viewer"]] as const) {
+    for (const [name, role] of [["rita", "recruiter"], ["rob", "recruiter"], ["vic", "viewer"], ["ula", "recruiter"]] as const) {
       const created = await api("POST", "/api/users", { token: tokens.admin, body: { name, email: `${name}@example.com`, password, role } });
       expect(created.status, created.text).toBe(201);
       tokens[name] = await login(`${name}@example.com`, password);
@@ -250,6 +250,21 @@ describe.each(targets)("files on $label with the $driver driver", ({ database, d
     expect(await stored(row.key)).toBe(false);
     // Attached files are kept.
     expect((await uploads()).filter((upload) => upload.state === "attached").length).toBe(attached);
+  });
+
+  it("counts each caller's bytes (rateLimit.uploadMegabytes): past them, 429 with Retry-After", async () => {
+    const candidate = (await api("POST", "/api/candidates", { token: tokens.ula, body: { name: "Ula's" } })).body.data.hash as string;
+    const upload = (title: string) => send(tokens.ula!, "POST", "/api/documents", multipart([{ name: "payload", value: JSON.stringify({ title, candidate }) }, { name: "file", file: { filename: `${title}.txt`, bytes: Buffer.alloc(2048 * 1024, 0x61) } }]));
+    expect((await upload("first")).status).toBe(201);
+    const second = await upload("second");
+    expect(second.status, second.text).toBe(429);
+    expect(Number(second.headers.get("retry-after"))).toBeGreaterThan(0);
+    const third = await upload("third");
+    expect(third.status).toBe(429);
+    // Another caller has bytes of its own.
+    expect((await send(tokens.rob!, "POST", "/api/documents", multipart([{ name: "payload", value: JSON.stringify({ title: "rob's", candidate }) }, { name: "file", file: { filename: "r.txt", bytes: Buffer.from("short\n") } }]))).status).toBe(201);
+    // Nothing of the refused ones is kept.
+    expect((await sql(`SELECT 1 FROM "documents" WHERE "title" IN ('second', 'third')`)).length).toBe(0);
   });
 
   it("refuses what no route of files takes: a multipart body elsewhere, a malformed one, an unknown part", async () => {

@@ -41,10 +41,24 @@ function defaultFor(type: string, nullable: boolean): fc.Arbitrary<unknown> {
   return fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: nullable ? fc.oneof(value, fc.constant(null)) : value });
 }
 
+/** A file field is nullable, unique nowhere, without a default or a server's value (spec-format "Files"). */
+function fileField<T extends { nullable: boolean; unique: boolean; set: unknown; default: unknown }>(drawn: T): T {
+  return { ...drawn, nullable: true, unique: false, set: undefined, default: undefined };
+}
+
+/** A file's rules, drawn from the string's shape: any type, documents by extension, an image, a media type. */
+function fileOptions(shape: string, max: number | undefined): Record<string, unknown> {
+  const size = max === undefined ? {} : { max: max * 10 };
+  if (shape === "min") return { ...size, mimes: ["pdf", "txt"] };
+  if (shape === "length") return { ...size, image: true, dimensions: { max_width: 4000 } };
+  if (shape === "pattern") return { ...size, mimetypes: ["application/pdf", "image/*"] };
+  return size;
+}
+
 /** One field: a type with the options it takes. */
 const field: fc.Arbitrary<Record<string, unknown>> = fc
   .record({
-    type: fc.constantFrom("string", "text", "email", "uuid", "enum", "integer", "decimal", "boolean", "date", "datetime", "json"),
+    type: fc.constantFrom("string", "text", "email", "uuid", "enum", "integer", "decimal", "boolean", "date", "datetime", "json", "file"),
     nullable: fc.boolean(),
     unique: fc.boolean(),
     index: fc.boolean(),
@@ -61,6 +75,7 @@ const field: fc.Arbitrary<Record<string, unknown>> = fc
     range: fc.constantFrom<[number, number] | undefined>(undefined, undefined, undefined, [-4, 1], [0, 2]),
   })
   .chain((spec) => defaultFor(spec.type, spec.nullable).map((value) => ({ ...spec, default: value })))
+  .map((drawn) => (drawn.type === "file" ? fileField(drawn) : drawn))
   .map(({ type, nullable, unique, index, search, max, narrowFilter, visibleTo, writable, precision, set, textShape, range, default: value }) => {
     // Dates and datetimes the server sets to the current time take no default and no writableBy.
     const serverSet = set !== undefined && (type === "date" || type === "datetime");
@@ -70,7 +85,7 @@ const field: fc.Arbitrary<Record<string, unknown>> = fc
       type,
       ...(nullable ? { nullable: true } : {}),
       ...(uniqueAllowed ? { unique: true } : {}),
-      ...(index && !uniqueAllowed && type !== "json" ? { index: true } : {}),
+      ...(index && !uniqueAllowed && type !== "json" && type !== "file" ? { index: true } : {}),
       ...(search && text ? { search: true } : {}),
       ...(max !== undefined && ["string", "text", "email"].includes(type) && !(type === "string" && textShape === "length") ? { max: type === "email" ? Math.max(max, 20) : max } : {}),
       ...(type === "string" && textShape === "min" ? { min: 2 } : {}),
@@ -79,7 +94,8 @@ const field: fc.Arbitrary<Record<string, unknown>> = fc
       ...(type === "enum" ? { values: ["low", "mid", "high"] } : {}),
       ...(type === "integer" && range ? { min: range[0], max: range[1] } : {}),
       ...(type === "decimal" ? { precision, scale: Math.min(2, precision) } : {}),
-      ...(narrowFilter !== undefined && type !== "json" && type !== "boolean" ? { filter: narrowFilter } : {}),
+      ...(narrowFilter !== undefined && type !== "json" && type !== "boolean" && type !== "file" ? { filter: narrowFilter } : {}),
+      ...(type === "file" ? fileOptions(textShape, max) : {}),
       ...(visibleTo ? { visibleTo, ...(writable && !serverSet ? { writableBy: visibleTo } : {}) } : {}),
       ...(value !== undefined && !uniqueAllowed && !serverSet ? { default: type === "enum" ? "low" : type === "integer" && range && typeof value === "number" ? Math.min(Math.max(value, range[0]), range[1]) : value } : {}),
       ...(serverSet ? { set } : {}),
@@ -148,8 +164,8 @@ export const specSet: fc.Arbitrary<SpecSet> = fc
     // Fields of the built-in user: each nullable (user:create sets none of them), no role lists,
     // no list options, nothing the server sets.
     const userFields = Object.fromEntries(
-      // uuid and json are not among the user fields' types.
-      top.userFields.filter(([, spec]) => spec.type !== "uuid" && spec.type !== "json").map(([name, spec]) => {
+      // uuid, json and file are not among the user fields' types.
+      top.userFields.filter(([, spec]) => spec.type !== "uuid" && spec.type !== "json" && spec.type !== "file").map(([name, spec]) => {
         const { visibleTo: _v, writableBy: _w, search: _s, filter: _f, index: _i, set: _set, example: _e, pattern: _p, ...rest } = spec;
         return [`u_${name.slice(2)}`, { ...rest, nullable: true }];
       }),
@@ -204,7 +220,7 @@ export const specSet: fc.Arbitrary<SpecSet> = fc
         const target = entry.target === -1 ? "User" : resourceNames[entry.target]!;
         if (entry.kind === "belongsToMany") {
           if (target === "User" || target === name) continue;
-          relations[entry.name] = { type: "belongsToMany", resource: target, ...(entry.pivot ? { pivot: pivotFields(entry.pivot, top.database) } : {}) };
+          relations[entry.name] = { type: "belongsToMany", resource: target, ...(entry.pivot && entry.pivot.some(([, spec]) => spec.type !== "file") ? { pivot: pivotFields(entry.pivot, top.database) } : {}) };
           continue;
         }
         const required = entry.required && target !== name;
@@ -308,7 +324,8 @@ type Spec = Record<string, unknown>;
 /** A link's pivot fields (`p_<name>`): a field's type and options, less those of lists, access and uniqueness. */
 function pivotFields(drawn: [string, Spec][], database: string): Spec {
   return Object.fromEntries(
-    drawn.map(([name, spec]) => {
+    // A link holds no file (spec-format "Files").
+    drawn.filter(([, spec]) => spec.type !== "file").map(([name, spec]) => {
       const { unique: _u, index: _i, search: _s, filter: _f, visibleTo: _v, writableBy: _w, set: _set, ...rest } = spec;
       // SQLite takes no json default (the format refuses it there).
       const kept = rest.type === "json" && database === "sqlite" ? (({ default: _d, ...others }) => others)(rest) : rest;
@@ -410,6 +427,7 @@ const typeRule: Record<string, string[]> = {
   date: ["date"],
   datetime: ["date"],
   json: [],
+  file: ["file"],
 };
 
 /**
@@ -425,7 +443,7 @@ function addExplicitRules(resource: Spec, tighten: boolean): void {
     const needed = !field.nullable && field.default === undefined;
     const extra = [
       ...(typeRule[String(field.type)] ?? []),
-      ...(typeof field.max === "number" ? [`max:${tighten ? Math.max(5, Math.floor(field.max / 2)) : field.max}`] : []),
+      ...(typeof field.max === "number" && field.type !== "file" ? [`max:${tighten ? Math.max(5, Math.floor(field.max / 2)) : field.max}`] : []),
       ...(tighten && field.type === "integer" ? ["min:-1000", "max:1000"] : []),
       ...(field.unique ? ["unique"] : []),
     ];

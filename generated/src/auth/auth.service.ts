@@ -81,6 +81,10 @@ export interface CallerLimits {
   limitsRoute(name: string): boolean;
   /** Counts a request against the route's own limit. */
   route(name: string, req: Request): Promise<void>;
+  /** The bytes the caller may still upload (`uploadMegabytes`; undefined: no limit); 429 at none. */
+  uploadAllowance(req: Request): Promise<number | undefined>;
+  /** Counts what the caller uploaded. */
+  uploaded(req: Request, bytes: number): Promise<void>;
 }
 
 export class AuthService {

@@ -32,6 +32,8 @@ export interface RequestLimitRules {
   readonly tenant?: number;
   /** `<collection>.<action>` → per caller per window (a resource spec's `rateLimit`). */
   readonly routes: Readonly<Record<string, number>>;
+  /** Megabytes of files per caller per window, every upload together (files/). */
+  readonly uploadMegabytes?: number;
 }
 
 /**
@@ -60,6 +62,7 @@ export class RequestLimits {
       rules.anonymous !== undefined ||
       rules.signedIn !== undefined ||
       rules.tenant !== undefined ||
+      rules.uploadMegabytes !== undefined ||
       Object.keys(rules.roles).length > 0 ||
       Object.keys(rules.routes).length > 0
     );
@@ -83,6 +86,39 @@ export class RequestLimits {
     const points = this.rules.routes[name];
     if (points === undefined) return;
     await this.consume(`route:${name}`, points, callerKey(req));
+  }
+
+  /**
+   * The bytes a caller may still upload in this window (`rateLimit.uploadMegabytes`), undefined
+   * without that limit: 429 with Retry-After when none is left.
+   */
+  async uploadAllowance(req: Request): Promise<number | undefined> {
+    const megabytes = this.rules.uploadMegabytes;
+    if (megabytes === undefined) return undefined;
+    let state: RateLimiterRes | null;
+    try {
+      state = await this.limiter("upload", megabytes * 1024).get(callerKey(req));
+    } catch (error) {
+      this.logger.warn({ err: error }, "request limits: the store did not answer");
+      return undefined;
+    }
+    // Counted in kilobytes: a small file costs what it weighs, not a megabyte.
+    const left = megabytes * 1024 - (state?.consumedPoints ?? 0);
+    if (left <= 0)
+      throw new TooManyRequests(Math.max(1, Math.ceil((state?.msBeforeNext ?? 1000) / 1000)));
+    return left * 1024;
+  }
+
+  /** Counts what a caller uploaded against `rateLimit.uploadMegabytes` (in kilobytes, a part as one). */
+  async uploaded(req: Request, bytes: number): Promise<void> {
+    const megabytes = this.rules.uploadMegabytes;
+    if (megabytes === undefined || bytes === 0) return;
+    const points = Math.min(megabytes * 1024, Math.ceil(bytes / 1024));
+    await this.limiter("upload", megabytes * 1024)
+      .penalty(callerKey(req), points)
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, "request limits: the store did not answer"),
+      );
   }
 
   /** Whether a resource action has a limit of its own. */

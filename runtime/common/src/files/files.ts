@@ -42,8 +42,9 @@ export interface UploadTarget {
   readonly tenantId: number | null;
 }
 
-/** A received file: its token, or the messages of the rules it breaks (nothing is kept then). */
-export type Received = { readonly token: string } | { readonly problems: string[] };
+/** A received file: its token and size, or the messages of the rules it breaks (nothing is kept then). */
+export type Received =
+  { readonly token: string; readonly size: number } | { readonly problems: string[] };
 
 /** The files of one service: their storage, their table, and the bounds on receiving them. */
 export class Files {
@@ -95,7 +96,13 @@ export class Files {
    * removes), then its bytes, then its type read from them and its rules decided. A file its rules
    * refuse, or one cut short, leaves nothing behind.
    */
-  async receive(target: UploadTarget, name: string, source: Readable): Promise<Received> {
+  async receive(
+    target: UploadTarget,
+    name: string,
+    source: Readable,
+    /** The bytes the caller may still upload (rateLimit.uploadMegabytes): past them, UploadCut "quota". */
+    allowance = Infinity,
+  ): Promise<Received> {
     const token = newUploadToken();
     const key = newStorageKey();
     const expiresAt = new Date(Date.now() + this.settings.uploadTtlSeconds * 1000);
@@ -110,7 +117,8 @@ export class Files {
       state: "receiving",
       expiresAt,
     });
-    const meter = new Meter(target.rules.maxBytes, this.settings.idleSeconds * 1000);
+    const cap = Math.min(target.rules.maxBytes, allowance);
+    const meter = new Meter(cap, this.settings.idleSeconds * 1000);
     let head: ObjectHead;
     try {
       head = await this.storage.write(key, source, meter, async (stored) => {
@@ -119,8 +127,10 @@ export class Files {
       });
     } catch (error) {
       await this.forget(id, key);
-      if (error instanceof UploadCut && error.reason === "too-large")
+      if (error instanceof UploadCut && error.reason === "too-large") {
+        if (cap < target.rules.maxBytes) throw new UploadCut("quota");
         return { problems: [fileMessage("max", target.rules)] };
+      }
       throw error;
     }
     return this.checked({ id, key, name: cleanName }, target.rules, head, "receiving", token);
@@ -130,6 +140,8 @@ export class Files {
   async ask(
     target: UploadTarget,
     name: string,
+    /** The size its client declared: no more is taken. */
+    size?: number,
   ): Promise<{ token: string; url: string; expiresAt: Date }> {
     const token = newUploadToken();
     const key = newStorageKey();
@@ -140,7 +152,7 @@ export class Files {
       token,
       key,
       name: fileName(name),
-      size: 0,
+      size: size ?? 0,
       type: "application/octet-stream",
       state: "pending",
       expiresAt,
@@ -163,6 +175,11 @@ export class Files {
     if (head.size > rules.maxBytes) {
       await this.forget(upload.id, upload.key);
       return [fileMessage("max", rules)];
+    }
+    // More than its client declared (and was counted for): refused.
+    if (upload.size > 0 && head.size > upload.size) {
+      await this.forget(upload.id, upload.key);
+      return [fileMessage("uploaded", rules)];
     }
     const received = await this.checked(upload, rules, head, "receiving", upload.token);
     if ("problems" in received) return received.problems;
@@ -190,7 +207,7 @@ export class Files {
       return { problems };
     }
     await moveUpload(this.sql, upload.id, from, "ready", { size: head.size, type: sniffed.mime });
-    return { token };
+    return { token, size: head.size };
   }
 
   /** The output of a stored file for a reader who may see it: its URL signed and short-lived. */

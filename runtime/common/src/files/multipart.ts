@@ -128,6 +128,7 @@ function onPast(req: IncomingMessage, limit: number, past: () => void): void {
 function asRequestError(error: unknown): Error {
   if (error instanceof BadRequest || error instanceof ValidationFailed) return error;
   if (error instanceof PayloadTooLarge) return error;
+  if (error instanceof UploadCut && error.reason === "quota") return error;
   if (error instanceof UploadCut && error.reason === "slow")
     return new BadRequest("The upload stalled and was cut.");
   return new BadRequest("Malformed multipart body.");

@@ -46,10 +46,16 @@ export interface FileStorage {
   uploadUrl(key: string, token: string, expiresAt: Date): string;
 }
 
-/** A stream cut for being over its size, or for a sender too slow. */
+/** A stream cut for being over its size, past its sender's allowance of bytes, or for a sender too slow. */
 export class UploadCut extends Error {
-  constructor(readonly reason: "too-large" | "slow") {
-    super(reason === "too-large" ? "the file is over its size limit" : "the sender stalled");
+  constructor(readonly reason: "too-large" | "quota" | "slow") {
+    super(
+      reason === "too-large"
+        ? "the file is over its size limit"
+        : reason === "quota"
+          ? "the sender is past its bytes for this window"
+          : "the sender stalled",
+    );
   }
 }
 

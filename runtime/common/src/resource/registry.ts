@@ -231,7 +231,9 @@ export class ResourceRegistry {
         roles: resource.roles ?? {},
         softDelete: resource.table.softDelete,
         ...(resource.audit ? { history: (req, res) => controller.history(req, res) } : {}),
-        ...(attachments ? { files: (act) => readingFiles(attachments, this.files!, act) } : {}),
+        ...(attachments
+          ? { files: (act) => readingFiles(attachments, this.files!, this.auth.requestLimits, act) }
+          : {}),
       });
       controllers.set(resource.table, controller);
     }

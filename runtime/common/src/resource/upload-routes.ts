@@ -2,7 +2,8 @@
 
 import type { Request, Response } from "express";
 import type { AuthService } from "../auth/auth.service.js";
-import { Forbidden, NotFound, ValidationFailed } from "../base/errors.js";
+import { Forbidden, NotFound, TooManyRequests, ValidationFailed } from "../base/errors.js";
+import type { CallerLimits } from "../auth/auth.service.js";
 import { isRecord } from "../base/records.js";
 import { fileMessage, servedInline, type FileRules } from "../files/file-rules.js";
 import type { Files, UploadTarget } from "../files/files.js";
@@ -44,7 +45,9 @@ export function addUploadRoutes(
       .map((resource) => [resource.collection, resource]),
   );
   routes.add(`${base}/uploads`, {
-    post: optionalAuth(auth, (req, res) => askForUpload(req, res, files, withFiles)),
+    post: optionalAuth(auth, (req, res) =>
+      askForUpload(req, res, files, withFiles, auth.requestLimits),
+    ),
   });
   if (files.storage.driver !== "local") return;
   const storage = files.storage as LocalStorage;
@@ -99,18 +102,20 @@ async function askForUpload(
   res: Response,
   files: Files,
   withFiles: FileResources,
+  limits: CallerLimits | undefined,
 ): Promise<void> {
   const { target, tenanted } = uploadTarget(req, withFiles);
   const ask: Action = async (request, response) => {
     const resource = withFiles.get(String(request.body.collection))!;
     if (!mayWrite(request, resource, target.field)) throw new Forbidden();
-    declaredProblems(target.rules, request.body.name, request.body.size);
+    const size = declaredSize(target.field, target.rules, request.body.name, request.body.size);
+    await countDeclared(request, limits, size);
     const owned = {
       ...target,
       uploaderId: request.user?.id ?? null,
       tenantId: request.user?.tenant?.id ?? null,
     };
-    const asked = await files.ask(owned, String(request.body.name));
+    const asked = await files.ask(owned, String(request.body.name), size);
     sendData(
       response,
       {
@@ -125,19 +130,44 @@ async function askForUpload(
   await (tenanted ? inTenant(ask) : ask)(req, res);
 }
 
-/** What a two-phase upload's declared name and size already break (its bytes decide the rest). */
-function declaredProblems(rules: FileRules, name: unknown, size: unknown): void {
+/**
+ * With `rateLimit.uploadMegabytes`, a two-phase upload's declared size is counted when it is asked
+ * for (its bytes then go where the service cannot count them, a bucket) and bounds what is taken.
+ */
+async function countDeclared(
+  req: Request,
+  limits: CallerLimits | undefined,
+  size: number | undefined,
+) {
+  const allowance = await limits?.uploadAllowance(req);
+  if (allowance === undefined) return;
+  if (size === undefined) throw new ValidationFailed({ size: ["The size field is required."] });
+  if (size > allowance) throw new TooManyRequests(60);
+  await limits?.uploaded(req, size);
+}
+
+/**
+ * A two-phase upload's declared size (undefined when not given), refused with what its declared
+ * name and size already break (its bytes decide the rest).
+ */
+function declaredSize(
+  field: string,
+  rules: FileRules,
+  name: unknown,
+  size: unknown,
+): number | undefined {
   if (size !== undefined && (typeof size !== "number" || !Number.isSafeInteger(size) || size < 0))
     throw new ValidationFailed({ size: ["The size field must be an integer."] });
   if (typeof size === "number" && size > rules.maxBytes)
-    throw new ValidationFailed({ [rules.label]: [fileMessage("max", rules)] });
+    throw new ValidationFailed({ [field]: [fileMessage("max", rules)] });
   const extension = extensionOf(String(name));
   if (
     rules.mimes &&
     rules.mimes.length > 0 &&
     (extension === undefined || !rules.mimes.includes(extension))
   )
-    throw new ValidationFailed({ [rules.label]: [fileMessage("mimes", rules)] });
+    throw new ValidationFailed({ [field]: [fileMessage("mimes", rules)] });
+  return typeof size === "number" ? size : undefined;
 }
 
 /** PUT of a two-phase upload's bytes to the service (`local`): streamed, typed, checked. */
@@ -154,14 +184,18 @@ async function receivePut(req: Request, res: Response, files: Files): Promise<vo
   const rules = files.rulesOf(upload.prefix, upload.field);
   if (rules === undefined) throw new NotFound();
   await files.bounded(async () => {
-    const meter = new Meter(rules.maxBytes, files.settings.idleSeconds * 1000);
+    // An upload asked for with its size takes no more than that (what its asker was counted for).
+    const cap = upload.size > 0 ? Math.min(upload.size, rules.maxBytes) : rules.maxBytes;
+    const meter = new Meter(cap, files.settings.idleSeconds * 1000);
     let head;
     try {
       head = await files.storage.write(upload.key, req, meter);
     } catch (error) {
       await files.forget(upload.id, upload.key);
-      if (error instanceof UploadCut && error.reason === "too-large")
-        throw new ValidationFailed({ [upload.field]: [fileMessage("max", rules)] });
+      if (error instanceof UploadCut && error.reason === "too-large") {
+        const rule = cap < rules.maxBytes ? "uploaded" : "max";
+        throw new ValidationFailed({ [upload.field]: [fileMessage(rule, rules)] });
+      }
       throw error;
     }
     const checked = await files.checked(upload, rules, head, "receiving", token);
