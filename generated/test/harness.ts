@@ -1,6 +1,9 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
 import { once } from "node:events";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
@@ -163,10 +166,13 @@ export async function startTestApi<Config, Tables>(
   resource?: ResourceDescriptor<any, any, any, any>,
 ): Promise<TestApi<Tables>> {
   const database = await freshTestDatabase(moduleUrl);
+  // Files of file fields go to a folder of this run, removed with its database.
+  const files = await mkdtemp(join(tmpdir(), "hashapi-test-files-"));
   const config = parts.loadConfig({
     NODE_ENV: "test",
     DATABASE_URL: database.url,
     JWT_SECRET: "test-secret-that-is-long-enough-0123456789",
+    STORAGE_FOLDER: files,
   });
   const db = await connectDatabase(config.databaseUrl);
   const server = createServer(parts.createApp({ config, db, logger: createLogger("silent") }).app);
@@ -242,6 +248,7 @@ export async function startTestApi<Config, Tables>(
       server.close();
       await db.close();
       await database.cleanup();
+      await rm(files, { recursive: true, force: true });
     },
   };
   for (const tester of testers.values()) {

@@ -110,7 +110,7 @@ describe("a call that does not answer", () => {
 });
 
 describe("the runtime's size", () => {
-  it("stays within 2.5 kB minified and gzipped, bundled as a browser app would bundle it", async () => {
+  it("stays within 3 kB minified and gzipped, bundled as a browser app would bundle it", async () => {
     const bundled = await build({
       entryPoints: [new URL("../../runtime/client/src/core.ts", import.meta.url).pathname],
       bundle: true,
@@ -120,7 +120,8 @@ describe("the runtime's size", () => {
       write: false,
     });
     const size = gzipSync(bundled.outputFiles[0]!.contents, { level: 9 }).length;
-    // 2 kB until the account routes came (issue 48: sign-up, reset, second factor, invitations).
-    expect(size).toBeLessThanOrEqual(2560);
+    // 2 kB until the account routes came (issue 48: sign-up, reset, second factor, invitations),
+    // 2.5 kB until uploads (issue 50).
+    expect(size).toBeLessThanOrEqual(3072);
   });
 });

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryDatabase } from "../support/databases.js";
-import { multipart, pdfBytes, htmlBytes, png, startS3, svgBytes } from "../support/files.js";
+import { multipart, pdfBytes, htmlBytes, png, startS3, svgBytes, truncatedUpload } from "../support/files.js";
 import { databaseTargets } from "../support/hostile.js";
 import { startPostgres, type PostgresServer } from "../support/postgres.js";
 import { admin, client, jwtSecret, prepareProject, repo, startService, type Project, type Reply, type Request, type RunningService } from "../support/service.js";
@@ -281,6 +281,12 @@ describe.each(targets)("files on $label with the $driver driver", ({ database, d
     expect(proto.status).toBe(422);
     const notJson = await send(tokens.admin!, "POST", "/api/candidates", multipart([{ name: "payload", value: "{nope" }]));
     expect(notJson.body.errors.payload).toEqual(["The payload field must be valid JSON."]);
+    // A part whose headers go on for 100 kB, and a body cut short mid-file: refused, nothing kept.
+    const hugeHeader = Buffer.from(`--x\r\nContent-Disposition: form-data; name="resume"; filename="a.pdf"\r\nX-Pad: ${"a".repeat(100_000)}\r\n\r\n%PDF-1.4\r\n--x--\r\n`);
+    const huge = await fetch(`${service.baseUrl}/api/candidates`, { method: "POST", headers: { Authorization: `Bearer ${tokens.admin}`, "Content-Type": "multipart/form-data; boundary=x" }, body: new Uint8Array(hugeHeader) }).catch(() => undefined);
+    expect(huge === undefined || [400, 413, 422].includes(huge.status)).toBe(true);
+    await truncatedUpload(service.baseUrl, tokens.admin!);
+    await until("no upload left receiving", async () => (await uploads()).every((upload) => upload.state === "attached" || upload.state === "ready"));
     if (driver === "local") {
       const dirs = await readdir(join(project.dir, "data/files")).catch(() => []);
       for (const dir of dirs) for (const name of await readdir(join(project.dir, "data/files", dir))) expect(name).not.toMatch(/\.part$/);

@@ -212,3 +212,21 @@ export function bigUpload(baseUrl: string, path: string, token: string, field: s
     pump();
   });
 }
+
+/** A multipart create whose body stops mid-file and whose connection closes: a sender gone. */
+export function truncatedUpload(baseUrl: string, token: string): Promise<void> {
+  const url = new URL("/api/candidates", baseUrl);
+  return new Promise((resolve) => {
+    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "multipart/form-data; boundary=cut", "Content-Length": "100000" } });
+    req.on("error", () => resolve());
+    req.on("response", (response) => {
+      response.resume();
+      response.on("end", () => resolve());
+    });
+    req.write(`--cut\r\nContent-Disposition: form-data; name="name"\r\n\r\nCut\r\n--cut\r\nContent-Disposition: form-data; name="resume"; filename="cut.pdf"\r\n\r\n%PDF-1.4 a file that never ends`);
+    setTimeout(() => {
+      req.destroy();
+      resolve();
+    }, 300);
+  });
+}

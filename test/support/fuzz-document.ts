@@ -65,7 +65,9 @@ export function readDocument(document: Schema): Operation[] {
         }
       }
       const requestBody = operation.requestBody as Schema | undefined;
-      const bodySchema = requestBody ? resolve(((requestBody.content as Record<string, { schema: Schema }>)["application/json"]!.schema)) : undefined;
+      // An operation whose body is not JSON (an upload's bytes) is driven without one.
+      const jsonBody = (requestBody?.content as Record<string, { schema: Schema }> | undefined)?.["application/json"];
+      const bodySchema = jsonBody ? resolve(jsonBody.schema) : undefined;
       operations.push({
         method: method.toUpperCase(),
         path,

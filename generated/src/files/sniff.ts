@@ -38,6 +38,7 @@ const aliases: Readonly<Record<string, readonly string[]>> = {
 /** Extensions a plain text file may carry: its name decides among them, the bytes cannot. */
 export const textExtensions = ["txt", "csv", "md", "json", "log", "tsv"] as const;
 
+const xmlTypes = new Set(["application/xml", "text/xml"]);
 const svgStart = /^(?:\s|<\?xml[^>]*>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>)*<svg[\s>]/i;
 const htmlMarks =
   /<(?:!doctype\s+html|html|head|body|script|iframe|object|embed|meta|link|style|svg)[\s/>]/i;
@@ -46,7 +47,8 @@ const htmlMarks =
 export async function sniffType(head: Buffer): Promise<SniffedType> {
   const { fileTypeFromBuffer } = await loadModule<FileTypeModule>("file-type");
   const found = await fileTypeFromBuffer(head).catch(() => undefined);
-  if (found) {
+  // XML is told apart further: an SVG or an XHTML page is run by a browser as such.
+  if (found && !xmlTypes.has(found.mime)) {
     const sniffed = { mime: found.mime, extensions: aliases[found.ext] ?? [found.ext] };
     if (!found.mime.startsWith("image/")) return sniffed;
     return withDimensions(sniffed, head, await loadModule<ImageSizeModule>("image-size"));

@@ -110,31 +110,11 @@ export class Transport {
 
   /**
    * PUTs an upload's bytes to the URL the API gave: this service's own or a bucket's presigned one.
-   * Each is signed itself, so neither gets the token nor the tenant. The service answers its
-   * envelope (`data`); a bucket answers no JSON (undefined).
+   * Each is signed itself, so neither gets the token, the tenant nor the client's headers. The
+   * service answers its envelope (`data`); a bucket answers no JSON (undefined).
    */
-  async put<Data>(url: string, body: UploadBody): Promise<Result<Data | undefined, ApiFailure>> {
-    const target = /^https?:\/\//i.test(url) ? url : `${this.base}${url}`;
-    const signal = this.signal();
-    let response: Response;
-    let parsed: unknown;
-    try {
-      response = await this.fetch(target, {
-        method: "PUT",
-        body: body as BodyInit,
-        // A stream is sent as it is read (Node's fetch needs to be told).
-        ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
-        ...(signal === undefined ? {} : { signal }),
-      } as RequestInit);
-      const text = await response.text();
-      const json = (response.headers.get("Content-Type") ?? "").includes("json");
-      parsed = json && text !== "" ? JSON.parse(text) : undefined;
-    } catch (cause) {
-      return { error: networkFailure(`PUT ${url} failed`, cause) };
-    }
-    if (!response.ok)
-      return { error: failureOf(response.status, parsed, response.headers.get("Retry-After")) };
-    return { data: (parsed as { data?: Data } | undefined)?.data };
+  put<Data>(url: string, body: UploadBody): Promise<Result<Data | undefined, ApiFailure>> {
+    return this.once<Data | undefined>("PUT", url, "data", body, undefined, true);
   }
 
   /** What ends a call: the client's signal, its time limit, both, or nothing. */
@@ -151,23 +131,30 @@ export class Transport {
     reading: Reading,
     body: unknown,
     token: string | undefined,
+    /** An upload's bytes, sent as they are to a URL signed itself (put). */
+    raw = false,
   ): Promise<Result<Data, ApiFailure>> {
-    const headers: Record<string, string> = { Accept: "application/json", ...this.options.headers };
+    const headers: Record<string, string> = raw
+      ? {}
+      : { Accept: "application/json", ...this.options.headers };
     if (token !== undefined) headers.Authorization = `Bearer ${token}`;
-    if (this.tenant !== undefined) headers["X-Tenant"] = this.tenant;
-    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (this.tenant !== undefined && !raw) headers["X-Tenant"] = this.tenant;
+    if (body !== undefined && !raw) headers["Content-Type"] = "application/json";
     let response: Response;
     let parsed: unknown;
     try {
       const signal = this.signal();
-      response = await this.fetch(`${this.base}${path}`, {
+      response = await this.fetch(/^https?:\/\//i.test(path) ? path : `${this.base}${path}`, {
         method,
         headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(body === undefined ? {} : { body: raw ? (body as BodyInit) : JSON.stringify(body) }),
+        // A stream is sent as it is read (Node's fetch needs to be told).
+        ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
         ...(signal === undefined ? {} : { signal }),
-      });
+      } as RequestInit);
       const text = await response.text();
-      parsed = text === "" ? undefined : JSON.parse(text);
+      const json = !raw || (response.headers.get("Content-Type") ?? "").includes("json");
+      parsed = text === "" || !json ? undefined : JSON.parse(text);
     } catch (cause) {
       return { error: networkFailure(`${method} ${path} failed`, cause) };
     }
@@ -179,6 +166,7 @@ export class Transport {
       meta?: unknown;
       message?: unknown;
     };
+    if (raw && envelope === undefined) return { data: undefined as Data };
     if (typeof envelope !== "object" || envelope === null)
       return { error: networkFailure(`${method} ${path}: the answer is not JSON`) };
     const data =

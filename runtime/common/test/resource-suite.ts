@@ -14,6 +14,7 @@ import { describeClient, type ClientRoutes } from "./client-suite.js";
 import { describeHistory } from "./history-suite.js";
 import { describeLinks, type LinkedResource } from "./link-suite.js";
 import { describeListQueries } from "./list-suite.js";
+import { sampleFile } from "./file-samples.js";
 
 /** What the generated tests of one resource need to know about it (see the <resource>.test.ts files). */
 export interface ResourceUnderTest {
@@ -560,6 +561,50 @@ export function describeResource(resource: ResourceUnderTest): void {
         factory: (n) => resource.factory(api, n),
         softDelete: resource.softDelete,
         audit: resource.resource.audit !== undefined,
+      });
+
+    // Resources with file fields: each one's file, sent by multipart, is typed and served to its readers.
+    if (resource.resource.files)
+      it("takes each file field's file by multipart, and serves it by the URL it outputs", async () => {
+        for (const [field, rules] of Object.entries(resource.resource.files!)) {
+          const sample = sampleFile(rules);
+          const tester = actor("store");
+          const writers = resource.resource.writableBy?.[field];
+          if (!sample || (writers && !writers.includes(tester.user.role))) continue;
+          const form = new FormData();
+          form.append("payload", JSON.stringify(await storePayload(nextNumber())));
+          form.append(field, new Blob([new Uint8Array(sample.bytes)]), sample.name);
+          const response = await fetch(`${api.baseUrl}${collection}`, {
+            method: "POST",
+            headers: { Authorization: `Bearer ${tester.token}` },
+            body: form,
+          });
+          const reply = { status: response.status, body: await response.json() };
+          if (!(await allows("store"))) return expectForbidden(reply as Reply, "POST");
+          expect(reply.status, explain(reply)).toBe(201);
+          const shown = reply.body.data[field];
+          const readers = resource.resource.visibleTo?.[field];
+          if (readers && !readers.includes(tester.user.role)) {
+            expect(reply.body.data).not.toHaveProperty(field);
+            continue;
+          }
+          if (!resource.resource.output.includes(field)) continue;
+          expect(shown).toMatchObject({
+            name: sample.name,
+            size: sample.bytes.length,
+            type: sample.type,
+          });
+          const url = String(shown.url).startsWith("http")
+            ? String(shown.url)
+            : `${api.baseUrl}${shown.url}`;
+          const file = await fetch(url);
+          expect(file.status).toBe(200);
+          expect(file.headers.get("x-content-type-options")).toBe("nosniff");
+          expect(Buffer.from(await file.arrayBuffer())).toEqual(sample.bytes);
+          // A URL tampered with is the 404 of a missing record.
+          const tampered = await fetch(url.replace(/.$/, (last) => (last === "0" ? "1" : "0")));
+          expect(tampered.status).toBe(404);
+        }
       });
 
     it("answers 401 with WWW-Authenticate on protected actions without a token", async () => {

@@ -82,18 +82,16 @@ function typeProblemOf(rules: FileRules, file: ReceivedFile): "mimes" | "image" 
   const claimed = extensionOf(file.name);
   const named = new Set((rules.mimes ?? []).map((extension) => extension.toLowerCase()));
   const namedType = (rules.mimetypes ?? []).some((type) => typeMatches(type, sniffed.mime));
+  // An SVG or an HTML page a rule names (by type or extension) is taken, an image field's too.
+  const namedActive =
+    activeTypes.has(sniffed.mime) &&
+    (namedType || sniffed.extensions.some((extension) => named.has(extension)));
   const lie =
     claimed !== undefined && sniffed.extensions.length > 0 && !sniffed.extensions.includes(claimed);
   const failed = rules.image ? "image" : "mimes";
   if (lie) return failed;
-  if (
-    activeTypes.has(sniffed.mime) &&
-    !namedType &&
-    !sniffed.extensions.some((ext) => named.has(ext))
-  )
-    return failed;
-  if (rules.image && !imageTypes.has(sniffed.mime) && !(activeTypes.has(sniffed.mime) && namedType))
-    return "image";
+  if (activeTypes.has(sniffed.mime) && !namedActive) return failed;
+  if (rules.image && !imageTypes.has(sniffed.mime) && !namedActive) return "image";
   if (named.size === 0 && (rules.mimetypes ?? []).length === 0) return undefined;
   if (namedType) return undefined;
   if (sniffed.mime === "text/plain")

@@ -51,8 +51,12 @@ export function readStorage(
 ): StorageConfig {
   const { urlTtlSeconds, uploadTtlSeconds, orphanHours, concurrentUploads, idleSeconds } = declared;
   const settings = { urlTtlSeconds, uploadTtlSeconds, orphanHours, concurrentUploads, idleSeconds };
+  // STORAGE_FOLDER moves the folder (the project's own tests keep theirs in a temporary one).
+  const folder = environment.STORAGE_FOLDER || declared.folder;
+  const local = { choice: { driver: "local" as const, folder }, settings };
+  // The project's own tests keep files on disk whatever the driver: they need no bucket.
+  if (environment.NODE_ENV === "test") return local;
   const driver = read(declared.driver, environment) ?? "local";
-  const local = { choice: { driver: "local" as const, folder: declared.folder }, settings };
   if (driver === "local") return local;
   if (driver !== "s3") {
     problems.push(`${named(declared.driver, "driver")} must be local or s3, got "${driver}"`);
@@ -86,5 +90,5 @@ export function readStorage(
       ...(sessionToken ? { sessionToken } : {}),
     },
   };
-  return { choice: { driver: "s3", s3, spool: `${declared.folder}/.spool` }, settings };
+  return { choice: { driver: "s3", s3, spool: `${folder}/.spool` }, settings };
 }
