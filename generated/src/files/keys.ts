@@ -2,6 +2,7 @@
 
 import { randomBytes } from "node:crypto";
 import { uploadTokenPattern } from "../base/public-names.js";
+import { base32Encode } from "../base/totp.js";
 
 /*
  * The two random names of an upload: its token (what its uploader names it by in a payload) and its
@@ -9,35 +10,17 @@ import { uploadTokenPattern } from "../base/public-names.js";
  * lowercase base32: nothing a caller sends ever becomes a path or an object key.
  */
 
-const alphabet = "abcdefghijklmnopqrstuvwxyz234567";
-
-function base32(bytes: Buffer): string {
-  let bits = 0;
-  let value = 0;
-  let text = "";
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      text += alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) text += alphabet[(value << (5 - bits)) & 31];
-  return text;
-}
-
 export { uploadTokenPattern };
 const tokenText = new RegExp(uploadTokenPattern);
 /** A storage key: 26 base32 characters (no slash, no dot: never a path of its own). */
 const keyText = /^[a-z2-7]{26}$/;
 
 export function newUploadToken(): string {
-  return `upl_${base32(randomBytes(16))}`;
+  return `upl_${base32Encode(randomBytes(16)).toLowerCase()}`;
 }
 
 export function newStorageKey(): string {
-  return base32(randomBytes(16));
+  return base32Encode(randomBytes(16)).toLowerCase();
 }
 
 export function isUploadToken(value: unknown): value is string {

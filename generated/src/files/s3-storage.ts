@@ -3,7 +3,6 @@
 import { createReadStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import type { Readable } from "node:stream";
-import { newStorageKey } from "./keys.js";
 import { loadModule } from "./optional-modules.js";
 import { LocalStorage } from "./local-storage.js";
 import { presignedUrl, type S3Credentials } from "./sigv4.js";
@@ -79,7 +78,8 @@ export class S3Storage implements FileStorage {
     meter: Meter,
     describe?: (head: ObjectHead) => Promise<Download>,
   ): Promise<ObjectHead> {
-    const spooled = newStorageKey();
+    // Spooled under its own key: what a process killed mid-upload leaves, remove() finds.
+    const spooled = key;
     try {
       const head = await this.spool.write(spooled, source, meter);
       const download = describe ? await describe(head) : undefined;
@@ -137,7 +137,9 @@ export class S3Storage implements FileStorage {
     }
   }
 
+  /** Removes the object, and what of it a process killed mid-upload left in the spool. */
   async remove(key: string): Promise<void> {
+    await this.spool.remove(key);
     const { sdk, client } = await this.sdk();
     await client.send(new sdk.DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }));
   }

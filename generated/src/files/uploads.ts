@@ -59,19 +59,10 @@ function uploadOf(row: SqlRow, sql_: Sql): Upload {
   };
 }
 
-export interface NewUpload {
-  readonly token: string;
-  readonly key: string;
-  readonly prefix: string;
-  readonly field: string;
-  readonly uploaderId: number | null;
-  readonly tenantId: number | null;
-  readonly name: string;
-  readonly size: number;
-  readonly type: string;
+/** An upload's row as it is inserted, before any of its bytes is written. */
+export type NewUpload = Omit<Upload, "id" | "state" | "recordId" | "createdAt"> & {
   readonly state: "pending" | "receiving";
-  readonly expiresAt: Date;
-}
+};
 
 /** Inserts an upload's row before any of its bytes is written. */
 export async function insertUpload(sql_: Sql, upload: NewUpload): Promise<number> {
