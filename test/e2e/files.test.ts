@@ -168,6 +168,25 @@ describe.each(targets)("files on $label with the $driver driver", ({ database, d
     expect((await rita.candidates.upload("scan", blob(pdfBytes), { name: "scan.pdf" })).error?.status).toBe(403);
   });
 
+  it("attaches an upload to one record only when many writes name it at once (decided in the write)", async () => {
+    const { createClient } = (await import(pathToFileURL(join(project.dir, "client/src/index.ts")).href)) as { createClient: (options: { baseUrl: string; token?: string }) => any };
+    const rita = createClient({ baseUrl: service.baseUrl, token: tokens.rita });
+    for (let round = 0; round < 5; round += 1) {
+      const uploaded = await rita.candidates.upload("resume", blob(pdfBytes), { name: `race-${round}.pdf` });
+      expect(uploaded.error).toBeUndefined();
+      const writes = await Promise.all(Array.from({ length: 8 }, (_, n) => rita.candidates.create({ name: `Race ${round}-${n}`, resume: uploaded.data.upload })));
+      const won = writes.filter((write: { error?: unknown }) => write.error === undefined);
+      expect(won.length, JSON.stringify(writes.map((write: { error?: { status: number } }) => write.error?.status ?? 201))).toBe(1);
+      for (const lost of writes.filter((write: { error?: unknown }) => write.error !== undefined)) expect(lost.error.status).toBe(422);
+      const rows = await sql(`SELECT "record_id", "state" FROM "hashapi_uploads" WHERE "token" = '${uploaded.data.upload}'`);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.state).toBe("attached");
+      // Only the winner holds the file; no losing write left a record behind.
+      const holders = await sql(`SELECT "name" FROM "candidates" WHERE "name" LIKE 'Race ${round}-%'`);
+      expect(holders.map((row) => row.name)).toEqual([won[0].data.name]);
+    }
+  });
+
   it("gives a document's file to its owner and the bypass role only, and its URL is the 404 of a missing record once tampered with", async () => {
     const candidate = (await api("POST", "/api/candidates", { token: tokens.rita, body: { name: "Cy" } })).body.data.hash as string;
     const created = await send(tokens.rita!, "POST", "/api/documents", multipart([{ name: "payload", value: JSON.stringify({ title: "Offer", candidate }) }, { name: "file", file: { filename: "offer.txt", bytes: Buffer.from("an offer letter\n") } }]));
