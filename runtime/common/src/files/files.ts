@@ -6,7 +6,7 @@ import { ServiceBusy } from "../base/errors.js";
 import type { Sql } from "../db/sql.js";
 import { fileMessage, fileProblems, servedInline, type FileRules } from "./file-rules.js";
 import { newStorageKey, newUploadToken } from "./keys.js";
-import { sniffType } from "./sniff.js";
+import { sniffType, type SniffedType } from "./sniff.js";
 import type { UrlSigner } from "./signed-urls.js";
 import { Meter, UploadCut, type FileStorage, type ObjectHead } from "./storage.js";
 import {
@@ -44,7 +44,8 @@ export interface UploadTarget {
 
 /** A received file: its token and size, or the messages of the rules it breaks (nothing is kept then). */
 export type Received =
-  { readonly token: string; readonly size: number } | { readonly problems: string[] };
+  | { readonly token: string; readonly size: number; readonly type: string }
+  | { readonly problems: string[] };
 
 /** The files of one service: their storage, their table, and the bounds on receiving them. */
 export class Files {
@@ -117,23 +118,48 @@ export class Files {
       state: "receiving",
       expiresAt,
     });
-    const cap = Math.min(target.rules.maxBytes, allowance);
-    const meter = new Meter(cap, this.settings.idleSeconds * 1000);
-    let head: ObjectHead;
+    const upload = { id, key, name: cleanName, token };
     try {
-      head = await this.storage.write(key, source, meter, async (stored) => {
-        const { mime } = await sniffType(stored.head);
-        return { name: cleanName, type: mime, inline: servedInline(target.rules, mime) };
-      });
+      return await this.store(
+        upload,
+        target.rules,
+        source,
+        Math.min(target.rules.maxBytes, allowance),
+      );
     } catch (error) {
-      await this.forget(id, key);
-      if (error instanceof UploadCut && error.reason === "too-large") {
-        if (cap < target.rules.maxBytes) throw new UploadCut("quota");
-        return { problems: [fileMessage("max", target.rules)] };
-      }
+      // Cut below the field's max: past what the caller may still upload.
+      if (error instanceof UploadCut && error.reason === "too-large") throw new UploadCut("quota");
       throw error;
     }
-    return this.checked({ id, key, name: cleanName }, target.rules, head, "receiving", token);
+  }
+
+  /**
+   * Streams an upload's bytes to storage, at most `cap`, then types and checks them (checked). A
+   * file past the field's max gets its message; one past a lower cap (the caller's allowance, a
+   * declared size) is removed and cut (UploadCut "too-large"), for the caller to say why.
+   */
+  async store(
+    upload: Pick<Upload, "id" | "key" | "name" | "token">,
+    rules: FileRules,
+    source: Readable,
+    cap = rules.maxBytes,
+  ): Promise<Received> {
+    const meter = new Meter(cap, this.settings.idleSeconds * 1000);
+    // Read once: a bucket is told the type (describe) before the rules are decided on it.
+    let sniffed: SniffedType | undefined;
+    let head: ObjectHead;
+    try {
+      head = await this.storage.write(upload.key, source, meter, async (stored) => {
+        sniffed = await sniffType(stored.head);
+        return { name: upload.name, type: sniffed.mime, inline: servedInline(rules, sniffed.mime) };
+      });
+    } catch (error) {
+      await this.forget(upload.id, upload.key);
+      if (error instanceof UploadCut && error.reason === "too-large" && cap >= rules.maxBytes)
+        return { problems: [fileMessage("max", rules)] };
+      throw error;
+    }
+    return this.checked(upload, rules, head, sniffed);
   }
 
   /** A two-phase upload's row, before its bytes are PUT; `url` is where they go. */
@@ -181,33 +207,33 @@ export class Files {
       await this.forget(upload.id, upload.key);
       return [fileMessage("uploaded", rules)];
     }
-    const received = await this.checked(upload, rules, head, "receiving", upload.token);
+    const received = await this.checked(upload, rules, head);
     if ("problems" in received) return received.problems;
-    const { mime } = await sniffType(head.head);
+    const download = { name: upload.name, type: received.type };
     await this.storage.describe(upload.key, {
-      name: upload.name,
-      type: mime,
-      inline: servedInline(rules, mime),
+      ...download,
+      inline: servedInline(rules, received.type),
     });
     return undefined;
   }
 
   /** Decides a stored file's rules on its bytes: ready, or removed with the messages why. */
   async checked(
-    upload: Pick<Upload, "id" | "key" | "name">,
+    upload: Pick<Upload, "id" | "key" | "name" | "token">,
     rules: FileRules,
     head: ObjectHead,
-    from: "receiving",
-    token: string,
+    /** Its type, when it was read already. */
+    known?: SniffedType,
   ): Promise<Received> {
-    const sniffed = await sniffType(head.head);
+    const sniffed = known ?? (await sniffType(head.head));
     const problems = fileProblems(rules, { name: upload.name, size: head.size, sniffed });
     if (problems.length > 0) {
       await this.forget(upload.id, upload.key);
       return { problems };
     }
-    await moveUpload(this.sql, upload.id, from, "ready", { size: head.size, type: sniffed.mime });
-    return { token, size: head.size };
+    const file = { size: head.size, type: sniffed.mime };
+    await moveUpload(this.sql, upload.id, "receiving", "ready", file);
+    return { token: upload.token, ...file };
   }
 
   /** The output of a stored file for a reader who may see it: its URL signed and short-lived. */

@@ -11,7 +11,7 @@ import { isStorageKey, isUploadToken } from "../files/keys.js";
 import type { LocalStorage } from "../files/local-storage.js";
 import { contentDisposition } from "../files/s3-storage.js";
 import { extensionOf } from "../files/sniff.js";
-import { Meter, UploadCut } from "../files/storage.js";
+import { UploadCut } from "../files/storage.js";
 import { attachedByKey, moveUpload, uploadByToken } from "../files/uploads.js";
 import { optionalAuth } from "../http/authenticate.js";
 import { sendData } from "../http/envelope.js";
@@ -186,22 +186,13 @@ async function receivePut(req: Request, res: Response, files: Files): Promise<vo
   await files.bounded(async () => {
     // An upload asked for with its size takes no more than that (what its asker was counted for).
     const cap = upload.size > 0 ? Math.min(upload.size, rules.maxBytes) : rules.maxBytes;
-    const meter = new Meter(cap, files.settings.idleSeconds * 1000);
-    let head;
-    try {
-      head = await files.storage.write(upload.key, req, meter);
-    } catch (error) {
-      await files.forget(upload.id, upload.key);
-      if (error instanceof UploadCut && error.reason === "too-large") {
-        const rule = cap < rules.maxBytes ? "uploaded" : "max";
-        throw new ValidationFailed({ [upload.field]: [fileMessage(rule, rules)] });
-      }
+    const stored = await files.store(upload, rules, req, cap).catch((error: unknown) => {
+      if (error instanceof UploadCut && error.reason === "too-large")
+        throw new ValidationFailed({ [upload.field]: [fileMessage("uploaded", rules)] });
       throw error;
-    }
-    const checked = await files.checked(upload, rules, head, "receiving", token);
-    if ("problems" in checked) throw new ValidationFailed({ [upload.field]: checked.problems });
-    const stored = await uploadByToken(files.sql, token);
-    sendData(res, { upload: token, name: stored?.name, size: stored?.size, type: stored?.type });
+    });
+    if ("problems" in stored) throw new ValidationFailed({ [upload.field]: stored.problems });
+    sendData(res, { upload: token, name: upload.name, size: stored.size, type: stored.type });
   });
 }
 
