@@ -151,7 +151,7 @@ function listTypes(resource: ResourceModel): string[] {
     `  with?: readonly ${p}Relation[];\n`,
     `  page?: number;\n  perPage?: number;\n`,
     `  /** Cursor mode: "" for the first page, then a page's \`meta.next_cursor\` or \`prev_cursor\`. */\n  cursor?: string;\n`,
-    ...(resource.softDelete ? [`  withTrashed?: boolean;\n`] : []),
+    ...(resource.softDelete ? [`  withTrashed?: boolean;\n`, `  onlyTrashed?: boolean;\n`] : []),
   ];
   return [
     `export type ${p}Relation = ${union(resource.withable.map(quoted))};\n`,

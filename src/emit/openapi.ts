@@ -254,7 +254,12 @@ function listParametersOf(resource: ResourceModel, project: ProjectModel): objec
     { name: "per_page", in: "query", schema: { type: "integer", minimum: 1, maximum: project.pagination.maxPerPage, default: project.pagination.defaultPerPage } },
     { name: "sort", in: "query", description: `comma-separated fields, "-" for descending: ${resource.sortable.join(", ")}`, schema: { type: "string" } },
     withParameterOf(resource),
-    ...(resource.softDelete ? [{ name: "with_trashed", in: "query", description: "include soft-deleted records (signed-in users only)", schema: { type: "boolean", default: false } }] : []),
+    ...(resource.softDelete
+      ? [
+          { name: "with_trashed", in: "query", description: "include soft-deleted records (signed-in users only)", schema: { type: "boolean", default: false } },
+          { name: "only_trashed", in: "query", description: "only soft-deleted records (signed-in users only)", schema: { type: "boolean", default: false } },
+        ]
+      : []),
     ...resource.filters.flatMap(filterParameters),
     ...searchAndCursorParameters(resource),
   ];

@@ -159,7 +159,7 @@ function queryOf(operation: Operation, pool: HashPool): fc.Arbitrary<string> {
   const extras = fc.array(
     fc.oneof(
       fc.constantFrom(...prototypeNames, "page", "with", "sort").map((key) => `${key}=1`),
-      fc.constantFrom("%ZZ=1", "name=%ZZ", "name=%00", "name=%ED%A0%80", "page[]=1", "a=1&a=2", "=x", "&&&", "with_trashed=true&with_trashed=false"),
+      fc.constantFrom("%ZZ=1", "name=%ZZ", "name=%00", "name=%ED%A0%80", "page[]=1", "a=1&a=2", "=x", "&&&", "with_trashed=true&with_trashed=false", "only_trashed=maybe", "only_trashed=true&with_trashed=false", "only_trashed[]=1"),
       // List queries (issue 23): bracket keys that are not filters, prototype names inside them,
       // oversized lists, cursors that were never issued, text no column holds.
       fc.constantFrom("filter[__proto__]=1", "filter[name][constructor]=1", "filter[name][toString]=1", "filter[[]]=1", "filter[]=1", "filter=1", "filter[name][eq][eq]=1", "filter%5Bname%5D%5Bcontains%5D=%25_%5C", `filter[name][in]=${",".repeat(200)}`, "filter[name][between]=a,b,c", "cursor=", "cursor=AAAA", `cursor=${"A".repeat(600)}`, "cursor=%00", "search=%00", "search=%ED%A0%80", `search=${"a%20".repeat(20)}`, "cursor=&page=2"),
