@@ -5,7 +5,7 @@ import tseslint from "typescript-eslint";
 export default tseslint.config(
   { ignores: ["dist/**", "generated/**", ".tmp/**", "node_modules/**"] },
   {
-    files: ["src/**/*.ts", "runtime/**/*.ts"],
+    files: ["src/**/*.ts", "runtime/**/*.ts", "runtime/**/*.tsx"],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
     rules: {
       // `_name` marks a parameter an override may use and the default ignores.

@@ -11,6 +11,7 @@ import type { Database } from "./db/database.js";
 import type { Logger } from "./base/logger.js";
 import { migrationsPath } from "./db/migrations.js";
 import { openTables } from "./resources/tables.js";
+import admin from "./admin/admin.json" with { type: "json" };
 import { defaultRole, passwords, roles } from "./auth/roles.js";
 import { userResource } from "./resources/user/user.resource.js";
 import { AppointmentController } from "./custom/appointment/appointment.controller.js";
@@ -49,6 +50,8 @@ export function createApp({ config, db, logger }: AppDependencies): ApiApp {
     logger,
     tables: openTables(db),
     openapiText,
+    // The back office at /admin (admin/, built into dist/admin-ui), per role as admin.json says.
+    admin,
     title: "clinic-api API",
     migrationsDir: migrationsPath(import.meta.url),
     userFields,

@@ -2,6 +2,7 @@ import type { ProjectModel, ResourceModel } from "../model/types.js";
 import type { OutputFile } from "../output/types.js";
 import { withHeader } from "../render/header.js";
 import { layoutJson } from "./json-layout.js";
+import { buildAdminManifest } from "./admin-manifest.js";
 import { buildClientModule } from "./client.js";
 import { buildOpenApi } from "./openapi.js";
 import { buildPrismaSchema } from "./prisma-schema.js";
@@ -14,7 +15,12 @@ import { buildResourceDeclaration } from "./resource-declaration.js";
  */
 export function emitFiles(model: ProjectModel): OutputFile[] {
   const managedUsers = model.user.managed ? [declarationFile(model.user.managed)] : [];
-  return [prismaSchemaFile(model), openApiFile(model), clientFile(model), ...model.resources.map(declarationFile), ...managedUsers];
+  return [prismaSchemaFile(model), openApiFile(model), clientFile(model), adminFile(model), ...model.resources.map(declarationFile), ...managedUsers];
+}
+
+/** The admin's manifest (src/admin/admin.json): what its pages show, per role; runtime admin/ draws them. */
+function adminFile(model: ProjectModel): OutputFile {
+  return { path: "src/admin/admin.json", content: layoutJson(buildAdminManifest(model), { inlineObjects: true }), ownership: "generated", source: model.source, verbatim: true };
 }
 
 /** The typed client's module (client/src/index.ts); its runtime is copied beside it (render/runtime.ts). */

@@ -29,6 +29,9 @@ const common = {
     "@types/node": "^20.19.0",
     "@types/nodemailer": "^8.0.2",
     "@types/swagger-ui-express": "^4.1.8",
+    // The admin's build (admin/build.mjs): its pages are Preact components, bundled by esbuild.
+    esbuild: "^0.28.2",
+    preact: "^11.2.0",
     prisma: "6.19.3",
     typescript: "~5.9.3",
     vitest: "^4.0.8",

@@ -404,6 +404,7 @@ export interface PatientParams {
   /** Cursor mode: "" for the first page, then a page's `meta.next_cursor` or `prev_cursor`. */
   cursor?: string;
   withTrashed?: boolean;
+  onlyTrashed?: boolean;
 }
 
 /** Everything the client's routes of patients are typed by. */

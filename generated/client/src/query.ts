@@ -3,7 +3,7 @@
 /*
  * A list's parameters as the API reads them from the query string: `filter[field][op]=value`
  * (lists comma-separated), `sort=name,-created_at`, `with=a,b`, `search`, `page`, `per_page`,
- * `cursor`, `with_trashed`. The generated types say which fields, operators and values a resource
+ * `cursor`, `with_trashed`, `only_trashed`. The generated types say which fields, operators and values a resource
  * takes; this only spells them.
  */
 
@@ -22,6 +22,8 @@ export interface ListParams {
   /** Cursor mode: "" for the first page, then a page's `meta.next_cursor` or `prev_cursor`. */
   readonly cursor?: string;
   readonly withTrashed?: boolean;
+  /** The soft-deleted records alone. */
+  readonly onlyTrashed?: boolean;
 }
 
 function text(value: FilterValue): string {
@@ -41,6 +43,7 @@ export function listQuery(params: ListParams = {}): string {
   if (params.perPage !== undefined) query.append("per_page", String(params.perPage));
   if (params.cursor !== undefined) query.append("cursor", params.cursor);
   if (params.withTrashed !== undefined) query.append("with_trashed", String(params.withTrashed));
+  if (params.onlyTrashed !== undefined) query.append("only_trashed", String(params.onlyTrashed));
   const written = query.toString();
   return written === "" ? "" : `?${written}`;
 }

@@ -10,6 +10,8 @@ import {
 } from "../accounts/account-mails.js";
 import type { AccountsService, AccountSettings } from "../accounts/accounts.service.js";
 import { addIdentityRoutes } from "./identity-routes.js";
+import { addAdminManifestRoute, serveAdminPages } from "../admin/admin-routes.js";
+import type { AdminManifestJson } from "../admin/admin-manifest.js";
 import type { UserRoles } from "../resource/users/users.service.js";
 import { mailJobHandler, mailJobName, mailJobSettings } from "../jobs/mail-job.js";
 import type { MailTransport } from "../mail/transport.js";
@@ -86,6 +88,8 @@ export interface ApiParts {
   logger: Logger;
   /** Every resource's table, given to the runtime and to custom code as `req.tables`. */
   tables: Readonly<Record<string, unknown>>;
+  /** src/admin/admin.json: the back office at /admin and its per-role manifest. */
+  admin?: AdminManifestJson;
   /** openapi.json as text, served at /api/openapi.json and rendered at /api/docs. */
   openapiText: string;
   /** The reference page's title. */
@@ -168,10 +172,12 @@ export function createApiApp(apiParts: ApiParts): ApiApp {
   if (parts.users) registry.manageUsers(parts.users[0], withResets(parts.users[1], accounts));
   registry.addRoutes(routes, "/api");
   addBackgroundRoutes(routes, parts, auth);
+  if (parts.admin) addAdminManifestRoute(routes, auth, parts.admin);
   const streamed = streamedBodies("/api", files ? (parts.fileCollections ?? []) : []);
   app.use(preparingRequests(settings, logger, streamed));
   app.use(routes.middleware());
   app.use("/api/docs", referencePage(parts.openapiText, parts.title));
+  if (parts.admin) serveAdminPages(app);
   app.use(notFound);
   app.use(errorHandler);
   return { app, background: backgroundWork(parts, registry) };

@@ -36,6 +36,7 @@ export const reservedQueryParameters = [
   "sort",
   "with",
   "with_trashed",
+  "only_trashed",
   "filter",
   "search",
   "cursor",

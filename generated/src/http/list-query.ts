@@ -52,7 +52,8 @@ export interface ListQuery {
   cursor?: { position: CursorPosition | null; binding: string };
   orderBy: Record<string, "asc" | "desc">[];
   relations: string[];
-  withTrashed: boolean;
+  /** `?with_trashed=true`: soft-deleted records too; `?only_trashed=true` (the admin's trash): them alone. */
+  withTrashed: boolean | "only";
 }
 
 const reserved = new Set<string>(reservedQueryParameters);
@@ -106,7 +107,8 @@ export function parseListQuery(req: Request, spec: ListSpec): ListQuery {
   );
   const orderBy = sortParameter(parameters.single("sort"), spec, fail);
   const relations = relationsParameter(parameters.single("with"), spec.relations, fail);
-  const withTrashed = trashedParameter(parameters.single("with_trashed"), spec, fail);
+  const only = trashedParameter(parameters, "only_trashed", spec);
+  const withTrashed = trashedParameter(parameters, "with_trashed", spec) || (only && "only");
   const words = searchWords(parameters.single("search"), spec, fail);
   const where = filterParameters(parameters, spec);
   if (words.length > 0 && spec.search) where.push(searchCondition(spec.search, words));
@@ -145,17 +147,16 @@ function sortParameter(
   return orderBy;
 }
 
-/** `?with_trashed=true|false` (or 1|0), on a resource with soft delete. */
-function trashedParameter(
-  trashed: string | undefined,
-  spec: ListSpec,
-  fail: QueryParameters["fail"],
-): boolean {
+/** `?with_trashed=true|false` or `?only_trashed=…` (or 1|0), on a resource with soft delete. */
+function trashedParameter(parameters: QueryParameters, key: string, spec: ListSpec): boolean {
+  const trashed = parameters.single(key);
   if (trashed === undefined) return false;
-  if (!spec.softDelete) fail("with_trashed", "The with trashed parameter is not supported here.");
+  const { fail } = parameters;
+  const label = key.replace("_", " ");
+  if (!spec.softDelete) fail(key, `The ${label} parameter is not supported here.`);
   const value = queryBoolean(trashed);
   if (spec.softDelete && value === undefined)
-    fail("with_trashed", "The with trashed field must be true or false.");
+    fail(key, `The ${label} field must be true or false.`);
   return spec.softDelete && value === true;
 }
 

@@ -24,6 +24,8 @@ export function whereClause(
   const conditions: string[] = [];
   if (context.spec.softDelete && !options.withTrashed)
     conditions.push(`${context.alias}."deleted_at" IS NULL`);
+  else if (context.spec.softDelete && options.withTrashed === "only")
+    conditions.push(`${context.alias}."deleted_at" IS NOT NULL`);
   for (const [column, value] of Object.entries(options.where ?? {}))
     if (value !== undefined)
       conditions.push(conditionSql(context, { column, op: "eq", value }, values));
@@ -41,6 +43,7 @@ export function narrows(options: CountOptions<object>): boolean {
     Object.keys(options.where ?? {}).length > 0 ||
     Object.keys(options.related ?? {}).length > 0 ||
     (options.conditions?.length ?? 0) > 0 ||
+    options.withTrashed === "only" ||
     options.scope !== undefined
   );
 }

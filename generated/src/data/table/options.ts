@@ -20,8 +20,8 @@ export interface FindOptions<Model> {
   related?: Readonly<Record<string, string>>;
   /** A list query's conditions (filters, `?search=`, a relation's own list), ANDed: see list-conditions.ts. */
   conditions?: readonly ListCondition[];
-  /** Soft-deleted rows too (tables without soft delete have none). */
-  withTrashed?: boolean;
+  /** Soft-deleted rows too, or (`only`) them alone (tables without soft delete have none). */
+  withTrashed?: boolean | "only";
   /**
    * A cursor's position: the values of the row the page starts after, one per `orderBy` key
    * (already the column's values, see column-codec.ts fromCursorValue).

@@ -86,7 +86,7 @@ export async function findMany(
     );
     conditions = conditions === "" ? ` WHERE ${keyset}` : `${conditions} AND ${keyset}`;
   }
-  const order = orderClause(context, keys, options.withTrashed === true);
+  const order = orderClause(context, keys, Boolean(options.withTrashed));
   const limit = options.limit === undefined ? "" : ` LIMIT ${values.add(options.limit)}`;
   const offset = options.offset === undefined ? "" : ` OFFSET ${values.add(options.offset)}`;
   const rows = await sql.rows(

@@ -1,0 +1,30 @@
+// Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
+
+/*
+ * Builds the admin (`npm run build` runs it): admin/src bundled by esbuild into dist/admin-ui
+ * (app.js, app.css, index.html), each with a gzipped copy the service sends to browsers that take
+ * it. The files stand alone: a CDN may serve them instead, in front of the same API.
+ */
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const out = here("../dist/admin-ui/");
+await mkdir(out, { recursive: true });
+await build({
+  entryPoints: { app: here("src/main.tsx") },
+  bundle: true,
+  minify: true,
+  format: "esm",
+  target: "es2022",
+  jsx: "automatic",
+  jsxImportSource: "preact",
+  outdir: out,
+  legalComments: "none",
+  logLevel: "warning",
+});
+await copyFile(here("src/index.html"), `${out}index.html`);
+for (const name of ["app.js", "app.css"])
+  await writeFile(`${out}${name}.gz`, gzipSync(await readFile(`${out}${name}`), { level: 9 }));

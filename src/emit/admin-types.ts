@@ -1,0 +1,1 @@
+../../runtime/admin/src/manifest.ts
