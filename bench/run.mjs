@@ -6,11 +6,11 @@
 // webhooks' deliveries at scale on both databases (bench/delivery-scale.mjs), then
 // the generator benchmark (bench/generator.mjs), the dev loop's saved → served (bench/dev-loop.mjs)
 // the typed client's sizes and cost (bench/client.mjs) and what tenancy costs a request
-// (bench/tenancy.mjs), each in its own process. Tables go to stderr; with --json one document
+// (bench/tenancy.mjs) and the admin's weight and first page (bench/admin.mjs), each in its own process. Tables go to stderr; with --json one document
 // { service, lists, postgresql, writeCeilings, textMatch, deliveries, generator, devLoop, client,
-// tenancy } goes to stdout.
+// tenancy, admin } goes to stdout.
 //
-//   npm run bench [-- --json] [-- --quick] [-- --skip-service | --skip-lists | --skip-postgresql | --skip-write-ceilings | --skip-text-match | --skip-deliveries | --skip-generator | --skip-dev-loop | --skip-client | --skip-tenancy] [service options]
+//   npm run bench [-- --json] [-- --quick] [-- --skip-service | --skip-lists | --skip-postgresql | --skip-write-ceilings | --skip-text-match | --skip-deliveries | --skip-generator | --skip-dev-loop | --skip-client | --skip-tenancy | --skip-admin] [service options]
 //
 // --quick: 3 s runs, one round, generator at 10 and 100 resources, short slices (about 8 minutes in all).
 // Other options go to bench/service.mjs (see `node bench/service.mjs --help`).
@@ -29,6 +29,7 @@ const skipTextMatch = argv.includes("--skip-text-match");
 const skipDevLoop = argv.includes("--skip-dev-loop");
 const skipClient = argv.includes("--skip-client");
 const skipTenancy = argv.includes("--skip-tenancy");
+const skipAdmin = argv.includes("--skip-admin");
 const skipDeliveries = argv.includes("--skip-deliveries");
 const skipWriteCeilings = argv.includes("--skip-write-ceilings");
 // PostgreSQL needs its server binaries (apt-get install postgresql): skipped with a note without them.
@@ -104,6 +105,11 @@ if (!skipClient) {
 if (!skipTenancy) {
   const { code, figures } = await run("./tenancy.mjs", [...commonArgs, ...(quick ? ["--items", "500"] : [])]);
   results.tenancy = figures;
+  exitCode ||= code;
+}
+if (!skipAdmin) {
+  const { code, figures } = await run("./admin.mjs", [...(json ? ["--json"] : []), ...(quick ? ["--runs", "3", "--patients", "1000"] : [])]);
+  results.admin = figures;
   exitCode ||= code;
 }
 if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);

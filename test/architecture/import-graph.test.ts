@@ -7,7 +7,7 @@ const runtimeRoots = ["runtime/common/src", "runtime/sqlite/src", "runtime/postg
  * The runtime's layers, top first (docs/architecture.md "The runtime: layers"): the commands' entry
  * points; the composition root and the process; `lib/`, the paths a project's own code imports (each
  * a re-export of the module where it lives, so the runtime itself never imports them); the
- * endpoints (accounts, resources); the HTTP helpers they share; identity; event deliveries and
+ * endpoints (accounts, resources, the admin's manifest and pages); the HTTP helpers they share; identity; event deliveries and
  * history; files (storage, uploads, their jobs); jobs; the data layer (tables, relations, list conditions, codecs, the events a write
  * appends); the database (SQL, dialects and drivers, migrations); and the base under everything.
  */
@@ -15,7 +15,7 @@ const runtimeLayers = [
   ["scripts"],
   ["app"],
   ["lib"],
-  ["accounts", "resource"],
+  ["accounts", "resource", "admin"],
   ["http"],
   ["auth"],
   ["events"],

@@ -11,6 +11,8 @@ import { startPostgres, type PostgresServer } from "../support/postgres.js";
 import { exitsAfterChange, fuzzProject } from "../support/fuzz-project.js";
 import { repo } from "../support/service.js";
 import { changedSet, specSet, writeSpecSet, type SpecSet } from "../support/spec-space.js";
+import { chromiumPath, launchBrowser } from "../support/admin-browser.js";
+import { adminPass } from "../support/admin-pass.js";
 
 /**
  * The spec space, second tier (issue 31): spec sets drawn at random that `hashapi validate` accepts
@@ -88,7 +90,10 @@ describe.each(databaseTargets)("random spec sets on $label: generate, own tests,
         // The first set of the first and of the random seed also lives through a change of its specs
         // (SPEC_SPACE_CHANGE=all: every set).
         const changes = (index === 0 && (seed === seeds[0] || seed === seeds.at(-1))) || process.env.SPEC_SPACE_CHANGE === "all";
-        const problem = await exerciseSet(set, `${seed}-${index}`, database, scratch, postgres, changes);
+        // The same sets open their admin in Chromium, per role, before and after the change
+        // (SPEC_SPACE_BROWSER=all: every set; =none: no set).
+        const browse = browserPasses && ((changes && process.env.SPEC_SPACE_BROWSER !== "none") || process.env.SPEC_SPACE_BROWSER === "all");
+        const problem = await exerciseSet(set, `${seed}-${index}`, database, scratch, postgres, { changes, browse });
         console.log(`spec space (e2e) on ${database}: seed ${seed}, set ${index}: ${problem ? `FAILED\n${describeSet(set)}\n${problem.slice(0, 4000)}` : "clean"}`);
         if (problem) failed.push(`seed ${seed}, set ${index} on ${database}:\n${describeSet(set)}\n${problem}`);
       }
@@ -96,8 +101,24 @@ describe.each(databaseTargets)("random spec sets on $label: generate, own tests,
     }, 60_000 * 6 * setsOf(seed));
 });
 
+/** Chromium is there (CI installs it): the admin's browser pass runs on the drawn sets. */
+const browserPasses = Boolean(chromiumPath) || Boolean(process.env.CI);
+
+/** The admin of a set in Chromium, per role: its problems as one text, or undefined. */
+async function browsed(api: string, env: Record<string, string>, name: string): Promise<string | undefined> {
+  const browser = await launchBrowser();
+  try {
+    const problems = await adminPass(browser, api, env, name);
+    console.log(`spec space (e2e): set ${name}: the admin in Chromium, ${problems.length} problems`);
+    return problems.length > 0 ? `the admin in Chromium:\n${problems.join("\n")}` : undefined;
+  } finally {
+    await browser.close();
+  }
+}
+
 /** generate → own tests → migrate → seed for one set; what went wrong, or undefined. */
-async function exerciseSet(set: SpecSet, name: string, database: string, scratch: string, postgres: PostgresServer | undefined, changeSpecs: boolean): Promise<string | undefined> {
+async function exerciseSet(set: SpecSet, name: string, database: string, scratch: string, postgres: PostgresServer | undefined, options: { changes: boolean; browse: boolean }): Promise<string | undefined> {
+  const changeSpecs = options.changes;
   const specs = join(scratch, `specs-${name}`);
   const api = join(scratch, `api-${name}`);
   writeSpecSet(specs, set);
@@ -120,6 +141,8 @@ async function exerciseSet(set: SpecSet, name: string, database: string, scratch
   const { requests, byStatus } = fuzzed.session.totals;
   console.log(`spec space (e2e) on ${database}: set ${name} fuzzed with ${requests} requests, by status ${JSON.stringify(byStatus)}`);
   if (fuzzed.problems.length > 0) return `the fuzz of its openapi.json (seed ${fuzzSeed}):\n${fuzzed.problems.join("\n")}`;
+  const admin = options.browse ? await browsed(api, env, name) : undefined;
+  if (admin) return admin;
   if (changeSpecs) {
     // The specs change over the data the fuzz left (a rename, a hide, a narrowing): every history
     // still shows each reader what its show shows.
@@ -135,6 +158,8 @@ async function exerciseSet(set: SpecSet, name: string, database: string, scratch
       const leaks = await exitsAfterChange(api, env, specs);
       console.log(`spec space (e2e) on ${database}: set ${name} after a rename, a hide and a narrowing: ${leaks.length} leaks`);
       if (leaks.length > 0) return `after the change:\n${describeSet(changed)}\n${leaks.join("\n")}`;
+      const changedAdmin = options.browse ? await browsed(api, env, `${name}-changed`) : undefined;
+      if (changedAdmin) return `after the change:\n${describeSet(changed)}\n${changedAdmin}`;
     }
   }
   await rm(api, { recursive: true, force: true });
