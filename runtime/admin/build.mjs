@@ -3,9 +3,10 @@
 /*
  * Builds the admin (`npm run build` runs it): admin/src bundled by esbuild into dist/admin-ui
  * (app.js, app.css, index.html), each with a gzipped copy the service sends to browsers that take
- * it. The files stand alone: a CDN may serve them instead, in front of the same API.
+ * it. The files stand alone: a CDN may serve them instead, in front of the same API (build with
+ * ADMIN_API_URL=https://api.example.com, and list the CDN's origin in the API's CORS_ORIGINS).
  */
-import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
@@ -25,6 +26,10 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
-await copyFile(here("src/index.html"), `${out}index.html`);
+// Pages served from another origin (a CDN) name the API's in the page: ADMIN_API_URL at build time.
+const page = await readFile(here("src/index.html"), "utf8");
+const api = process.env.ADMIN_API_URL ? new URL(process.env.ADMIN_API_URL).origin : undefined;
+const meta = api ? `    <meta name="hashapi-api" content="${api}" />\n` : "";
+await writeFile(`${out}index.html`, page.replace("  </head>", `${meta}  </head>`));
 for (const name of ["app.js", "app.css"])
   await writeFile(`${out}${name}.gz`, gzipSync(await readFile(`${out}${name}`), { level: 9 }));

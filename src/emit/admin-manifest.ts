@@ -24,6 +24,7 @@ export function buildAdminManifest(model: ProjectModel): AdminManifest {
     title: model.name,
     roles: model.auth.roles,
     mfa: model.auth.mfa !== undefined,
+    reset: model.mail !== undefined,
     resources: [...model.resources.map(adminResource), ...managed],
     extras: {
       ...(model.auth.inviters.length > 0 ? { invitations: model.auth.inviters } : {}),

@@ -3,6 +3,7 @@
 import {
   audited,
   authClient,
+  passwordResetClient,
   linkedClient,
   resourceClient,
   restorable,
@@ -33,6 +34,15 @@ export interface Me {
   readonly role: string;
 }
 
+/**
+ * Where the API is: the page's own origin, or (pages served from a CDN) the one `npm run build`
+ * wrote into the page from ADMIN_API_URL (the API then lists the page's origin in CORS_ORIGINS).
+ */
+function apiOrigin(): string {
+  const meta = document.querySelector<HTMLMetaElement>('meta[name="hashapi-api"]');
+  return meta?.content || location.origin;
+}
+
 const tokenKey = "hashapi-admin-token";
 const tenantKey = "hashapi-admin-tenant";
 
@@ -45,11 +55,12 @@ export class AdminApi {
   readonly transport: Transport;
   readonly auth;
   readonly mfa;
+  readonly passwords;
 
   constructor(storage: Storage = sessionStorage) {
     this.storage = storage;
     this.transport = new Transport({
-      baseUrl: location.origin,
+      baseUrl: apiOrigin(),
       token: storage.getItem(tokenKey) ?? undefined,
       tenant: storage.getItem(tenantKey) ?? undefined,
       refreshOnUnauthorized: true,
@@ -57,6 +68,7 @@ export class AdminApi {
     });
     this.auth = authClient<Me, Me | MfaChallenge>(this.transport);
     this.mfa = secondFactorClient(this.transport);
+    this.passwords = passwordResetClient(this.transport);
   }
 
   private readonly storage: Storage;

@@ -12,7 +12,12 @@ import { SecondFactorSetup } from "./pages/second-factor-setup.js";
 /** What the admin knows of its caller: nothing yet, signed out, or signed in with their view. */
 type Session =
   | { readonly state: "starting" }
-  | { readonly state: "signed-out"; readonly title: string; readonly notice?: string }
+  | {
+      readonly state: "signed-out";
+      readonly title: string;
+      readonly reset: boolean;
+      readonly notice?: string;
+    }
   | { readonly state: "enrolling"; readonly title: string; readonly me: Me }
   | { readonly state: "signed-in"; readonly view: AdminView; readonly me: Me };
 
@@ -41,7 +46,8 @@ async function sessionOf(notice?: string): Promise<Session> {
     api.transport.setToken(undefined);
     api.keep();
   }
-  return { state: "signed-out", title, ...(notice ? { notice } : {}) };
+  const reset = manifest.error === undefined && manifest.data.reset;
+  return { state: "signed-out", title, reset, ...(notice ? { notice } : {}) };
 }
 
 /** The whole admin: the sign-in until a token works, then the caller's pages. */
@@ -65,7 +71,15 @@ export function App() {
     case "starting":
       return <p role="status">Loading…</p>;
     case "signed-out":
-      return <SignIn api={api} title={session.title} notice={session.notice} onSignedIn={start} />;
+      return (
+        <SignIn
+          api={api}
+          title={session.title}
+          reset={session.reset}
+          notice={session.notice}
+          onSignedIn={start}
+        />
+      );
     case "enrolling":
       return <SecondFactorSetup api={api} onDone={start} onSignOut={signOut} />;
     case "signed-in":

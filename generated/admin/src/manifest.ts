@@ -134,6 +134,8 @@ export interface AdminManifest {
   /** Most privileged first. */
   readonly roles: readonly string[];
   readonly mfa: boolean;
+  /** `mail:`: a forgotten password is reset by mail (the sign-in page offers it). */
+  readonly reset: boolean;
   readonly resources: readonly AdminResource[];
   readonly extras: AdminExtras;
 }

@@ -52,6 +52,11 @@ export function History(props: { api: AdminApi; resource: AdminResource; hash: s
               Older events
             </button>
           )}
+          {cursor !== "" && (
+            <button type="button" onClick={() => setCursor("")}>
+              Newest events
+            </button>
+          )}
         </>
       )}
     </section>

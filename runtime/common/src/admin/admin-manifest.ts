@@ -44,6 +44,7 @@ export interface AdminManifestJson {
   readonly title: string;
   readonly roles: readonly string[];
   readonly mfa: boolean;
+  readonly reset: boolean;
   readonly resources: readonly Resource[];
   readonly extras: Extras;
 }

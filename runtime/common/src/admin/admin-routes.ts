@@ -19,10 +19,11 @@ export function addAdminManifestRoute(
   auth: AuthService,
   manifest: AdminManifestJson,
 ): void {
-  const signIn = { title: manifest.title, mfa: manifest.mfa };
+  const signIn = { title: manifest.title, mfa: manifest.mfa, reset: manifest.reset };
   routes.add("/api/admin/manifest", {
     get: optionalAuth(auth, (req: Request, res: Response) => {
-      // Before signing in: what the sign-in page needs, and nothing of the resources.
+      // Before signing in: what the sign-in page needs (its title, a second step, a reset by
+      // mail), and nothing of the resources.
       const user = req.user;
       sendData(
         res,
@@ -35,28 +36,38 @@ export function addAdminManifestRoute(
 /** dist/admin-ui, from src/admin (tsx) or dist/admin (the build): both two folders down. */
 export const adminPagesDir = fileURLToPath(new URL("../../dist/admin-ui/", import.meta.url));
 
-/** Only the page's own origin runs scripts, styles and requests; nothing frames it. */
-const pagePolicy = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  // File fields' signed URLs (a bucket's own host) are shown and uploaded to.
-  "img-src 'self' data: blob: https:",
-  "connect-src 'self' https:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+/**
+ * Only the page's own origin runs scripts, styles and requests, and nothing frames it; the one
+ * other origin is where file fields' bytes live (`filesOrigin`: a bucket's, shown and uploaded to).
+ */
+export function pagePolicy(filesOrigin: string | undefined): string {
+  const files = filesOrigin === undefined ? "" : ` ${filesOrigin}`;
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src 'self' data: blob:${files}`,
+    `connect-src 'self'${files}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
 
 /** Serves the built pages at /admin/ (gzipped where the browser takes it). */
-export function serveAdminPages(app: Express, dir = adminPagesDir): void {
+export function serveAdminPages(
+  app: Express,
+  filesOrigin: string | undefined,
+  dir = adminPagesDir,
+): void {
+  const policy = pagePolicy(filesOrigin);
   // Relative addresses (app.js) resolve under /admin/ only; Express matches both spellings here.
   app.get("/admin", (req, res, next) =>
     req.originalUrl.split("?")[0] === "/admin" ? res.redirect(301, "/admin/") : next(),
   );
   app.use("/admin", (req, res, next) => {
-    res.setHeader("Content-Security-Policy", pagePolicy);
+    res.setHeader("Content-Security-Policy", policy);
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "no-referrer");
     if (!existsSync(dir)) {

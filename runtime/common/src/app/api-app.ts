@@ -177,7 +177,7 @@ export function createApiApp(apiParts: ApiParts): ApiApp {
   app.use(preparingRequests(settings, logger, streamed));
   app.use(routes.middleware());
   app.use("/api/docs", referencePage(parts.openapiText, parts.title));
-  if (parts.admin) serveAdminPages(app);
+  if (parts.admin) serveAdminPages(app, bucketOrigin(parts.storage));
   app.use(notFound);
   app.use(errorHandler);
   return { app, background: backgroundWork(parts, registry) };
@@ -209,6 +209,14 @@ function identityOf(parts: ApiParts): AuthService {
       logger,
     );
   return auth;
+}
+
+/** A bucket's origin, where file fields' URLs point (AWS's own hosts without an endpoint). */
+function bucketOrigin(storage: StorageConfig | undefined): string | undefined {
+  if (storage?.choice.driver !== "s3") return undefined;
+  const { endpoint } = storage.choice.s3;
+  if (!endpoint) return "https://*.amazonaws.com";
+  return URL.canParse(endpoint) ? new URL(endpoint).origin : undefined;
 }
 
 /** With mail, /api/users starts resets (counted as every mail of the account routes). */
