@@ -29,7 +29,8 @@ export function buildAdminManifest(model: ProjectModel): AdminManifest {
     extras: {
       ...(model.auth.inviters.length > 0 ? { invitations: model.auth.inviters } : {}),
       ...(model.webhooks.length > 0 ? { deliveries: model.auth.roles[0] } : {}),
-      ...(model.jobs.length > 0 || model.files ? { jobs: model.auth.roles[0] } : {}),
+      // /api/jobs exists with a job of the project's, of files' (release, sweep) or of mail's.
+      ...(model.jobs.length > 0 || hasFiles(model) || model.mail ? { jobs: model.auth.roles[0] } : {}),
       ...(tenancy
         ? {
             tenancy: {
@@ -42,6 +43,10 @@ export function buildAdminManifest(model: ProjectModel): AdminManifest {
         : {}),
     },
   };
+}
+
+function hasFiles(model: ProjectModel): boolean {
+  return model.resources.some((resource) => resource.declaration.files !== undefined);
 }
 
 function adminResource(resource: ResourceModel): AdminResource {

@@ -106,6 +106,7 @@ describe.skipIf(skipped)("the admin of other projects", () => {
     let stopSink: () => Promise<void>;
     let api: Request;
     let acme: string;
+    let staff: string;
 
     beforeAll(async () => {
       project = await prepareProject({ name: "e2e-admin-tenancy", specs: join(repo, "test/fixtures/tenancy"), adminRole: "staff" });
@@ -117,7 +118,7 @@ describe.skipIf(skipped)("the admin of other projects", () => {
         env: { ...project.env, TENANCY_MEMBER_URL: `${at}/member`, TENANCY_FIRST_URL: `${at}/first`, TENANCY_HOOK_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", TENANCY_FIRST_AGENCY: "AGY_22222222" },
       });
       api = client(service.baseUrl);
-      const staff = (await api("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } })).body.data.access_token;
+      staff = (await api("POST", "/api/auth/login", { body: { email: admin.email, password: admin.password } })).body.data.access_token;
       const users: Record<string, string> = {};
       for (const name of ["olga", "mia"]) users[name] = (await api("POST", "/api/users", { token: staff, body: { name, email: `${name}@example.com`, password, role: "user" } })).body.data.hash;
       const olga = (await api("POST", "/api/auth/login", { body: { email: "olga@example.com", password } })).body.data.access_token;
@@ -142,6 +143,11 @@ describe.skipIf(skipped)("the admin of other projects", () => {
       await visit(tab, "#/-/deliveries");
       await expect.poll(async () => (await visit(tab, "#/-/deliveries"), page.locator("main table tbody tr").count()), { timeout: 20_000 }).toBeGreaterThan(0);
       await screenshot(page, "tenancy", "deliveries");
+      // Filtered by status, as the API filters (?status=).
+      const [asked] = await Promise.all([page.waitForResponse((response) => response.url().includes("/api/webhooks/deliveries?") && response.url().includes("status=failed")), page.getByLabel("Status").selectOption("failed")]);
+      expect(asked.status()).toBe(200);
+      await settled(page);
+      expect(await page.locator("main table tbody tr").count()).toBe(((await asked.json()) as { data: unknown[] }).data.length);
       axe.push(...(await axeProblems(page, "deliveries")));
       await visit(tab, "#/-/jobs");
       axe.push(...(await axeProblems(page, "jobs")));
@@ -162,6 +168,13 @@ describe.skipIf(skipped)("the admin of other projects", () => {
       await visit(tab, "#/-/members");
       expect(await page.locator("main table tbody").innerText()).toContain("olga");
       await screenshot(page, "tenancy", "members");
+      // The owner re-roles a member in place; the API says so too.
+      await page.getByLabel("Role of mia").selectOption("manager");
+      await page.getByRole("status").filter({ hasText: "mia is now manager." }).waitFor();
+      const members = (await api("GET", "/api/members", { token: staff, headers: { "X-Tenant": acme } })).body.data as { user: { name: string }; role: string }[];
+      expect(members.find((member) => member.user.name === "mia")?.role).toBe("manager");
+      await page.getByLabel("Role of mia").selectOption("member");
+      await page.getByRole("status").filter({ hasText: "mia is now member." }).waitFor();
       axe.push(...(await axeProblems(page, "members")));
       await tab.close();
 

@@ -1,3 +1,6 @@
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildAdminManifest } from "../../src/emit/admin-manifest.js";
 import { buildModel } from "../../src/model/build.js";
@@ -57,6 +60,21 @@ describe("the admin's manifest", () => {
     expect(doctor.resources.find((resource) => resource.collection === "medical-records")!.fields.find((field) => field.key === "diagnosis")).toHaveProperty("update");
     expect(doctor.resources.some((resource) => resource.collection === "users")).toBe(false);
     expect(adminViewFor(manifest, "nobody").resources.map((resource) => resource.collection)).toEqual(["appointments", "doctors", "patients", "specialties"]);
+  });
+
+  it("opens the jobs screen wherever /api/jobs exists: the project's jobs, files' or mail's", async () => {
+    expect((await manifestOf("specs")).extras).not.toHaveProperty("jobs");
+    expect((await manifestOf("test/fixtures/files")).extras).toMatchObject({ jobs: "admin" });
+    // The example with the accounts fixture's hashapi.yaml (mail): its mail job.
+    const dir = await mkdtemp(join(tmpdir(), "admin-mail-"));
+    try {
+      await cp(`${repo}specs`, dir, { recursive: true });
+      await cp(`${repo}test/fixtures/accounts/hashapi.yaml`, join(dir, "hashapi.yaml"));
+      const { specs } = validateSpecs(await loadSpecsDir(dir));
+      expect(specs && buildAdminManifest(buildModel(specs, "specs/")).extras).toMatchObject({ jobs: "admin", invitations: ["admin", "doctor"] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("opens the screens beside the resources to their roles only", async () => {

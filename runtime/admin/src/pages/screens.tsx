@@ -1,5 +1,6 @@
 // Part of the hashapi runtime, copied as is by `hashapi generate`. Do not edit: it rewrites this file.
 
+import type { ComponentChild } from "preact";
 import { useState } from "preact/hooks";
 import type { Page, PageMeta } from "../../../client/src/core.js";
 import type { AdminApi, AnyRecord } from "../api.js";
@@ -15,6 +16,8 @@ interface ScreenShape {
   readonly title: string;
   readonly path: string;
   readonly paged: boolean;
+  /** The statuses its list filters by (`?status=`). */
+  readonly statuses?: readonly string[];
   readonly columns: readonly string[];
   /** A row's action: POST `${path}/${hash}/retry`, or DELETE `${path}/${key}`. */
   readonly row?: {
@@ -31,6 +34,7 @@ const shapes: Readonly<Record<Screen, ScreenShape>> = {
     title: "Webhook deliveries",
     path: "/api/webhooks/deliveries",
     paged: true,
+    statuses: ["pending", "delivered", "failed", "skipped"],
     columns: [
       "hash",
       "receiver",
@@ -55,6 +59,7 @@ const shapes: Readonly<Record<Screen, ScreenShape>> = {
     title: "Jobs",
     path: "/api/jobs",
     paged: true,
+    statuses: ["pending", "running", "done", "failed"],
     columns: ["hash", "name", "status", "attempts", "last_error", "run_at", "finished_at"],
     row: {
       label: "Retry",
@@ -115,11 +120,14 @@ function ScreenOpen(props: ScreenProps) {
   const { api, view, screen } = props;
   const shape = shapes[screen];
   const [page, setPage] = useState(1);
+  const [status, setStatus] = useState("");
   const [notice, setNotice] = useState("");
-  const path = shape.paged ? `${shape.path}?page=${page}` : shape.path;
+  const path = shape.paged
+    ? `${shape.path}?page=${page}${status ? `&status=${status}` : ""}`
+    : shape.path;
   const [loaded, reload] = useLoad(
     () => api.call<AnyRecord[] | Page<AnyRecord>>("GET", path, shape.paged ? "page" : "data"),
-    [screen, page],
+    [screen, page, status],
   );
 
   async function act(row: AnyRecord) {
@@ -139,6 +147,13 @@ function ScreenOpen(props: ScreenProps) {
     <>
       <h1 tabIndex={-1}>{shape.title}</h1>
       {screen === "invitations" && <InviteForm api={api} roles={view.roles} onDone={reload} />}
+      {shape.statuses && (
+        <StatusFilter
+          statuses={shape.statuses}
+          value={status}
+          onChange={(next) => (setStatus(next), setPage(1))}
+        />
+      )}
       <p role="status" class="notice">
         {notice}
       </p>
@@ -149,21 +164,77 @@ function ScreenOpen(props: ScreenProps) {
           shape={shape}
           rows={Array.isArray(answer) ? answer : answer.data}
           onAct={act}
+          cellOf={
+            screen === "members"
+              ? memberRoles(api, view, (text) => (setNotice(text), reload()))
+              : undefined
+          }
         />
       )}
-      {meta && meta.last_page > 1 && (
-        <nav class="pager" aria-label="Pages">
-          <PageButtons current={meta.current_page} last={meta.last_page} onPage={setPage} />
-        </nav>
-      )}
+      {meta && <ScreenPages meta={meta} onPage={setPage} />}
     </>
   );
+}
+
+/** Previous and next, when the list has more than one page. */
+function ScreenPages(props: { meta: PageMeta; onPage: (page: number) => void }) {
+  const { meta } = props;
+  if (meta.last_page <= 1) return null;
+  return (
+    <nav class="pager" aria-label="Pages">
+      <PageButtons current={meta.current_page} last={meta.last_page} onPage={props.onPage} />
+    </nav>
+  );
+}
+
+/** A cell drawn otherwise than as text (undefined: as text). */
+type CellOf = (row: AnyRecord, column: string) => ComponentChild | undefined;
+
+/**
+ * With tenancy, for a role of `tenancy.manage` in the tenant: each member's role as a choice, changed
+ * in place (PATCH /api/members/{user}); the API decides again (the last owner stays one).
+ */
+function memberRoles(
+  api: AdminApi,
+  view: AdminView,
+  done: (message: string) => void,
+): CellOf | undefined {
+  const tenancy = view.extras.tenancy;
+  if (!tenancy || view.tenantRole === undefined || !tenancy.manage.includes(view.tenantRole))
+    return undefined;
+  return (row, column) => {
+    if (column !== "role") return undefined;
+    const user = row.user as { hash: string; name: string };
+    async function change(role: string) {
+      const result = await api.call(
+        "PATCH",
+        `/api/members/${encodeURIComponent(user.hash)}`,
+        "data",
+        { role },
+      );
+      done(result.error === undefined ? `${user.name} is now ${role}.` : result.error.message);
+    }
+    return (
+      <select
+        aria-label={`Role of ${user.name}`}
+        value={String(row.role)}
+        onChange={(event) => void change((event.currentTarget as HTMLSelectElement).value)}
+      >
+        {tenancy.roles.map((role) => (
+          <option key={role} value={role}>
+            {role}
+          </option>
+        ))}
+      </select>
+    );
+  };
 }
 
 function ScreenTable(props: {
   shape: ScreenShape;
   rows: readonly AnyRecord[];
   onAct: (row: AnyRecord) => void;
+  cellOf?: CellOf | undefined;
 }) {
   const { shape, rows } = props;
   if (rows.length === 0) return <p>None.</p>;
@@ -188,7 +259,7 @@ function ScreenTable(props: {
           {rows.map((row, index) => (
             <tr key={String(row.hash ?? index)}>
               {shape.columns.map((column) => (
-                <td key={column}>{cell(row[column])}</td>
+                <td key={column}>{props.cellOf?.(row, column) ?? cell(row[column])}</td>
               ))}
               {shape.row && (
                 <td>
@@ -203,6 +274,31 @@ function ScreenTable(props: {
           ))}
         </tbody>
       </table>
+    </div>
+  );
+}
+
+/** Narrows a list to one status (`?status=`), or shows every one. */
+function StatusFilter(props: {
+  statuses: readonly string[];
+  value: string;
+  onChange: (status: string) => void;
+}) {
+  return (
+    <div class="field">
+      <label for="screen-status">Status</label>
+      <select
+        id="screen-status"
+        value={props.value}
+        onChange={(event) => props.onChange((event.currentTarget as HTMLSelectElement).value)}
+      >
+        <option value="">All</option>
+        {props.statuses.map((status) => (
+          <option key={status} value={status}>
+            {status}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }
