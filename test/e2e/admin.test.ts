@@ -299,6 +299,8 @@ describe.skipIf(!chromiumPath && !process.env.CI).each(databaseTargets)("the adm
     await visit(opened, "#/doctors");
     expect(await page.getByRole("link", { name: "New doctor" }).count()).toBe(0);
     await visit(opened, `#/doctors/${hashes.otherDoctor}`);
+    // Each page's heading takes the focus once drawn: a screen reader announces the page.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toContain("Dr. Otto Other");
     expect(await page.getByRole("link", { name: "Edit" }).count()).toBe(0);
     expect(await page.getByRole("combobox", { name: "Link specialty" }).count()).toBe(0);
     await check(page, "receptionist-doctor");

@@ -24,8 +24,8 @@ export type Loaded<Data> =
 let inFlight = 0;
 
 /**
- * Loads under way, on the document (`data-loads`): 0 once every answer is drawn, which a test (or
- * a screen reader's busy state) can wait for instead of guessing.
+ * Loads under way, on the document (`data-loads`): 0 once every answer is drawn, which a test can
+ * wait for instead of guessing.
  */
 function counted(change: number): void {
   inFlight += change;
@@ -64,10 +64,23 @@ export function useLoad<Data>(
   return [loaded, () => setRound((value) => value + 1)];
 }
 
-/** Moves focus to the page's heading when the page changes, so a screen reader announces it. */
+/**
+ * Moves focus to the page's heading when the page changes, so a screen reader announces it; a page
+ * still loading has none yet, so its heading is focused when it is drawn.
+ */
 export function useHeadingFocus(key: string): void {
   useEffect(() => {
-    const heading = document.querySelector<HTMLElement>("main h1");
-    heading?.focus();
+    const focused = () => {
+      const heading = document.querySelector<HTMLElement>("main h1");
+      heading?.focus();
+      return heading !== null;
+    };
+    if (focused()) return;
+    const drawn = new MutationObserver(() => focused() && drawn.disconnect());
+    drawn.observe(document.querySelector("main") ?? document.body, {
+      childList: true,
+      subtree: true,
+    });
+    return () => drawn.disconnect();
   }, [key]);
 }

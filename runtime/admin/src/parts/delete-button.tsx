@@ -19,7 +19,8 @@ export function consequences(resource: AdminResource): string[] {
       ? "It goes to the trash, where it can be restored."
       : "It cannot be undone.",
   );
-  return lines;
+  // Two relations of one collection pointing here say the same thing once.
+  return [...new Set(lines)];
 }
 
 /** Delete, after a confirmation naming what restricts it; a refusal (409) is shown in the dialog. */
