@@ -87,6 +87,9 @@ describe("the admin's manifest", () => {
     // A tenant's records: only while the caller works in a tenant, as their role there allows.
     const collections = (view: { resources: readonly { collection: string }[] }) => view.resources.map((resource) => resource.collection);
     expect(collections(adminViewFor(manifest, "user"))).toEqual(["agencies", "countries"]);
+    // The tenants themselves: created on the platform, listed and changed inside one (X-Tenant).
+    expect(adminViewFor(manifest, "user").resources[0]!.actions).toEqual({ store: "all" });
+    expect(Object.keys(adminViewFor(manifest, "user", "owner").resources[0]!.actions).sort()).toEqual(["destroy", "index", "show", "store", "update"]);
     expect(collections(adminViewFor(manifest, "user", "member"))).toEqual(["agencies", "applications", "countries", "openings", "skills"]);
     const openings = (role: string) => adminViewFor(manifest, "user", role).resources.find((resource) => resource.collection === "openings")!;
     expect(openings("member").fields.map((field) => field.key)).not.toContain("budget");

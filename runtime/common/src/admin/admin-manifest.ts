@@ -73,9 +73,10 @@ function fieldFor(field: Field, roles: Roles, may: { store: boolean; update: boo
   };
 }
 
-function resourceFor(resource: Resource, roles: Roles, reached: ReadonlySet<string>): Resource {
+function resourceFor(resource: Resource, decided: Decided, reached: ReadonlySet<string>): Resource {
+  const { roles, storeRoles } = decided;
   const may = {
-    store: allows(resource.actions.store, roles),
+    store: allows(resource.actions.store, storeRoles),
     update: allows(resource.actions.update, roles),
   };
   // What it neither sees in a record nor may send (a payload-only key of a write it may not make) is left out.
@@ -85,7 +86,7 @@ function resourceFor(resource: Resource, roles: Roles, reached: ReadonlySet<stri
     .filter((field) => field.output !== false || field.create || field.update);
   const actions = Object.fromEntries(
     Object.entries(resource.actions)
-      .filter(([, access]) => allows(access, roles))
+      .filter(([name, access]) => allows(access, name === "store" ? storeRoles : roles))
       .map(([name]) => [name, "all" as const]),
   );
   return {
@@ -98,15 +99,22 @@ function resourceFor(resource: Resource, roles: Roles, reached: ReadonlySet<stri
   };
 }
 
+/** The roles that decide a resource's actions for a caller; a create's apart (a new tenant's). */
+interface Decided {
+  readonly roles: Roles;
+  readonly storeRoles: Roles;
+}
+
 /**
- * The roles that decide a resource for a caller: their platform role, or with tenancy, on a
- * tenant's records their role in the tenant they work in (none: they choose one first), and on the
- * tenants themselves either.
+ * The roles that decide a resource for a caller: their platform role; with tenancy, on a tenant's
+ * records their role in the tenant they work in (none: they choose one first), and on the tenants
+ * themselves too, but for creating one (a platform route, as resource/routes.ts serves them).
  */
-function rolesFor(resource: Resource, role: string, tenantRole: string | undefined): Roles {
-  if (resource.tenant === "member") return tenantRole === undefined ? [] : [tenantRole];
-  if (resource.tenant === "self" && tenantRole !== undefined) return [role, tenantRole];
-  return [role];
+function rolesFor(resource: Resource, role: string, tenantRole: string | undefined): Decided {
+  const inTenant = tenantRole === undefined ? [] : [tenantRole];
+  if (resource.tenant === "member") return { roles: inTenant, storeRoles: inTenant };
+  if (resource.tenant === "self") return { roles: inTenant, storeRoles: [role] };
+  return { roles: [role], storeRoles: [role] };
 }
 
 /**
@@ -115,10 +123,12 @@ function rolesFor(resource: Resource, role: string, tenantRole: string | undefin
  */
 export function adminViewFor(manifest: AdminManifestJson, role: string, tenantRole?: string) {
   const reachable = manifest.resources
-    .map((resource) => ({ resource, roles: rolesFor(resource, role, tenantRole) }))
+    .map((resource) => ({ resource, decided: rolesFor(resource, role, tenantRole) }))
     .filter(
-      ({ resource, roles }) =>
-        allows(resource.actions.index, roles) || allows(resource.actions.show, roles),
+      ({ resource, decided: { roles, storeRoles } }) =>
+        allows(resource.actions.index, roles) ||
+        allows(resource.actions.show, roles) ||
+        (resource.tenant === "self" && allows(resource.actions.store, storeRoles)),
     );
   const reached = new Set(reachable.map(({ resource }) => resource.collection));
   const { invitations, deliveries, jobs, tenancy } = manifest.extras;
@@ -126,7 +136,7 @@ export function adminViewFor(manifest: AdminManifestJson, role: string, tenantRo
     ...manifest,
     role,
     ...(tenantRole !== undefined ? { tenantRole } : {}),
-    resources: reachable.map(({ resource, roles }) => resourceFor(resource, roles, reached)),
+    resources: reachable.map(({ resource, decided }) => resourceFor(resource, decided, reached)),
     extras: {
       ...(invitations?.includes(role) ? { invitations: [role] } : {}),
       ...(deliveries === role ? { deliveries } : {}),
