@@ -9,8 +9,9 @@ export function native(database: DatabaseModel, attribute: string): string {
 export function modelBlock(name: string, lines: string[][], blockAttributes: string[]): string {
   const nameWidth = Math.max(...lines.map(([field]) => field!.length));
   const typeWidth = Math.max(...lines.map(([, type]) => type!.length));
-  const body = lines.flatMap(([field, type, attributes, doc]) => [
-    ...(doc ? [`  /// ${doc}`] : []),
+  // A line is [field, type, attributes, ...doc lines].
+  const body = lines.flatMap(([field, type, attributes, ...docs]) => [
+    ...docs.filter(Boolean).map((doc) => `  /// ${doc}`),
     `  ${field!.padEnd(nameWidth)} ${attributes ? type!.padEnd(typeWidth) + " " + attributes : type}`.trimEnd(),
   ]);
   return [`model ${name} {`, ...body, "", ...blockAttributes.map((line) => `  ${line}`), "}"].join("\n");

@@ -4,6 +4,8 @@ import { accountTokensModel, invitationsModel, recoveryCodesModel, sessionsModel
 import { fieldType } from "../model/field-types.js";
 import { tenantColumn } from "../model/declaration.js";
 import { caseInsensitiveEmailMarker, caseInsensitiveMarker } from "../migrate/case-insensitive-email.js";
+import { ownerIndexMarker } from "../migrate/owner-indexes.js";
+import { textIndexMarker, textTableName, trigramIndexName } from "../migrate/text-indexes.js";
 import { kindOf, relationKindNames, relationsOfKind } from "../model/relations/kinds.js";
 import type { DatabaseModel, FieldModel, ProjectModel, ResourceModel, UserModel } from "../model/types.js";
 
@@ -89,7 +91,7 @@ function resourceModel(
   for (const kind of relationKindNames)
     for (const source of resources)
       for (const relation of relationsOfKind(source.relations, kind)) lines.push(...kindOf(relation).prisma.fieldsOn(resource, source, relation));
-  lines.push(...timestampLines(database, resource.softDelete));
+  lines.push(...timestampLines(database, resource.softDelete, ownerIndexMarkerOf(resource)));
 
   // A declared index leads with deleted_at on soft-deleting resources: lists read live rows only
   // (deleted_at IS NULL), and an index without it would lose to the order index there.
@@ -138,7 +140,21 @@ function scalarLine(database: DatabaseModel, input: PrismaFieldInput, table: str
       : field.unique && fieldType(field.type).uniqueIgnoresCase
         ? caseInsensitiveMarker(table, field.name, unique ? undefined : tenantColumn)
         : undefined;
-  return [field.name, `${prismaType(field)}${optional}`, attributes.join(" "), ...(doc ? [doc] : [])];
+  return [field.name, `${prismaType(field)}${optional}`, attributes.join(" "), ...(doc ? [doc] : []), ...textIndexDoc(database, table, field, resource)];
+}
+
+/** A field `?search=` or a substring filter reads: its trigram index, which the migration planner writes from this line. */
+function textIndexDoc(database: DatabaseModel, table: string, field: FieldModel, resource?: ResourceModel): string[] {
+  if (!resource?.textIndexed.includes(field.name)) return [];
+  return [textIndexMarker(database.provider === "postgresql" ? trigramIndexName(table, field.name) : textTableName(table))];
+}
+
+/** An owned resource's lists: one owner's records in list order, from an index of the owner key (owner-indexes.ts). */
+function ownerIndexMarkerOf(resource: ResourceModel): string | undefined {
+  const owner = resource.owner;
+  if (owner === undefined) return undefined;
+  const key = owner.through === undefined ? owner.column : resource.belongsTo.find((relation) => relation.name === owner.through)?.foreignKey;
+  return key === undefined ? undefined : ownerIndexMarker(resource.table, key, resource.softDelete);
 }
 
 function prismaType(field: FieldModel): string {
@@ -153,10 +169,10 @@ function prismaDefault(field: FieldModel, value: unknown): string {
   return fieldType(field.type).prismaDefault(value);
 }
 
-function timestampLines(database: DatabaseModel, softDelete: boolean): string[][] {
+function timestampLines(database: DatabaseModel, softDelete: boolean, createdAtDoc?: string): string[][] {
   const timestamp = native(database, "@db.Timestamptz(3)");
   const lines = [
-    ["created_at", "DateTime", `@default(now())${timestamp}`],
+    ["created_at", "DateTime", `@default(now())${timestamp}`, ...(createdAtDoc ? [createdAtDoc] : [])],
     ["updated_at", "DateTime", `@updatedAt${timestamp}`],
   ];
   if (softDelete) lines.push(["deleted_at", "DateTime?", timestamp.trim()]);

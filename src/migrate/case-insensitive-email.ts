@@ -1,4 +1,5 @@
 import { dialectOf } from "../dialects/index.js";
+import { markedFields } from "./marked-fields.js";
 import type { Provider } from "./prisma-diff.js";
 
 /**
@@ -37,21 +38,7 @@ const markerPattern = /^\s*\/\/\/ hashapi: unique regardless of case(?: within e
  * the column and the model's `@@map` the table (so a renamed column or table is seen as moved).
  */
 export function caselessIndexes(schema: string | null): CaselessIndex[] {
-  if (schema === null) return [];
-  const found: CaselessIndex[] = [];
-  for (const [block, model] of schema.matchAll(/^model (\w+) \{[\s\S]*?^\}/gm)) {
-    const table = /^\s*@@map\("([^"]+)"\)/m.exec(block)?.[1] ?? model!;
-    const lines = block.split("\n");
-    for (const [at, line] of lines.entries()) {
-      const marker = markerPattern.exec(line);
-      const name = marker?.[2];
-      const within = marker?.[1];
-      // The field line under the marker (other doc lines may sit between them).
-      const column = lines.slice(at + 1).map((next) => /^\s*(\w+)\s/.exec(next)?.[1]).find(Boolean);
-      if (name !== undefined && column !== undefined) found.push({ name, table, column, ...(within ? { within } : {}) });
-    }
-  }
-  return found;
+  return markedFields(schema, markerPattern).map(({ table, column, marker }) => ({ name: marker[2]!, table, column, ...(marker[1] ? { within: marker[1] } : {}) }));
 }
 
 /**
@@ -100,20 +87,4 @@ const isUsersEmail = (index: CaselessIndex) => index.table === "users" && index.
 function createIndex(index: CaselessIndex): string {
   const lead = index.within === undefined ? "" : `"${index.within}", `;
   return `CREATE UNIQUE INDEX "${index.name}" ON "${index.table}"(${lead}lower("${index.column}"));`;
-}
-
-const sameIndex = (a: CaselessIndex, b: CaselessIndex) => a.name === b.name && a.table === b.table && a.column === b.column && a.within === b.within;
-
-/** The statements that bring the database's indexes regardless of case from one schema's to the next. */
-export function caselessIndexChanges(from: string | null, schema: string, provider: Provider, diffSql: readonly string[]): string[] {
-  const had = caselessIndexes(from);
-  const wanted = caselessIndexes(schema);
-  const kept = (index: CaselessIndex) => had.some((old) => sameIndex(old, index));
-  const parts: string[] = [];
-  for (const old of had) if (!wanted.some((index) => sameIndex(index, old))) parts.push(dropCaselessIndexSql(old));
-  for (const index of wanted) {
-    if (!kept(index)) parts.push(caselessIndexSql(index, provider));
-    else if (dialectOf(provider).alterRebuildsTables && diffSql.some((sql) => rebuildsTable(sql, index.table))) parts.push(recreateCaselessIndexSql(index));
-  }
-  return parts;
 }

@@ -4,7 +4,7 @@ import type { OutputFile } from "../output/types.js";
 import { lockFile, migrationsDir, snapshotFile, type MigrationHistory } from "./history.js";
 import type { SchemaEvolution } from "../model/schema-evolution.js";
 import { assessChanges, type ChangeAssessment, type RequiredColumn, type RiskyChange } from "./changes.js";
-import { caselessIndexChanges } from "./case-insensitive-email.js";
+import { ownedChanges } from "./owned-sql.js";
 import { adoptionChecks, fillStatement, withOptionalColumns } from "./fills.js";
 import { prismaMigrateDiff, type Provider } from "./prisma-diff.js";
 import { quoteSqliteJsonDefaults } from "./sqlite-json-defaults.js";
@@ -88,8 +88,9 @@ export function assessMigration(previous: string | null, schema: string, provide
  * fills between; last, the stored events follow the renames and drops (event-keys.ts).
  */
 async function migrationSql(from: string | null, schema: string, provider: Provider, renames: Renames, required: RequiredColumn[], events: string[]): Promise<string> {
+  const renaming: string[] = [];
+  if (hasRenames(renames)) renaming.push(`-- Renames (renamedFrom in the specs): the rows stay\n${renameStatements(renames, provider).join("\n")}\n`);
   const parts: string[] = [];
-  if (hasRenames(renames)) parts.push(`-- Renames (renamedFrom in the specs): the rows stay\n${renameStatements(renames, provider).join("\n")}\n`);
   const diff = async (a: string | null, b: string) => {
     const sql = await prismaMigrateDiff(a, b);
     return provider === "sqlite" ? quoteSqliteJsonDefaults(sql) : sql;
@@ -102,7 +103,9 @@ async function migrationSql(from: string | null, schema: string, provider: Provi
     parts.push(`-- Fill existing rows before the columns become required (backfill or default in the specs)\n${fills.join("\n")}\n`);
     parts.push(await diff(intermediate, schema));
   }
-  parts.push(...caselessIndexChanges(from, schema, provider, parts));
+  const owned = ownedChanges(from, schema, provider, [...renaming, ...parts]);
+  parts.unshift(...renaming, ...owned.before);
+  parts.push(...owned.after);
   if (events.length > 0) parts.push(`-- Stored events follow: renamed keys and types, dropped keys put out of the way (never shown again)\n${events.join("\n")}\n`);
   const sql = parts.filter((part) => part.trim() !== "").join("\n");
   return sql === "" ? "" : `${sql.trimEnd()}\n`;

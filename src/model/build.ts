@@ -1,3 +1,4 @@
+import { listSurface } from "./list-surface.js";
 import { evolutionOf } from "./evolution.js";
 import { historyRoute, manyToManyRoutes, routesOf } from "./routes.js";
 import { actionTable } from "./actions.js";
@@ -20,7 +21,6 @@ import { tenancyModel, tenantActionRoles, tenantOf } from "./tenant-model.js";
 import type {
   ActionModel,
   ActionName,
-  FieldModel,
   Names,
   ProjectModel,
   ReferenceModel,
@@ -339,24 +339,6 @@ function buildResource(spec: ResourceSpec, context: BuildContext, writeOnly: rea
   };
   const serializer = serializerKeys(spec, core);
   return { ...core, serializer, examples: examplesOf(core, specs), declaration: declarationOf({ ...core, serializer }) };
-}
-
-/** What a list offers, leaving out what no caller may see (`unseen`): relations to load, sorts, filters, search. */
-function listSurface(fields: readonly FieldModel[], relations: readonly RelationModel[], unseen: ReadonlySet<string>): Pick<ResourceModel, "withable" | "sortable" | "filters" | "search"> {
-  return {
-    withable: relations.map((relation) => relation.name).filter((name) => !unseen.has(name)),
-    sortable: [...fields.filter((field) => field.sortable).map((field) => field.name), "created_at", "updated_at"].filter((name) => !unseen.has(name)),
-    filters: [
-      ...fields.flatMap((field) =>
-        field.filter && !unseen.has(field.name) ? [{ name: field.name, kind: field.filter, operators: field.operators, ...(field.filter === "enum" ? { values: field.values } : {}), ...(field.visibleTo ? { visibleTo: field.visibleTo } : {}) }] : [],
-      ),
-      ...relations.flatMap((relation) => {
-        const operators = unseen.has(relation.name) ? undefined : kindOf(relation).filterOperators;
-        return operators ? [{ name: relation.name, kind: "relation" as const, operators }] : [];
-      }),
-    ],
-    search: fields.filter((field) => field.search && !unseen.has(field.name)).map((field) => field.name),
-  };
 }
 
 /** A relation among the output keys: its key is its name. */

@@ -20,7 +20,6 @@ export function declarationOf(resource: ResourceCore & Pick<ResourceModel, "seri
   // foreign keys and records their events from these (runtime data/cascade-events.ts).
   const cascadeTo = referencing("cascade");
   const nullOnDelete = referencing("setNull");
-  const read = resource.relations.map((relation) => relation.target);
   const pointing = [...restrictedBy, ...cascadeTo, ...nullOnDelete].map((entry) => entry.target);
   return {
     files,
@@ -29,6 +28,7 @@ export function declarationOf(resource: ResourceCore & Pick<ResourceModel, "seri
     cascadeTo,
     nullOnDelete,
     caseless: resource.fields.filter((field) => field.unique && fieldType(field.type).uniqueIgnoresCase).map((field) => field.name),
+    textIndexed: resource.textIndexed,
     unique: nonEmpty(
       Object.fromEntries(
         resource.fields.filter((field) => field.unique).map((field) => [field.name, laravelMessage("unique", field.name)]),
@@ -61,7 +61,7 @@ export function declarationOf(resource: ResourceCore & Pick<ResourceModel, "seri
       ]),
     ),
     roles: nonEmpty(Object.fromEntries(Object.values(resource.actions).flatMap((action) => (action.roles && action.enabled ? [[action.name, action.roles]] : [])))),
-    related: relatedOf(resource, read, pointing),
+    related: relatedOf(resource, resource.relations.map((relation) => relation.target), pointing),
     relations: resource.relations.map((relation) => ({ name: relation.name, ...kindOf(relation).repository(relation) })),
   };
 }

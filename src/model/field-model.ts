@@ -38,6 +38,8 @@ export function fieldModel(spec: FieldSpec): FieldModel {
     },
     scale: spec.type === "decimal" ? (spec.scale ?? 2) : 0,
     ...filterOptions(spec),
+    // A trigram index serves a substring of the folded text: the types that can be searched.
+    textIndex: fieldType(spec.type).searchable && spec.textIndex !== false,
     sortable: fieldType(spec.type).sortable,
     ...(spec.visibleTo ? { visibleTo: spec.visibleTo } : {}),
     ...(spec.writableBy ? { writableBy: spec.writableBy } : {}),

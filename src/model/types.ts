@@ -136,6 +136,8 @@ export interface FieldModel {
   narrowed: boolean;
   /** Included in `?search=`. */
   search: boolean;
+  /** A trigram index for `contains` and `?search=` where the field takes them (`textIndex: false` in the spec: none). */
+  textIndex: boolean;
   sortable: boolean;
   /** Roles that see it; undefined: every caller who sees the record. */
   visibleTo?: string[];
@@ -263,6 +265,11 @@ export interface ResourceModel {
   filters: { name: string; kind: FilterKind; values?: string[]; operators: readonly FilterOperator[]; visibleTo?: string[] }[];
   /** The fields `?search=` looks in. */
   search: string[];
+  /**
+   * The fields with a trigram index (src/migrate/text-indexes.ts): those `?search=` or a substring
+   * filter reads, unless their spec says `textIndex: false`.
+   */
+  textIndexed: string[];
   publicIdKey: "hash" | "public_id";
   /** Output keys in order, as the serializer writes them. */
   serializer: SerializedKey[];
@@ -354,6 +361,8 @@ export interface DeclarationModel {
   uniqueAcrossTenants: string[] | undefined;
   /** Unique fields whose uniqueness ignores case (e-mails), compared lower-cased. */
   caseless: string[];
+  /** Text columns with a trigram index (ResourceModel.textIndexed). */
+  textIndexed: string[];
   /** belongsTo payload key → its "The selected … is invalid." message; undefined without belongsTo. */
   exists: Record<string, string> | undefined;
   filters: Record<string, ResourceModel["filters"][number]["kind"]>;

@@ -1,6 +1,6 @@
 import { fieldType } from "../model/field-types.js";
 import { withArticle } from "../model/naming.js";
-import { operatorsOf } from "../model/list-operators.js";
+import { operatorsOf, type FilterOperator } from "../model/list-operators.js";
 import { reservedQueryParameters } from "../model/public-names.js";
 import type { SpecSource } from "./source.js";
 import { checkFileField } from "./file-checks.js";
@@ -19,11 +19,21 @@ export const reservedFieldNames = new Set([
 
 /** Which options each field type accepts (spec-format.md, "Field types"; src/model/field-types.ts). */
 export function optionsOf(type: FieldType): readonly string[] {
-  const listOptions = fieldType(type).filter ? ["filter", ...(fieldType(type).searchable ? ["search"] : [])] : [];
+  const listOptions = fieldType(type).filter ? ["filter", ...(fieldType(type).searchable ? ["search", "textIndex"] : [])] : [];
   // What a B-tree orders (every sortable type) can be indexed; json cannot.
   const indexOption = fieldType(type).sortable ? ["index"] : [];
   return ["type", "nullable", "default", "renamedFrom", "backfill", "example", "visibleTo", "writableBy", ...listOptions, ...indexOption, ...fieldType(type).options];
 }
+
+/** Whether a string, text or email field's trigram index has a reader: `?search=` or a substring filter. */
+export function readsTextIndex(field: Pick<FieldSpec, "search" | "filter">): boolean {
+  if (field.search === true) return true;
+  if (field.filter === false) return false;
+  return !Array.isArray(field.filter) || field.filter.some((operator) => substringOperators.includes(operator));
+}
+
+/** The filter operators a trigram index serves (a substring of the folded text). */
+export const substringOperators: readonly FilterOperator[] = ["contains", "starts_with", "ends_with"];
 
 /**
  * Checks of one field that the JSON Schema cannot express: options that suit the type, ranges,
@@ -43,6 +53,9 @@ export function checkField(source: SpecSource, base: (string | number)[], field:
     const takes = operatorsOf[fieldType(field.type).filter!];
     const foreign = field.filter.filter((operator) => !takes.includes(operator));
     if (foreign.length > 0) problems.push(source.problem([...at, "filter"], `${withArticle(`${field.type} field`)} cannot take ${foreign.join(", ")} (it takes ${takes.join(", ")})`));
+  }
+  if (field.textIndex === true && fieldType(field.type).searchable && !readsTextIndex(field)) {
+    problems.push(source.problem([...at, "textIndex"], "nothing would read this index: the field is not in search and takes no contains, starts_with or ends_with filter"));
   }
   if (field.index === true && field.unique === true) {
     problems.push(source.problem([...at, "index"], "a unique field is indexed by its unique index already: drop index: true"));

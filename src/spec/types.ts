@@ -26,6 +26,8 @@ export interface FieldSpec {
   search?: boolean;
   /** A database index on the column, for filters that would otherwise scan. */
   index?: boolean;
+  /** string, text, email: a trigram index for contains and search (default on where they apply; false turns it off). */
+  textIndex?: boolean;
   max?: number;
   min?: number;
   length?: number;

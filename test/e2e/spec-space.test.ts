@@ -4,6 +4,7 @@ import { execa } from "execa";
 import fc from "fast-check";
 import { stringify } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { missingOwnedObjects } from "../support/owned-objects.js";
 import { HashapiError } from "../../src/errors.js";
 import { loadValidSpecs } from "../../src/pipeline/generate.js";
 import { databaseTargets } from "../support/hostile.js";
@@ -137,6 +138,8 @@ async function exerciseSet(set: SpecSet, name: string, database: string, scratch
     const ran = await execa("npm", ["run", script, "--silent"], { cwd: api, reject: false, all: true, env });
     if (ran.exitCode !== 0) return `npm run ${script}:\n${ran.all}`;
   }
+  const unowned = await missingOwnedObjects(api, env.DATABASE_URL!);
+  if (unowned.length > 0) return `after npm run db:migrate:\n${unowned.join("\n")}`;
   const fuzzed = await fuzzProject(api, env, { seed: fuzzSeed, runs: fuzzRuns, name: String(set.project.name), specs });
   const { requests, byStatus } = fuzzed.session.totals;
   console.log(`spec space (e2e) on ${database}: set ${name} fuzzed with ${requests} requests, by status ${JSON.stringify(byStatus)}`);
@@ -155,6 +158,9 @@ async function exerciseSet(set: SpecSet, name: string, database: string, scratch
         const ran = await execa("npm", ["run", script, "--silent"], { cwd: api, reject: false, all: true, env });
         if (ran.exitCode !== 0) return `npm run ${script} after the change:\n${ran.all}`;
       }
+      // The indexes the migrations own survive the change, and the fuzz's writes left them in step.
+      const lost = await missingOwnedObjects(api, env.DATABASE_URL!);
+      if (lost.length > 0) return `after the change:\n${describeSet(changed)}\n${lost.join("\n")}`;
       const leaks = await exitsAfterChange(api, env, specs);
       console.log(`spec space (e2e) on ${database}: set ${name} after a rename, a hide and a narrowing: ${leaks.length} leaks`);
       if (leaks.length > 0) return `after the change:\n${describeSet(changed)}\n${leaks.join("\n")}`;

@@ -14,6 +14,12 @@ export const dialect: SqlDialect = {
   nullsLargest: (direction) => (direction === "asc" ? " NULLS LAST" : " NULLS FIRST"),
   // lower() and LIKE fold ASCII only: the driver registers `hashapi_fold` (JavaScript's toLowerCase).
   foldedText: (column) => `${foldFunction}(${column})`,
+  // The FTS5 table's rowids are the rows' ids; NOT INDEXED leaves them the only way in.
+  textIndexTable: {
+    narrowing: (id, table, query) =>
+      `${id} IN (SELECT rowid FROM "${table}" WHERE "${table}" MATCH ${query})`,
+    driving: " NOT INDEXED",
+  },
   // SQLite's planner walks the (deleted_at, created_at, id) index for `deleted_at IS NULL` already.
   ordersLiveByDeletedAt: false,
   // A whole table is counted from its b-tree pages (≈ 10 µs for 10k rows) but a WHERE visits every

@@ -37,6 +37,17 @@ export interface SqlDialect {
   /** A column's text in lower case, correctly for every alphabet (see list-conditions.ts). */
   foldedText(column: string): string;
   /**
+   * Where the trigram index is a table of its own (SQLite's FTS5): `narrowing` keeps `id` among the
+   * rows `table` matches for the bound FTS5 query, and `driving` follows the root table in FROM so
+   * that those rows drive the statement (SQLite would otherwise walk the order's index and probe
+   * each row: 10 ms instead of 0.4 at 200,000 rows). Undefined where the index is on the compared
+   * expression itself (PostgreSQL's GIN), which the planner reads without being told.
+   */
+  readonly textIndexTable?: {
+    narrowing(id: string, table: string, query: string): string;
+    readonly driving: string;
+  };
+  /**
    * Whether a list of live rows orders by deleted_at first: PostgreSQL's planner does not take
    * `deleted_at IS NULL` as fixing that column, so only then does it walk the soft-delete index.
    */

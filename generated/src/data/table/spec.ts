@@ -142,6 +142,11 @@ export interface TableSpec<Model = object, Row = StoredRow> {
   /** Unique text columns whose uniqueness ignores case (e-mails): `exists` compares them lower-cased, as their index does. */
   readonly caseless?: readonly string[];
   /**
+   * Text columns with a trigram index (the migration writes it): on SQLite a list's substring
+   * conditions on them are narrowed to the rows its FTS5 table matches (data/text-index.ts).
+   */
+  readonly textIndexed?: readonly string[];
+  /**
    * With tenancy: the column that holds a row's tenant (`tenant_id`; `id` on the tenant resource's
    * own table). A payload may name only records of the writer's tenant (resource/tenancy.ts).
    */
@@ -171,6 +176,7 @@ export type TableDeclaration<Model, Row> = Pick<TableSpec<Model, Row>, "name" | 
       | "softDelete"
       | "writeOnly"
       | "caseless"
+      | "textIndexed"
       | "tenantColumn"
       | "relations"
       | "restrictedBy"

@@ -22,6 +22,7 @@ export const appointmentTable: TableSpec<Appointment, AppointmentRow> = defineTa
     patient_id: "integer",
     doctor_id: "integer",
   },
+  textIndexed: ["notes"],
   relations: {
     patient: { kind: "belongsTo", foreignKey: "patient_id", target: () => patientTable },
     doctor: { kind: "belongsTo", foreignKey: "doctor_id", target: () => doctorTable },

@@ -19,6 +19,7 @@ export const doctorTable: TableSpec<Doctor, DoctorRow> = defineTable({
   name: "doctors",
   event: "doctor",
   columns: { name: "string", crm: "string", specialty: "string", user_id: "integer" },
+  textIndexed: ["name", "crm"],
   relations: {
     user: { kind: "belongsTo", foreignKey: "user_id", target: () => userTable },
     appointments: { kind: "hasMany", foreignKey: "doctor_id", target: () => appointmentTable },

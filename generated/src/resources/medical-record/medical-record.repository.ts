@@ -23,6 +23,7 @@ export const medicalRecordTable: TableSpec<MedicalRecord, MedicalRecordRow> = de
     patient_id: "integer",
     doctor_id: "integer",
   },
+  textIndexed: ["summary", "diagnosis"],
   relations: {
     patient: { kind: "belongsTo", foreignKey: "patient_id", target: () => patientTable },
     doctor: { kind: "belongsTo", foreignKey: "doctor_id", target: () => doctorTable },

@@ -20,6 +20,7 @@ export const patientTable: TableSpec<Patient, PatientRow> = defineTable({
   event: "patient",
   softDelete: true,
   columns: { name: "string", cpf: "string", phone: "string" },
+  textIndexed: ["name", "cpf", "phone"],
   relations: {
     appointments: { kind: "hasMany", foreignKey: "patient_id", target: () => appointmentTable },
     medical_records: {

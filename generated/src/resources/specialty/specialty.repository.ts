@@ -14,6 +14,7 @@ export const specialtyTable: TableSpec<Specialty, SpecialtyRow> = defineTable({
   name: "specialties",
   event: "specialty",
   columns: { name: "string" },
+  textIndexed: ["name"],
   relations: {
     doctors: {
       kind: "belongsToMany",

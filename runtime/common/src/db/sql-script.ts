@@ -2,7 +2,8 @@
 
 /**
  * The statements of a migration script, one by one, so a failure can name its statement. Splits at
- * `;` outside quotes and comments (Prisma writes one statement per `;`).
+ * `;` outside quotes and comments (Prisma writes one statement per `;`), except inside a trigger's
+ * body (`CREATE TRIGGER … BEGIN …; …; END;`), which is one statement.
  */
 export function splitStatements(script: string): string[] {
   const statements: string[] = [];
@@ -26,6 +27,10 @@ export function splitStatements(script: string): string[] {
       index = end;
       continue;
     }
+    if (char === ";" && insideTrigger(current)) {
+      current += char;
+      continue;
+    }
     if (char === ";") {
       if (current.trim() !== "") statements.push(current.trim());
       current = "";
@@ -35,6 +40,14 @@ export function splitStatements(script: string): string[] {
   }
   if (current.trim() !== "") statements.push(current.trim());
   return statements;
+}
+
+/** A trigger's body so far: its statements' `;` do not end it, its `END` does. */
+function insideTrigger(statement: string): boolean {
+  return (
+    /^\s*CREATE\s+(?:TEMP\s+|TEMPORARY\s+)?TRIGGER\b/i.test(statement) &&
+    !/\bEND\s*$/i.test(statement)
+  );
 }
 
 /** The index of the quote that closes the one at `start` (a doubled quote is an escaped one). */

@@ -2,10 +2,12 @@
 
 import { columnComparison, type LinkedCondition, type ListCondition } from "../list-conditions.js";
 import { textMatchOperators } from "../list-operators.js";
+import { textIndexQuery, textIndexTable } from "../text-index.js";
 import { linkedFrom } from "../relations/belongs-to-many.js";
 import { kindOf } from "../relations/kinds.js";
 import type { Binder } from "../../db/sql.js";
 import { encodeColumn, qualified, relationOf, type TableContext } from "./context.js";
+import { fromClause } from "./spec.js";
 import type { CountOptions } from "./options.js";
 import { scopeConditions } from "./reach.js";
 
@@ -33,8 +35,40 @@ export function whereClause(
     conditions.push(conditionSql(context, { relation, op: "eq", value: hash }, values));
   for (const condition of options.conditions ?? [])
     conditions.push(conditionSql(context, condition, values));
+  const query = textIndexQueryOf(context, options.conditions);
+  if (query !== undefined)
+    conditions.push(
+      context.sql.dialect.textIndexTable!.narrowing(
+        `${context.alias}."id"`,
+        textIndexTable(context.spec.name),
+        values.add(query),
+      ),
+    );
   if (options.scope) conditions.push(...scopeConditions(context, options.scope, values));
   return conditions.length > 0 ? ` WHERE ${conditions.join(" AND ")}` : "";
+}
+
+/**
+ * Where the database's trigram index is a table of its own (SQLite's FTS5), the FTS5 query whose
+ * rows every row the conditions keep is among (data/text-index.ts); undefined where there is no
+ * such table or it narrows none of them. The exact conditions still decide.
+ */
+export function textIndexQueryOf(
+  context: TableContext,
+  conditions: readonly ListCondition[] | undefined,
+): string | undefined {
+  const { textIndexed } = context.spec;
+  if (context.sql.dialect.textIndexTable === undefined || !textIndexed?.length) return undefined;
+  return textIndexQuery(conditions ?? [], new Set(textIndexed));
+}
+
+/** The root table of a list or count, its FTS5 narrowing (if any) driving the statement. */
+export function listFrom(context: TableContext, options: CountOptions<object>): string {
+  const driving =
+    textIndexQueryOf(context, options.conditions) === undefined
+      ? ""
+      : context.sql.dialect.textIndexTable!.driving;
+  return `${fromClause(context.spec)}${driving}`;
 }
 
 /** Whether `options` narrow the rows at all (beyond live ones). */

@@ -9,7 +9,7 @@ import {
   type OrderKey,
   type TableContext,
 } from "./context.js";
-import { narrows, whereClause } from "./filters.js";
+import { listFrom, narrows, whereClause } from "./filters.js";
 import { withNested } from "./nested.js";
 import type { CountOptions, FindOptions } from "./options.js";
 import { scopeConditions } from "./reach.js";
@@ -90,7 +90,7 @@ export async function findMany(
   const limit = options.limit === undefined ? "" : ` LIMIT ${values.add(options.limit)}`;
   const offset = options.offset === undefined ? "" : ` OFFSET ${values.add(options.offset)}`;
   const rows = await sql.rows(
-    `SELECT ${shape.columns} FROM ${fromClause(context.spec)}${shape.joins}${conditions} ORDER BY ${order}${limit}${offset}`,
+    `SELECT ${shape.columns} FROM ${listFrom(context, options)}${shape.joins}${conditions} ORDER BY ${order}${limit}${offset}`,
     values.list,
   );
   const forOutput = options.forOutput !== undefined;
@@ -174,7 +174,7 @@ export async function count(context: TableContext, options: CountOptions<object>
   const values = new Binder(sql.dialect);
   const conditions = whereClause(context, options, values);
   const row = await sql.get(
-    `SELECT COUNT(*) AS "total" FROM ${fromClause(spec)}${conditions}`,
+    `SELECT COUNT(*) AS "total" FROM ${listFrom(context, options)}${conditions}`,
     values.list,
   );
   return Number(row?.total ?? 0);

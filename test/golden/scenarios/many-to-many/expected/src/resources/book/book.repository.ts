@@ -14,6 +14,7 @@ export const bookTable: TableSpec<Book, BookRow> = defineTable({
   name: "books",
   event: "book",
   columns: { title: "string" },
+  textIndexed: ["title"],
   relations: {
     tags: {
       kind: "belongsToMany",

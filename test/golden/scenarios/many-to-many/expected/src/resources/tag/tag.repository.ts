@@ -14,6 +14,7 @@ export const tagTable: TableSpec<Tag, TagRow> = defineTable({
   name: "tags",
   event: "tag",
   columns: { label: "string" },
+  textIndexed: ["label"],
   relations: {
     books: {
       kind: "belongsToMany",

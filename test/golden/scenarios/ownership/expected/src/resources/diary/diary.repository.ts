@@ -14,5 +14,6 @@ export const diaryTable: TableSpec<Diary, DiaryRow> = defineTable({
   name: "diaries",
   event: "diary",
   columns: { body: "string", author_id: "integer" },
+  textIndexed: ["body"],
   relations: { author: { kind: "belongsTo", foreignKey: "author_id", target: () => userTable } },
 });

@@ -12,4 +12,5 @@ export const noteTable: TableSpec<Note, NoteRow> = defineTable({
   event: "note",
   softDelete: true,
   columns: { title: "string" },
+  textIndexed: ["title"],
 });
