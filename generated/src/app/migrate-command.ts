@@ -18,6 +18,7 @@ import {
   readMigrationRecords,
   resolveMigration,
 } from "../db/migrations.js";
+import { MigrationLockTimeout } from "../db/migration-lock.js";
 import type { Sql } from "../db/sql.js";
 import { messageOf } from "../base/records.js";
 
@@ -75,7 +76,7 @@ export async function runMigrateCommand(
     if (command === "resolve") return await resolveFailed(db, dir, parsed.values);
     return await migrate(db, dir);
   } catch (error) {
-    if (error instanceof MigrationFailed || error instanceof MigrationRefused) {
+    if (explainsItself(error)) {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }
@@ -87,6 +88,13 @@ export async function runMigrateCommand(
   } finally {
     await db.close().catch(() => undefined);
   }
+}
+
+/** An error whose message already says what happened and what to do: printed as it is. */
+function explainsItself(error: unknown): error is Error {
+  return [MigrationFailed, MigrationRefused, MigrationLockTimeout].some(
+    (kind) => error instanceof kind,
+  );
 }
 
 async function migrate(db: Sql, dir: string): Promise<number> {

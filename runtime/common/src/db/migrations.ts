@@ -4,6 +4,12 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { projectPath } from "../base/project-files.js";
+import {
+  beginWhenFree,
+  defaultLockWait,
+  takeMigrationLock,
+  type LockWait,
+} from "./migration-lock.js";
 import { splitStatements } from "./sql-script.js";
 import { sql, type Sql } from "./sql.js";
 import { messageOf } from "../base/records.js";
@@ -192,6 +198,8 @@ export interface ApplyOptions {
    * `npm run db:migrate` applies an empty migration as Prisma does, as a no-op.
    */
   waitForEmpty?: boolean;
+  /** How long to wait for another migrator, and where to say so (db/migration-lock.ts). */
+  lockWait?: LockWait;
 }
 
 /**
@@ -202,7 +210,9 @@ export interface ApplyOptions {
  * SQLite: a migration that rebuilds a table turns foreign keys off, which SQLite ignores inside a
  * transaction; so they are turned off around it here, and `PRAGMA foreign_key_check` must find no
  * orphan before the commit. Each migration starts with BEGIN IMMEDIATE, which waits (busy_timeout)
- * while a running server writes, instead of failing.
+ * while a running server writes, and is tried again while another migrator holds the write lock.
+ * PostgreSQL: one advisory lock for the whole run. Either way a second migrator says what it waits
+ * for, then finds the migrations the first applied recorded and skips them.
  */
 export async function applyMigrations(
   db: Sql,
@@ -211,9 +221,11 @@ export async function applyMigrations(
 ): Promise<MigrateReport> {
   const files = readMigrationFiles(dir);
   const { migrations } = db.dialect;
+  const wait = options.lockWait ?? defaultLockWait;
   await db.exec(migrations.recordsTable);
-  for (const statement of migrations.lock) await db.exec(statement);
+  await takeMigrationLock(db, wait);
   try {
+    for (const setting of migrations.settings) await db.exec(setting);
     const before = migrationStatus(files, await readMigrationRecords(db));
     refuseToProceed(before);
     const applied: MigrateReport["applied"] = [];
@@ -227,7 +239,7 @@ export async function applyMigrations(
         };
       const started = performance.now();
       const statements = splitStatements(file.sql);
-      if (await applyOne(db, file, statements))
+      if (await applyOne(db, file, statements, wait))
         applied.push({
           name: file.name,
           statements: statements.length,
@@ -236,7 +248,7 @@ export async function applyMigrations(
     }
     return { applied, upToDate: files.length - applied.length, missing: before.missing };
   } finally {
-    for (const statement of migrations.unlock) await db.exec(statement);
+    if (migrations.lock) await db.exec(migrations.lock.release);
   }
 }
 
@@ -255,11 +267,16 @@ function refuseToProceed(status: MigrationStatus): void {
 }
 
 /** Applies one migration; false when another migrator applied it while this one waited. */
-async function applyOne(db: Sql, file: MigrationFile, statements: string[]): Promise<boolean> {
+async function applyOne(
+  db: Sql,
+  file: MigrationFile,
+  statements: string[],
+  wait: LockWait,
+): Promise<boolean> {
   const { foreignKeysOff, foreignKeysOn, foreignKeyCheck, begin } = db.dialect.migrations;
   if (foreignKeysOff) await db.exec(foreignKeysOff);
   try {
-    await db.exec(begin);
+    await beginWhenFree(db, begin, wait);
     try {
       const records = await readMigrationRecords(db);
       if (migrationStatus([file], records).applied.length > 0) {

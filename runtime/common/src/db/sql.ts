@@ -105,9 +105,20 @@ export interface DatabaseErrors {
 export interface MigrationDialect {
   /** Prisma's `_prisma_migrations` table, created when missing. */
   readonly recordsTable: string;
-  /** Statements that make this migrator the only one until `unlock` (none where BEGIN IMMEDIATE is). */
-  readonly lock: readonly string[];
-  readonly unlock: readonly string[];
+  /**
+   * The lock that makes this migrator the only one, taken without waiting: `take` answers one row
+   * whose `taken` says whether it got it, `holder` one row per holder (`pid`, `client`, `seconds`,
+   * `doing`), `release` gives it back. Undefined where each migration's BEGIN IMMEDIATE is the lock
+   * (SQLite): a busy error there is waited on (db/migration-lock.ts).
+   */
+  readonly lock?: { readonly take: string; readonly holder: string; readonly release: string };
+  /** Settings of the migrator's connection, once it holds the lock (PostgreSQL: lock_timeout). */
+  readonly settings: readonly string[];
+  /**
+   * Where BEGIN waits by itself for another writer (SQLite's busy_timeout): the statements that stop
+   * and restore that wait, so that a first attempt fails at once and the migrator can say so.
+   */
+  readonly waitless?: { readonly on: string; readonly off: string };
   /** What starts a migration's transaction. */
   readonly begin: string;
   /**

@@ -48,8 +48,19 @@ export const dialect: SqlDialect = {
     "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
     "applied_steps_count" INTEGER NOT NULL DEFAULT 0
   )`,
-    lock: [`SET lock_timeout = '30s'`, `SELECT pg_advisory_lock(${migrationLockKey})`],
-    unlock: [`SELECT pg_advisory_unlock(${migrationLockKey})`],
+    // A session lock: it needs the server itself (DIRECT_DATABASE_URL), not a pooler's transactions.
+    lock: {
+      take: `SELECT pg_try_advisory_lock(${migrationLockKey}) AS "taken"`,
+      holder: `SELECT a."pid", COALESCE(host(a."client_addr"), 'a local socket') AS "client",
+        EXTRACT(EPOCH FROM now() - COALESCE(a."xact_start", a."backend_start"))::int AS "seconds",
+        left(regexp_replace(a."query", '\\s+', ' ', 'g'), 120) AS "doing"
+        FROM pg_locks l JOIN pg_stat_activity a ON a."pid" = l."pid"
+        WHERE l."locktype" = 'advisory' AND l."classid" = 0 AND l."objid" = ${migrationLockKey} AND l."granted"`,
+      release: `SELECT pg_advisory_unlock(${migrationLockKey})`,
+    },
+    // A migration waits at most 30 s for a table another transaction holds, rather than stall
+    // every request queued behind its own lock request.
+    settings: [`SET lock_timeout = '30s'`],
     begin: "BEGIN",
   },
   writesWithEvent: { outputJson },

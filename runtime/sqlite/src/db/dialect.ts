@@ -41,9 +41,10 @@ export const dialect: SqlDialect = {
     "started_at" DATETIME NOT NULL DEFAULT current_timestamp,
     "applied_steps_count" INTEGER UNSIGNED NOT NULL DEFAULT 0
   )`,
-    // BEGIN IMMEDIATE waits (busy_timeout) while another process writes: migrators never interleave.
-    lock: [],
-    unlock: [],
+    // BEGIN IMMEDIATE waits (busy_timeout) while another process writes, then is waited on again
+    // (db/migration-lock.ts): migrators never interleave.
+    settings: [],
+    waitless: { on: "PRAGMA busy_timeout = 0", off: "PRAGMA busy_timeout = 5000" },
     begin: "BEGIN IMMEDIATE",
     foreignKeysOff: "PRAGMA foreign_keys = OFF",
     foreignKeysOn: "PRAGMA foreign_keys = ON",
