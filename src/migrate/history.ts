@@ -5,6 +5,8 @@ import { HashapiError } from "../errors.js";
 export const migrationsDir = "prisma/migrations";
 export const snapshotFile = "schema.snapshot";
 export const lockFile = "migration_lock.toml";
+/** `deploy: rolling`: the contract step of a migration, applied by `npm run db:contract` (expand-contract.ts). */
+export const contractFile = "contract.sql";
 
 export interface MigrationHistory {
   /** Folder names, in order: `0001_init`, `0002_add_phone`, … */

@@ -1,7 +1,8 @@
 import { HashapiError } from "../errors.js";
 import { withHeader } from "../render/header.js";
 import type { OutputFile } from "../output/types.js";
-import { lockFile, migrationsDir, snapshotFile, type MigrationHistory } from "./history.js";
+import { contractFile, lockFile, migrationsDir, snapshotFile, type MigrationHistory } from "./history.js";
+import { rollingMigrationSql } from "./rolling.js";
 import type { SchemaEvolution } from "../model/schema-evolution.js";
 import { assessChanges, type ChangeAssessment, type RequiredColumn, type RiskyChange } from "./changes.js";
 import { ownedChanges } from "./owned-sql.js";
@@ -24,6 +25,8 @@ export interface MigrationRequest {
   evolution?: SchemaEvolution;
   /** Write changes that can lose or block rows (`--accept-data-loss`). */
   acceptDataLoss?: boolean;
+  /** `deploy: rolling`: a change the running build cannot survive is an expand migration and a contract step. */
+  rolling?: boolean;
 }
 
 /** The next migration: its files (none when the schema is covered), its SQL and what it does to rows. */
@@ -56,11 +59,13 @@ export async function planMigration(request: MigrationRequest): Promise<Migratio
 
   const name = nextFolderName(history.folders, request.label);
   const events = eventKeyStatements(previous, from === null ? null : parseSchemaShape(from), parseSchemaShape(schema), renames, evolution, provider, name);
-  const sql = await migrationSql(from, schema, provider, renames, assessment.required, events);
+  const rolling = request.rolling && previous !== null && from !== null ? await rollingMigrationSql(previous, from, schema, renames, assessment, events, evolution) : undefined;
+  const sql = rolling?.expand ?? (await migrationSql(from, schema, provider, renames, assessment.required, events));
   if (sql === "" && previous !== null) return empty;
   const folder = `${migrationsDir}/${name}`;
   const files: OutputFile[] = [
     migrationFile(`${folder}/migration.sql`, withHeader("migration.sql", sql, "migration", source), source),
+    ...(rolling ? [migrationFile(`${folder}/${contractFile}`, withHeader(contractFile, rolling.contract, "migration", source), source)] : []),
     migrationFile(`${folder}/${snapshotFile}`, schema, source),
   ];
   if (history.lockedProvider === null) {

@@ -58,7 +58,6 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
   };
   const resources = specs.resources.map((spec) => buildResource(spec, context));
 
-  const database = databaseModel(specs.project);
   const managers = specs.project.auth.manageUsers;
   const user: UserModel = {
     prefix: "USR",
@@ -72,7 +71,8 @@ export function buildModel(specs: ValidSpecs, specsLabel: string): ProjectModel 
   const model: ProjectModel = {
     name: specs.project.name,
     source: specsLabel,
-    database,
+    database: databaseModel(specs.project),
+    deploy: specs.project.deploy,
     auth: authModel(specs.project),
     ...(specs.project.mail ? { mail: mailModel(specs.project.mail) } : {}),
     pagination: { ...specs.project.pagination },

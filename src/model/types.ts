@@ -27,6 +27,8 @@ export interface ProjectModel {
   /** Spec label that headers of project-wide files name, e.g. `specs/`. */
   source: string;
   database: DatabaseModel;
+  /** `deploy:` in hashapi.yaml: `rolling` splits changes the running build cannot survive (src/migrate/expand-contract.ts). */
+  deploy: "restart" | "rolling";
   auth: AuthModel;
   /** hashapi.yaml's `mail:`; undefined: the service sends no mail (and has no password reset). */
   mail?: MailModel;

@@ -53,7 +53,7 @@ async function open(specsDir: string, options: ProjectOptions) {
   const reads = new Map<string, string>();
   // Prisma's diff (a second process, ≈ 1.5 s) runs while this one renders and formats.
   const planNext = (acceptDataLoss: boolean) => {
-    const plan = progress("computing the migration (prisma migrate diff)", planMigration({ history, schema, provider: model.database.provider, label: options.migrationName, source: model.source, evolution: model.evolution, acceptDataLoss }));
+    const plan = progress("computing the migration (prisma migrate diff)", planMigration({ history, schema, provider: model.database.provider, label: options.migrationName, source: model.source, evolution: model.evolution, acceptDataLoss, rolling: model.deploy === "rolling" }));
     plan.catch(() => undefined); // awaited later; meanwhile a refusal must not be "unhandled"
     return plan;
   };

@@ -32,6 +32,7 @@ export function normalizeFields(fields: Record<string, Omit<FieldSpec, "name">> 
 type RawProject = {
   name?: string;
   database?: ProjectSpec["database"];
+  deploy?: ProjectSpec["deploy"];
   out?: string;
   auth?: {
     roles?: string[];
@@ -67,6 +68,7 @@ export function normalizeProject(data: RawProject | null): ProjectSpec {
   return {
     name: data?.name ?? "hashapi-api",
     database: data?.database ?? "sqlite",
+    deploy: data?.deploy ?? "restart",
     out: data?.out ?? "generated",
     auth: {
       // Every user has one role; a project that names none has the one role `user`.

@@ -29,6 +29,8 @@ const builtInResources = new Map([
   ["HashapiEvent", "the table of every write's events (hashapi_events); choose another name"],
   ["HashapiDelivery", "the table of the webhooks' deliveries (hashapi_deliveries); choose another name"],
   ["HashapiRateLimit", "the table of the request limits' counts (hashapi_rate_limits); choose another name"],
+  ["HashapiInstance", "the table of the serving instances a contract step waits for (hashapi_instances); choose another name"],
+  ["HashapiContract", "the table of the applied contract steps (hashapi_contracts); choose another name"],
 ]);
 
 /**
@@ -72,6 +74,8 @@ function checkResourceName({ spec, source }: CheckedResource): Problem[] {
   const problems: Problem[] = [];
   const builtIn = builtInResources.get(spec.name);
   if (builtIn) problems.push(source.problem(["name"], `"${spec.name}" is ${builtIn}`));
+  // SQLite's trigram indexes are tables `hashapi_text_<table>` (src/migrate/text-indexes.ts).
+  if (spec.name.startsWith("HashapiText")) problems.push(source.problem(["name"], `"${spec.name}" would name a table hashapi_text_…, the names of the trigram indexes' tables; choose another name`));
   const reserved = reservedResourceNames.get(spec.name);
   if (reserved) problems.push(source.problem(["name"], `"${spec.name}" is ${reserved}; choose another name (e.g. ${spec.name}Entry)`));
   if (spec.prefix === undefined && derivePrefix(spec.name) === undefined) {

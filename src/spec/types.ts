@@ -100,6 +100,8 @@ export interface ResourceSpec {
 export interface ProjectSpec {
   name: string;
   database: Provider;
+  /** `rolling`: changes the running build cannot survive migrate in two steps, expand and contract. */
+  deploy: "restart" | "rolling";
   /** The generated project's folder, relative to the folder that holds the specs folder. */
   out: string;
   auth: {

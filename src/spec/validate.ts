@@ -33,6 +33,9 @@ export function validateSpecs(loaded: LoadedSpecs): { problems: Problem[]; specs
       problems.push(...checkField(loaded.project.source, ["auth", "user", "fields"], field, "user"));
     }
     problems.push(...checkProjectRoles(project, loaded.project.source), ...checkUserFields(project, loaded.project.source));
+    // SQLite has no trigger that fills a row's other columns before its checks: no expand step.
+    if (project.deploy === "rolling" && project.database !== "postgresql")
+      problems.push(loaded.project.source.problem(["deploy"], "deploy: rolling needs database: postgresql (an expand step keeps renamed columns in step with a trigger SQLite cannot write); on SQLite, stop the old instance before npm run db:migrate"));
   }
 
   const resources: CheckedResource[] = [];

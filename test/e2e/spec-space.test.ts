@@ -50,7 +50,10 @@ const fuzzSeed = Number(process.env.SPEC_SPACE_FUZZ_SEED ?? 31);
 async function acceptedSets(seed: number, count: number, database: string, scratch: string): Promise<SpecSet[]> {
   const accepted: SpecSet[] = [];
   for (const drawn of fc.sample(specSet, { seed, numRuns: count * 20 })) {
-    const set = { ...drawn, project: { ...drawn.project, database } };
+    // Rolling deploys (issue 52) on PostgreSQL, from a value already drawn (every seed keeps its
+    // sets): a spec change is then an expand migration, the exits checked on both schemas' union.
+    const rolling = database === "postgresql" && drawn.resources.length % 2 === 1 ? { deploy: "rolling" } : {};
+    const set = { ...drawn, project: { ...drawn.project, database, ...rolling } };
     writeSpecSet(join(scratch, "probe"), set);
     try {
       await loadValidSpecs(join(scratch, "probe"));
@@ -162,8 +165,17 @@ async function exerciseSet(set: SpecSet, name: string, database: string, scratch
       const lost = await missingOwnedObjects(api, env.DATABASE_URL!);
       if (lost.length > 0) return `after the change:\n${describeSet(changed)}\n${lost.join("\n")}`;
       const leaks = await exitsAfterChange(api, env, specs);
-      console.log(`spec space (e2e) on ${database}: set ${name} after a rename, a hide and a narrowing: ${leaks.length} leaks`);
+      const rolled = changed.project.deploy === "rolling" ? " (deploy: rolling: its expand applied, the contract pending)" : "";
+      console.log(`spec space (e2e) on ${database}: set ${name} after a rename, a hide and a narrowing${rolled}: ${leaks.length} leaks`);
       if (leaks.length > 0) return `after the change:\n${describeSet(changed)}\n${leaks.join("\n")}`;
+      if (rolled) {
+        // No instance of the old build runs any more: the contract applies, and what the
+        // migrations own is still all there.
+        const contracted = await execa("npm", ["run", "db:contract", "--silent"], { cwd: api, reject: false, all: true, env });
+        if (contracted.exitCode !== 0) return `npm run db:contract after the change:\n${contracted.all}\n${describeSet(changed)}`;
+        const lostAtContract = await missingOwnedObjects(api, env.DATABASE_URL!);
+        if (lostAtContract.length > 0) return `after the contract:\n${describeSet(changed)}\n${lostAtContract.join("\n")}`;
+      }
       const changedAdmin = options.browse ? await browsed(api, env, `${name}-changed`) : undefined;
       if (changedAdmin) return `after the change:\n${describeSet(changed)}\n${changedAdmin}`;
     }

@@ -53,6 +53,13 @@ describe("splitStatements", () => {
       "DROP TABLE y",
     ]);
   });
+
+  it("keeps a SQLite trigger's body and a PostgreSQL function's dollar-quoted body whole", () => {
+    const sqliteTrigger = `CREATE TRIGGER "t_update" AFTER UPDATE OF "a" ON "t" BEGIN DELETE FROM "x" WHERE rowid = old."id"; INSERT INTO "x" (rowid, "a") VALUES (new."id", new."a"); END`;
+    const postgresFunction = `CREATE FUNCTION "f"() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n  NEW."a" := COALESCE(NEW."a", 'x;y');\n  RETURN NEW;\nEND $$`;
+    const postgresTrigger = `CREATE TRIGGER "f" BEFORE INSERT OR UPDATE ON "t" FOR EACH ROW EXECUTE FUNCTION "f"()`;
+    expect(splitStatements(`${sqliteTrigger};\n${postgresFunction};\n${postgresTrigger};\nSELECT $1;\n`)).toEqual([sqliteTrigger, postgresFunction, postgresTrigger, "SELECT $1"]);
+  });
 });
 
 describe("migrationsPath", () => {

@@ -40,6 +40,7 @@ describe("valid specs", () => {
     expect(specs!.project).toEqual({
       name: "hashapi-api",
       database: "sqlite",
+      deploy: "restart",
       out: "generated",
       auth: { roles: ["user"], defaultRole: "user", declaresRoles: false, ttl: 3600, refreshTtl: 1209600, user: { fields: [] }, passwords: { min: 8 }, tokens: { signupMinutes: 1440, resetMinutes: 60, invitationDays: 7 } },
       pagination: { defaultPerPage: 15, maxPerPage: 100 },

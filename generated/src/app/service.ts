@@ -26,6 +26,7 @@ import { startDraining } from "../base/draining.js";
 import { awaitMigrations, gated, type GatedApp } from "../base/service-gate.js";
 import type { ProductionSettings } from "./production-settings.js";
 import { createLogger, type Logger } from "../base/logger.js";
+import { startInstanceBeacon } from "./instance-beacon.js";
 import { enableMetrics } from "../http/metrics.js";
 import { clusterMetrics } from "../http/metrics-cluster.js";
 import { listenForMetrics } from "./metrics-server.js";
@@ -249,8 +250,11 @@ function serve<Config extends ServiceSettings>(
   if (awaited.length === 0) startBackground();
   else void untilMigrated(db, moduleUrl, logger).then(startBackground);
   const handoff = listenForRequests(server, config, logger);
+  // Says this build serves, for `npm run db:contract` (deploy: rolling).
+  const beacon = startInstanceBeacon(db, migrationsPath(moduleUrl), logger);
 
-  const stop = stopOnSignal({ server, gate, config, db, logger, handoff, metricsServer, stops });
+  const stoppable = { server, gate, config, db, logger, handoff, metricsServer, stops, beacon };
+  const stop = stopOnSignal(stoppable);
   for (const signal of ["SIGTERM", "SIGINT"])
     process.on(signal, () => stop(signal, backgroundThread));
 }
@@ -265,6 +269,7 @@ interface Stoppable {
   handoff: boolean;
   metricsServer: Server | undefined;
   stops: { stopping: boolean };
+  beacon: { stop(): Promise<void> };
 }
 
 /**
@@ -282,6 +287,7 @@ function stopOnSignal({
   handoff,
   metricsServer,
   stops,
+  beacon,
 }: Stoppable) {
   return (signal: string, backgroundThread: BackgroundThread | undefined) => {
     if (stops.stopping) return;
@@ -298,6 +304,7 @@ function stopOnSignal({
     const closed = async () => {
       // Attempts under way finish (each bounded by WEBHOOK_TIMEOUT_MS) before the database closes.
       await delivering;
+      await beacon.stop();
       await db.close();
       logger.info({ signal }, "stopped");
       process.exit(0);

@@ -11,10 +11,13 @@ import {
   type LockWait,
 } from "./migration-lock.js";
 import { splitStatements } from "./sql-script.js";
+import { MigrationFailed, MigrationRefused } from "./migration-errors.js";
+import { contractFirst, contractOf, contractTables, pendingContracts } from "./contracts.js";
 import { sql, type Sql } from "./sql.js";
 import { messageOf } from "../base/records.js";
 
 export { splitStatements };
+export { MigrationFailed, MigrationRefused };
 
 /**
  * The project's migrations (prisma/migrations/<NNNN_name>/migration.sql) and what the database has
@@ -92,6 +95,11 @@ function migrationNames(dir: string): string[] {
     .filter((name) => existsSync(join(dir, name, "migration.sql")));
 }
 
+/** The newest migration on disk: what a build holds (app/instance-beacon.ts). */
+export function latestMigration(dir = migrationsDir): string | undefined {
+  return migrationNames(dir).at(-1);
+}
+
 /** The migrations on disk, in the order they apply. */
 export function readMigrationFiles(dir = migrationsDir): MigrationFile[] {
   return migrationNames(dir).map((name) => {
@@ -164,24 +172,6 @@ export async function pendingMigrations(db: Sql, dir = migrationsDir): Promise<s
   return [...new Set([...failedNames(records, done), ...pending])];
 }
 
-/** A migration that failed and was rolled back: the database is as it was before it. */
-export class MigrationFailed extends Error {
-  constructor(
-    readonly migration: string,
-    readonly statement: string,
-    readonly reason: string,
-  ) {
-    super(
-      `Migration ${migration} failed and was rolled back: the database is as it was before it.\n` +
-        `  statement: ${statement.length > 300 ? `${statement.slice(0, 300)}…` : statement}\n` +
-        `  reason: ${reason}`,
-    );
-  }
-}
-
-/** A state the migrations cannot proceed from, with the way out in the message. */
-export class MigrationRefused extends Error {}
-
 export interface MigrateReport {
   applied: { name: string; statements: number; ms: number }[];
   upToDate: number;
@@ -222,14 +212,17 @@ export async function applyMigrations(
   const files = readMigrationFiles(dir);
   const { migrations } = db.dialect;
   const wait = options.lockWait ?? defaultLockWait;
-  await db.exec(migrations.recordsTable);
+  for (const table of [migrations.recordsTable, ...contractTables]) await db.exec(table);
   await takeMigrationLock(db, wait);
   try {
     for (const setting of migrations.settings) await db.exec(setting);
     const before = migrationStatus(files, await readMigrationRecords(db));
     refuseToProceed(before);
     const applied: MigrateReport["applied"] = [];
+    // A migration whose contract step is not applied yet holds back every later one.
+    let behind = (await pendingContracts(db, dir, before.applied))[0];
     for (const file of before.pending) {
+      if (behind !== undefined) throw new MigrationRefused(contractFirst(behind, file.name));
       if (options.waitForEmpty && file.sql.trim() === "")
         return {
           applied,
@@ -245,6 +238,7 @@ export async function applyMigrations(
           statements: statements.length,
           ms: Math.round(performance.now() - started),
         });
+      if (contractOf(dir, file.name) !== undefined) behind = file.name;
     }
     return { applied, upToDate: files.length - applied.length, missing: before.missing };
   } finally {

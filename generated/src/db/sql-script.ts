@@ -3,7 +3,7 @@
 /**
  * The statements of a migration script, one by one, so a failure can name its statement. Splits at
  * `;` outside quotes and comments (Prisma writes one statement per `;`), except inside a trigger's
- * body (`CREATE TRIGGER … BEGIN …; …; END;`), which is one statement.
+ * body (`CREATE TRIGGER … BEGIN …; …; END;`) or a dollar-quoted function body, each one statement.
  */
 export function splitStatements(script: string): string[] {
   const statements: string[] = [];
@@ -19,6 +19,16 @@ export function splitStatements(script: string): string[] {
     if (char === "/" && script[index + 1] === "*") {
       const end = script.indexOf("*/", index + 2);
       index = end === -1 ? script.length : end + 1;
+      continue;
+    }
+    // PostgreSQL's dollar quoting (a function's body: `$$ … $$`, `$tag$ … $tag$`) is one literal.
+    const tag =
+      char === "$" ? /^\$[A-Za-z_]*\$/.exec(script.slice(index, index + 64))?.[0] : undefined;
+    if (tag !== undefined) {
+      const end = script.indexOf(tag, index + tag.length);
+      const stop = end === -1 ? script.length : end + tag.length;
+      current += script.slice(index, stop);
+      index = stop - 1;
       continue;
     }
     if (char === "'" || char === '"') {
@@ -44,8 +54,9 @@ export function splitStatements(script: string): string[] {
 
 /** A trigger's body so far: its statements' `;` do not end it, its `END` does. */
 function insideTrigger(statement: string): boolean {
+  // SQLite's trigger has a BEGIN … END body; PostgreSQL's names a function and ends at its `;`.
   return (
-    /^\s*CREATE\s+(?:TEMP\s+|TEMPORARY\s+)?TRIGGER\b/i.test(statement) &&
+    /^\s*CREATE\s+(?:TEMP\s+|TEMPORARY\s+)?TRIGGER\b[\s\S]*\bBEGIN\b/i.test(statement) &&
     !/\bEND\s*$/i.test(statement)
   );
 }

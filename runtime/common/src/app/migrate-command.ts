@@ -19,12 +19,14 @@ import {
   resolveMigration,
 } from "../db/migrations.js";
 import { MigrationLockTimeout } from "../db/migration-lock.js";
+import { applyContracts, ContractRefused, pendingContracts } from "../db/contracts.js";
 import type { Sql } from "../db/sql.js";
 import { messageOf } from "../base/records.js";
 
 const usage = `usage:
   npm run db:migrate                              apply the pending migrations
   npm run db:status                               list applied and pending migrations
+  npm run db:contract                             deploy: rolling: apply the contract steps, once no older build runs
   npm run db:resolve -- --rolled-back <name>      a failed migration left nothing behind: apply it again later
   npm run db:resolve -- --applied <name>          a failed migration was completed by hand`;
 
@@ -50,7 +52,7 @@ export async function runMigrateCommand(
     return 2;
   }
   const [command = "migrate"] = parsed.positionals;
-  if (!["migrate", "status", "resolve"].includes(command)) {
+  if (!["migrate", "status", "resolve", "contract"].includes(command)) {
     process.stderr.write(`unknown command "${command}"\n${usage}\n`);
     return 2;
   }
@@ -74,6 +76,7 @@ export async function runMigrateCommand(
   try {
     if (command === "status") return await printStatus(db, dir);
     if (command === "resolve") return await resolveFailed(db, dir, parsed.values);
+    if (command === "contract") return await contract(db, dir);
     return await migrate(db, dir);
   } catch (error) {
     if (explainsItself(error)) {
@@ -92,7 +95,7 @@ export async function runMigrateCommand(
 
 /** An error whose message already says what happened and what to do: printed as it is. */
 function explainsItself(error: unknown): error is Error {
-  return [MigrationFailed, MigrationRefused, MigrationLockTimeout].some(
+  return [MigrationFailed, MigrationRefused, MigrationLockTimeout, ContractRefused].some(
     (kind) => error instanceof kind,
   );
 }
@@ -113,13 +116,28 @@ async function migrate(db: Sql, dir: string): Promise<number> {
   return 0;
 }
 
+/** `db:contract`: the contract steps of applied migrations, refused while an older build serves. */
+async function contract(db: Sql, dir: string): Promise<number> {
+  const status = migrationStatus(readMigrationFiles(dir), await readMigrationRecords(db));
+  const applied = await applyContracts(db, dir, status.applied);
+  for (const name of applied) process.stdout.write(`Contracted ${name}\n`);
+  process.stdout.write(
+    applied.length === 0
+      ? "No contract step to apply.\n"
+      : "The old shape is gone; later migrations may be applied.\n",
+  );
+  return 0;
+}
+
 async function printStatus(db: Sql, dir: string): Promise<number> {
   const status = migrationStatus(readMigrationFiles(dir), await readMigrationRecords(db));
+  const contracts = await pendingContracts(db, dir, status.applied);
   for (const name of status.applied) process.stdout.write(`applied   ${name}\n`);
   for (const name of status.failed) process.stdout.write(`failed    ${name}\n`);
   for (const name of status.modified) process.stdout.write(`modified  ${name}\n`);
   for (const name of status.missing) process.stdout.write(`missing   ${name}\n`);
   for (const file of status.pending) process.stdout.write(`pending   ${file.name}\n`);
+  for (const name of contracts) process.stdout.write(`contract  ${name} (npm run db:contract)\n`);
   const behind = status.pending.length + status.failed.length;
   process.stdout.write(
     behind === 0
