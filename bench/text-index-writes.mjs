@@ -67,13 +67,20 @@ async function postgresSlice(url, indexed) {
     if (indexed) await client.query(indexSql("postgresql").join("\n"));
     let started = performance.now();
     for (let index = 0; index < rows; index += 1) await client.query({ name: "insert", text: `INSERT INTO "patients" ("name", "cpf", "phone") VALUES ($1, $2, $3)`, values: text(index) });
+    // GIN's pending list (fastupdate) defers part of the work: flushed and counted here.
+    await flushPendingLists(client, indexed);
     const insertUs = ((performance.now() - started) * 1000) / rows;
     started = performance.now();
     for (let index = 1; index <= rows; index += 1) await client.query({ name: "update", text: `UPDATE "patients" SET "name" = $1 WHERE "id" = $2`, values: [`Renamed ${index} Souza`, index] });
+    await flushPendingLists(client, indexed);
     return { insertUs, updateUs: ((performance.now() - started) * 1000) / rows };
   } finally {
     await client.end();
   }
+}
+
+async function flushPendingLists(client, indexed) {
+  if (indexed) for (const column of columns) await client.query(`SELECT gin_clean_pending_list('patients_${column}_trgm'::regclass)`);
 }
 
 async function pairs(slice) {

@@ -89,7 +89,8 @@ function describeTypeChange(before: ColumnShape, after: ColumnShape): string | u
   return `changes the column type from ${before.native} to ${after.native}`;
 }
 
-function widens(before: string, after: string): boolean {
+/** Whether a native type holds every value of the one before it (a longer VarChar, more digits). */
+export function widens(before: string, after: string): boolean {
   const size = (type: string) => /^(\w+)(?:\((\d+)(?:,\s*(\d+))?\))?$/.exec(type);
   const [, beforeName, beforeLength, beforeScale] = size(before) ?? [];
   const [, afterName, afterLength, afterScale] = size(after) ?? [];

@@ -3,7 +3,8 @@ import type { ColumnFill } from "../model/schema-evolution.js";
 import type { ChangeAssessment, RequiredColumn } from "./changes.js";
 import { fillStatement } from "./fills.js";
 import { renamedSchema, renameStatements, type Renames } from "./renames.js";
-import { parseSchemaShape, rewriteModels, type SchemaShape } from "./schema-shape.js";
+import { widens } from "./changes.js";
+import { parseSchemaShape, rewriteModels, type ColumnShape, type SchemaShape, type TableShape } from "./schema-shape.js";
 
 /*
  * `deploy: rolling` (PostgreSQL): the old build keeps serving while the new one starts, so a change
@@ -31,12 +32,17 @@ export interface UnionPlan {
 
 /** Whether a change needs two halves: renames, dropped columns, columns required now. */
 export function needsContract(renames: Renames, previous: SchemaShape, next: SchemaShape, assessment: ChangeAssessment): boolean {
-  if (renames.tables.length > 0 || renames.columns.length > 0 || assessment.required.length > 0) return true;
+  if (renames.tables.length > 0 || renames.columns.length > 0 || assessment.required.length > 0 || narrowsColumns(previous, next)) return true;
   return [...previous].some(([table, shape]) => [...shape.columns.keys()].some((column) => next.get(table) !== undefined && !next.get(table)!.columns.has(column)));
 }
 
+/** The previous schema after its table renames only: what the expand's diff starts from. */
+export function withTableRenames(previous: string, renames: Renames): string {
+  return renamedSchema(previous, parseSchemaShape(previous), { tables: renames.tables, columns: [] }, "postgresql");
+}
+
 export function unionPlan(previous: string, schema: string, renames: Renames, assessment: ChangeAssessment): UnionPlan {
-  const renamedTables = renamedSchema(previous, parseSchemaShape(previous), { tables: renames.tables, columns: [] }, "postgresql");
+  const renamedTables = withTableRenames(previous, renames);
   const before = parseSchemaShape(renamedTables);
   const next = parseSchemaShape(schema);
   refuseWhatCannotRoll(before, next, renames, assessment);
@@ -49,6 +55,9 @@ export function unionPlan(previous: string, schema: string, renames: Renames, as
       const name = /^\s*(\w+)\s+\w+\s/.exec(line)?.[1] ?? /^\s*(\w+)\s+\w+$/.exec(line)?.[1];
       if (name === undefined || line.trim().startsWith("//") || line.trim().startsWith("@@")) return line;
       const fill = required.get(name);
+      // A column the new schema narrows keeps the old width until the contract: the old build writes it.
+      const narrowed = narrowedColumn(old, next.get(table)!, name);
+      if (narrowed) return fill || renamedTo.has(name) ? optional(narrowed.line) : narrowed.line;
       // A new required column: its backfill as a default, so that the old build's inserts fit.
       if (fill?.added && !renamedTo.has(name)) return withDefault(line, fill.fill, table, name);
       return renamedTo.has(name) || fill ? optional(line) : line;
@@ -63,7 +72,21 @@ export function unionPlan(previous: string, schema: string, renames: Renames, as
   return { union, renamedTables, renames, required: assessment.required };
 }
 
-function refuseWhatCannotRoll(before: SchemaShape, next: SchemaShape, renames: Renames, assessment: ChangeAssessment): void {
+/** The old column when the new schema narrows its native type (VarChar(200) → VarChar(100)). */
+function narrowedColumn(old: TableShape, next: TableShape, name: string): ColumnShape | undefined {
+  const before = old.columns.get(name);
+  const after = next.columns.get(name);
+  if (!before || !after || before.type !== after.type || before.native === after.native || before.native === undefined || after.native === undefined) return undefined;
+  return widens(before.native, after.native) ? undefined : before;
+}
+
+/** Whether some column of a table in both schemas is narrowed: the contract narrows it. */
+export function narrowsColumns(previous: SchemaShape, next: SchemaShape): boolean {
+  return [...next].some(([table, shape]) => previous.has(table) && [...shape.columns.keys()].some((name) => narrowedColumn(previous.get(table)!, shape, name) !== undefined));
+}
+
+/** Changes that no expand can serve to both builds: refused, with the way to do them in two deploys. */
+export function refuseWhatCannotRoll(before: SchemaShape, next: SchemaShape, renames: Renames, assessment: ChangeAssessment): void {
   const problems: string[] = [];
   for (const table of before.keys())
     if (!next.has(table)) problems.push(`table ${table} is dropped: the old build still serves it. Deploy once without the resource's routes in use, or with deploy: restart.`);

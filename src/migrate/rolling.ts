@@ -1,6 +1,6 @@
 import type { SchemaEvolution } from "../model/schema-evolution.js";
 import type { ChangeAssessment } from "./changes.js";
-import { contractStatements, expandStatements, needsContract, unionPlan } from "./expand-contract.js";
+import { contractStatements, expandStatements, needsContract, refuseWhatCannotRoll, unionPlan, withTableRenames } from "./expand-contract.js";
 import { ownedChanges } from "./owned-sql.js";
 import { prismaMigrateDiff } from "./prisma-diff.js";
 import type { Renames } from "./renames.js";
@@ -19,6 +19,8 @@ export interface RollingSql {
  * once no build reads them under the old names.
  */
 export async function rollingMigrationSql(previous: string, from: string, schema: string, renames: Renames, assessment: ChangeAssessment, events: string[], _evolution: SchemaEvolution): Promise<RollingSql | undefined> {
+  // Refused whether or not anything else needs a contract: a type change alone breaks the old build too.
+  refuseWhatCannotRoll(parseSchemaShape(withTableRenames(previous, renames)), parseSchemaShape(schema), renames, assessment);
   if (!needsContract(renames, parseSchemaShape(from), parseSchemaShape(schema), assessment)) return undefined;
   const plan = unionPlan(previous, schema, renames, assessment);
   const expandDiff = await prismaMigrateDiff(plan.renamedTables, plan.union);

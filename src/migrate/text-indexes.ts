@@ -9,8 +9,9 @@ import type { Provider } from "./prisma-diff.js";
  * - PostgreSQL: a GIN index of pg_trgm on the very expression the runtime compares,
  *   `lower(CAST(col AS text) COLLATE "und-x-icu")`, one per column; the planner reads it for LIKE.
  * - SQLite: one FTS5 table of the `trigram` tokenizer per table (every indexed column of it, so a
- *   search's words in different columns are one MATCH), contentless, kept in step by triggers; the
- *   runtime narrows to its rowids and still compares each row exactly (data/text-index.ts).
+ *   search's words in different columns are one MATCH), contentless, without positions
+ *   (`detail='column'`: a query reads rows, not occurrences), kept in step by triggers; the runtime
+ *   narrows to its rowids and still compares each row exactly (data/text-index.ts).
  */
 
 /** The doc line on an indexed field; `name` is the PostgreSQL index or the SQLite FTS5 table. */
@@ -23,9 +24,13 @@ export function trigramIndexName(table: string, column: string): string {
   return `${table}_${column}_trgm`;
 }
 
-/** SQLite: the FTS5 table of a table's indexed columns (its shadow tables add `_data`, `_idx`…). */
+/**
+ * SQLite: the FTS5 table of a table's indexed columns. Its shadow tables add `_data`, `_idx`,
+ * `_config`…: the `_fts` suffix keeps them from ever being another table's FTS5 table (tables
+ * `t` and `t_data` would otherwise meet at `hashapi_text_t_data`).
+ */
 export function textTableName(table: string): string {
-  return `hashapi_text_${table}`;
+  return `hashapi_text_${table}_fts`;
 }
 
 const markerPattern = /^\s*\/\/\/ hashapi: text index (\S+) \(trigram, written into the migration\)$/;
@@ -54,12 +59,20 @@ const quoted = (name: string) => `"${name}"`;
 export function textIndexObject(index: TextIndex, provider: Provider): OwnedObject {
   const id = `text ${index.name} ${index.table}(${index.columns.join(",")})`;
   if (provider === "postgresql") {
+    // The operator class is named in the extension's own schema, wherever it was installed (public,
+    // a hosted database's `extensions`), whatever the connection's search_path (a test schema).
+    const definition = `lower(CAST(${quoted(index.columns[0]!)} AS text) COLLATE "und-x-icu")`;
     const create = [
       `-- ${index.table}.${index.columns[0]}: a trigram index for contains and ?search= (Prisma's schema cannot declare it)`,
-      `CREATE INDEX ${quoted(index.name)} ON ${quoted(index.table)} USING GIN (lower(CAST(${quoted(index.columns[0]!)} AS text) COLLATE "und-x-icu") gin_trgm_ops);`,
+      `DO $$ BEGIN EXECUTE format('CREATE INDEX ${quoted(index.name)} ON ${quoted(index.table)} USING GIN (${definition.replaceAll("'", "''")} %I.gin_trgm_ops)', (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm')); END $$;`,
       "",
     ].join("\n");
-    const needs = "-- pg_trgm (in PostgreSQL's contrib, trusted: a database owner may create it) indexes trigrams\nCREATE EXTENSION IF NOT EXISTS pg_trgm;\n";
+    const needs = [
+      "-- pg_trgm (in PostgreSQL's contrib, trusted: a database owner may create it) indexes trigrams;",
+      "-- made in public when the database has none, so that every schema's indexes share it",
+      "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN CREATE EXTENSION pg_trgm SCHEMA public; END IF; END $$;",
+      "",
+    ].join("\n");
     return { id, table: index.table, names: [index.name], create, recreate: create, drop: `DROP INDEX IF EXISTS ${quoted(index.name)};\n`, needs };
   }
   const columns = index.columns.map(quoted).join(", ");
@@ -69,7 +82,7 @@ export function textIndexObject(index: TextIndex, provider: Provider): OwnedObje
   const triggers = textTriggers(index.name);
   const create = [
     `-- ${index.table}: a trigram index (FTS5) of ${index.columns.join(", ")} for contains and ?search=, kept in step by triggers`,
-    `CREATE VIRTUAL TABLE ${quoted(index.name)} USING fts5(${columns}, content='', contentless_delete=1, tokenize='trigram');`,
+    `CREATE VIRTUAL TABLE ${quoted(index.name)} USING fts5(${columns}, content='', contentless_delete=1, tokenize='trigram', detail='column');`,
     `INSERT INTO ${quoted(index.name)} (rowid, ${columns}) SELECT "id", ${columns} FROM ${quoted(index.table)};`,
     `CREATE TRIGGER ${quoted(triggers.insert)} AFTER INSERT ON ${quoted(index.table)} BEGIN ${insert} END;`,
     `CREATE TRIGGER ${quoted(triggers.update)} AFTER UPDATE OF ${columns} ON ${quoted(index.table)} BEGIN ${remove} ${insert} END;`,

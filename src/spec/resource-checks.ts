@@ -74,7 +74,7 @@ function checkResourceName({ spec, source }: CheckedResource): Problem[] {
   const problems: Problem[] = [];
   const builtIn = builtInResources.get(spec.name);
   if (builtIn) problems.push(source.problem(["name"], `"${spec.name}" is ${builtIn}`));
-  // SQLite's trigram indexes are tables `hashapi_text_<table>` (src/migrate/text-indexes.ts).
+  // SQLite's trigram indexes are tables `hashapi_text_<table>_fts` (src/migrate/text-indexes.ts).
   if (spec.name.startsWith("HashapiText")) problems.push(source.problem(["name"], `"${spec.name}" would name a table hashapi_text_…, the names of the trigram indexes' tables; choose another name`));
   const reserved = reservedResourceNames.get(spec.name);
   if (reserved) problems.push(source.problem(["name"], `"${spec.name}" is ${reserved}; choose another name (e.g. ${spec.name}Entry)`));

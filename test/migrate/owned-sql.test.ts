@@ -31,12 +31,12 @@ describe("what migrations own beside Prisma's diff (src/migrate/owned-sql.ts)", 
     const sqlite = ownedChanges(null, patients({}), "sqlite", []);
     expect(sqlite.before).toEqual([]);
     expect(sqlite.after).toHaveLength(1);
-    expect(sqlite.after[0]).toContain(`CREATE VIRTUAL TABLE "hashapi_text_patients" USING fts5("name", "notes", content='', contentless_delete=1, tokenize='trigram');`);
-    expect(sqlite.after[0]).toContain(`INSERT INTO "hashapi_text_patients" (rowid, "name", "notes") SELECT "id", "name", "notes" FROM "patients";`);
-    expect(sqlite.after[0]).toMatch(/CREATE TRIGGER "hashapi_text_patients_update" AFTER UPDATE OF "name", "notes" ON "patients" BEGIN DELETE .*; INSERT .*; END;/);
+    expect(sqlite.after[0]).toContain(`CREATE VIRTUAL TABLE "hashapi_text_patients_fts" USING fts5("name", "notes", content='', contentless_delete=1, tokenize='trigram', detail='column');`);
+    expect(sqlite.after[0]).toContain(`INSERT INTO "hashapi_text_patients_fts" (rowid, "name", "notes") SELECT "id", "name", "notes" FROM "patients";`);
+    expect(sqlite.after[0]).toMatch(/CREATE TRIGGER "hashapi_text_patients_fts_update" AFTER UPDATE OF "name", "notes" ON "patients" BEGIN DELETE .*; INSERT .*; END;/);
     const postgres = ownedChanges(null, patients({ provider: "postgresql" }), "postgresql", []);
-    expect(postgres.after.filter((sql) => sql.includes("CREATE EXTENSION IF NOT EXISTS pg_trgm;"))).toHaveLength(1);
-    expect(postgres.after.join("\n")).toContain(`CREATE INDEX "patients_notes_trgm" ON "patients" USING GIN (lower(CAST("notes" AS text) COLLATE "und-x-icu") gin_trgm_ops);`);
+    expect(postgres.after.filter((sql) => sql.includes("CREATE EXTENSION pg_trgm SCHEMA public"))).toHaveLength(1);
+    expect(postgres.after.join("\n")).toContain(`CREATE INDEX "patients_notes_trgm" ON "patients" USING GIN (lower(CAST("notes" AS text) COLLATE "und-x-icu") %I.gin_trgm_ops)', (SELECT n.nspname FROM pg_extension`);
   });
 
   it("writes nothing when the schema's owned objects are the ones the database has", () => {
@@ -48,7 +48,7 @@ describe("what migrations own beside Prisma's diff (src/migrate/owned-sql.ts)", 
 
   it("drops before the diff and makes after it when a column is renamed, turned off or the table renamed", () => {
     const renamed = ownedChanges(patients({}), patients({ column: "full_name" }), "sqlite", []);
-    expect(renamed.before.join("")).toContain(`DROP TABLE IF EXISTS "hashapi_text_patients";`);
+    expect(renamed.before.join("")).toContain(`DROP TABLE IF EXISTS "hashapi_text_patients_fts";`);
     expect(renamed.after.join("")).toContain(`fts5("full_name", "notes"`);
     const off = ownedChanges(patients({ provider: "postgresql" }), patients({ provider: "postgresql", indexed: ["notes"] }), "postgresql", []);
     expect(off).toEqual({ before: [`DROP INDEX IF EXISTS "patients_name_trgm";\n`], after: [] });
@@ -62,7 +62,7 @@ describe("what migrations own beside Prisma's diff (src/migrate/owned-sql.ts)", 
     const rebuild = ['CREATE TABLE "new_patients" (…);', 'DROP TABLE "patients";', 'ALTER TABLE "new_patients" RENAME TO "patients";'].join("\n");
     const { before, after } = ownedChanges(schema, schema, "sqlite", [rebuild]);
     expect(before).toEqual([]);
-    expect(after.join("")).toContain(`CREATE VIRTUAL TABLE "hashapi_text_patients"`);
+    expect(after.join("")).toContain(`CREATE VIRTUAL TABLE "hashapi_text_patients_fts"`);
     expect(after.join("")).toContain(`CREATE INDEX "patients_doctor_id_owner_idx"`);
     // PostgreSQL alters in place: its indexes stay.
     expect(ownedChanges(patients({ provider: "postgresql" }), patients({ provider: "postgresql" }), "postgresql", [rebuild])).toEqual({ before: [], after: [] });
@@ -70,10 +70,10 @@ describe("what migrations own beside Prisma's diff (src/migrate/owned-sql.ts)", 
 
   it("names every object it makes, to find them in the catalog", () => {
     expect(ownedObjects(patients({ owner: true, softDelete: false }), "sqlite").flatMap((object) => object.names)).toEqual([
-      "hashapi_text_patients",
-      "hashapi_text_patients_insert",
-      "hashapi_text_patients_update",
-      "hashapi_text_patients_delete",
+      "hashapi_text_patients_fts",
+      "hashapi_text_patients_fts_insert",
+      "hashapi_text_patients_fts_update",
+      "hashapi_text_patients_fts_delete",
       "patients_doctor_id_owner_idx",
     ]);
   });

@@ -23,14 +23,16 @@ export function startInstanceBeacon(
   if (db.dialect.embedded || migration === undefined) return { stop: async () => undefined };
   const id = randomUUID();
   let registered = false;
+  // Stamped by the database's clock, which `db:contract` reads too (db/contracts.ts).
   const beat = async () => {
-    const now = new Date();
     try {
       if (registered)
-        await db.run(sql`UPDATE "hashapi_instances" SET "seen_at" = ${now} WHERE "id" = ${id}`);
+        await db.run(
+          sql`UPDATE "hashapi_instances" SET "seen_at" = CURRENT_TIMESTAMP WHERE "id" = ${id}`,
+        );
       else {
         await db.run(
-          sql`INSERT INTO "hashapi_instances" ("id", "host", "pid", "migration", "started_at", "seen_at") VALUES (${id}, ${hostname()}, ${process.pid}, ${migration}, ${now}, ${now})`,
+          sql`INSERT INTO "hashapi_instances" ("id", "host", "pid", "migration") VALUES (${id}, ${hostname()}, ${process.pid}, ${migration})`,
         );
         registered = true;
       }

@@ -28,8 +28,8 @@ export const contractFileName = "contract.sql";
 export const instanceStaleMs = 30_000;
 
 export const contractTables = [
-  `CREATE TABLE IF NOT EXISTS "hashapi_contracts" ("migration_name" VARCHAR(255) PRIMARY KEY NOT NULL, "checksum" VARCHAR(64) NOT NULL, "applied_at" TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
-  `CREATE TABLE IF NOT EXISTS "hashapi_instances" ("id" VARCHAR(36) PRIMARY KEY NOT NULL, "host" VARCHAR(255) NOT NULL, "pid" INTEGER NOT NULL, "migration" VARCHAR(255) NOT NULL, "started_at" TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, "seen_at" TIMESTAMP NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS "hashapi_contracts" ("migration_name" VARCHAR(255) PRIMARY KEY NOT NULL, "checksum" VARCHAR(64) NOT NULL, "applied_at" TIMESTAMPTZ NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
+  `CREATE TABLE IF NOT EXISTS "hashapi_instances" ("id" VARCHAR(36) PRIMARY KEY NOT NULL, "host" VARCHAR(255) NOT NULL, "pid" INTEGER NOT NULL, "migration" VARCHAR(255) NOT NULL, "started_at" TIMESTAMPTZ NOT NULL DEFAULT CURRENT_TIMESTAMP, "seen_at" TIMESTAMPTZ NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
 ];
 
 /** A migration's contract step on disk. */
@@ -53,6 +53,25 @@ export async function pendingContracts(
   return applied.filter((name) => !done.has(name) && contractOf(dir, name) !== undefined);
 }
 
+/**
+ * After `migration` is applied: the migration that now holds back later ones (its contract is
+ * pending), or undefined. On a database that had no migration when the run began (a new
+ * environment, a test database) no older build can run on it: the contract is applied at once.
+ */
+export async function contractAfter(
+  db: Sql,
+  dir: string,
+  migration: string,
+  fresh: boolean,
+  wait: LockWait,
+): Promise<string | undefined> {
+  const script = contractOf(dir, migration);
+  if (script === undefined) return undefined;
+  if (!fresh) return migration;
+  await applyContract(db, migration, script, wait);
+  return undefined;
+}
+
 /** Why `migration` may not be applied while `behind`'s contract is not: the way forward. */
 export function contractFirst(behind: string, migration: string): string {
   return (
@@ -61,12 +80,24 @@ export function contractFirst(behind: string, migration: string): string {
   );
 }
 
-/** Instances seen lately that run a build older than `migration` (their newest migration precedes it). */
+/**
+ * Instances seen lately that run a build older than `migration` (their newest migration precedes
+ * it). "Lately" by the database's clock, which also stamped the beats: hosts' clocks and time zones
+ * never meet.
+ */
 async function olderInstances(db: Sql, migration: string): Promise<Record<string, unknown>[]> {
-  const since = new Date(Date.now() - instanceStaleMs);
-  return db.all(
-    sql`SELECT "host", "pid", "migration", "seen_at" FROM "hashapi_instances" WHERE "seen_at" > ${since} AND "migration" < ${migration} ORDER BY "host", "pid"`,
+  const now = instant((await db.get(`SELECT CURRENT_TIMESTAMP AS "now"`))?.now);
+  const rows = await db.all(
+    sql`SELECT "host", "pid", "migration", "seen_at" FROM "hashapi_instances" WHERE "migration" < ${migration} ORDER BY "host", "pid"`,
   );
+  return rows.filter((row) => now - instant(row.seen_at) < instanceStaleMs);
+}
+
+/** A timestamp as the driver returns it: a Date (PostgreSQL) or SQLite's `YYYY-MM-DD HH:MM:SS` in UTC. */
+function instant(value: unknown): number {
+  if (value instanceof Date) return value.getTime();
+  const text = String(value);
+  return Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text.replace(" ", "T")}Z`);
 }
 
 export class ContractRefused extends Error {}
@@ -94,7 +125,7 @@ export async function applyContracts(
             older
               .map(
                 (row) =>
-                  `  - ${String(row.host)}, process ${String(row.pid)} (migrations up to ${String(row.migration)}), seen ${new Date(String(row.seen_at)).toISOString()}`,
+                  `  - ${String(row.host)}, process ${String(row.pid)} (migrations up to ${String(row.migration)}), seen ${new Date(instant(row.seen_at)).toISOString()}`,
               )
               .join("\n") +
             `\nFinish the rollout (stop them), then run \`npm run db:contract\` again. An instance killed without a shutdown is taken for gone ${instanceStaleMs / 1000} s after it was last seen.`,
@@ -108,7 +139,13 @@ export async function applyContracts(
   }
 }
 
-async function applyContract(db: Sql, name: string, script: string, wait: LockWait): Promise<void> {
+/** One contract step in its transaction, with its record (ContractRefused when a statement fails). */
+export async function applyContract(
+  db: Sql,
+  name: string,
+  script: string,
+  wait: LockWait,
+): Promise<void> {
   await beginWhenFree(db, db.dialect.migrations.begin, wait);
   try {
     for (const statement of splitStatements(script)) {

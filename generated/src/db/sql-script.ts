@@ -23,7 +23,9 @@ export function splitStatements(script: string): string[] {
     }
     // PostgreSQL's dollar quoting (a function's body: `$$ … $$`, `$tag$ … $tag$`) is one literal.
     const tag =
-      char === "$" ? /^\$[A-Za-z_]*\$/.exec(script.slice(index, index + 64))?.[0] : undefined;
+      char === "$"
+        ? /^\$(?:[A-Za-z_]\w*)?\$/.exec(script.slice(index, index + 64))?.[0]
+        : undefined;
     if (tag !== undefined) {
       const end = script.indexOf(tag, index + tag.length);
       const stop = end === -1 ? script.length : end + tag.length;
@@ -56,8 +58,9 @@ export function splitStatements(script: string): string[] {
 function insideTrigger(statement: string): boolean {
   // SQLite's trigger has a BEGIN … END body; PostgreSQL's names a function and ends at its `;`.
   return (
-    /^\s*CREATE\s+(?:TEMP\s+|TEMPORARY\s+)?TRIGGER\b[\s\S]*\bBEGIN\b/i.test(statement) &&
-    !/\bEND\s*$/i.test(statement)
+    /^\s*CREATE\s+(?:TEMP\s+|TEMPORARY\s+)?TRIGGER\b[\s\S]*\bBEGIN\b/i.test(
+      statement.replace(/"[^"]*"/g, '""'),
+    ) && !/\bEND\s*$/i.test(statement)
   );
 }
 

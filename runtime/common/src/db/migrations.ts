@@ -12,7 +12,7 @@ import {
 } from "./migration-lock.js";
 import { splitStatements } from "./sql-script.js";
 import { MigrationFailed, MigrationRefused } from "./migration-errors.js";
-import { contractFirst, contractOf, contractTables, pendingContracts } from "./contracts.js";
+import { contractAfter, contractFirst, contractTables, pendingContracts } from "./contracts.js";
 import { sql, type Sql } from "./sql.js";
 import { messageOf } from "../base/records.js";
 
@@ -212,15 +212,17 @@ export async function applyMigrations(
   const files = readMigrationFiles(dir);
   const { migrations } = db.dialect;
   const wait = options.lockWait ?? defaultLockWait;
-  for (const table of [migrations.recordsTable, ...contractTables]) await db.exec(table);
+  // Made under the lock: two migrators creating one table at once can collide on PostgreSQL.
   await takeMigrationLock(db, wait);
   try {
+    for (const table of [migrations.recordsTable, ...contractTables]) await db.exec(table);
     for (const setting of migrations.settings) await db.exec(setting);
     const before = migrationStatus(files, await readMigrationRecords(db));
     refuseToProceed(before);
     const applied: MigrateReport["applied"] = [];
     // A migration whose contract step is not applied yet holds back every later one.
-    let behind = (await pendingContracts(db, dir, before.applied))[0];
+    let behind: string | undefined = (await pendingContracts(db, dir, before.applied))[0];
+    const fresh = before.applied.length === 0;
     for (const file of before.pending) {
       if (behind !== undefined) throw new MigrationRefused(contractFirst(behind, file.name));
       if (options.waitForEmpty && file.sql.trim() === "")
@@ -238,7 +240,7 @@ export async function applyMigrations(
           statements: statements.length,
           ms: Math.round(performance.now() - started),
         });
-      if (contractOf(dir, file.name) !== undefined) behind = file.name;
+      behind = await contractAfter(db, dir, file.name, fresh, wait);
     }
     return { applied, upToDate: files.length - applied.length, missing: before.missing };
   } finally {

@@ -55,7 +55,8 @@ export const dialect: SqlDialect = {
         EXTRACT(EPOCH FROM now() - COALESCE(a."xact_start", a."backend_start"))::int AS "seconds",
         left(regexp_replace(a."query", '\\s+', ' ', 'g'), 120) AS "doing"
         FROM pg_locks l JOIN pg_stat_activity a ON a."pid" = l."pid"
-        WHERE l."locktype" = 'advisory' AND l."classid" = 0 AND l."objid" = ${migrationLockKey} AND l."granted"`,
+        WHERE l."locktype" = 'advisory' AND l."classid" = 0 AND l."objid" = ${migrationLockKey} AND l."granted"
+        AND l."database" = (SELECT "oid" FROM pg_database WHERE "datname" = current_database())`,
       release: `SELECT pg_advisory_unlock(${migrationLockKey})`,
     },
     // A migration waits at most 30 s for a table another transaction holds, rather than stall
