@@ -113,10 +113,12 @@ export async function applyContracts(
   applied: readonly string[],
   wait: LockWait = defaultLockWait,
 ): Promise<string[]> {
-  for (const statement of contractTables) await db.exec(statement);
   await takeMigrationLock(db, wait);
   const done: string[] = [];
   try {
+    // Under the lock, as db:migrate does: tables made once, statements bounded by lock_timeout.
+    for (const statement of contractTables) await db.exec(statement);
+    for (const setting of db.dialect.migrations.settings) await db.exec(setting);
     for (const name of await pendingContracts(db, dir, applied)) {
       const older = await olderInstances(db, name);
       if (older.length > 0)
