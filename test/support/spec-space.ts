@@ -496,7 +496,10 @@ export function changedSet(set: SpecSet): SpecSet | undefined {
       resource.serializer = { ...(resource.serializer as Spec | undefined), hidden: [...hidden, toHide] };
       changed = true;
     }
-    const narrowed = Object.entries(fieldsOf(resource)).find(([, field]) => Array.isArray(field.visibleTo) && (field.visibleTo as string[]).length > 1);
+    // A field a create may leave out (nullable, or with a default): narrowed to admin, a required
+    // one would be a spec error where admin may not create (random seed 2097998407).
+    const optionalOnCreate = (field: Spec) => field.nullable === true || field.default !== undefined;
+    const narrowed = Object.entries(fieldsOf(resource)).find(([, field]) => Array.isArray(field.visibleTo) && (field.visibleTo as string[]).length > 1 && optionalOnCreate(field));
     if (narrowed) {
       narrowed[1].visibleTo = ["admin"];
       if (narrowed[1].writableBy) narrowed[1].writableBy = ["admin"];
