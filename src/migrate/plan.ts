@@ -59,7 +59,7 @@ export async function planMigration(request: MigrationRequest): Promise<Migratio
 
   const name = nextFolderName(history.folders, request.label);
   const events = eventKeyStatements(previous, from === null ? null : parseSchemaShape(from), parseSchemaShape(schema), renames, evolution, provider, name);
-  const rolling = request.rolling && previous !== null && from !== null ? await rollingMigrationSql(previous, from, schema, renames, assessment, events, evolution) : undefined;
+  const rolling = request.rolling && previous !== null && from !== null ? await rollingMigrationSql(previous, from, schema, renames, assessment, events) : undefined;
   const sql = rolling?.expand ?? (await migrationSql(from, schema, provider, renames, assessment.required, events));
   if (sql === "" && previous !== null) return empty;
   const folder = `${migrationsDir}/${name}`;

@@ -1,4 +1,3 @@
-import type { SchemaEvolution } from "../model/schema-evolution.js";
 import type { ChangeAssessment } from "./changes.js";
 import { contractStatements, expandStatements, needsContract, refuseWhatCannotRoll, unionPlan, withTableRenames } from "./expand-contract.js";
 import { ownedChanges } from "./owned-sql.js";
@@ -18,7 +17,7 @@ export interface RollingSql {
  * (nothing renamed, dropped or newly required). Stored events follow the renames in the contract,
  * once no build reads them under the old names.
  */
-export async function rollingMigrationSql(previous: string, from: string, schema: string, renames: Renames, assessment: ChangeAssessment, events: string[], _evolution: SchemaEvolution): Promise<RollingSql | undefined> {
+export async function rollingMigrationSql(previous: string, from: string, schema: string, renames: Renames, assessment: ChangeAssessment, events: string[]): Promise<RollingSql | undefined> {
   // Refused whether or not anything else needs a contract: a type change alone breaks the old build too.
   refuseWhatCannotRoll(parseSchemaShape(withTableRenames(previous, renames)), parseSchemaShape(schema), renames, assessment);
   if (!needsContract(renames, parseSchemaShape(from), parseSchemaShape(schema), assessment)) return undefined;
